@@ -1,0 +1,30 @@
+# Two commands matter: `make run` starts the app, `make test` runs every test.
+# Each builds .venv the first time and reuses it afterwards (the stamp file
+# changes only when pyproject.toml does).
+PYTHON ?= python3
+VENV := .venv
+STAMP := $(VENV)/.installed
+BIN := $(VENV)/bin
+
+.PHONY: run test bench lint clean
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	touch $(STAMP)
+
+run: $(STAMP)
+	$(BIN)/fieldops $(ARGS)
+
+test: $(STAMP)
+	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest $(PYTEST_ARGS)
+
+bench: $(STAMP)
+	QT_QPA_PLATFORM=offscreen $(BIN)/python -m bench $(ARGS)
+
+lint: $(STAMP)
+	$(BIN)/ruff check fieldops ui tests bench
+
+clean:
+	rm -rf $(VENV) build *.egg-info

@@ -1,0 +1,126 @@
+"""The ``fieldops`` command. With no subcommand it opens the window.
+
+The command line needs no sign-in: it acts as the operating-system user and
+is recorded as such in the audit trail. Qt is imported only when the window
+opens, so every other command runs on a headless server.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Sequence
+from datetime import date
+
+from fieldops import __version__
+from fieldops.errors import UserError
+
+
+def _date(text: str) -> date:
+    try:
+        return date.fromisoformat(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a date (YYYY-MM-DD): {text!r}") from None
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="fieldops", description="Animal control records.")
+    p.add_argument("--version", action="version", version=f"fieldops {__version__}")
+    p.add_argument("--db", metavar="PATH", default=None,
+                   help="database file or URL (default: $FIELDOPS_DATABASE_URL, then the "
+                        "user's data folder)")
+    sub = p.add_subparsers(dest="command", metavar="COMMAND")
+    demo = sub.add_parser("demo", help="fill the database with deterministic demo data")
+    demo.add_argument("--seed", type=int, default=1)
+    demo.add_argument("--people", type=int, default=200)
+    sub.add_parser("check", help="check the database's integrity; exit 1 when something is wrong")
+    due = sub.add_parser("due", help="what is due today (holds ending, overdue items)")
+    due.add_argument("--date", type=_date, default=None, help="the day (default: today)")
+    due.add_argument("--json", action="store_true", help="print JSON instead of text")
+    return p
+
+
+def has_display() -> bool:
+    if sys.platform != "linux":
+        return True
+    if os.environ.get("QT_QPA_PLATFORM", "").split(":")[0] in ("offscreen", "minimal", "vnc"):
+        return True
+    return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+
+
+NO_DISPLAY = """fieldops: no display to open the window on (DISPLAY and WAYLAND_DISPLAY are unset).
+  On a server, run it under a virtual display:   xvfb-run -a fieldops
+  or use the command-line tools:                 fieldops --help"""
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    if args.command is None:
+        if not has_display():
+            print(NO_DISPLAY, file=sys.stderr)
+            return 2
+        from ui.app import run  # Qt only from here on
+
+        return run(args.db)
+    try:
+        return COMMANDS[args.command](args)
+    except UserError as exc:
+        print(f"fieldops: {exc}", file=sys.stderr)
+        return 1
+
+
+def _open(args):
+    from fieldops.services.setup import open_database, sign_in_os_user
+
+    opened = open_database(args.db)
+    return opened.db, sign_in_os_user(opened.db)
+
+
+def cmd_demo(args) -> int:
+    from fieldops.demo import fill
+
+    db, actor = _open(args)
+    summary = fill(db, actor, seed=args.seed, people=args.people)
+    print(f"demo data written to {db.description}: {summary}")
+    return 0
+
+
+def cmd_check(args) -> int:
+    from fieldops.check import integrity_problems
+
+    db, _ = _open(args)
+    problems = integrity_problems(db)
+    if problems:
+        for p in problems:
+            print(p)
+        return 1
+    print("ok")
+    return 0
+
+
+def cmd_due(args) -> int:
+    from fieldops.services.due import due_items
+    from fieldops.services.context import now
+    from fieldops.rules import Profile
+
+    db, _ = _open(args)
+    profile = Profile.default()
+    day = args.date or now().astimezone(profile.timezone).date()
+    items = due_items(db, day, profile)
+    if args.json:
+        print(json.dumps({"date": day.isoformat(), "items": [i.as_json() for i in items]},
+                         indent=2))
+    else:
+        print(f"Due on {day:%a %d %b %Y} ({len(items)} item(s))")
+        for i in items:
+            print(f"  [{i.category}] {i.text}")
+    return 0
+
+
+COMMANDS = {"demo": cmd_demo, "check": cmd_check, "due": cmd_due}
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

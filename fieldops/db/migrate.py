@@ -1,0 +1,122 @@
+"""Bring a database to the app's schema, safely.
+
+At start-up: an empty database is created at the current schema; an older
+one is first backed up next to itself with SQLite's online backup API (a file
+copy of a live WAL database misses recent commits) and then upgraded; a
+database whose schema is newer than this app is refused.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+from alembic import command
+from alembic.config import Config
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
+from sqlalchemy import Engine
+from sqlalchemy.engine import make_url
+
+MIGRATIONS = Path(__file__).with_name("migrations")
+
+
+class SchemaTooNewError(RuntimeError):
+    """The database was written by a newer FieldOps; opening it could damage it."""
+
+
+@dataclass(frozen=True)
+class UpgradeResult:
+    before: str | None
+    after: str
+    backup: Path | None
+
+
+def alembic_config(url: str) -> Config:
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    cfg.set_main_option("sqlalchemy.url", url)
+    cfg.attributes["url"] = url
+    return cfg
+
+
+def script_directory() -> ScriptDirectory:
+    return ScriptDirectory.from_config(alembic_config("sqlite://"))
+
+
+def head_revision() -> str:
+    head = script_directory().get_current_head()
+    assert head is not None
+    return head
+
+
+def current_revision(engine: Engine) -> str | None:
+    with engine.connect() as conn:
+        return MigrationContext.configure(conn).get_current_revision()
+
+
+def backup_sqlite(url: str, revision: str | None) -> Path | None:
+    """Copy a SQLite database with the online backup API; returns the copy's path."""
+    database = make_url(url).database
+    if not database or database == ":memory:":
+        return None
+    src_path = Path(database)
+    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
+    dest = src_path.with_name(f"{src_path.stem}.backup-{revision or 'empty'}-{stamp}{src_path.suffix}")
+    src = sqlite3.connect(src_path)
+    try:
+        dst = sqlite3.connect(dest)
+        try:
+            src.backup(dst)
+        finally:
+            dst.close()
+    finally:
+        src.close()
+    dest.chmod(0o600)
+    return dest
+
+
+def upgrade(engine: Engine, url: str) -> UpgradeResult:
+    """Upgrade to head, backing up first when there is data at an older schema."""
+    scripts = script_directory()
+    head = head_revision()
+    before = current_revision(engine)
+    if before is not None and not _known(scripts, before):
+        raise SchemaTooNewError(
+            f"This database uses schema version {before}, which is newer than this copy of "
+            f"FieldOps understands (it knows up to {head}). Install the newer FieldOps; "
+            "the database was not changed."
+        )
+    if before == head:
+        return UpgradeResult(before, head, None)
+    backup = None
+    if before is not None and engine.dialect.name == "sqlite":
+        backup = backup_sqlite(url, before)
+    cfg = alembic_config(url)
+    sqlite = engine.dialect.name == "sqlite"
+    with engine.connect() as conn:
+        raw = conn.connection.driver_connection
+        if sqlite:
+            # Batch migrations recreate tables; foreign keys are checked once, at the end.
+            raw.execute("PRAGMA foreign_keys=OFF")
+        try:
+            with conn.begin():
+                cfg.attributes["connection"] = conn
+                command.upgrade(cfg, "head")
+                if sqlite:
+                    broken = conn.exec_driver_sql("PRAGMA foreign_key_check").fetchall()
+                    if broken:
+                        raise RuntimeError(f"migration left broken references: {broken[:5]}")
+        finally:
+            if sqlite:
+                raw.execute("PRAGMA foreign_keys=ON")
+    return UpgradeResult(before, head, backup)
+
+
+def _known(scripts: ScriptDirectory, revision: str) -> bool:
+    try:
+        return scripts.get_revision(revision) is not None
+    except Exception:
+        return False

@@ -1,0 +1,28 @@
+"""All mapped classes; importing this module registers them on ``Base.metadata``."""
+
+from fieldops.db.models.audit import AuditEvent
+from fieldops.db.models.base import NAMING_CONVENTION, Base
+from fieldops.db.models.registry import (
+    ROLES,
+    SEXES,
+    SPECIES,
+    Animal,
+    Clinic,
+    Person,
+    RabiesVaccination,
+    StaffUser,
+)
+
+__all__ = [
+    "NAMING_CONVENTION",
+    "ROLES",
+    "SEXES",
+    "SPECIES",
+    "Animal",
+    "AuditEvent",
+    "Base",
+    "Clinic",
+    "Person",
+    "RabiesVaccination",
+    "StaffUser",
+]

@@ -1,0 +1,111 @@
+"""The records every module shares: people, animals, vaccinations, clinics, staff."""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+
+from sqlalchemy import CheckConstraint, ForeignKey, Index, String, Text
+from sqlalchemy.orm import Mapped, mapped_column, relationship
+
+from fieldops.db.models.base import Archivable, Base, Timestamped
+from fieldops.db.types import UTCDateTime
+
+SPECIES = ("dog", "cat", "other")
+SEXES = ("male", "female", "unknown")
+ROLES = ("operator", "officer", "supervisor", "admin")
+
+
+class Person(Timestamped, Archivable, Base):
+    """Owners, adopters, bitten persons, veterinarians: anyone the unit records."""
+
+    __tablename__ = "person"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    full_name: Mapped[str] = mapped_column(String(200))
+    # Lower-cased "family, given" used for ordering lists; kept by the service.
+    sort_name: Mapped[str] = mapped_column(String(200), index=True)
+    address: Mapped[str] = mapped_column(String(300), default="")
+    city: Mapped[str] = mapped_column(String(100), default="")
+    postal_code: Mapped[str] = mapped_column(String(20), default="")
+    in_city: Mapped[bool] = mapped_column(default=True)
+    phone: Mapped[str] = mapped_column(String(50), default="")
+    # Digits of the phone, whole and the local seven, so "555-1234" finds it.
+    search_phone: Mapped[str] = mapped_column(String(60), default="")
+    email: Mapped[str] = mapped_column(String(200), default="")
+    is_veterinarian: Mapped[bool] = mapped_column(default=False)
+    clinic_id: Mapped[int | None] = mapped_column(ForeignKey("clinic.id"), default=None)
+    notes: Mapped[str] = mapped_column(Text, default="")
+
+    animals: Mapped[list[Animal]] = relationship(back_populates="owner")
+
+
+class Clinic(Timestamped, Archivable, Base):
+    """A veterinary clinic; only a licensed one may hold a clinic quarantine (95.21)."""
+
+    __tablename__ = "clinic"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    name: Mapped[str] = mapped_column(String(200), unique=True)
+    address: Mapped[str] = mapped_column(String(300), default="")
+    phone: Mapped[str] = mapped_column(String(50), default="")
+    licensed: Mapped[bool] = mapped_column(default=True)
+
+
+class Animal(Timestamped, Archivable, Base):
+    __tablename__ = "animal"
+    __table_args__ = (
+        CheckConstraint("species IN ('dog', 'cat', 'other')", name="species"),
+        CheckConstraint("sex IN ('male', 'female', 'unknown')", name="sex"),
+        Index("ix_animal_microchip", "microchip"),
+        Index("ix_animal_licence_number", "licence_number"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    name: Mapped[str] = mapped_column(String(100), default="")
+    species: Mapped[str] = mapped_column(String(10))
+    species_detail: Mapped[str] = mapped_column(String(100), default="")  # for "other"
+    breed: Mapped[str] = mapped_column(String(100), default="")
+    colour: Mapped[str] = mapped_column(String(100), default="")
+    sex: Mapped[str] = mapped_column(String(10), default="unknown")
+    altered: Mapped[bool | None] = mapped_column(default=None)
+    birth_date: Mapped[date | None] = mapped_column(default=None)  # approximate
+    markings: Mapped[str] = mapped_column(Text, default="")
+    microchip: Mapped[str | None] = mapped_column(String(30), default=None)
+    licence_number: Mapped[str | None] = mapped_column(String(30), default=None)
+    licence_year: Mapped[int | None] = mapped_column(default=None)
+    owner_id: Mapped[int | None] = mapped_column(ForeignKey("person.id"), default=None, index=True)
+    notes: Mapped[str] = mapped_column(Text, default="")
+
+    owner: Mapped[Person | None] = relationship(back_populates="animals")
+    vaccinations: Mapped[list[RabiesVaccination]] = relationship(
+        back_populates="animal", order_by="RabiesVaccination.vaccinated_on"
+    )
+
+
+class RabiesVaccination(Base):
+    __tablename__ = "rabies_vaccination"
+    __table_args__ = (CheckConstraint("expires_on >= vaccinated_on", name="expiry_after_date"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    animal_id: Mapped[int] = mapped_column(ForeignKey("animal.id"), index=True)
+    certificate_number: Mapped[str] = mapped_column(String(50), default="")
+    vaccinated_on: Mapped[date]
+    expires_on: Mapped[date]
+    veterinarian: Mapped[str] = mapped_column(String(200), default="")
+    clinic_id: Mapped[int | None] = mapped_column(ForeignKey("clinic.id"), default=None)
+    recorded_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+    animal: Mapped[Animal] = relationship(back_populates="vaccinations")
+
+
+class StaffUser(Timestamped, Base):
+    __tablename__ = "staff_user"
+    __table_args__ = (
+        CheckConstraint("role IN ('operator', 'officer', 'supervisor', 'admin')", name="role"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    username: Mapped[str] = mapped_column(String(100), unique=True)
+    full_name: Mapped[str] = mapped_column(String(200), default="")
+    role: Mapped[str] = mapped_column(String(20), default="operator")
+    active: Mapped[bool] = mapped_column(default=True)

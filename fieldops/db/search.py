@@ -1,0 +1,110 @@
+"""Full-text search over people and animals, in SQL on both back ends.
+
+SQLite uses FTS5 external-content tables kept by triggers; PostgreSQL uses
+GIN indexes on ``to_tsvector('simple', ...)``. Alembic does not model either,
+so ``include_object`` hides them from autogenerate, and the migration that
+creates them (and any later batch migration on ``person`` or ``animal``, which
+drops triggers on SQLite) must create them again.
+"""
+
+from __future__ import annotations
+
+import re
+
+FTS_TABLES = ("person_fts", "animal_fts")
+SEARCH_INDEXES = ("ix_person_search", "ix_animal_search")
+
+PERSON_FTS_COLUMNS = ("full_name", "address", "city", "search_phone", "email")
+ANIMAL_FTS_COLUMNS = ("name", "breed", "colour", "markings")
+
+
+def include_object(obj, name, type_, reflected, compare_to) -> bool:
+    if type_ == "table" and name and any(name.startswith(t) for t in FTS_TABLES):
+        return False
+    return not (type_ == "index" and name in SEARCH_INDEXES)
+
+
+def _fts_ddl(table: str, columns: tuple[str, ...]) -> list[str]:
+    cols = ", ".join(columns)
+    new = ", ".join(f"new.{c}" for c in columns)
+    old = ", ".join(f"old.{c}" for c in columns)
+    fts = f"{table}_fts"
+    return [
+        f"CREATE VIRTUAL TABLE {fts} USING fts5({cols}, content='{table}', "
+        f"content_rowid='id', tokenize='unicode61 remove_diacritics 2')",
+        f"CREATE TRIGGER {fts}_ai AFTER INSERT ON {table} BEGIN "
+        f"INSERT INTO {fts}(rowid, {cols}) VALUES (new.id, {new}); END",
+        f"CREATE TRIGGER {fts}_ad AFTER DELETE ON {table} BEGIN "
+        f"INSERT INTO {fts}({fts}, rowid, {cols}) VALUES ('delete', old.id, {old}); END",
+        f"CREATE TRIGGER {fts}_au AFTER UPDATE ON {table} BEGIN "
+        f"INSERT INTO {fts}({fts}, rowid, {cols}) VALUES ('delete', old.id, {old}); "
+        f"INSERT INTO {fts}(rowid, {cols}) VALUES (new.id, {new}); END",
+        f"INSERT INTO {fts}({fts}) VALUES ('rebuild')",
+    ]
+
+
+def _pg_vector(columns: tuple[str, ...]) -> str:
+    joined = " || ' ' || ".join(f"coalesce({c}, '')" for c in columns)
+    return f"to_tsvector('simple', {joined})"
+
+
+def create_search_ddl(dialect: str) -> list[str]:
+    """Statements that create the search structures (idempotent only on a fresh schema)."""
+    if dialect == "sqlite":
+        return _fts_ddl("person", PERSON_FTS_COLUMNS) + _fts_ddl("animal", ANIMAL_FTS_COLUMNS)
+    if dialect == "postgresql":
+        return [
+            f"CREATE INDEX ix_person_search ON person USING gin ({_pg_vector(PERSON_FTS_COLUMNS)})",
+            f"CREATE INDEX ix_animal_search ON animal USING gin ({_pg_vector(ANIMAL_FTS_COLUMNS)})",
+        ]
+    return []
+
+
+def drop_search_ddl(dialect: str) -> list[str]:
+    if dialect == "sqlite":
+        out = []
+        for t in FTS_TABLES:
+            out += [f"DROP TRIGGER IF EXISTS {t}_{s}" for s in ("ai", "ad", "au")]
+            out.append(f"DROP TABLE IF EXISTS {t}")
+        return out
+    if dialect == "postgresql":
+        return [f"DROP INDEX IF EXISTS {i}" for i in SEARCH_INDEXES]
+    return []
+
+
+_TOKEN = re.compile(r"[\w@.+'-]+", re.UNICODE)
+_PHONEISH = re.compile(r"^[\d\s().+-]{4,}$")
+
+
+def phone_search_text(phone: str) -> str:
+    """Digits of a phone number whole and as the local seven, for prefix search."""
+    digits = re.sub(r"\D", "", phone or "")
+    if not digits:
+        return ""
+    parts = [digits]
+    if len(digits) > 7:
+        parts.append(digits[-7:])
+    return " ".join(parts)
+
+
+def search_terms(text: str) -> list[str]:
+    """Split what a user typed into search terms; a phone number becomes its digits."""
+    text = (text or "").strip()
+    if not text:
+        return []
+    if _PHONEISH.match(text) and sum(ch.isdigit() for ch in text) >= 4:
+        return [re.sub(r"\D", "", text)]
+    terms = []
+    for raw in _TOKEN.findall(text):
+        # FTS5's unicode61 splits on punctuation, so do the same to each term.
+        terms.extend(t for t in re.split(r"[^\w]+", raw, flags=re.UNICODE) if t)
+    return terms
+
+
+def fts5_query(terms: list[str]) -> str:
+    """Every term as a quoted prefix: user text never reaches FTS5 syntax."""
+    return " AND ".join('"' + t.replace('"', '""') + '"*' for t in terms)
+
+
+def tsquery(terms: list[str]) -> str:
+    return " & ".join(re.sub(r"[^\w]", "", t) + ":*" for t in terms if re.sub(r"[^\w]", "", t))

@@ -1,0 +1,313 @@
+"""Animals in the registry and their rabies vaccinations."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date
+
+from sqlalchemy import func, or_, select
+from sqlalchemy.orm import Session
+from sqlalchemy.orm.exc import StaleDataError
+
+from fieldops.db.engine import Database
+from fieldops.db.models import SEXES, SPECIES, Animal, Person, RabiesVaccination
+from fieldops.errors import Collector, NotFoundError, StaleRecordError
+from fieldops.services import validate as v
+from fieldops.services.audit import HistoryEntry, history
+from fieldops.services.context import Actor, audit, changed_only, jsonable, now, snapshot
+from fieldops.services.listing import Page, fts_ids
+from fieldops.services.people import load_person
+
+
+@dataclass(frozen=True)
+class AnimalInput:
+    species: str
+    name: str = ""
+    species_detail: str = ""
+    breed: str = ""
+    colour: str = ""
+    sex: str = "unknown"
+    altered: bool | None = None
+    birth_date: date | None = None
+    markings: str = ""
+    microchip: str = ""
+    licence_number: str = ""
+    licence_year: int | None = None
+    owner_id: int | None = None
+    notes: str = ""
+
+
+@dataclass(frozen=True)
+class VaccinationInput:
+    vaccinated_on: date
+    expires_on: date
+    certificate_number: str = ""
+    veterinarian: str = ""
+    clinic_id: int | None = None
+
+
+@dataclass(frozen=True)
+class VaccinationView:
+    id: int
+    certificate_number: str
+    vaccinated_on: date
+    expires_on: date
+    veterinarian: str
+
+    def current_on(self, day: date) -> bool:
+        return self.vaccinated_on <= day <= self.expires_on
+
+
+@dataclass(frozen=True)
+class AnimalRow:
+    id: int
+    name: str
+    species: str
+    breed: str
+    colour: str
+    microchip: str
+    licence_number: str
+    owner_name: str
+
+
+@dataclass(frozen=True)
+class AnimalView:
+    id: int
+    version: int
+    name: str
+    species: str
+    species_detail: str
+    breed: str
+    colour: str
+    sex: str
+    altered: bool | None
+    birth_date: date | None
+    markings: str
+    microchip: str
+    licence_number: str
+    licence_year: int | None
+    owner_id: int | None
+    owner_name: str
+    notes: str
+    archived: bool
+    vaccinations: tuple[VaccinationView, ...]
+
+    @property
+    def label(self) -> str:
+        name = self.name or "(no name)"
+        kind = self.species_detail if self.species == "other" and self.species_detail else self.species
+        return f"{name}, {kind}" + (f", {self.breed}" if self.breed else "")
+
+    def rabies_current_on(self, day: date) -> VaccinationView | None:
+        current = [x for x in self.vaccinations if x.current_on(day)]
+        return max(current, key=lambda x: x.expires_on) if current else None
+
+    def licensed_for(self, year: int) -> bool:
+        return bool(self.licence_number) and self.licence_year == year
+
+    def as_input(self) -> AnimalInput:
+        return AnimalInput(**{f: getattr(self, f) for f in AnimalInput.__dataclass_fields__})
+
+
+FIELDS = tuple(AnimalInput.__dataclass_fields__)
+
+
+def validate_animal(inp: AnimalInput, today: date) -> AnimalInput:
+    """Clean and check an animal's fields; raises ValidationError naming each bad field."""
+    inp = AnimalInput(
+        species=(inp.species or "").strip().lower(), name=v.clean(inp.name),
+        species_detail=v.clean(inp.species_detail), breed=v.clean(inp.breed),
+        colour=v.clean(inp.colour), sex=(inp.sex or "unknown").strip().lower(),
+        altered=inp.altered, birth_date=inp.birth_date, markings=(inp.markings or "").strip(),
+        microchip=v.clean(inp.microchip).replace(" ", ""),
+        licence_number=v.clean(inp.licence_number).upper(), licence_year=inp.licence_year,
+        owner_id=inp.owner_id, notes=(inp.notes or "").strip(),
+    )
+    c = Collector()
+    c.check(inp.species in SPECIES, "species", "Species must be dog, cat or other.")
+    if inp.species == "other":
+        c.check(bool(inp.species_detail), "species_detail", "Say what kind of animal it is.")
+    c.check(inp.sex in SEXES, "sex", "Sex must be male, female or unknown.")
+    for f, label, n in (("name", "Name", 100), ("breed", "Breed", 100), ("colour", "Colour", 100),
+                        ("markings", "Markings", 2000), ("notes", "Notes", 4000)):
+        v.optional_len(c, f, getattr(inp, f), label, n)
+    if inp.microchip and not v.MICROCHIP.match(inp.microchip):
+        c.add("microchip", "Microchip must be 9 to 15 letters or digits (usually 15 digits).")
+    v.not_future(c, "birth_date", inp.birth_date, "Birth date", today)
+    if inp.licence_year is not None and not 1990 <= inp.licence_year <= today.year + 1:
+        c.add("licence_year", f"Licence year must be between 1990 and {today.year + 1}.")
+    if inp.licence_number and inp.licence_year is None:
+        c.add("licence_year", "Give the year the licence was issued for.")
+    if inp.licence_year is not None and not inp.licence_number:
+        c.add("licence_number", "Give the licence number for that year.")
+    c.raise_if_any()
+    return AnimalInput(**{**inp.__dict__, "microchip": inp.microchip or "",
+                          "licence_number": inp.licence_number or ""})
+
+
+def validate_vaccination(inp: VaccinationInput, today: date) -> None:
+    c = Collector()
+    c.check(inp.vaccinated_on is not None, "vaccinated_on", "Vaccination date is required.")
+    c.check(inp.expires_on is not None, "expires_on", "Expiry date is required.")
+    if inp.vaccinated_on and inp.expires_on and inp.expires_on < inp.vaccinated_on:
+        c.add("expires_on", "Expiry cannot be before the vaccination date.")
+    v.not_future(c, "vaccinated_on", inp.vaccinated_on, "Vaccination date", today)
+    v.optional_len(c, "certificate_number", v.clean(inp.certificate_number), "Certificate", 50)
+    c.raise_if_any()
+
+
+def _check_unique_chip(s: Session, inp: AnimalInput, animal_id: int | None) -> None:
+    if not inp.microchip:
+        return
+    other = s.execute(
+        select(Animal.id, Animal.name).where(
+            Animal.microchip == inp.microchip, Animal.archived_at.is_(None),
+            Animal.id != (animal_id or -1),
+        )
+    ).first()
+    if other:
+        c = Collector()
+        c.add("microchip", f"Microchip {inp.microchip} is already registered to "
+                           f"animal #{other.id} {other.name or ''}".rstrip() + ".")
+        c.raise_if_any()
+
+
+def _apply(s: Session, animal: Animal, inp: AnimalInput) -> None:
+    if inp.owner_id is not None:
+        load_person(s, inp.owner_id)
+    for f in FIELDS:
+        value = getattr(inp, f)
+        if f in ("microchip", "licence_number"):
+            value = value or None
+        setattr(animal, f, value)
+
+
+def _snap(animal: Animal) -> dict:
+    data = snapshot(animal, FIELDS)
+    data["microchip"] = data["microchip"] or ""
+    data["licence_number"] = data["licence_number"] or ""
+    return data
+
+
+def load_animal(s: Session, animal_id: int) -> Animal:
+    animal = s.get(Animal, animal_id)
+    if animal is None:
+        raise NotFoundError(f"There is no animal #{animal_id}.")
+    return animal
+
+
+def _view(s: Session, a: Animal) -> AnimalView:
+    owner = s.get(Person, a.owner_id) if a.owner_id else None
+    vaccs = s.scalars(
+        select(RabiesVaccination).where(RabiesVaccination.animal_id == a.id)
+        .order_by(RabiesVaccination.vaccinated_on)
+    ).all()
+    return AnimalView(
+        id=a.id, version=a.version, name=a.name, species=a.species,
+        species_detail=a.species_detail, breed=a.breed, colour=a.colour, sex=a.sex,
+        altered=a.altered, birth_date=a.birth_date, markings=a.markings,
+        microchip=a.microchip or "", licence_number=a.licence_number or "",
+        licence_year=a.licence_year, owner_id=a.owner_id,
+        owner_name=owner.full_name if owner else "", notes=a.notes,
+        archived=a.archived_at is not None,
+        vaccinations=tuple(
+            VaccinationView(x.id, x.certificate_number, x.vaccinated_on, x.expires_on,
+                            x.veterinarian) for x in vaccs
+        ),
+    )
+
+
+def create_animal(db: Database, actor: Actor, inp: AnimalInput, *, today: date) -> AnimalView:
+    inp = validate_animal(inp, today)
+    with db.write() as s:
+        _check_unique_chip(s, inp, None)
+        animal = Animal()
+        _apply(s, animal, inp)
+        s.add(animal)
+        s.flush()
+        audit(s, actor, "create", "animal", animal.id, after=_snap(animal))
+        return _view(s, animal)
+
+
+def update_animal(db: Database, actor: Actor, animal_id: int, inp: AnimalInput, *,
+                  expected_version: int, today: date) -> AnimalView:
+    inp = validate_animal(inp, today)
+    try:
+        with db.write() as s:
+            animal = load_animal(s, animal_id)
+            if animal.version != expected_version:
+                raise StaleRecordError(
+                    f"Animal #{animal_id} was changed by someone else while you were editing. "
+                    "Reopen it to see the changes; your edits were not saved."
+                )
+            _check_unique_chip(s, inp, animal_id)
+            before = _snap(animal)
+            _apply(s, animal, inp)
+            s.flush()
+            b, a = changed_only(before, _snap(animal))
+            if a:
+                audit(s, actor, "update", "animal", animal_id, before=b, after=a)
+            return _view(s, animal)
+    except StaleDataError as exc:
+        raise StaleRecordError("The record was changed by someone else; reopen it.") from exc
+
+
+def add_vaccination(db: Database, actor: Actor, animal_id: int, inp: VaccinationInput, *,
+                    today: date) -> AnimalView:
+    validate_vaccination(inp, today)
+    with db.write() as s:
+        animal = load_animal(s, animal_id)
+        vacc = RabiesVaccination(
+            animal_id=animal_id, certificate_number=v.clean(inp.certificate_number),
+            vaccinated_on=inp.vaccinated_on, expires_on=inp.expires_on,
+            veterinarian=v.clean(inp.veterinarian), clinic_id=inp.clinic_id, recorded_at=now(),
+        )
+        s.add(vacc)
+        s.flush()
+        audit(s, actor, "add_vaccination", "animal", animal_id, after=jsonable(inp))
+        return _view(s, animal)
+
+
+def get_animal(db: Database, animal_id: int) -> AnimalView:
+    with db.read() as s:
+        return _view(s, load_animal(s, animal_id))
+
+
+def _animals_query(db: Database, text_: str):
+    query = (
+        select(Animal.id, Animal.name, Animal.species, Animal.breed, Animal.colour,
+               func.coalesce(Animal.microchip, ""), func.coalesce(Animal.licence_number, ""),
+               func.coalesce(Person.full_name, ""))
+        .outerjoin(Person, Person.id == Animal.owner_id)
+        .where(Animal.archived_at.is_(None))
+    )
+    text_ = (text_ or "").strip()
+    if not text_:
+        return query
+    code = text_.replace(" ", "").upper()
+    conditions = [Animal.microchip == code, Animal.licence_number == code]
+    for table, column in (("animal", Animal.id), ("person", Animal.owner_id)):
+        ids = fts_ids(db, table, text_)
+        if ids is not None:
+            conditions.append(column.in_(ids))
+    return query.where(or_(*conditions))
+
+
+def count_animals(db: Database, text_: str = "") -> int:
+    with db.read() as s:
+        return s.execute(select(func.count()).select_from(_animals_query(db, text_).subquery())
+                         ).scalar_one()
+
+
+def animals_page(db: Database, text_: str, offset: int, limit: int) -> Page[AnimalRow]:
+    """Animals found by name, breed, colour, markings, microchip, licence or owner's name."""
+    with db.read() as s:
+        rows = s.execute(
+            _animals_query(db, text_).order_by(Animal.name, Animal.id).offset(offset).limit(limit)
+        ).all()
+        return Page(offset=offset, rows=tuple(AnimalRow(*r) for r in rows))
+
+
+def animal_history(db: Database, animal_id: int) -> tuple[HistoryEntry, ...]:
+    """Every audited change to the animal, newest first (later modules add their events)."""
+    return history(db, "animal", animal_id)

@@ -1,0 +1,42 @@
+"""Reading the audit trail."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlalchemy import select
+
+from fieldops.db.engine import Database
+from fieldops.db.models import AuditEvent
+
+
+@dataclass(frozen=True)
+class HistoryEntry:
+    at: datetime
+    actor: str
+    action: str
+    summary: str
+    reason: str
+
+
+def _summary(action: str, before: dict | None, after: dict | None) -> str:
+    if action == "update" and after:
+        parts = [f"{k}: {(before or {}).get(k)!s} → {v!s}" for k, v in after.items()]
+        return "; ".join(parts)
+    if after:
+        return ", ".join(f"{k}={v}" for k, v in after.items() if v not in ("", None, False))
+    return ""
+
+
+def history(db: Database, entity: str, entity_id: int) -> tuple[HistoryEntry, ...]:
+    with db.read() as s:
+        events = s.scalars(
+            select(AuditEvent)
+            .where(AuditEvent.entity == entity, AuditEvent.entity_id == entity_id)
+            .order_by(AuditEvent.at.desc(), AuditEvent.id.desc())
+        ).all()
+        return tuple(
+            HistoryEntry(e.at, e.actor, e.action, _summary(e.action, e.before, e.after), e.reason)
+            for e in events
+        )

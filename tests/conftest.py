@@ -1,0 +1,91 @@
+"""Shared fixtures: a migrated database per test, on SQLite and (when
+FIELDOPS_TEST_PG_URL is set, as CI does) on PostgreSQL too."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from datetime import date
+
+import pytest
+from sqlalchemy import text
+
+from fieldops.db.engine import Database
+from fieldops.db.migrate import upgrade
+from fieldops.db.models import Base
+from fieldops.services.context import Actor
+
+PG_URL = os.environ.get("FIELDOPS_TEST_PG_URL")
+BACKENDS = ["sqlite"] + (["postgresql"] if PG_URL else [])
+
+TODAY = date(2026, 11, 30)
+
+
+@pytest.fixture(scope="session")
+def sqlite_template(tmp_path_factory) -> str:
+    path = tmp_path_factory.mktemp("template") / "template.db"
+    db = Database(f"sqlite:///{path}")
+    upgrade(db.engine, db.url)
+    with db.engine.connect() as conn:
+        conn.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)")
+    db.dispose()
+    return str(path)
+
+
+@pytest.fixture(scope="session")
+def pg_database():
+    if not PG_URL:
+        pytest.skip("FIELDOPS_TEST_PG_URL is not set")
+    db = Database(PG_URL)
+    with db.engine.begin() as conn:
+        conn.exec_driver_sql("DROP SCHEMA IF EXISTS public CASCADE")
+        conn.exec_driver_sql("CREATE SCHEMA public")
+    upgrade(db.engine, db.url)
+    yield db
+    db.dispose()
+
+
+def _truncate_pg(db: Database) -> None:
+    tables = ", ".join(t.name for t in Base.metadata.sorted_tables)
+    with db.engine.begin() as conn:
+        conn.execute(text(f"TRUNCATE {tables} RESTART IDENTITY CASCADE"))
+
+
+@pytest.fixture(params=BACKENDS)
+def db(request, tmp_path):
+    """A freshly migrated, empty database on each back end."""
+    if request.param == "sqlite":
+        path = tmp_path / "fieldops.db"
+        shutil.copyfile(request.getfixturevalue("sqlite_template"), path)
+        database = Database(f"sqlite:///{path}")
+        yield database
+        database.dispose()
+    else:
+        database = request.getfixturevalue("pg_database")
+        _truncate_pg(database)
+        yield database
+
+
+@pytest.fixture
+def sqlite_db(tmp_path, sqlite_template):
+    """A migrated SQLite database, for tests of SQLite-only behaviour and the UI."""
+    path = tmp_path / "fieldops.db"
+    shutil.copyfile(sqlite_template, path)
+    database = Database(f"sqlite:///{path}")
+    yield database
+    database.dispose()
+
+
+@pytest.fixture
+def operator() -> Actor:
+    return Actor(username="opal", role="operator", full_name="Opal Operator")
+
+
+@pytest.fixture
+def supervisor() -> Actor:
+    return Actor(username="sam", role="supervisor", full_name="Sam Supervisor")
+
+
+@pytest.fixture
+def today() -> date:
+    return TODAY
