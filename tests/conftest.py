@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import sqlite3
 from datetime import date
 
 import pytest
@@ -26,9 +27,10 @@ def sqlite_template(tmp_path_factory) -> str:
     path = tmp_path_factory.mktemp("template") / "template.db"
     db = Database(f"sqlite:///{path}")
     upgrade(db.engine, db.url)
-    with db.engine.connect() as conn:
-        conn.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)")
     db.dispose()
+    raw = sqlite3.connect(path)  # fold the WAL into the file so a plain copy is complete
+    raw.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    raw.close()
     return str(path)
 
 

@@ -43,8 +43,13 @@ def _fts_ddl(table: str, columns: tuple[str, ...]) -> list[str]:
     ]
 
 
-def _pg_vector(columns: tuple[str, ...]) -> str:
-    joined = " || ' ' || ".join(f"coalesce({c}, '')" for c in columns)
+def pg_vector(columns: tuple[str, ...]) -> str:
+    """The tsvector expression; index and query must use exactly the same text.
+
+    Angle brackets are blanked because PostgreSQL's parser drops anything that
+    looks like an XML tag, and "<Sons>" in a name must still be found.
+    """
+    joined = " || ' ' || ".join(f"translate(coalesce({c}, ''), '<>', '  ')" for c in columns)
     return f"to_tsvector('simple', {joined})"
 
 
@@ -54,8 +59,8 @@ def create_search_ddl(dialect: str) -> list[str]:
         return _fts_ddl("person", PERSON_FTS_COLUMNS) + _fts_ddl("animal", ANIMAL_FTS_COLUMNS)
     if dialect == "postgresql":
         return [
-            f"CREATE INDEX ix_person_search ON person USING gin ({_pg_vector(PERSON_FTS_COLUMNS)})",
-            f"CREATE INDEX ix_animal_search ON animal USING gin ({_pg_vector(ANIMAL_FTS_COLUMNS)})",
+            f"CREATE INDEX ix_person_search ON person USING gin ({pg_vector(PERSON_FTS_COLUMNS)})",
+            f"CREATE INDEX ix_animal_search ON animal USING gin ({pg_vector(ANIMAL_FTS_COLUMNS)})",
         ]
     return []
 

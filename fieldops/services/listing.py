@@ -16,6 +16,7 @@ from fieldops.db.search import (
     ANIMAL_FTS_COLUMNS,
     PERSON_FTS_COLUMNS,
     fts5_query,
+    pg_vector,
     search_terms,
     tsquery,
 )
@@ -42,8 +43,7 @@ def fts_ids(db: Database, table: str, text_: str) -> Select | None:
             literal_column(fts).op("MATCH")(fts5_query(terms))
         )
     q = tsquery(terms)
-    joined = " || ' ' || ".join(f"coalesce({c}, '')" for c in _COLUMNS[table])
-    vector = text(f"to_tsvector('simple', {joined})")
+    vector = literal_column(pg_vector(_COLUMNS[table]))
     return (
         select(literal_column("id"))
         .select_from(text(table))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -109,10 +110,12 @@ def validate_person(inp: PersonInput) -> PersonInput:
 
 
 def sort_name(full_name: str) -> str:
-    parts = full_name.split()
+    """"Family, given" in lower case, without punctuation, for ordering lists."""
+    parts = [re.sub(r"[^\w' -]", "", p) for p in full_name.lower().split()]
+    parts = [p for p in parts if p]
     if len(parts) < 2:
-        return full_name.lower()
-    return f"{parts[-1]}, {' '.join(parts[:-1])}".lower()
+        return " ".join(parts)
+    return f"{parts[-1]}, {' '.join(parts[:-1])}"
 
 
 def _apply(person: Person, inp: PersonInput) -> None:

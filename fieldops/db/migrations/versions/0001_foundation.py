@@ -34,8 +34,8 @@ SEARCH_DDL = {
         "INSERT INTO animal_fts(animal_fts) VALUES ('rebuild')",
     ],
     "postgresql": [
-        "CREATE INDEX ix_person_search ON person USING gin (to_tsvector('simple', coalesce(full_name, '') || ' ' || coalesce(address, '') || ' ' || coalesce(city, '') || ' ' || coalesce(search_phone, '') || ' ' || coalesce(email, '')))",
-        "CREATE INDEX ix_animal_search ON animal USING gin (to_tsvector('simple', coalesce(name, '') || ' ' || coalesce(breed, '') || ' ' || coalesce(colour, '') || ' ' || coalesce(markings, '')))",
+        "CREATE INDEX ix_person_search ON person USING gin (to_tsvector('simple', translate(coalesce(full_name, ''), '<>', '  ') || ' ' || translate(coalesce(address, ''), '<>', '  ') || ' ' || translate(coalesce(city, ''), '<>', '  ') || ' ' || translate(coalesce(search_phone, ''), '<>', '  ') || ' ' || translate(coalesce(email, ''), '<>', '  ')))",
+        "CREATE INDEX ix_animal_search ON animal USING gin (to_tsvector('simple', translate(coalesce(name, ''), '<>', '  ') || ' ' || translate(coalesce(breed, ''), '<>', '  ') || ' ' || translate(coalesce(colour, ''), '<>', '  ') || ' ' || translate(coalesce(markings, ''), '<>', '  ')))",
     ],
 }
 SEARCH_DROP = {
