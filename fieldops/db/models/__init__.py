@@ -2,6 +2,19 @@
 
 from fieldops.db.models.audit import AuditEvent
 from fieldops.db.models.base import NAMING_CONVENTION, Base
+from fieldops.db.models.impound import (
+    DISPOSITION_CODES,
+    PAYMENT_KIND_CODES,
+    PAYMENT_METHOD_CODES,
+    REASON_CODES,
+    Disposition,
+    FeeScheduleEntry,
+    ImpoundPhoto,
+    Impoundment,
+    Payment,
+    PaymentLine,
+    ReleaseEvidence,
+)
 from fieldops.db.models.registry import (
     ROLES,
     SEXES,
@@ -14,6 +27,17 @@ from fieldops.db.models.registry import (
 )
 
 __all__ = [
+    "DISPOSITION_CODES",
+    "PAYMENT_KIND_CODES",
+    "PAYMENT_METHOD_CODES",
+    "REASON_CODES",
+    "Disposition",
+    "FeeScheduleEntry",
+    "ImpoundPhoto",
+    "Impoundment",
+    "Payment",
+    "PaymentLine",
+    "ReleaseEvidence",
     "NAMING_CONVENTION",
     "ROLES",
     "SEXES",
