@@ -1,0 +1,328 @@
+"""The jurisdiction profile: time zone, periods, fees and extra holidays.
+
+One TOML file per jurisdiction (RULES.md section 5). ``Profile.default()`` is
+the city's own profile shipped in this package; ``Profile.from_toml`` loads
+another and raises ``ValueError`` naming the offending key. A profile is a
+frozen dataclass, so a service applies the council fee schedule in force on a
+date with ``dataclasses.replace(profile, fees=...)``; every field is validated
+on construction, including through ``replace``.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, fields
+from datetime import date, datetime
+from decimal import Decimal, InvalidOperation
+from functools import lru_cache
+from importlib import resources
+from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from fieldops.rules._frozen import FrozenMap
+
+SPECIES = ("dog", "cat", "other")
+"""Fee classes. Any species other than dog or cat is charged as "other"."""
+
+_CENT = Decimal("0.01")
+
+
+def parse_money(value: Any, key: str) -> Decimal:
+    """An amount of money as an exact ``Decimal`` with two places.
+
+    Accepts a ``Decimal``, an ``int`` or a string such as ``"40.00"``. Floats
+    are refused (they cannot hold most cent amounts exactly), as are negative
+    amounts, more than two decimal places, NaN and infinities. Errors name
+    ``key``.
+    """
+    if isinstance(value, bool | float):
+        raise ValueError(
+            f"{key}: money must be written as a quoted decimal string such as "
+            f'"40.00", not {value!r}'
+        )
+    if isinstance(value, int):
+        amount = Decimal(value)
+    elif isinstance(value, Decimal):
+        amount = value
+    elif isinstance(value, str):
+        try:
+            amount = Decimal(value.strip())
+        except InvalidOperation:
+            raise ValueError(f"{key}: {value!r} is not an amount of money") from None
+    else:
+        raise ValueError(f"{key}: {value!r} is not an amount of money")
+    if not amount.is_finite():
+        raise ValueError(f"{key}: {value!r} is not an amount of money")
+    if amount < 0:
+        raise ValueError(f"{key}: a fee cannot be negative ({value!r})")
+    if amount != amount.quantize(_CENT):
+        raise ValueError(f"{key}: {value!r} has fractions of a cent")
+    return amount.quantize(_CENT)
+
+
+@dataclass(frozen=True)
+class FeeSchedule:
+    """The council's fees for one species class (city code 58-526(a); Wis. Stat. 173.15(1))."""
+
+    impound: Decimal
+    boarding_per_day: Decimal
+    adoption: Decimal
+
+    def __post_init__(self) -> None:
+        for f in fields(self):
+            object.__setattr__(self, f.name, parse_money(getattr(self, f.name), f.name))
+
+
+# attribute -> (TOML section, minimum). The TOML key equals the attribute name.
+_PERIODS: dict[str, tuple[str, int]] = {
+    "hold_days": ("impound", 1),
+    "bite_hold_days": ("impound", 1),
+    "repeat_window_days": ("impound", 1),
+    "repeat_multiplier": ("impound", 1),
+    "observation_days": ("quarantine", 1),
+    "exams_required": ("quarantine", 2),
+    "certificate_return_days": ("quarantine", 1),
+    "clinic_delivery_hours": ("quarantine", 1),
+    "notice_hours": ("vicious", 1),
+}
+
+_SECTIONS: dict[str, tuple[str, ...]] = {
+    "jurisdiction": ("name", "timezone"),
+    "impound": ("hold_days", "bite_hold_days", "repeat_window_days", "repeat_multiplier"),
+    "fees": SPECIES,
+    "quarantine": (
+        "observation_days",
+        "exams_required",
+        "certificate_return_days",
+        "clinic_delivery_hours",
+    ),
+    "vicious": ("notice_hours",),
+    "holidays": ("extra",),
+}
+_OPTIONAL_SECTIONS = frozenset({"holidays"})
+_FEE_KEYS = ("impound", "boarding_per_day", "adoption")
+
+
+def _zone(value: Any, key: str) -> ZoneInfo:
+    if isinstance(value, ZoneInfo):
+        return value
+    if not isinstance(value, str) or not value.strip():
+        raise ValueError(f"{key}: {value!r} is not a time zone name")
+    try:
+        return ZoneInfo(value.strip())
+    except (ZoneInfoNotFoundError, ValueError, OSError):
+        raise ValueError(f"{key}: unknown time zone {value!r}") from None
+
+
+def _holiday(value: Any, key: str) -> date:
+    if isinstance(value, datetime):
+        raise ValueError(f"{key}: {value!r} is a date and time; give a date")
+    if isinstance(value, date):
+        return value
+    if isinstance(value, str):
+        try:
+            return date.fromisoformat(value.strip())
+        except ValueError:
+            pass
+    raise ValueError(f"{key}: {value!r} is not a date (use YYYY-MM-DD)")
+
+
+def _period(value: Any, key: str, minimum: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError(f"{key}: must be a whole number, not {value!r}")
+    if value < minimum:
+        raise ValueError(f"{key}: must be at least {minimum}, not {value}")
+    return value
+
+
+@dataclass(frozen=True)
+class Profile:
+    """One jurisdiction's settings (RULES.md section 5). Fields mirror the TOML."""
+
+    name: str
+    timezone: ZoneInfo
+    hold_days: int
+    bite_hold_days: int
+    repeat_window_days: int
+    repeat_multiplier: int
+    fees: Mapping[str, FeeSchedule]
+    observation_days: int
+    exams_required: int
+    certificate_return_days: int
+    clinic_delivery_hours: int
+    notice_hours: int
+    extra_holidays: frozenset[date] = field(default_factory=frozenset)
+
+    def __post_init__(self) -> None:
+        set_ = object.__setattr__
+        if not isinstance(self.name, str) or not self.name.strip():
+            raise ValueError("jurisdiction.name: must be a non-empty string")
+        set_(self, "timezone", _zone(self.timezone, "jurisdiction.timezone"))
+        for attr, (section, minimum) in _PERIODS.items():
+            _period(getattr(self, attr), f"{section}.{attr}", minimum)
+        if self.exams_required > 3:
+            # 58-527(b) requires three; ATCP 13.03(3) lets a local program use two.
+            raise ValueError(f"quarantine.exams_required: must be 2 or 3, not {self.exams_required}")
+        if self.bite_hold_days < self.hold_days:
+            raise ValueError(
+                "impound.bite_hold_days: must not be shorter than impound.hold_days "
+                f"({self.bite_hold_days} < {self.hold_days})"
+            )
+        set_(self, "fees", _fee_table(self.fees))
+        if isinstance(self.extra_holidays, str | date) or not isinstance(self.extra_holidays, Iterable):
+            raise ValueError("holidays.extra: must be a list of dates")
+        set_(
+            self,
+            "extra_holidays",
+            frozenset(_holiday(d, "holidays.extra") for d in self.extra_holidays),
+        )
+
+    # -- loading ---------------------------------------------------------
+
+    @classmethod
+    def default(cls) -> Profile:
+        """The city's profile shipped with the app (``default_profile.toml``)."""
+        return _default_profile()
+
+    @classmethod
+    def from_toml(cls, text: str) -> Profile:
+        """Parse a jurisdiction profile; ``ValueError`` names the bad key or section.
+
+        Every section and key of RULES.md section 5 is required except
+        ``[holidays]``; unknown sections and keys are refused so a typo cannot
+        silently fall back to another jurisdiction's value.
+        """
+        if not isinstance(text, str):
+            raise TypeError("from_toml takes the text of a TOML file")
+        try:
+            data = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as exc:
+            raise ValueError(f"profile is not valid TOML: {exc}") from None
+        for section in data:
+            if section not in _SECTIONS:
+                raise ValueError(f"[{section}]: unknown section")
+        tables: dict[str, dict[str, Any]] = {}
+        for section, keys in _SECTIONS.items():
+            table = data.get(section)
+            if table is None:
+                if section in _OPTIONAL_SECTIONS:
+                    table = {}
+                else:
+                    raise ValueError(f"[{section}]: missing section")
+            if not isinstance(table, dict):
+                raise ValueError(f"[{section}]: must be a table")
+            for key in table:
+                if key not in keys:
+                    kind = "section" if section == "fees" else "key"
+                    raise ValueError(f"{section}.{key}: unknown {kind}")
+            if section not in _OPTIONAL_SECTIONS:
+                for key in keys:
+                    if key not in table:
+                        kind = "section" if section == "fees" else "key"
+                        raise ValueError(f"{section}.{key}: missing {kind}")
+            tables[section] = table
+
+        fees: dict[str, FeeSchedule] = {}
+        for species in SPECIES:
+            table = tables["fees"][species]
+            prefix = f"fees.{species}"
+            if not isinstance(table, dict):
+                raise ValueError(f"[{prefix}]: must be a table")
+            for key in table:
+                if key not in _FEE_KEYS:
+                    raise ValueError(f"{prefix}.{key}: unknown key")
+            amounts = {}
+            for key in _FEE_KEYS:
+                if key not in table:
+                    raise ValueError(f"{prefix}.{key}: missing key")
+                amounts[key] = parse_money(table[key], f"{prefix}.{key}")
+            fees[species] = FeeSchedule(**amounts)
+
+        extra = tables["holidays"].get("extra", [])
+        if not isinstance(extra, list):
+            raise ValueError("holidays.extra: must be a list of dates")
+
+        values: dict[str, Any] = {attr: tables[section][attr] for attr, (section, _) in _PERIODS.items()}
+        return cls(
+            name=tables["jurisdiction"]["name"],
+            timezone=_zone(tables["jurisdiction"]["timezone"], "jurisdiction.timezone"),
+            fees=fees,
+            extra_holidays=frozenset(_holiday(d, "holidays.extra") for d in extra),
+            **values,
+        )
+
+    # -- use ---------------------------------------------------------------
+
+    def fee_class(self, species: str) -> str:
+        """The fee class for ``species``: "dog", "cat" or, for anything else, "other"."""
+        key = species.strip().lower() if isinstance(species, str) else ""
+        return key if key in self.fees else "other"
+
+    def fee_schedule(self, species: str) -> FeeSchedule:
+        """The fees for ``species`` (an unknown species uses "other")."""
+        return self.fees[self.fee_class(species)]
+
+    def to_toml(self) -> str:
+        """The profile as TOML text that ``from_toml`` reads back to an equal profile."""
+        lines = [
+            "# FieldOps jurisdiction profile (RULES.md section 5).",
+            "",
+            "[jurisdiction]",
+            f"name = {_toml_str(self.name)}",
+            f"timezone = {_toml_str(self.timezone.key)}",
+            "",
+            "[impound]",
+        ]
+        lines += [f"{a} = {getattr(self, a)}" for a, (s, _) in _PERIODS.items() if s == "impound"]
+        lines.append("")
+        lines.append("# Fee amounts are set by common council resolution (city code 58-526(a)).")
+        for species in SPECIES:
+            sched = self.fees[species]
+            lines += [
+                f"[fees.{species}]",
+                f'impound = "{sched.impound}"',
+                f'boarding_per_day = "{sched.boarding_per_day}"',
+                f'adoption = "{sched.adoption}"',
+                "",
+            ]
+        lines.append("[quarantine]")
+        lines += [f"{a} = {getattr(self, a)}" for a, (s, _) in _PERIODS.items() if s == "quarantine"]
+        lines += ["", "[vicious]", f"notice_hours = {self.notice_hours}", "", "[holidays]"]
+        extra = ", ".join(f'"{d.isoformat()}"' for d in sorted(self.extra_holidays))
+        lines += [f"extra = [{extra}]", ""]
+        return "\n".join(lines)
+
+
+def _fee_table(fees: Any) -> FrozenMap[str, FeeSchedule]:
+    if not isinstance(fees, Mapping):
+        raise ValueError("fees: must map species to a FeeSchedule")
+    table: dict[str, FeeSchedule] = {}
+    for species, sched in fees.items():
+        if species not in SPECIES:
+            raise ValueError(f"fees.{species}: unknown section (use dog, cat or other)")
+        if not isinstance(sched, FeeSchedule):
+            raise ValueError(f"fees.{species}: must be a FeeSchedule")
+        table[species] = sched
+    for species in SPECIES:
+        if species not in table:
+            raise ValueError(f"fees.{species}: missing section")
+    return FrozenMap(table)
+
+
+def _toml_str(value: str) -> str:
+    out = []
+    for ch in value:
+        if ch in '"\\':
+            out.append("\\" + ch)
+        elif ord(ch) < 0x20 or ord(ch) == 0x7F:
+            out.append(f"\\u{ord(ch):04x}")
+        else:
+            out.append(ch)
+    return '"' + "".join(out) + '"'
+
+
+@lru_cache(maxsize=1)
+def _default_profile() -> Profile:
+    text = resources.files("fieldops.rules").joinpath("default_profile.toml").read_text("utf-8")
+    return Profile.from_toml(text)

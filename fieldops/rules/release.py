@@ -1,0 +1,185 @@
+"""What a release of an impounded animal requires, as data (city code 58-526(b); RULES.md section 2).
+
+``release_requirements`` lists every condition for the kind of release with
+its code, a plain-language label, the section, and whether the facts given
+satisfy it. The blocks across modules (open bite quarantine, vicious
+declaration) are listed too, marked ``overridable``: a supervisor may
+override them with a written reason, which the services keep in the audit
+trail. The statutory conditions are never overridable.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import TYPE_CHECKING
+
+from fieldops.rules.calendar import require_aware
+from fieldops.rules.explain import format_day, format_instant
+from fieldops.rules.impound import ImpoundHold
+from fieldops.rules.requirement import Requirement, unmet
+
+if TYPE_CHECKING:  # pragma: no cover
+    from fieldops.rules.profile import Profile
+
+__all__ = ["ReleaseFacts", "Requirement", "release_requirements", "unmet"]
+
+
+@dataclass(frozen=True)
+class ReleaseFacts:
+    """The facts recorded at the counter for one release."""
+
+    species: str  # "dog" | "cat" | anything else
+    name_and_address: bool  # recipient's name and address recorded
+    rabies_certificate: bool = False  # proof of current rabies vaccination shown
+    rabies_prepaid_receipt: bool = False  # vet's receipt for prepaid vaccination
+    licensed: bool = False  # dog shown to be currently licensed
+    licence_receipt: bool = False  # licence bought for this release (owner)
+    licence_agreement: bool = False  # non-owner agrees to license the dog
+    fees_paid: bool = False
+    open_quarantine: bool = False  # animal is in an open bite quarantine
+    declared_vicious: bool = False
+    recipient_in_city: bool = True  # recipient lives in the city
+
+    @property
+    def kind(self) -> str:
+        """"dog", "cat" or "other"."""
+        key = self.species.strip().lower() if isinstance(self.species, str) else ""
+        return key if key in ("dog", "cat") else "other"
+
+
+def _req(code: str, label: str, section: str, ok: bool, missing: str, *, overridable: bool = False) -> Requirement:
+    return Requirement(
+        code=code,
+        label=label,
+        section=section,
+        satisfied=bool(ok),
+        overridable=overridable,
+        detail="" if ok else missing,
+    )
+
+
+def release_requirements(
+    to_owner: bool,
+    facts: ReleaseFacts,
+    hold: ImpoundHold,
+    at: datetime,
+    profile: Profile,
+) -> tuple[Requirement, ...]:
+    """Every condition of releasing the animal at ``at`` (city code 58-526(b)(1) or (b)(2)).
+
+    To the owner or the owner's representative (58-526(b)(1); Wis. Stat.
+    173.23(1)): name and address; for a dog or cat, proof of rabies
+    vaccination or a vet's receipt for prepaid vaccination; for an unlicensed
+    dog, a licence receipt; fees paid. The owner may reclaim at any time before
+    a final disposition, so the hold is not a condition.
+
+    To anyone else (58-526(b)(2); Wis. Stat. 173.23(1m)(a)): the hold has
+    ended (or the owner surrendered); name and address; for a dog or cat a
+    prepaid-vaccination receipt unless the animal is shown to be vaccinated;
+    for a dog an agreement to license it unless it is shown to be licensed (a
+    licence bought on the spot also does); fees paid.
+
+    Blocks, overridable by a supervisor: no release of any kind during an open
+    bite quarantine (58-527; Wis. Stat. 95.21); no release of an animal
+    declared vicious to a recipient in the city (58-524(b): no person shall own
+    or keep a vicious animal). RULES.md names the owner; the prohibition in
+    58-524(b) binds any person, so the block applies to any recipient in the
+    city.
+    """
+    require_aware(at, "at")
+    kind = facts.kind
+    reqs: list[Requirement] = []
+    if to_owner:
+        reqs.append(_req(
+            "name_address",
+            "Name and address of the owner or the owner's representative",
+            "58-526(b)(1)a",
+            facts.name_and_address,
+            "Record the name and address of the person reclaiming the animal.",
+        ))
+        if kind in ("dog", "cat"):
+            reqs.append(_req(
+                "rabies",
+                "Proof of rabies vaccination or a veterinarian's receipt for prepaid vaccination",
+                "58-526(b)(1)b; Wis. Stat. 173.23(1)(c)",
+                facts.rabies_certificate or facts.rabies_prepaid_receipt,
+                f"No proof of rabies vaccination and no prepaid-vaccination receipt for this {kind}.",
+            ))
+        if kind == "dog":
+            reqs.append(_req(
+                "licence",
+                "Dog shown to be licensed, or a receipt for a licence",
+                "58-526(b)(1)c; Wis. Stat. 173.23(1)(b)",
+                facts.licensed or facts.licence_receipt,
+                "The dog is not shown to be licensed and no licence receipt was shown.",
+            ))
+        reqs.append(_req(
+            "fees_paid",
+            "Boarding and impoundment fees paid",
+            "58-526(b)(1)d; Wis. Stat. 173.23(1)(d)",
+            facts.fees_paid,
+            "The boarding and impoundment fees have not been paid.",
+        ))
+    else:
+        hold_missing = f"Release to anyone else from {format_instant(hold.release_to_others_from, profile, midnight='start')}."
+        if hold.hold_days:
+            hold_missing = f"The owner may claim until {format_day(hold.last_claim_day)}. " + hold_missing
+        reqs.append(_req(
+            "hold_ended",
+            "The owner's claim period has ended, or the owner surrendered the animal",
+            "58-526(b)(2)a; Wis. Stat. 173.19, 173.13(3)(c)",
+            hold.is_over(at),
+            hold_missing,
+        ))
+        reqs.append(_req(
+            "name_address",
+            "Name and address of the person taking the animal",
+            "58-526(b)(2)b; Wis. Stat. 173.23(1m)(a)1",
+            facts.name_and_address,
+            "Record the name and address of the person taking the animal.",
+        ))
+        if kind in ("dog", "cat"):
+            reqs.append(_req(
+                "rabies",
+                "A veterinarian's receipt for prepaid rabies vaccination, unless the animal is "
+                "shown to be vaccinated",
+                "58-526(b)(2)c; Wis. Stat. 173.23(1m)(a)3",
+                facts.rabies_prepaid_receipt or facts.rabies_certificate,
+                f"No prepaid-vaccination receipt, and this {kind} is not shown to be vaccinated.",
+            ))
+        if kind == "dog":
+            reqs.append(_req(
+                "licence",
+                "Agreement to license the dog, unless it is shown to be licensed",
+                "58-526(b)(2)d; Wis. Stat. 173.23(1m)(a)2",
+                facts.licensed or facts.licence_agreement or facts.licence_receipt,
+                "The dog is not shown to be licensed and the recipient has not agreed to license it.",
+            ))
+        reqs.append(_req(
+            "fees_paid",
+            "Boarding and other fees paid",
+            "58-526(b)(2)e; Wis. Stat. 173.23(1m)(a)4",
+            facts.fees_paid,
+            "The fees have not been paid.",
+        ))
+    reqs.append(_req(
+        "no_open_quarantine",
+        "Not in an open bite quarantine",
+        "58-527; Wis. Stat. 95.21",
+        not facts.open_quarantine,
+        "The animal is in an open bite quarantine; it may not be released until the quarantine "
+        "is closed. A supervisor may override with a written reason.",
+        overridable=True,
+    ))
+    vicious_block = facts.declared_vicious and facts.recipient_in_city
+    reqs.append(_req(
+        "not_vicious",
+        "Not declared vicious, or going to someone outside the city",
+        "58-524(b), (c)(2)",
+        not vicious_block,
+        "The animal has been declared vicious and may not be kept in the city. A supervisor "
+        "may override with a written reason.",
+        overridable=True,
+    ))
+    return tuple(reqs)
