@@ -1,0 +1,335 @@
+"""Final dispositions of an impounded animal: release, transfer, destruction, death, escape.
+
+Each checks the rules' requirements and refuses with the full list of what is
+missing. A supervisor may override only the blocks the rules mark overridable
+(open bite quarantine, vicious declaration), with a written reason that is
+kept with the release and in the audit trail. A disposition is final; a
+correction is a new disposition that names the one it corrects.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+
+from sqlalchemy.orm import Session
+
+from fieldops.db.engine import Database
+from fieldops.db.models import DISPOSITION_CODES, Animal, Disposition, Impoundment, Person, ReleaseEvidence
+from fieldops.errors import Collector, PermissionDeniedError, UserError
+from fieldops.rules import (
+    Profile,
+    ReleaseFacts,
+    Requirement,
+    impound_hold,
+    may_destroy,
+    preserve_until,
+    release_requirements,
+    to_local,
+    unmet,
+)
+from fieldops.services import validate as v
+from fieldops.services.animals import load_animal
+from fieldops.services.blocks import declared_vicious, in_open_quarantine
+from fieldops.services.context import Actor, audit, jsonable, now
+from fieldops.services.impound_views import ImpoundView
+from fieldops.services.impounds import build_view, current_disposition, load_impoundment
+from fieldops.services.payments import fee_summary
+from fieldops.services.people import load_person
+
+
+class RequirementsNotMet(UserError):
+    """A disposition refused by the law; ``requirements`` lists what is missing."""
+
+    def __init__(self, what: str, requirements: tuple[Requirement, ...]) -> None:
+        self.requirements = requirements
+        lines = "\n".join(f"- {r.label} ({r.section}): {r.detail}" for r in requirements)
+        super().__init__(f"{what} refused. Missing:\n{lines}")
+
+
+class AlreadyDisposedError(UserError):
+    pass
+
+
+@dataclass(frozen=True)
+class ReleaseRequest:
+    """What the operator records at the counter for a release."""
+
+    to_owner: bool
+    recipient_id: int | None
+    at: datetime | None = None
+    rabies_certificate: str = ""  # certificate shown (number, date); blank: use the registry
+    rabies_prepaid_receipt: str = ""  # veterinarian's receipt for prepaid vaccination
+    licence_receipt: str = ""  # licence bought for this release
+    licence_agreement: bool = False  # non-owner agrees to license the dog
+    overrides: Mapping[str, str] = field(default_factory=dict)  # code -> supervisor's reason
+    notes: str = ""
+
+
+@dataclass(frozen=True)
+class CheckedRequirement:
+    requirement: Requirement
+    evidence: str
+    override_reason: str = ""
+
+    @property
+    def met(self) -> bool:
+        return self.requirement.satisfied or bool(self.override_reason)
+
+
+def _facts(s: Session, imp: Impoundment, animal: Animal, req: ReleaseRequest, at: datetime,
+           profile: Profile) -> tuple[ReleaseFacts, dict[str, str]]:
+    """The facts for the rules, and the evidence text to record for each requirement."""
+    day = to_local(at, profile).date()
+    recipient = s.get(Person, req.recipient_id) if req.recipient_id is not None else None
+    evidence: dict[str, str] = {}
+    has_name_address = bool(recipient and recipient.full_name.strip() and recipient.address.strip())
+    if recipient:
+        addr = ", ".join(x for x in (recipient.address, recipient.city, recipient.postal_code) if x)
+        evidence["name_address"] = f"{recipient.full_name}, {addr or 'no address recorded'}"
+    vacc = next((x for x in sorted(animal.vaccinations, key=lambda x: x.expires_on, reverse=True)
+                 if x.vaccinated_on <= day <= x.expires_on), None)
+    certificate = v.clean(req.rabies_certificate)
+    if certificate:
+        evidence["rabies"] = f"Rabies certificate shown: {certificate}"
+    elif vacc is not None:
+        evidence["rabies"] = (f"Rabies certificate {vacc.certificate_number or '(no number)'}, "
+                              f"vaccinated {vacc.vaccinated_on:%d %b %Y}, "
+                              f"expires {vacc.expires_on:%d %b %Y}")
+    prepaid = v.clean(req.rabies_prepaid_receipt)
+    if prepaid and "rabies" not in evidence:
+        evidence["rabies"] = f"Veterinarian's receipt for prepaid vaccination: {prepaid}"
+    licensed = bool(animal.licence_number) and animal.licence_year == day.year
+    licence_receipt = v.clean(req.licence_receipt)
+    if licensed:
+        evidence["licence"] = f"Licensed: {animal.licence_number} ({animal.licence_year})"
+    elif licence_receipt:
+        evidence["licence"] = f"Licence receipt: {licence_receipt}"
+    elif req.licence_agreement:
+        evidence["licence"] = "Recipient signed an agreement to license the dog"
+    fees = fee_summary(s, imp, at, req.to_owner, profile)
+    fees_paid = fees.paid >= fees.total
+    evidence["fees_paid"] = f"Paid ${fees.paid:,.2f} of ${fees.total:,.2f}"
+    hold = impound_hold(imp.impounded_at, profile, bit_person=imp.bit_person,
+                        surrendered=imp.surrendered)
+    if hold.is_over(at):
+        evidence["hold_ended"] = ("Owner surrendered the animal" if imp.surrendered and
+                                  hold.hold_days == 0 else
+                                  f"Hold ended {hold.last_claim_day:%a %d %b %Y}")
+    quarantine = in_open_quarantine(s, animal.id)
+    vicious = declared_vicious(s, animal.id)
+    facts = ReleaseFacts(
+        species=animal.species, name_and_address=has_name_address,
+        rabies_certificate=bool(certificate) or vacc is not None,
+        rabies_prepaid_receipt=bool(prepaid), licensed=licensed,
+        licence_receipt=bool(licence_receipt), licence_agreement=req.licence_agreement,
+        fees_paid=fees_paid, open_quarantine=quarantine, declared_vicious=vicious,
+        recipient_in_city=recipient.in_city if recipient else True,
+    )
+    return facts, evidence
+
+
+def _check(s: Session, imp: Impoundment, req: ReleaseRequest, at: datetime,
+           profile: Profile) -> tuple[CheckedRequirement, ...]:
+    animal = s.get(Animal, imp.animal_id)
+    facts, evidence = _facts(s, imp, animal, req, at, profile)
+    hold = impound_hold(imp.impounded_at, profile, bit_person=imp.bit_person,
+                        surrendered=imp.surrendered)
+    out = []
+    for r in release_requirements(req.to_owner, facts, hold, at, profile):
+        reason = v.clean(req.overrides.get(r.code, "")) if r.overridable and not r.satisfied else ""
+        out.append(CheckedRequirement(r, evidence.get(r.code, ""), reason))
+    return tuple(out)
+
+
+def release_check(db: Database, impoundment_id: int, req: ReleaseRequest,
+                  profile: Profile) -> tuple[CheckedRequirement, ...]:
+    """Every legal requirement of this release, with the evidence on record for each."""
+    with db.read() as s:
+        return _check(s, load_impoundment(s, impoundment_id), req, req.at or now(), profile)
+
+
+def _ensure_open(s: Session, imp: Impoundment) -> None:
+    if current_disposition(s, imp.id) is not None:
+        raise AlreadyDisposedError(
+            f"Impoundment #{imp.id} already has a final disposition. A mistake in it is fixed by "
+            "a supervisor's correction, not a second disposition."
+        )
+
+
+def _when(at: datetime | None, imp: Impoundment, c: Collector, field_: str = "at") -> datetime:
+    moment = at or now()
+    if moment.tzinfo is None:
+        raise ValueError("disposition time must be timezone-aware")
+    c.check(moment >= imp.impounded_at, field_, "This cannot be before the impoundment.")
+    c.check(moment <= now() + timedelta(minutes=5), field_, "This cannot be in the future.")
+    return moment
+
+
+def release(db: Database, actor: Actor, impoundment_id: int, req: ReleaseRequest,
+            profile: Profile) -> ImpoundView:
+    """Release to the owner (reclaimed) or to another person (adopted) (58-526(b))."""
+    with db.write() as s:
+        imp = load_impoundment(s, impoundment_id)
+        _ensure_open(s, imp)
+        c = Collector()
+        at = _when(req.at, imp, c)
+        c.check(req.recipient_id is not None, "recipient_id", "Choose who takes the animal.")
+        c.raise_if_any()
+        recipient = load_person(s, req.recipient_id)
+        checked = _check(s, imp, req, at, profile)
+        overridden = [x for x in checked if x.override_reason]
+        if overridden and not actor.is_supervisor:
+            raise PermissionDeniedError(
+                "Only a supervisor may override a block: "
+                + ", ".join(x.requirement.label for x in overridden) + ".")
+        missing = tuple(x.requirement for x in checked if not x.met)
+        if missing:
+            raise RequirementsNotMet("Release", missing)
+        kind = "reclaimed" if req.to_owner else "adopted"
+        disp = Disposition(impoundment_id=imp.id, kind=kind, at=at, recipient_id=recipient.id,
+                           to_owner=req.to_owner, notes=(req.notes or "").strip(),
+                           recorded_by=actor.username, recorded_at=now())
+        disp.evidence = [
+            ReleaseEvidence(code=x.requirement.code, label=x.requirement.label,
+                            evidence=x.evidence, overridden=bool(x.override_reason),
+                            override_reason=x.override_reason,
+                            override_by=actor.username if x.override_reason else "")
+            for x in checked
+        ]
+        s.add(disp)
+        imp.disposed = True
+        s.flush()
+        audit(s, actor, kind, "impoundment", imp.id,
+              after=jsonable({"disposition": disp.id, "recipient_id": recipient.id, "at": at,
+                              "to_owner": req.to_owner,
+                              "evidence": {x.requirement.code: x.evidence for x in checked}}))
+        for x in overridden:
+            audit(s, actor, "override", "impoundment", imp.id,
+                  after={"requirement": x.requirement.code}, reason=x.override_reason)
+        if not req.to_owner:
+            animal = s.get(Animal, imp.animal_id)
+            before = animal.owner_id
+            animal.owner_id = recipient.id
+            audit(s, actor, "update", "animal", animal.id, before={"owner_id": before},
+                  after={"owner_id": recipient.id}, reason=f"adopted from impoundment #{imp.id}")
+        return build_view(s, imp, profile, at)
+
+
+def _simple(db: Database, actor: Actor, impoundment_id: int, kind: str, at: datetime | None,
+            profile: Profile, *, notes: str = "", transfer_to: str = "",
+            hopeless_or_threat: bool = False, required_notes: str = "") -> ImpoundView:
+    with db.write() as s:
+        imp = load_impoundment(s, impoundment_id)
+        _ensure_open(s, imp)
+        c = Collector()
+        moment = _when(at, imp, c)
+        if kind == "transferred":
+            v.required(c, "transfer_to", v.clean(transfer_to), "Transferred to", 300)
+        if required_notes:
+            c.check(bool(v.clean(notes)), "notes", required_notes)
+        c.raise_if_any()
+        hold = impound_hold(imp.impounded_at, profile, bit_person=imp.bit_person,
+                            surrendered=imp.surrendered)
+        if kind == "euthanized":
+            allowed = may_destroy(hold, moment, hopeless_or_threat=hopeless_or_threat)
+            if not allowed.satisfied:
+                raise RequirementsNotMet("Humane destruction", (allowed,))
+        if kind == "transferred":
+            blocks = [r for r in _check(s, imp, ReleaseRequest(False, None, moment), moment,
+                                        profile)
+                      if r.requirement.code in ("hold_ended", "no_open_quarantine")
+                      and not r.requirement.satisfied]
+            if blocks:
+                raise RequirementsNotMet("Transfer", tuple(b.requirement for b in blocks))
+        disp = Disposition(
+            impoundment_id=imp.id, kind=kind, at=moment, transfer_to=v.clean(transfer_to),
+            notes=(notes or "").strip(), hopeless_or_threat=hopeless_or_threat,
+            preserve_until=preserve_until(moment, profile) if kind == "euthanized"
+            and imp.bit_person else None,
+            recorded_by=actor.username, recorded_at=now(),
+        )
+        s.add(disp)
+        imp.disposed = True
+        s.flush()
+        audit(s, actor, kind, "impoundment", imp.id,
+              after=jsonable({"disposition": disp.id, "at": moment, "transfer_to": transfer_to,
+                              "hopeless_or_threat": hopeless_or_threat,
+                              "preserve_until": disp.preserve_until}), reason=v.clean(notes))
+        return build_view(s, imp, profile, moment)
+
+
+def transfer(db: Database, actor: Actor, impoundment_id: int, transfer_to: str, profile: Profile,
+             *, at: datetime | None = None, notes: str = "") -> ImpoundView:
+    """Transfer to a shelter or rescue: a release to someone other than the owner."""
+    return _simple(db, actor, impoundment_id, "transferred", at, profile, notes=notes,
+                   transfer_to=transfer_to)
+
+
+def destroy(db: Database, actor: Actor, impoundment_id: int, profile: Profile, *,
+            at: datetime | None = None, hopeless_or_threat: bool = False,
+            notes: str = "") -> ImpoundView:
+    """Humane destruction (58-526(c); Wis. Stat. 173.23(4)); a biting animal is preserved (58-522)."""
+    required = ("Record who (veterinarian or officer) found the animal hopelessly injured or an "
+                "imminent threat, and why.") if hopeless_or_threat else ""
+    return _simple(db, actor, impoundment_id, "euthanized", at, profile, notes=notes,
+                   hopeless_or_threat=hopeless_or_threat, required_notes=required)
+
+
+def record_death(db: Database, actor: Actor, impoundment_id: int, profile: Profile, *,
+                 at: datetime | None = None, notes: str = "") -> ImpoundView:
+    return _simple(db, actor, impoundment_id, "died", at, profile, notes=notes,
+                   required_notes="Record the circumstances of the death.")
+
+
+def record_escape(db: Database, actor: Actor, impoundment_id: int, profile: Profile, *,
+                  at: datetime | None = None, notes: str = "") -> ImpoundView:
+    return _simple(db, actor, impoundment_id, "escaped", at, profile, notes=notes,
+                   required_notes="Record how the animal escaped.")
+
+
+def correct_disposition(db: Database, actor: Actor, impoundment_id: int, *, kind: str,
+                        at: datetime, reason: str, profile: Profile, notes: str = "",
+                        transfer_to: str = "") -> ImpoundView:
+    """A supervisor's correction: a new disposition that supersedes the current one.
+
+    The corrected record stays in the database and on the record sheet.
+    """
+    actor.require_supervisor("Correcting a disposition")
+    with db.write() as s:
+        imp = load_impoundment(s, impoundment_id)
+        old = current_disposition(s, imp.id)
+        c = Collector()
+        c.check(old is not None, "kind", "There is no disposition to correct.")
+        c.check(kind in DISPOSITION_CODES, "kind", "Choose the corrected disposition.")
+        c.check(bool(v.clean(reason)), "reason", "Say why the disposition is corrected.")
+        if at.tzinfo is None:
+            raise ValueError("at must be timezone-aware")
+        c.check(at >= imp.impounded_at, "at", "This cannot be before the impoundment.")
+        c.raise_if_any()
+        new = Disposition(
+            impoundment_id=imp.id, kind=kind, at=at, recipient_id=old.recipient_id,
+            to_owner=old.to_owner if kind in ("reclaimed", "adopted") else False,
+            transfer_to=v.clean(transfer_to) or old.transfer_to, notes=(notes or old.notes),
+            hopeless_or_threat=old.hopeless_or_threat,
+            preserve_until=preserve_until(at, profile) if kind == "euthanized" and imp.bit_person
+            else None,
+            recorded_by=actor.username, recorded_at=now(), corrects_id=old.id,
+            correction_reason=v.clean(reason),
+        )
+        new.evidence = [ReleaseEvidence(code=e.code, label=e.label, evidence=e.evidence,
+                                        overridden=e.overridden, override_reason=e.override_reason,
+                                        override_by=e.override_by) for e in old.evidence]
+        s.add(new)
+        s.flush()
+        audit(s, actor, "correct_disposition", "impoundment", imp.id,
+              before={"disposition": old.id, "kind": old.kind, "at": jsonable(old.at)},
+              after={"disposition": new.id, "kind": kind, "at": jsonable(at)},
+              reason=v.clean(reason))
+        return build_view(s, imp, profile, now())
+
+
+def animal_for(db: Database, impoundment_id: int):
+    with db.read() as s:
+        return load_animal(s, load_impoundment(s, impoundment_id).animal_id).id

@@ -1,0 +1,131 @@
+"""Council fee schedules (58-526(a): fees "established by common council resolution").
+
+A supervisor enters a new schedule with its resolution number and effective
+date. A quote uses the schedule in force on the custody day; payments already
+made keep their amounts because they are stored, never recomputed.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from datetime import date, datetime
+from decimal import Decimal, InvalidOperation
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from fieldops.db.engine import Database
+from fieldops.db.models import SPECIES, FeeScheduleEntry
+from fieldops.errors import Collector
+from fieldops.rules import FeeSchedule, Profile
+from fieldops.services import validate as v
+from fieldops.services.context import Actor, audit, jsonable, now
+
+
+@dataclass(frozen=True)
+class SpeciesFees:
+    impound: str | Decimal
+    boarding_per_day: str | Decimal
+    adoption: str | Decimal
+
+
+@dataclass(frozen=True)
+class FeeScheduleInput:
+    resolution: str
+    effective_on: date | None
+    fees: dict[str, SpeciesFees]
+
+
+@dataclass(frozen=True)
+class FeeScheduleView:
+    resolution: str
+    effective_on: date
+    fees: dict[str, FeeSchedule]
+    entered_by: str
+    entered_at: datetime
+
+
+DEFAULT_SCHEDULE = "the city profile's default fees"
+
+
+def _money(c: Collector, field: str, value) -> Decimal | None:
+    try:
+        amount = value if isinstance(value, Decimal) else Decimal(str(value).strip().lstrip("$"))
+    except (InvalidOperation, ValueError):
+        c.add(field, "Enter an amount in dollars and cents, e.g. 40.00.")
+        return None
+    if not amount.is_finite() or amount < 0 or amount != amount.quantize(Decimal("0.01")):
+        c.add(field, "Enter an amount of zero or more, to the cent, e.g. 40.00.")
+        return None
+    return amount.quantize(Decimal("0.01"))
+
+
+def enter_fee_schedule(db: Database, actor: Actor, inp: FeeScheduleInput) -> FeeScheduleView:
+    """Record a council resolution's fees for every species (supervisors only)."""
+    actor.require_supervisor("Entering a fee schedule")
+    c = Collector()
+    resolution = v.clean(inp.resolution)
+    v.required(c, "resolution", resolution, "Resolution number", 100)
+    c.check(inp.effective_on is not None, "effective_on", "Effective date is required.")
+    parsed: dict[str, FeeSchedule] = {}
+    for species in SPECIES:
+        fees = inp.fees.get(species)
+        if fees is None:
+            c.add(f"{species}.impound", f"Fees for {species} are required.")
+            continue
+        amounts = {f: _money(c, f"{species}.{f}", getattr(fees, f))
+                   for f in ("impound", "boarding_per_day", "adoption")}
+        if None not in amounts.values():
+            parsed[species] = FeeSchedule(**amounts)
+    c.raise_if_any()
+    with db.write() as s:
+        clash = s.scalar(select(FeeScheduleEntry.resolution)
+                         .where(FeeScheduleEntry.effective_on == inp.effective_on).limit(1))
+        if clash:
+            c.add("effective_on", f"Resolution {clash} already takes effect on that date.")
+            c.raise_if_any()
+        at = now()
+        for species, fees in parsed.items():
+            entry = FeeScheduleEntry(resolution=resolution, effective_on=inp.effective_on,
+                                     species=species, impound=fees.impound,
+                                     boarding_per_day=fees.boarding_per_day,
+                                     adoption=fees.adoption, entered_by=actor.username,
+                                     entered_at=at)
+            s.add(entry)
+            s.flush()
+            audit(s, actor, "create", "fee_schedule", entry.id,
+                  after=jsonable({"resolution": resolution, "effective_on": inp.effective_on,
+                                  "species": species, **dataclasses.asdict(fees)}))
+        return FeeScheduleView(resolution, inp.effective_on, parsed, actor.username, at)
+
+
+def fee_schedules(db: Database) -> tuple[FeeScheduleView, ...]:
+    """Every schedule entered, newest first."""
+    with db.read() as s:
+        rows = s.scalars(select(FeeScheduleEntry).order_by(
+            FeeScheduleEntry.effective_on.desc(), FeeScheduleEntry.species)).all()
+    grouped: dict[date, FeeScheduleView] = {}
+    for r in rows:
+        view = grouped.setdefault(r.effective_on, FeeScheduleView(
+            r.resolution, r.effective_on, {}, r.entered_by, r.entered_at))
+        view.fees[r.species] = FeeSchedule(r.impound, r.boarding_per_day, r.adoption)
+    return tuple(grouped.values())
+
+
+def profile_in_force(s: Session, profile: Profile, day: date) -> tuple[Profile, str]:
+    """The profile with the fees in force on ``day``, and which resolution set them."""
+    rows = s.scalars(
+        select(FeeScheduleEntry).where(FeeScheduleEntry.effective_on <= day)
+        .order_by(FeeScheduleEntry.effective_on.desc())
+    ).all()
+    fees = dict(profile.fees)
+    source: dict[str, str] = {}
+    for r in rows:
+        if r.species not in source:
+            fees[r.species] = FeeSchedule(r.impound, r.boarding_per_day, r.adoption)
+            source[r.species] = f"Resolution {r.resolution}, in force from {r.effective_on:%d %b %Y}"
+    if not source:
+        return profile, DEFAULT_SCHEDULE
+    label = "; ".join(sorted(set(source.values())))
+    return dataclasses.replace(profile, fees=fees), label

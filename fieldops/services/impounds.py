@@ -1,0 +1,296 @@
+"""Impoundment intake and the pound's records (city code 58-526, 58-528)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from fieldops.db.engine import Database
+from fieldops.db.models import (
+    REASON_CODES,
+    Animal,
+    Disposition,
+    ImpoundPhoto,
+    Impoundment,
+    Person,
+)
+from fieldops.errors import Collector, NotFoundError
+from fieldops.rules import Profile, impound_hold, is_repeat_impoundment, to_local
+from fieldops.services import validate as v
+from fieldops.services.animals import AnimalInput, load_animal, validate_animal
+from fieldops.services.context import Actor, audit, jsonable, now, snapshot
+from fieldops.services.impound_views import (
+    AnimalDescription,
+    DispositionView,
+    EvidenceView,
+    ImpoundView,
+    PartyView,
+    PaymentLineView,
+    PaymentView,
+)
+from fieldops.services.people import load_person
+
+MAX_PHOTO_BYTES = 8 * 1024 * 1024
+PHOTO_TYPES = {"image/jpeg", "image/png"}
+
+
+@dataclass(frozen=True)
+class Photo:
+    filename: str
+    media_type: str
+    content: bytes
+
+
+@dataclass(frozen=True)
+class IntakeInput:
+    impounded_at: datetime | None
+    officer: str
+    reason: str
+    animal_id: int | None = None
+    new_animal: AnimalInput | None = None
+    found_place: str = ""
+    found_at: datetime | None = None
+    reason_detail: str = ""
+    bit_person: bool = False
+    owner_id: int | None = None
+    kennel: str = ""
+    notes: str = ""
+    photo: Photo | None = None
+
+
+@dataclass(frozen=True)
+class RepeatInfo:
+    """An earlier impoundment of the same animal inside the repeat window."""
+
+    impoundment_id: int
+    custody_day: date
+    days_before: int
+
+
+def validate_intake(inp: IntakeInput, at: datetime, profile: Profile) -> IntakeInput:
+    c = Collector()
+    if inp.impounded_at is None:
+        c.add("impounded_at", "Date and time of impoundment are required.")
+    elif inp.impounded_at.tzinfo is None:
+        raise ValueError("impounded_at must be timezone-aware")
+    elif inp.impounded_at > at + timedelta(minutes=5):
+        c.add("impounded_at", "Impoundment cannot be in the future.")
+    if inp.found_at is not None and inp.impounded_at is not None:
+        if inp.found_at > inp.impounded_at:
+            c.add("found_at", "The animal cannot be found after it was impounded.")
+    v.required(c, "officer", v.clean(inp.officer), "Impounding officer", 200)
+    c.check(inp.reason in REASON_CODES, "reason", "Choose the reason for impoundment.")
+    if inp.reason == "other":
+        c.check(bool(v.clean(inp.reason_detail)), "reason_detail", "Say what the reason was.")
+    if inp.reason == "owner_surrender":
+        c.check(inp.owner_id is not None, "owner_id",
+                "An owner surrender needs the owner who signed the relinquishment.")
+    c.check((inp.animal_id is None) != (inp.new_animal is None), "animal",
+            "Choose an animal from the registry or describe a new one.")
+    v.optional_len(c, "kennel", v.clean(inp.kennel), "Kennel", 50)
+    v.optional_len(c, "found_place", v.clean(inp.found_place), "Where found", 300)
+    if inp.photo is not None:
+        c.check(inp.photo.media_type in PHOTO_TYPES, "photo", "The photo must be a JPEG or PNG.")
+        c.check(0 < len(inp.photo.content) <= MAX_PHOTO_BYTES, "photo",
+                "The photo must be smaller than 8 MB.")
+    if inp.new_animal is not None:
+        try:
+            validate_animal(inp.new_animal, to_local(at, profile).date())
+        except Exception as exc:  # re-key animal errors under "animal." for the form
+            from fieldops.errors import ValidationError
+
+            if not isinstance(exc, ValidationError):
+                raise
+            for e in exc.errors:
+                c.add(f"animal.{e.field}", e.message)
+    c.raise_if_any()
+    return inp
+
+
+def _earlier_in_window(s: Session, animal_id: int, impounded_at: datetime, profile: Profile,
+                       exclude_id: int | None = None) -> RepeatInfo | None:
+    custody = to_local(impounded_at, profile).date()
+    window_start = custody - timedelta(days=profile.repeat_window_days)
+    rows = s.execute(
+        select(Impoundment.id, Impoundment.custody_day)
+        .where(Impoundment.animal_id == animal_id, Impoundment.custody_day >= window_start,
+               Impoundment.custody_day <= custody, Impoundment.id != (exclude_id or -1))
+        .order_by(Impoundment.custody_day.desc(), Impoundment.id.desc())
+    ).all()
+    for imp_id, day in rows:
+        if is_repeat_impoundment(custody, [day], profile):
+            return RepeatInfo(imp_id, day, (custody - day).days)
+    return None
+
+
+def repeat_check(db: Database, animal_id: int, impounded_at: datetime,
+                 profile: Profile) -> RepeatInfo | None:
+    """The earlier impoundment that would double the owner's fee, for a warning before saving."""
+    with db.read() as s:
+        return _earlier_in_window(s, animal_id, impounded_at, profile)
+
+
+def intake(db: Database, actor: Actor, inp: IntakeInput, profile: Profile) -> ImpoundView:
+    """Log an animal into the pound; computes and records its hold (58-526)."""
+    at = now()
+    inp = validate_intake(inp, at, profile)
+    hold = impound_hold(inp.impounded_at, profile, bit_person=inp.bit_person,
+                        surrendered=inp.reason == "owner_surrender")
+    with db.write() as s:
+        if inp.new_animal is not None:
+            from fieldops.services.animals import _apply, _check_unique_chip, _snap
+
+            clean = validate_animal(inp.new_animal, to_local(at, profile).date())
+            _check_unique_chip(s, clean, None)
+            animal = Animal()
+            _apply(s, animal, clean)
+            s.add(animal)
+            s.flush()
+            audit(s, actor, "create", "animal", animal.id, after=_snap(animal))
+        else:
+            animal = load_animal(s, inp.animal_id)
+        if inp.owner_id is not None:
+            load_person(s, inp.owner_id)
+        repeat = _earlier_in_window(s, animal.id, inp.impounded_at, profile)
+        imp = Impoundment(
+            animal_id=animal.id, impounded_at=inp.impounded_at, custody_day=hold.custody_day,
+            last_claim_day=hold.last_claim_day,
+            release_to_others_from=hold.release_to_others_from,
+            found_place=v.clean(inp.found_place), found_at=inp.found_at,
+            officer=v.clean(inp.officer), reason=inp.reason,
+            reason_detail=v.clean(inp.reason_detail), bit_person=inp.bit_person,
+            surrendered=inp.reason == "owner_surrender",
+            owner_id=inp.owner_id if inp.owner_id is not None else animal.owner_id,
+            kennel=v.clean(inp.kennel), notes=(inp.notes or "").strip(),
+            repeat_of_id=repeat.impoundment_id if repeat else None,
+            recorded_by=actor.username,
+        )
+        s.add(imp)
+        s.flush()
+        if inp.photo is not None:
+            s.add(ImpoundPhoto(impoundment_id=imp.id, filename=inp.photo.filename[:200],
+                               media_type=inp.photo.media_type, content=inp.photo.content,
+                               added_at=at))
+        after = snapshot(imp, ("animal_id", "impounded_at", "officer", "reason", "bit_person",
+                               "owner_id", "kennel", "last_claim_day", "repeat_of_id"))
+        audit(s, actor, "intake", "impoundment", imp.id, after=after)
+        audit(s, actor, "impounded", "animal", animal.id,
+              after={"impoundment": imp.id, "impounded_at": jsonable(inp.impounded_at)})
+        return build_view(s, imp, profile, at)
+
+
+def load_impoundment(s: Session, impoundment_id: int) -> Impoundment:
+    imp = s.get(Impoundment, impoundment_id)
+    if imp is None:
+        raise NotFoundError(f"There is no impoundment #{impoundment_id}.")
+    return imp
+
+
+def _party(s: Session, person_id: int | None) -> PartyView | None:
+    if person_id is None:
+        return None
+    p = s.get(Person, person_id)
+    address = ", ".join(x for x in (p.address, p.city, p.postal_code) if x)
+    return PartyView(p.id, p.full_name, address, p.phone)
+
+
+def _age(birth: date | None, on: date) -> str:
+    if birth is None:
+        return "unknown"
+    months = (on.year - birth.year) * 12 + on.month - birth.month
+    if months < 12:
+        return f"about {max(months, 0)} months"
+    return f"about {months // 12} years"
+
+
+def describe_animal(a: Animal, on: date) -> AnimalDescription:
+    licence = f"{a.licence_number} ({a.licence_year})" if a.licence_number else ""
+    return AnimalDescription(a.id, a.name, a.species, a.species_detail, a.breed, a.colour, a.sex,
+                             a.altered, _age(a.birth_date, on), a.markings, a.microchip or "",
+                             licence)
+
+
+def _disposition_view(s: Session, d: Disposition) -> DispositionView:
+    return DispositionView(
+        id=d.id, kind=d.kind, at=d.at, recipient=_party(s, d.recipient_id), to_owner=d.to_owner,
+        transfer_to=d.transfer_to, notes=d.notes, recorded_by=d.recorded_by,
+        preserve_until=d.preserve_until, hopeless_or_threat=d.hopeless_or_threat,
+        evidence=tuple(EvidenceView(e.code, e.label, e.evidence, e.overridden, e.override_reason,
+                                    e.override_by) for e in d.evidence),
+        corrects_id=d.corrects_id, correction_reason=d.correction_reason,
+    )
+
+
+def current_disposition(s: Session, impoundment_id: int) -> Disposition | None:
+    """The disposition in force: the one no later correction supersedes."""
+    rows = s.scalars(select(Disposition).where(Disposition.impoundment_id == impoundment_id)
+                     .order_by(Disposition.id)).all()
+    corrected = {d.corrects_id for d in rows if d.corrects_id is not None}
+    live = [d for d in rows if d.id not in corrected]
+    return live[-1] if live else None
+
+
+def build_view(s: Session, imp: Impoundment, profile: Profile, at: datetime) -> ImpoundView:
+    from fieldops.services.payments import fee_summary
+
+    animal = s.get(Animal, imp.animal_id)
+    hold = impound_hold(imp.impounded_at, profile, bit_person=imp.bit_person,
+                        surrendered=imp.surrendered)
+    all_disp = s.scalars(select(Disposition).where(Disposition.impoundment_id == imp.id)
+                         .order_by(Disposition.id)).all()
+    current = current_disposition(s, imp.id)
+    repeat_day = s.get(Impoundment, imp.repeat_of_id).custody_day if imp.repeat_of_id else None
+    payments = tuple(
+        PaymentView(p.id, p.paid_at, _party(s, p.payer_id), p.method, p.receipt_number,
+                    p.recorded_by,
+                    tuple(PaymentLineView(x.kind, x.description, x.amount) for x in p.lines))
+        for p in imp.payments
+    )
+    fees_at = current.at if current is not None else max(at, imp.impounded_at)
+    to_owner = current.to_owner if current is not None else True
+    has_photo = s.scalar(select(ImpoundPhoto.id).where(ImpoundPhoto.impoundment_id == imp.id)
+                         .limit(1)) is not None
+    return ImpoundView(
+        id=imp.id, animal=describe_animal(animal, to_local(at, profile).date()),
+        impounded_at=imp.impounded_at, custody_day=imp.custody_day, found_place=imp.found_place,
+        found_at=imp.found_at, officer=imp.officer, reason=imp.reason,
+        reason_detail=imp.reason_detail, bit_person=imp.bit_person, surrendered=imp.surrendered,
+        owner=_party(s, imp.owner_id), kennel=imp.kennel, notes=imp.notes,
+        last_claim_day=imp.last_claim_day, release_to_others_from=imp.release_to_others_from,
+        hold_why=dict(hold.why), repeat_of=imp.repeat_of_id, repeat_custody_day=repeat_day,
+        disposition=_disposition_view(s, current) if current else None, payments=payments,
+        fees=fee_summary(s, imp, fees_at, to_owner, profile), has_photo=has_photo,
+        recorded_by=imp.recorded_by,
+        corrections=tuple(_disposition_view(s, d) for d in all_disp if current and d.id != current.id),
+    )
+
+
+def get_impoundment(db: Database, impoundment_id: int, profile: Profile,
+                    at: datetime | None = None) -> ImpoundView:
+    with db.read() as s:
+        return build_view(s, load_impoundment(s, impoundment_id), profile, at or now())
+
+
+def get_photo(db: Database, impoundment_id: int) -> Photo | None:
+    with db.read() as s:
+        p = s.scalars(select(ImpoundPhoto).where(ImpoundPhoto.impoundment_id == impoundment_id)
+                      .order_by(ImpoundPhoto.id.desc()).limit(1)).first()
+        return Photo(p.filename, p.media_type, p.content) if p else None
+
+
+def move_kennel(db: Database, actor: Actor, impoundment_id: int, kennel: str) -> None:
+    with db.write() as s:
+        imp = load_impoundment(s, impoundment_id)
+        before = imp.kennel
+        imp.kennel = v.clean(kennel)[:50]
+        audit(s, actor, "update", "impoundment", imp.id, before={"kennel": before},
+              after={"kennel": imp.kennel})
+
+
+def impoundment_ids_for_animal(db: Database, animal_id: int) -> tuple[int, ...]:
+    with db.read() as s:
+        return tuple(s.scalars(select(Impoundment.id).where(Impoundment.animal_id == animal_id)
+                               .order_by(Impoundment.impounded_at.desc())))

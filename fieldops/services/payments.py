@@ -1,0 +1,136 @@
+"""Fees and payments for an impoundment (58-526(a), (b)(1)d, (b)(2)e; 58-528)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from decimal import Decimal
+
+from sqlalchemy.orm import Session
+
+from fieldops.db.engine import Database
+from fieldops.db.models import PAYMENT_KIND_CODES, PAYMENT_METHOD_CODES, Impoundment, Payment, PaymentLine
+from fieldops.errors import Collector
+from fieldops.rules import Profile, adoption_fees, redemption_fees
+from fieldops.services import validate as v
+from fieldops.services.context import Actor, audit, jsonable, now
+from fieldops.services.fee_schedules import _money, profile_in_force
+from fieldops.services.impound_views import FeeLine, FeeSummary
+
+# Payment kinds that count towards the release fees; a licence or a rabies
+# prepayment is paid for something else and never settles the pound's fees.
+FEE_KINDS = ("impound", "boarding", "adoption")
+
+
+@dataclass(frozen=True)
+class LineInput:
+    kind: str
+    amount: str | Decimal
+    description: str = ""
+
+
+@dataclass(frozen=True)
+class PaymentInput:
+    lines: tuple[LineInput, ...]
+    method: str
+    receipt_number: str
+    payer_id: int | None = None
+    paid_at: datetime | None = None
+
+
+def fee_summary(s: Session, imp: Impoundment, at: datetime, to_owner: bool,
+                profile: Profile) -> FeeSummary:
+    """The quote for releasing at ``at`` and what has been paid towards it.
+
+    The owner pays the impound fee (multiplied on a repeat impoundment) and
+    boarding; anyone else pays the impound fee (never multiplied: the penalty
+    is the owner's), boarding and the adoption fee. 58-526(b)(2)e requires the
+    non-owner to pay "the boarding and impoundment fee"; the adoption fee is the
+    council's separate charge (RULES.md section 2).
+    """
+    at = max(at, imp.impounded_at)
+    in_force, schedule = profile_in_force(s, profile, imp.custody_day)
+    species = imp_species(s, imp)
+    repeat = imp.repeat_of_id is not None
+    if to_owner:
+        quote = redemption_fees(species, imp.impounded_at, at, in_force, repeat=repeat)
+        note = ""
+        if repeat:
+            earlier = s.get(Impoundment, imp.repeat_of_id)
+            note = (f"Impound fee x{quote.multiplier_applied}: this animal was impounded on "
+                    f"{earlier.custody_day:%a %d %b %Y} (impoundment #{earlier.id}), within "
+                    f"{profile.repeat_window_days} days (city code 58-526(a)).")
+    else:
+        quote = adoption_fees(species, imp.impounded_at, at, in_force, include_impound_fee=True)
+        note = ""
+    paid = sum((line.amount for p in imp.payments for line in p.lines if line.kind in FEE_KINDS),
+               Decimal("0.00"))
+    return FeeSummary(
+        as_of=at, to_owner=to_owner, lines=tuple(FeeLine(label, amount) for label, amount in quote.lines),
+        total=quote.total, paid=paid, repeat_of=imp.repeat_of_id if to_owner else None,
+        repeat_note=note, schedule=schedule,
+    )
+
+
+def imp_species(s: Session, imp: Impoundment) -> str:
+    from fieldops.db.models import Animal
+
+    return s.get(Animal, imp.animal_id).species
+
+
+def quote(db: Database, impoundment_id: int, at: datetime, to_owner: bool,
+          profile: Profile) -> FeeSummary:
+    from fieldops.services.impounds import load_impoundment
+
+    with db.read() as s:
+        return fee_summary(s, load_impoundment(s, impoundment_id), at, to_owner, profile)
+
+
+def validate_payment(inp: PaymentInput, at: datetime) -> list[tuple[str, Decimal, str]]:
+    c = Collector()
+    c.check(inp.method in PAYMENT_METHOD_CODES, "method", "Choose how it was paid.")
+    v.required(c, "receipt_number", v.clean(inp.receipt_number), "Receipt number", 50)
+    c.check(bool(inp.lines), "lines", "Add at least one line to the payment.")
+    if inp.paid_at is not None and inp.paid_at > at + timedelta(minutes=5):
+        c.add("paid_at", "A payment cannot be in the future.")
+    lines = []
+    for i, line in enumerate(inp.lines):
+        c.check(line.kind in PAYMENT_KIND_CODES, f"lines.{i}.kind", "Choose what was paid for.")
+        amount = _money(c, f"lines.{i}.amount", line.amount)
+        if amount is not None and amount <= 0:
+            c.add(f"lines.{i}.amount", "An amount paid must be more than zero.")
+        if line.kind == "other":
+            c.check(bool(v.clean(line.description)), f"lines.{i}.description",
+                    "Say what the payment was for.")
+        lines.append((line.kind, amount, v.clean(line.description)))
+    c.raise_if_any()
+    return lines
+
+
+def record_payment(db: Database, actor: Actor, impoundment_id: int, inp: PaymentInput,
+                   profile: Profile) -> FeeSummary:
+    """Record a payment as line items; returns the fees with the new amount paid."""
+    from fieldops.services.impounds import current_disposition, load_impoundment
+    from fieldops.services.people import load_person
+
+    at = now()
+    lines = validate_payment(inp, at)
+    with db.write() as s:
+        imp = load_impoundment(s, impoundment_id)
+        if inp.payer_id is not None:
+            load_person(s, inp.payer_id)
+        payment = Payment(impoundment_id=imp.id, paid_at=inp.paid_at or at, payer_id=inp.payer_id,
+                          method=inp.method, receipt_number=v.clean(inp.receipt_number),
+                          recorded_by=actor.username)
+        payment.lines = [PaymentLine(kind=k, amount=a, description=d) for k, a, d in lines]
+        s.add(payment)
+        s.flush()
+        audit(s, actor, "payment", "impoundment", imp.id,
+              after=jsonable({"payment": payment.id, "method": inp.method,
+                              "receipt_number": payment.receipt_number,
+                              "lines": [{"kind": k, "amount": a, "description": d}
+                                        for k, a, d in lines]}))
+        s.refresh(imp)
+        disp = current_disposition(s, imp.id)
+        return fee_summary(s, imp, disp.at if disp else at, disp.to_owner if disp else True,
+                           profile)

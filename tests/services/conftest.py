@@ -1,0 +1,50 @@
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+
+from fieldops.rules import Profile
+from fieldops.services.animals import AnimalInput, VaccinationInput, add_vaccination, create_animal
+from fieldops.services.impounds import IntakeInput, intake
+from fieldops.services.people import PersonInput, create_person
+
+@pytest.fixture
+def profile() -> Profile:
+    return Profile.default()
+
+
+@pytest.fixture
+def owner(db, operator):
+    return create_person(db, operator, PersonInput(full_name="Ana Ruiz", address="12 Elm St",
+                                                   city="Madison", postal_code="53703"))
+
+
+@pytest.fixture
+def adopter(db, operator):
+    return create_person(db, operator, PersonInput(full_name="Bea Quinn", address="4 Oak Ave"))
+
+
+@pytest.fixture
+def rex(db, operator, owner, today):
+    """An unlicensed, unvaccinated dog with a known owner."""
+    return create_animal(db, operator, AnimalInput(species="dog", name="Rex", breed="Beagle",
+                                                   owner_id=owner.id), today=today)
+
+
+@pytest.fixture
+def vaccinate(db, operator, today):
+    def _v(animal_id, on=date(2026, 1, 10), until=date(2027, 1, 10), cert="RV-77"):
+        return add_vaccination(db, operator, animal_id, VaccinationInput(on, until, cert, "Dr Vet"),
+                               today=today)
+    return _v
+
+
+@pytest.fixture
+def impound(db, operator, profile):
+    def _impound(animal_id, at, **kw):
+        data = {"officer": "Off. Dana Lee", "reason": "at_large", "found_place": "Elm & 3rd"}
+        data.update(kw)
+        return intake(db, operator, IntakeInput(impounded_at=at, animal_id=animal_id, **data),
+                      profile)
+    return _impound

@@ -1,0 +1,118 @@
+"""Intake: the hold, the repeat impoundment, validation."""
+
+from __future__ import annotations
+
+from datetime import date
+from decimal import Decimal
+
+import pytest
+from support import local
+
+from fieldops.errors import ValidationError
+from fieldops.services.animals import AnimalInput, count_animals
+from fieldops.services.audit import history
+from fieldops.services.impound_list import count_impounds, ImpoundFilter
+from fieldops.services.impounds import IntakeInput, Photo, get_photo, intake, repeat_check
+from fieldops.services.payments import quote
+
+
+def test_intake_records_the_hold_and_who_logged_it(db, rex, impound):
+    view = impound(rex.id, local(2026, 11, 2, 10))  # Monday
+    assert view.custody_day == date(2026, 11, 2)
+    assert view.last_claim_day == date(2026, 11, 9)  # 7 days, a Monday
+    assert view.release_to_others_from == local(2026, 11, 10, 0)
+    assert "7 days" in view.hold_why["last_claim_day"]
+    assert view.owner.full_name == "Ana Ruiz"  # the registry's owner, recorded on the impoundment
+    assert [h.action for h in history(db, "impoundment", view.id)] == ["intake"]
+    assert history(db, "impoundment", view.id)[0].actor == "opal"
+
+
+def test_a_biting_animal_is_held_ten_days_extended_past_a_holiday(db, rex, impound):
+    view = impound(rex.id, local(2026, 11, 16, 9), reason="bite", bit_person=True)
+    # 16 Nov + 10 = Thu 26 Nov, Thanksgiving: the owner has until Fri 27 Nov.
+    assert view.last_claim_day == date(2026, 11, 27)
+
+
+def test_owner_surrender_is_adoptable_at_once(db, rex, owner, impound):
+    at = local(2026, 11, 3, 15)
+    view = impound(rex.id, at, reason="owner_surrender", owner_id=owner.id)
+    assert view.surrendered and view.release_to_others_from == at
+
+
+def test_second_impoundment_within_60_days_doubles_the_owner_fee_and_names_the_first(
+        db, rex, impound, profile):
+    first = impound(rex.id, local(2026, 9, 10))
+    second = impound(rex.id, local(2026, 11, 8))  # 59 days later
+    assert second.repeat_of == first.id and second.repeat_custody_day == date(2026, 9, 10)
+    fees = quote(db, second.id, local(2026, 11, 9), True, profile)
+    dog = profile.fees["dog"]
+    assert fees.lines[0].amount == dog.impound * 2
+    assert f"#{first.id}" in fees.repeat_note and "Thu 10 Sep 2026" in fees.repeat_note
+    # the adopter is never charged the owner's penalty
+    assert quote(db, second.id, local(2026, 11, 20), False, profile).lines[0].amount == dog.impound
+
+
+def test_sixty_days_apart_is_not_a_repeat(db, rex, impound, profile):
+    impound(rex.id, local(2026, 9, 9))
+    assert repeat_check(db, rex.id, local(2026, 11, 8), profile) is None
+    later = impound(rex.id, local(2026, 11, 8))
+    assert later.repeat_of is None
+    assert quote(db, later.id, local(2026, 11, 9), True, profile).lines[0].amount == \
+        profile.fees["dog"].impound
+
+
+def test_intake_of_a_new_animal_creates_it_in_the_registry(db, operator, profile):
+    view = intake(db, operator, IntakeInput(
+        impounded_at=local(2026, 11, 2), officer="Off. Lee", reason="at_large",
+        new_animal=AnimalInput(species="cat", colour="grey tabby"),
+        photo=Photo("cat.png", "image/png", b"\x89PNG fake")), profile)
+    assert view.animal.species == "cat" and view.has_photo
+    assert get_photo(db, view.id).content == b"\x89PNG fake"
+    assert count_animals(db) == 1
+
+
+def test_invalid_intake_names_each_field_and_saves_nothing(db, operator, profile):
+    with pytest.raises(ValidationError) as exc:
+        intake(db, operator, IntakeInput(
+            impounded_at=local(2099, 1, 1), officer=" ", reason="other",
+            new_animal=AnimalInput(species="horse")), profile)
+    fields = exc.value.by_field()
+    assert {"impounded_at", "officer", "reason_detail", "animal.species"} <= set(fields)
+    assert count_animals(db) == 0
+    assert count_impounds(db, ImpoundFilter(status="all"), local(2026, 11, 30)) == 0
+
+
+def test_owner_surrender_needs_the_owner(db, rex, operator, profile):
+    with pytest.raises(ValidationError) as exc:
+        intake(db, operator, IntakeInput(impounded_at=local(2026, 11, 2), officer="Lee",
+                                         reason="owner_surrender", animal_id=rex.id), profile)
+    assert exc.value.field == "owner_id"
+
+
+def test_fees_use_the_schedule_in_force_on_the_impoundment_day(db, rex, impound, supervisor,
+                                                               profile):
+    from fieldops.services.fee_schedules import FeeScheduleInput, SpeciesFees, enter_fee_schedule
+
+    fees = {s: SpeciesFees("50.00", "20.00", "90.00") for s in ("dog", "cat", "other")}
+    enter_fee_schedule(db, supervisor, FeeScheduleInput("R-2026-41", date(2026, 11, 5), fees))
+    before = impound(rex.id, local(2026, 11, 4))
+    after = impound(rex.id, local(2026, 11, 6))
+    q_before = quote(db, before.id, local(2026, 11, 6), True, profile)
+    q_after = quote(db, after.id, local(2026, 11, 7), True, profile)
+    assert q_before.lines[0].amount == profile.fees["dog"].impound
+    assert q_after.lines[0].amount == Decimal("100.00")  # repeat: 2 x 50.00
+    assert "R-2026-41" in q_after.schedule and "R-2026-41" not in q_before.schedule
+
+
+def test_fee_schedule_needs_a_supervisor_and_valid_money(db, operator, supervisor):
+    from fieldops.errors import PermissionDeniedError
+    from fieldops.services.fee_schedules import FeeScheduleInput, SpeciesFees, enter_fee_schedule
+
+    good = {s: SpeciesFees("50.00", "20.00", "90.00") for s in ("dog", "cat", "other")}
+    with pytest.raises(PermissionDeniedError):
+        enter_fee_schedule(db, operator, FeeScheduleInput("R-1", date(2026, 12, 1), good))
+    bad = {**good, "cat": SpeciesFees("-1", "abc", "1.005")}
+    with pytest.raises(ValidationError) as exc:
+        enter_fee_schedule(db, supervisor, FeeScheduleInput("", date(2026, 12, 1), bad))
+    assert {"resolution", "cat.impound", "cat.boarding_per_day", "cat.adoption"} <= set(
+        exc.value.by_field())

@@ -1,0 +1,231 @@
+"""Release, adoption, destruction and the other dispositions: every requirement refuses."""
+
+from __future__ import annotations
+
+from datetime import date
+from decimal import Decimal
+
+import pytest
+from support import local
+
+from fieldops.errors import PermissionDeniedError, ValidationError
+from fieldops.services import blocks
+from fieldops.services.animals import AnimalInput, create_animal, get_animal
+from fieldops.services.audit import history
+from fieldops.services.dispositions import (
+    AlreadyDisposedError,
+    ReleaseRequest,
+    RequirementsNotMet,
+    correct_disposition,
+    destroy,
+    record_death,
+    record_escape,
+    release,
+    release_check,
+    transfer,
+)
+from fieldops.services.impounds import get_impoundment
+from fieldops.services.payments import LineInput, PaymentInput, quote, record_payment
+from fieldops.services.people import PersonInput, create_person
+
+
+def pay(db, actor, imp_id, profile, *lines, receipt="R-100"):
+    return record_payment(db, actor, imp_id, PaymentInput(
+        tuple(LineInput(k, Decimal(a)) for k, a in lines), "cash", receipt), profile)
+
+
+def pay_quote(db, actor, imp_id, profile, at, to_owner=True):
+    fees = quote(db, imp_id, at, to_owner, profile)
+    return pay(db, actor, imp_id, profile, ("impound", fees.total))
+
+
+def codes(exc) -> set[str]:
+    return {r.code for r in exc.value.requirements}
+
+
+def test_release_to_owner_refused_with_every_missing_requirement_named(db, operator, rex,
+                                                                      impound, profile):
+    nobody = create_person(db, operator, PersonInput(full_name="No Address"))
+    imp = impound(rex.id, local(2026, 11, 2))
+    with pytest.raises(RequirementsNotMet) as exc:
+        release(db, operator, imp.id, ReleaseRequest(True, nobody.id, at=local(2026, 11, 3)),
+                profile)
+    assert codes(exc) == {"name_address", "rabies", "licence", "fees_paid"}
+    assert "rabies" in str(exc.value).lower() and "58-526(b)(1)" in str(exc.value)
+    assert get_impoundment(db, imp.id, profile).in_custody
+
+
+@pytest.mark.parametrize("missing", ["rabies", "licence", "fees_paid", "name_address"])
+def test_each_owner_requirement_alone_refuses(db, operator, owner, rex, impound, profile, missing):
+    imp = impound(rex.id, local(2026, 11, 2))
+    at = local(2026, 11, 4)
+    recipient = owner.id
+    if missing == "name_address":
+        recipient = create_person(db, operator, PersonInput(full_name="Walk In")).id
+    if missing != "fees_paid":
+        pay_quote(db, operator, imp.id, profile, at)
+    req = ReleaseRequest(True, recipient, at=at,
+                         rabies_certificate="" if missing == "rabies" else "RV-1 exp 2027",
+                         licence_receipt="" if missing == "licence" else "L-2026-9")
+    with pytest.raises(RequirementsNotMet) as exc:
+        release(db, operator, imp.id, req, profile)
+    assert codes(exc) == {missing}
+
+
+def test_completed_release_to_owner_with_doubled_fee(db, operator, owner, rex, impound, profile,
+                                                     vaccinate):
+    impound(rex.id, local(2026, 9, 20))
+    imp = impound(rex.id, local(2026, 11, 2))
+    vaccinate(rex.id)
+    at = local(2026, 11, 5, 16)
+    fees = quote(db, imp.id, at, True, profile)
+    dog = profile.fees["dog"]
+    assert fees.total == dog.impound * 2 + dog.boarding_per_day * 3
+    # a licence bought at the counter does not pay the pound's fees
+    pay(db, operator, imp.id, profile, ("licence", "20.00"), ("impound", dog.impound * 2))
+    req = ReleaseRequest(True, owner.id, at=at, licence_receipt="City licence L-2026-77")
+    with pytest.raises(RequirementsNotMet) as exc:
+        release(db, operator, imp.id, req, profile)
+    assert codes(exc) == {"fees_paid"}
+    pay(db, operator, imp.id, profile, ("boarding", dog.boarding_per_day * 3), receipt="R-101")
+    view = release(db, operator, imp.id, req, profile)
+    d = view.disposition
+    assert d.kind == "reclaimed" and d.to_owner and d.recipient.full_name == "Ana Ruiz"
+    evidence = {e.code: e.evidence for e in d.evidence}
+    assert "RV-77" in evidence["rabies"] and "L-2026-77" in evidence["licence"]
+    assert view.fees_paid_total == Decimal("20.00") + fees.total
+    assert view.fees.balance == 0
+    assert history(db, "impoundment", imp.id)[0].action == "reclaimed"
+
+
+def test_adoption_refused_during_the_hold_and_allowed_after(db, operator, adopter, rex, impound,
+                                                            profile):
+    imp = impound(rex.id, local(2026, 11, 2))  # owner may claim until Mon 9 Nov
+    req = dict(rabies_prepaid_receipt="Vet receipt 555", licence_agreement=True)
+    pay_quote(db, operator, imp.id, profile, local(2026, 11, 10, 9), to_owner=False)
+    with pytest.raises(RequirementsNotMet) as exc:
+        release(db, operator, imp.id,
+                ReleaseRequest(False, adopter.id, at=local(2026, 11, 9, 23, 59), **req), profile)
+    assert codes(exc) == {"hold_ended"}
+    assert "Mon 9 Nov 2026" in str(exc.value)
+    view = release(db, operator, imp.id,
+                   ReleaseRequest(False, adopter.id, at=local(2026, 11, 10, 9), **req), profile)
+    assert view.disposition.kind == "adopted"
+    assert get_animal(db, rex.id).owner_id == adopter.id
+
+
+def test_adopter_of_a_dog_must_agree_to_license_unless_licensed(db, operator, adopter, rex,
+                                                                 impound, profile):
+    imp = impound(rex.id, local(2026, 11, 2))
+    at = local(2026, 11, 12)
+    pay_quote(db, operator, imp.id, profile, at, to_owner=False)
+    checked = release_check(db, imp.id, ReleaseRequest(False, adopter.id, at=at,
+                                                      rabies_prepaid_receipt="V-1"), profile)
+    assert [c.requirement.code for c in checked if not c.met] == ["licence"]
+
+
+def test_open_quarantine_blocks_until_a_supervisor_overrides_with_a_reason(
+        db, operator, supervisor, owner, rex, impound, profile, vaccinate, monkeypatch):
+    monkeypatch.setattr(blocks, "in_open_quarantine", lambda s, animal_id: True)
+    import fieldops.services.dispositions as d
+    monkeypatch.setattr(d, "in_open_quarantine", lambda s, animal_id: True)
+    imp = impound(rex.id, local(2026, 11, 2))
+    vaccinate(rex.id)
+    at = local(2026, 11, 4)
+    pay_quote(db, operator, imp.id, profile, at)
+    req = ReleaseRequest(True, owner.id, at=at, licence_receipt="L-1")
+    with pytest.raises(RequirementsNotMet) as exc:
+        release(db, supervisor, imp.id, req, profile)
+    assert codes(exc) == {"no_open_quarantine"}
+    with_reason = ReleaseRequest(True, owner.id, at=at, licence_receipt="L-1",
+                                 overrides={"no_open_quarantine": "Vet certified early, Dr Vet"})
+    with pytest.raises(PermissionDeniedError):
+        release(db, operator, imp.id, with_reason, profile)
+    view = release(db, supervisor, imp.id, with_reason, profile)
+    ev = {e.code: e for e in view.disposition.evidence}["no_open_quarantine"]
+    assert ev.overridden and ev.override_by == "sam" and "Dr Vet" in ev.override_reason
+    overrides = [h for h in history(db, "impoundment", imp.id) if h.action == "override"]
+    assert overrides and overrides[0].reason == "Vet certified early, Dr Vet"
+
+
+def test_statutory_requirements_cannot_be_overridden(db, supervisor, owner, rex, impound, profile):
+    imp = impound(rex.id, local(2026, 11, 2))
+    req = ReleaseRequest(True, owner.id, at=local(2026, 11, 4),
+                         overrides={"fees_paid": "waived", "rabies": "trust me"})
+    with pytest.raises(RequirementsNotMet) as exc:
+        release(db, supervisor, imp.id, req, profile)
+    assert {"fees_paid", "rabies"} <= codes(exc)
+
+
+def test_humane_destruction_refused_before_the_hold_ends(db, operator, rex, impound, profile):
+    imp = impound(rex.id, local(2026, 11, 2))
+    with pytest.raises(RequirementsNotMet) as exc:
+        destroy(db, operator, imp.id, profile, at=local(2026, 11, 9, 18))
+    assert codes(exc) == {"destruction_allowed"}
+    with pytest.raises(ValidationError) as exc2:
+        destroy(db, operator, imp.id, profile, at=local(2026, 11, 3), hopeless_or_threat=True)
+    assert exc2.value.field == "notes"
+    view = destroy(db, operator, imp.id, profile, at=local(2026, 11, 3), hopeless_or_threat=True,
+                   notes="Dr Vet: hit by car, hopelessly injured")
+    assert view.disposition.kind == "euthanized" and view.disposition.preserve_until is None
+
+
+def test_a_euthanized_biting_animal_is_preserved_seven_days(db, operator, rex, impound, profile):
+    imp = impound(rex.id, local(2026, 10, 1), reason="bite", bit_person=True)
+    view = destroy(db, operator, imp.id, profile, at=local(2026, 10, 20))
+    assert view.disposition.preserve_until == date(2026, 10, 27)
+
+
+def test_a_disposition_is_final_and_corrected_only_by_a_supervisor(db, operator, supervisor, rex,
+                                                                  impound, profile):
+    imp = impound(rex.id, local(2026, 11, 2))
+    record_escape(db, operator, imp.id, profile, at=local(2026, 11, 3), notes="gate left open")
+    with pytest.raises(AlreadyDisposedError):
+        record_death(db, operator, imp.id, profile, at=local(2026, 11, 4), notes="x")
+    with pytest.raises(PermissionDeniedError):
+        correct_disposition(db, operator, imp.id, kind="died", at=local(2026, 11, 3),
+                            reason="wrong", profile=profile)
+    view = correct_disposition(db, supervisor, imp.id, kind="died", at=local(2026, 11, 3, 12),
+                               reason="Entered as escape by mistake; found dead in run 4",
+                               profile=profile)
+    assert view.disposition.kind == "died" and view.disposition.corrects_id is not None
+    assert [c.kind for c in view.corrections] == ["escaped"]  # the original is kept
+
+
+def test_transfer_needs_the_hold_over_and_a_destination(db, operator, rex, impound, profile):
+    imp = impound(rex.id, local(2026, 11, 2))
+    with pytest.raises(RequirementsNotMet):
+        transfer(db, operator, imp.id, "Dane County Humane Society", profile,
+                 at=local(2026, 11, 5))
+    with pytest.raises(ValidationError) as exc:
+        transfer(db, operator, imp.id, " ", profile, at=local(2026, 11, 12))
+    assert exc.value.field == "transfer_to"
+    view = transfer(db, operator, imp.id, "Dane County Humane Society", profile,
+                    at=local(2026, 11, 12))
+    assert view.disposition.transfer_to == "Dane County Humane Society"
+
+
+def test_cat_needs_no_licence_and_other_species_no_rabies(db, operator, owner, impound, profile,
+                                                           today):
+    cat = create_animal(db, operator, AnimalInput(species="cat", name="Tom"), today=today)
+    imp = impound(cat.id, local(2026, 11, 2))
+    checked = release_check(db, imp.id, ReleaseRequest(True, owner.id, at=local(2026, 11, 3)),
+                            profile)
+    assert {c.requirement.code for c in checked} >= {"rabies"}
+    assert "licence" not in {c.requirement.code for c in checked}
+    goat = create_animal(db, operator, AnimalInput(species="other", species_detail="goat"),
+                         today=today)
+    imp2 = impound(goat.id, local(2026, 11, 2))
+    checked2 = release_check(db, imp2.id, ReleaseRequest(True, owner.id, at=local(2026, 11, 3)),
+                             profile)
+    assert not {"licence", "rabies"} & {c.requirement.code for c in checked2}
+
+
+def test_payment_validation_names_the_line(db, operator, rex, impound, profile):
+    imp = impound(rex.id, local(2026, 11, 2))
+    with pytest.raises(ValidationError) as exc:
+        record_payment(db, operator, imp.id, PaymentInput(
+            (LineInput("impound", "0"), LineInput("other", "5.00")), "bitcoin", ""), profile)
+    assert {"lines.0.amount", "lines.1.description", "method", "receipt_number"} <= set(
+        exc.value.by_field())
+    assert get_impoundment(db, imp.id, profile).payments == ()
