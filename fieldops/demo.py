@@ -1,0 +1,206 @@
+"""``fieldops demo``: realistic, deterministic demo data.
+
+The same seed and the same anchor day give the same records. Impoundments are
+placed relative to the anchor (today by default) so that every state shows on
+the screens: on hold, hold ending today and tomorrow, adoptable, held past the
+hold, reclaimed (one with a doubled fee), adopted, transferred, euthanized,
+died, escaped; biting animals and owner surrenders included. Everything goes
+through the services, audited, except the bulk of a large people list, which
+is inserted in one transaction with its audit rows (the same records the
+service would write) so a million-person registry loads in reasonable time.
+"""
+
+from __future__ import annotations
+
+import random
+from datetime import UTC, date, datetime, time, timedelta
+
+from sqlalchemy import insert
+
+from fieldops.db.engine import Database
+from fieldops.db.models import AuditEvent, Clinic, Person
+from fieldops.db.search import phone_search_text
+from fieldops.rules import Profile
+from fieldops.services.animals import AnimalInput, VaccinationInput, add_vaccination, create_animal
+from fieldops.services.context import Actor, now
+from fieldops.services.people import PersonInput, create_person, sort_name
+
+FIRST = ("Ana Bea Carl Dana Eli Faye Gus Hana Ivan Jada Kofi Lena Marco Nia Omar Pia Quinn Rosa "
+         "Sam Tara Uma Vic Wes Xena Yusuf Zoe Maria James Linh Tomasz Aisha Pedro Greta").split()
+LAST = ("Ruiz Quinn Olson Nguyen Schmidt Johnson Hansen Garcia Kowalski Larsen Miller Brown "
+        "Anderson Peterson Yang Vang Thao Lee Novak Fischer Weber Jensen Lopez Okafor Patel "
+        "O'Brien Müller").split()
+STREETS = ("Elm St|Oak Ave|Johnson St|Williamson St|Park St|Monroe St|Atwood Ave|Regent St|"
+           "Mineral Point Rd|University Ave|Fish Hatchery Rd|Sherman Ave|Commercial Ave").split("|")
+DOG_BREEDS = ("Beagle|Labrador mix|German Shepherd|Pit bull mix|Boxer|Husky|Chihuahua|"
+              "Border Collie|Golden Retriever|Dachshund").split("|")
+CAT_BREEDS = ("Domestic shorthair|Domestic longhair|Siamese mix|Maine Coon mix").split("|")
+COLOURS = "black|white|brown|tan|brindle|grey tabby|orange|tricolour|black and white".split("|")
+DOG_NAMES = "Rex Bella Max Luna Charlie Daisy Rocky Sadie Buddy Molly Zeus Penny".split()
+CAT_NAMES = "Tom Mittens Cleo Simba Nala Oliver Pumpkin Shadow".split()
+OFFICERS = ("Off. Dana Lee", "Off. Marco Vang", "Off. Greta Hansen")
+
+
+def _person(rng: random.Random, i: int) -> PersonInput:
+    first, last = rng.choice(FIRST), rng.choice(LAST)
+    return PersonInput(
+        full_name=f"{first} {last}", address=f"{rng.randint(1, 4999)} {rng.choice(STREETS)}",
+        city="Madison", postal_code=f"537{rng.randint(0, 19):02d}",
+        in_city=rng.random() < 0.9, phone=f"608-555-{rng.randint(0, 9999):04d}",
+        email=f"{first.lower()}.{last.lower().replace(chr(39), '')}{i}@example.org"
+        if rng.random() < 0.5 else "",
+    )
+
+
+def _bulk_people(db: Database, actor: Actor, rng: random.Random, count: int, start: int) -> None:
+    """Insert many people at once, each with the audit row the service would write."""
+    at = now()
+    batch = 20_000
+    for first in range(0, count, batch):
+        rows = []
+        for i in range(first, min(first + batch, count)):
+            p = _person(rng, start + i)
+            rows.append({**p.__dict__, "sort_name": sort_name(p.full_name),
+                         "search_phone": phone_search_text(p.phone), "created_at": at,
+                         "updated_at": at, "version": 1})
+        with db.write() as s:
+            ids = s.scalars(insert(Person).returning(Person.id), rows).all()
+            s.execute(insert(AuditEvent), [
+                {"at": at, "actor": actor.username, "action": "create", "entity": "person",
+                 "entity_id": pid, "before": None,
+                 "after": {k: r[k] for k in PersonInput.__dataclass_fields__}, "reason": "demo"}
+                for pid, r in zip(ids, rows, strict=True)
+            ])
+
+
+def fill(db: Database, actor: Actor, *, seed: int = 1, people: int = 200,
+         anchor: date | None = None, profile: Profile | None = None) -> str:
+    """Write demo data; returns a one-line summary."""
+    profile = profile or Profile.default()
+    rng = random.Random(seed)
+    anchor = anchor or now().astimezone(profile.timezone).date()
+    today = anchor
+    with db.write() as s:
+        for name in ("Eastside Veterinary Clinic", "Lakeview Animal Hospital"):
+            if not s.query(Clinic).filter_by(name=name).first():
+                s.add(Clinic(name=name, address="100 Clinic Way, Madison", licensed=True))
+    detailed = min(people, 200)
+    persons = [create_person(db, actor, _person(rng, i)) for i in range(detailed)]
+    if people > detailed:
+        _bulk_people(db, actor, rng, people - detailed, detailed)
+    animals = []
+    for i, owner in enumerate(persons):
+        if rng.random() > 0.6:
+            continue
+        dog = rng.random() < 0.65
+        inp = AnimalInput(
+            species="dog" if dog else "cat", name=rng.choice(DOG_NAMES if dog else CAT_NAMES),
+            breed=rng.choice(DOG_BREEDS if dog else CAT_BREEDS), colour=rng.choice(COLOURS),
+            sex=rng.choice(("male", "female")), altered=rng.random() < 0.7,
+            birth_date=today - timedelta(days=rng.randint(120, 4000)),
+            microchip=f"985112{seed % 1000:03d}{i:06d}" if rng.random() < 0.5 else "",
+            licence_number=f"D-{today.year}-{i:04d}" if dog and rng.random() < 0.5 else "",
+            licence_year=today.year if dog else None, owner_id=owner.id,
+        )
+        if not inp.licence_number:
+            inp = AnimalInput(**{**inp.__dict__, "licence_year": None})
+        a = create_animal(db, actor, inp, today=today)
+        if rng.random() < 0.6:
+            given = today - timedelta(days=rng.randint(30, 900))
+            a = add_vaccination(db, actor, a.id, VaccinationInput(
+                given, given + timedelta(days=3 * 365), f"RV-{rng.randint(10000, 99999)}",
+                "Dr. Kim, Eastside Veterinary Clinic"), today=today)
+        animals.append(a)
+    n_imp = _impoundments(db, actor, rng, animals, persons, anchor, profile)
+    return (f"{people} people, {len(animals)} animals, {n_imp} impoundments "
+            f"(seed {seed}, anchored on {anchor.isoformat()})")
+
+
+def _at(day: date, hour: int, profile: Profile) -> datetime:
+    return datetime.combine(day, time(hour, 15), profile.timezone).astimezone(UTC)
+
+
+def _impoundments(db, actor, rng, animals, persons, anchor, profile) -> int:
+    from fieldops.services.dispositions import (
+        ReleaseRequest,
+        destroy,
+        record_death,
+        record_escape,
+        release,
+        transfer,
+    )
+    from fieldops.services.impounds import IntakeInput, intake
+    from fieldops.services.payments import LineInput, PaymentInput, quote, record_payment
+
+    if len(animals) < 16:
+        return 0
+    pool = list(animals)
+    rng.shuffle(pool)
+    count = 0
+
+    def take(days_ago: int, **kw):
+        nonlocal count
+        animal = kw.pop("animal", None) or pool.pop()
+        at = min(_at(anchor - timedelta(days=days_ago), rng.randint(8, 16), profile), now())
+        count += 1
+        data = {"officer": rng.choice(OFFICERS), "reason": "at_large",
+                "found_place": f"{rng.randint(1, 3000)} {rng.choice(STREETS)}",
+                "kennel": f"K-{count:02d}"}
+        data.update(kw)
+        return animal, intake(db, actor, IntakeInput(impounded_at=at, animal_id=animal.id, **data),
+                              profile)
+
+    def pay_all(view, at, to_owner, payer):
+        fees = quote(db, view.id, at, to_owner, profile)
+        lines = tuple(LineInput("boarding" if "Boarding" in label else
+                                "adoption" if "Adoption" in label else "impound", amount, label)
+                      for label, amount in ((f.label, f.amount) for f in fees.lines) if amount > 0)
+        record_payment(db, actor, view.id, PaymentInput(lines, "card", f"R-{view.id:05d}",
+                                                        payer_id=payer), profile)
+
+    # In custody: on hold, ending today / tomorrow, adoptable, past the hold, biting, surrender.
+    for days in (1, 2, 3, 5):
+        take(days)
+    take(7)  # ends today (unless extended past a Sunday/holiday)
+    take(6)  # ends tomorrow
+    take(8, kennel="")  # adoptable from today
+    take(12)
+    take(20)  # held well past the hold
+    take(4, reason="bite", bit_person=True, kennel="ISO-1")
+    surrendered = pool.pop()
+    take(1, reason="owner_surrender", owner_id=surrendered.owner_id, animal=surrendered)
+    # Dispositions.
+    a, first = take(50)
+    pay_all(first, _at(anchor - timedelta(days=48), 11, profile), True, a.owner_id)
+    release(db, actor, first.id, ReleaseRequest(
+        True, a.owner_id, at=_at(anchor - timedelta(days=48), 11, profile),
+        rabies_certificate="RV shown at counter", licence_receipt="L-demo"), profile)
+    _, repeat = take(9, animal=a)  # same animal again within 60 days: doubled fee
+    rel_at = min(_at(anchor - timedelta(days=7), 15, profile), now())
+    pay_all(repeat, rel_at, True, a.owner_id)
+    release(db, actor, repeat.id, ReleaseRequest(True, a.owner_id, at=rel_at,
+                                                 rabies_certificate="RV shown",
+                                                 licence_receipt="L-demo-2"), profile)
+    _, adopt = take(30)
+    adopter = persons[-1]
+    ad_at = _at(anchor - timedelta(days=15), 13, profile)
+    pay_all(adopt, ad_at, False, adopter.id)
+    release(db, actor, adopt.id, ReleaseRequest(False, adopter.id, at=ad_at,
+                                                rabies_prepaid_receipt="Vet receipt 4471",
+                                                licence_agreement=True), profile)
+    _, tr = take(25)
+    transfer(db, actor, tr.id, "Dane County Humane Society", profile,
+             at=_at(anchor - timedelta(days=12), 10, profile))
+    _, eu = take(40, reason="bite", bit_person=True)
+    destroy(db, actor, eu.id, profile, at=_at(anchor - timedelta(days=26), 10, profile),
+            notes="Owner unknown after bite hold; head preserved for State Lab")
+    _, died = take(14)
+    record_death(db, actor, died.id, profile, at=_at(anchor - timedelta(days=13), 7, profile),
+                 notes="Found dead in kennel; vet notified")
+    _, esc = take(11)
+    record_escape(db, actor, esc.id, profile, at=_at(anchor - timedelta(days=10), 17, profile),
+                  notes="Slipped the lead in the yard")
+    return count
+
+
+__all__ = ["fill"]

@@ -1,0 +1,58 @@
+"""The Today list and the impounds list."""
+
+from __future__ import annotations
+
+from datetime import date
+
+from support import local
+
+from fieldops.services.dispositions import record_escape
+from fieldops.services.due import due_items
+from fieldops.services.impound_list import ImpoundFilter, count_impounds, impounds_page
+
+
+def test_today_lists_holds_ending_adoptable_and_overdue(db, operator, rex, impound, profile,
+                                                        today):
+    from fieldops.services.animals import AnimalInput, create_animal
+
+    def animal(name):
+        return create_animal(db, operator, AnimalInput(species="dog", name=name), today=today).id
+
+    day = date(2026, 11, 20)  # a Friday
+    ends_today = impound(animal("A"), local(2026, 11, 13))
+    ends_tomorrow = impound(animal("B"), local(2026, 11, 14))
+    adoptable = impound(animal("C"), local(2026, 11, 12))
+    overdue = impound(animal("D"), local(2026, 11, 2))
+    gone = impound(animal("E"), local(2026, 11, 3))
+    record_escape(db, operator, gone.id, profile, at=local(2026, 11, 4), notes="fence")
+    on_hold = impound(animal("F"), local(2026, 11, 18))
+    items = {i.impoundment_id: i.category for i in due_items(db, day, profile)}
+    assert items == {ends_today.id: "hold_ends_today", ends_tomorrow.id: "hold_ends_tomorrow",
+                     adoptable.id: "adoptable_today", overdue.id: "past_hold"}
+    assert on_hold.id not in items and gone.id not in items
+
+
+def test_list_filters_and_sorts_in_sql(db, operator, rex, impound, profile, today):
+    from fieldops.services.animals import AnimalInput, create_animal
+
+    cat = create_animal(db, operator, AnimalInput(species="cat", name="Tom"), today=today)
+    a = impound(rex.id, local(2026, 11, 2))
+    b = impound(cat.id, local(2026, 11, 25))
+    c = impound(rex.id, local(2026, 10, 1))
+    record_escape(db, operator, c.id, profile, at=local(2026, 10, 2), notes="x")
+    at = local(2026, 11, 26)
+    rows = impounds_page(db, ImpoundFilter(status="all"), 0, 10, at, profile).rows
+    assert [r.id for r in rows] == [b.id, a.id, c.id]  # newest first
+    assert [r.status for r in rows] == ["On hold", "Adoptable", "Escaped"]
+    assert rows[1].days_held == 24 and rows[2].days_held == 1
+    assert count_impounds(db, ImpoundFilter(status="in_custody"), at) == 2
+    assert count_impounds(db, ImpoundFilter(status="adoptable"), at) == 1
+    assert count_impounds(db, ImpoundFilter(status="disposed"), at) == 1
+    assert count_impounds(db, ImpoundFilter(status="all", species="cat"), at) == 1
+    assert count_impounds(db, ImpoundFilter(status="all", date_from=date(2026, 11, 1),
+                                            date_to=date(2026, 11, 30)), at) == 2
+    found = impounds_page(db, ImpoundFilter(status="all", text="ruiz"), 0, 10, at, profile).rows
+    assert {r.id for r in found} == {a.id, c.id}  # by owner's name
+    by_hold = impounds_page(db, ImpoundFilter(status="all", sort="last_claim_day",
+                                              descending=False), 0, 10, at, profile).rows
+    assert [r.id for r in by_hold] == [c.id, a.id, b.id]
