@@ -101,16 +101,15 @@ def impound_hold(
     last = deadline_after_days(custody, days, profile)
     free_from = start_of_local_day(last + timedelta(days=1), profile)
     if bit_person:
-        after = "impoundment, because the animal bit a person,"
-        if surrendered:
-            after = "impoundment (the animal bit a person, so the owner's surrender does not shorten the hold)"
         source = "city code 58-526(c); Wis. Stat. 990.001(4)"
+        note = f" The hold is {days} days, not {profile.hold_days}, because the animal bit a person"
+        note += "; the owner's surrender does not shorten it." if surrendered else "."
     else:
-        after = "impoundment"
         source = "city code 58-526(a), (b)(2)a; Wis. Stat. 173.19, 990.001(4)"
+        note = ""
     why["last_claim_day"] = explain_days(
-        "Owner may claim until", custody, days, profile, after=after, source=source
-    )
+        "Owner may claim until", custody, days, profile, after="impoundment", source=source
+    ) + note
     why["release_to_others_from"] = (
         f"May be adopted by someone else or humanely destroyed from the start of "
         f"{format_day(free_from.date())} ({format_clock(free_from)}), the day after the owner's "

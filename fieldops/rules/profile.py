@@ -63,7 +63,11 @@ def parse_money(value: Any, key: str) -> Decimal:
 
 @dataclass(frozen=True)
 class FeeSchedule:
-    """The council's fees for one species class (city code 58-526(a); Wis. Stat. 173.15(1))."""
+    """The council's fees for one species class (city code 58-526(a); Wis. Stat. 173.15(1)).
+
+    Amounts may be given as ``Decimal``, ``int`` or strings like "40.00"; they
+    are stored as two-place ``Decimal`` values (see ``parse_money``).
+    """
 
     impound: Decimal
     boarding_per_day: Decimal
@@ -138,7 +142,13 @@ def _period(value: Any, key: str, minimum: int) -> int:
 
 @dataclass(frozen=True)
 class Profile:
-    """One jurisdiction's settings (RULES.md section 5). Fields mirror the TOML."""
+    """One jurisdiction's settings (RULES.md section 5). Fields mirror the TOML.
+
+    Construction (and ``dataclasses.replace``) validates every field and
+    raises ``ValueError`` naming the TOML key. For convenience ``timezone`` may
+    be given as a zone name, ``fees`` as a plain dict (stored read-only) and
+    ``extra_holidays`` as any iterable of dates.
+    """
 
     name: str
     timezone: ZoneInfo
