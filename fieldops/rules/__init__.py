@@ -19,6 +19,7 @@ from fieldops.rules.calendar import (
     standard_holidays,
     start_of_local_day,
     to_local,
+    utc,
 )
 from fieldops.rules.explain import (
     explain_days,
@@ -111,5 +112,6 @@ __all__ = [
     "start_of_local_day",
     "to_local",
     "unmet",
+    "utc",
     "vicious_notice_deadline",
 ]

@@ -52,6 +52,16 @@ def require_aware(value: datetime, name: str = "datetime") -> datetime:
     return value
 
 
+def utc(value: datetime, name: str = "datetime") -> datetime:
+    """The instant ``value`` in UTC, for comparing instants.
+
+    Compare instants in UTC, never as they are: Python compares two datetimes
+    that share a tzinfo by wall-clock time, ignoring ``fold``, so 01:30 CDT
+    would count as later than 01:10 CST on the night clocks fall back.
+    """
+    return require_aware(value, name).astimezone(UTC)
+
+
 def to_local(value: datetime, profile: Profile) -> datetime:
     """The instant ``value`` expressed in the jurisdiction's local zone."""
     return require_aware(value).astimezone(profile.timezone)

@@ -11,7 +11,7 @@ from datetime import date, datetime
 from decimal import Decimal
 from typing import TYPE_CHECKING
 
-from fieldops.rules.calendar import require_aware, to_local
+from fieldops.rules.calendar import to_local, utc
 
 if TYPE_CHECKING:  # pragma: no cover
     from fieldops.rules.profile import Profile
@@ -52,9 +52,7 @@ def boarding_days(impounded_at: datetime, released_at: datetime, profile: Profil
     RULES.md section 2 (fees under city code 58-526(a), (b)(1)d, (b)(2)e).
     ``released_at`` before ``impounded_at`` raises ``ValueError``.
     """
-    require_aware(impounded_at, "impounded_at")
-    require_aware(released_at, "released_at")
-    if released_at < impounded_at:
+    if utc(released_at, "released_at") < utc(impounded_at, "impounded_at"):
         raise ValueError("released_at is before impounded_at")
     days = (to_local(released_at, profile).date() - to_local(impounded_at, profile).date()).days
     return max(1, days)

@@ -18,6 +18,7 @@ from fieldops.rules.calendar import (
     require_aware,
     start_of_local_day,
     to_local,
+    utc,
 )
 from fieldops.rules.explain import explain_days, format_clock, format_day, format_instant
 from fieldops.rules.requirement import Requirement
@@ -54,8 +55,7 @@ class ImpoundHold:
 
     def is_over(self, at: datetime) -> bool:
         """Whether at ``at`` the hold has ended (58-526(b)(2)a, (c); Wis. Stat. 173.19)."""
-        require_aware(at, "at")
-        return at >= self.release_to_others_from
+        return utc(at, "at") >= utc(self.release_to_others_from)
 
 
 def impound_hold(

@@ -11,7 +11,13 @@ from datetime import UTC, date, datetime, timedelta
 from typing import TYPE_CHECKING
 
 from fieldops.rules._frozen import FrozenMap
-from fieldops.rules.calendar import TIME_SOURCE, deadline_after_days, nominal_last_day, to_local
+from fieldops.rules.calendar import (
+    TIME_SOURCE,
+    deadline_after_days,
+    nominal_last_day,
+    to_local,
+    utc,
+)
 from fieldops.rules.explain import (
     explain_days,
     format_day,
@@ -99,7 +105,7 @@ def quarantine_plan(
     """
     bitten = to_local(bitten_at, profile)
     ordered = to_local(ordered_at, profile)
-    if ordered < bitten:
+    if utc(ordered) < utc(bitten):
         raise ValueError("ordered_at is before bitten_at")
     bite_day = bitten.date()
     last = nominal_last_day(bite_day, profile.observation_days, profile)
@@ -195,7 +201,7 @@ def plan_after_broken_home(plan: QuarantinePlan, found_at: datetime, profile: Pr
     found = to_local(found_at, profile)
     if plan.placement != HOME:
         raise ValueError("only a home quarantine can be broken; this one is already in a clinic")
-    if found < plan.ordered_at:
+    if utc(found) < utc(plan.ordered_at):
         raise ValueError("found_at is before the quarantine was ordered")
     if found.date() > plan.last_day:
         raise ValueError(f"the observation period ended on {format_day(plan.last_day)}")

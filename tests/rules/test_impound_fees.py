@@ -109,6 +109,14 @@ def test_fees_follow_a_replaced_schedule(profile):
     assert p.fees["dog"].adoption == M("80.00")
 
 
+def test_release_in_the_repeated_hour_is_not_before_impoundment(profile):
+    impounded = datetime(2026, 11, 1, 1, 40, fold=0, tzinfo=CHICAGO)  # 06:40 UTC
+    released = datetime(2026, 11, 1, 1, 20, fold=1, tzinfo=CHICAGO)  # 07:20 UTC, later
+    assert boarding_days(impounded, released, profile) == 1
+    with pytest.raises(ValueError, match="before"):
+        boarding_days(released, impounded, profile)
+
+
 def test_bad_inputs(profile):
     with pytest.raises(ValueError, match="before"):
         redemption_fees("dog", L(2026, 3, 5, 10), L(2026, 3, 2, 10), profile, repeat=False)

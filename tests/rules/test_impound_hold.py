@@ -225,3 +225,15 @@ def test_preserve_until_explains_itself(profile):
     assert "58-522" in text
     with pytest.raises(ValueError):
         preserve_until(datetime(2026, 3, 1, 9), profile)
+
+
+def test_instants_compare_as_instants_on_the_night_clocks_fall_back(profile):
+    # 1 Nov 2026: 01:00-02:00 happens twice. 01:10 CST (fold=1) is 07:10 UTC,
+    # while 01:30 CDT (fold=0) is 06:30 UTC, 40 minutes EARLIER.
+    surrendered_at = datetime(2026, 11, 1, 1, 10, fold=1, tzinfo=CHICAGO)
+    before = datetime(2026, 11, 1, 1, 30, fold=0, tzinfo=CHICAGO)
+    assert before.astimezone(UTC) < surrendered_at.astimezone(UTC)
+    hold = impound_hold(surrendered_at, profile, surrendered=True)
+    assert not hold.is_over(before)  # a wall-clock comparison would say it is over
+    assert hold.is_over(surrendered_at)
+    assert hold.release_to_others_from.astimezone(UTC) == datetime(2026, 11, 1, 7, 10, tzinfo=UTC)

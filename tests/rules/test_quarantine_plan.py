@@ -170,3 +170,13 @@ def test_broken_home_errors(profile):
         plan_after_broken_home(home, datetime(2026, 3, 6, 15), profile)
     # still inside the last day: allowed
     assert plan_after_broken_home(home, L(2026, 3, 12, 23, 59), profile).placement == "clinic"
+
+
+def test_order_and_bite_compare_as_instants_when_clocks_fall_back(profile):
+    bitten = datetime(2026, 11, 1, 1, 40, fold=0, tzinfo=CHICAGO)  # 06:40 UTC (CDT)
+    ordered = datetime(2026, 11, 1, 1, 20, fold=1, tzinfo=CHICAGO)  # 07:20 UTC (CST), later
+    plan = quarantine_plan(bitten, ordered, profile, owner_known=True, rabies_proof=False)
+    assert plan.deliver_by.astimezone(UTC) == datetime(2026, 11, 2, 7, 20, tzinfo=UTC)
+    assert (plan.deliver_by.hour, plan.deliver_by.minute) == (1, 20)  # 01:20 CST Mon
+    with pytest.raises(ValueError, match="before"):
+        quarantine_plan(ordered, bitten, profile, owner_known=True, rabies_proof=False)
