@@ -1,0 +1,113 @@
+"""Starting the desktop app: the one place that builds the database, context and windows."""
+
+from __future__ import annotations
+
+import sys
+import traceback
+from collections.abc import Callable, Sequence
+from datetime import date, datetime, tzinfo
+from importlib import resources
+from pathlib import Path
+
+from PySide6.QtWidgets import QApplication, QMessageBox
+
+from fieldops.db.engine import Database, describe_url, resolve_url
+from fieldops.db.migrate import SchemaTooNewError
+from fieldops.services.context import Actor
+from fieldops.services.setup import open_database, sign_in_os_user
+from ui.areas import AREAS, Area
+from ui.context import AppContext
+from ui.errors import ErrorRouter
+from ui.main_window import MainWindow
+from ui.tasks import TaskRunner
+
+EXIT_SCHEMA_TOO_NEW = 3
+EXIT_CANNOT_OPEN = 4
+
+
+def stylesheet() -> str:
+    return resources.files("ui").joinpath("style.qss").read_text(encoding="utf-8")
+
+
+def configure_application(app: QApplication) -> None:
+    app.setApplicationName("FieldOps")
+    app.setOrganizationName("City Animal Control")
+    app.setOrganizationDomain("fieldops.local")
+    app.setStyle("Fusion")  # the same look on every desktop; the stylesheet builds on it
+    app.setStyleSheet(stylesheet())
+
+
+def jurisdiction() -> tuple[str, tzinfo]:
+    """The jurisdiction's name and time zone, from its profile (RULES.md section 5)."""
+    try:
+        from fieldops.rules.profile import Profile
+    except ImportError:  # no profile module yet: the machine's own zone
+        return "FieldOps", datetime.now().astimezone().tzinfo
+    profile = Profile.default()
+    return profile.name, profile.timezone
+
+
+def build_context(db: Database, actor: Actor, *, today: Callable[[], date] | None = None,
+                  errors: ErrorRouter | None = None) -> AppContext:
+    """Everything a page needs; ``today`` and ``errors`` are for tests to fix."""
+    name, zone = jurisdiction()
+    errors = errors or ErrorRouter()
+    return AppContext(
+        db=db, actor=actor, tasks=TaskRunner(errors), errors=errors,
+        today=today or (lambda: datetime.now(zone).date()), timezone=zone, jurisdiction=name,
+    )
+
+
+def build_main_window(db: Database, actor: Actor, *, today: Callable[[], date] | None = None,
+                      errors: ErrorRouter | None = None, backup: Path | None = None,
+                      areas: Sequence[Area] = AREAS) -> MainWindow:
+    """The main window for an open database and a signed-in actor (not yet shown)."""
+    ctx = build_context(db, actor, today=today, errors=errors)
+    return MainWindow(ctx, areas, backup=backup)
+
+
+def show_startup_error(title: str, message: str, details: str = "") -> None:
+    box = QMessageBox(QMessageBox.Icon.Critical, "FieldOps", f"<b>{title}</b>")
+    box.setInformativeText(message)
+    if details:
+        box.setDetailedText(details)
+    box.exec()
+
+
+def _database_name(db_arg: str | None) -> str:
+    try:
+        return describe_url(resolve_url(db_arg))
+    except Exception:  # an unparseable --db: show what was typed
+        return str(db_arg)
+
+
+def run(db_arg: str | None) -> int:
+    """Open the database, sign in the OS user, show the window; the exit code."""
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    configure_application(app)
+    try:
+        opened = open_database(db_arg)
+    except SchemaTooNewError as exc:
+        show_startup_error("This database is newer than this copy of FieldOps.", str(exc))
+        return EXIT_SCHEMA_TOO_NEW
+    except Exception as exc:
+        show_startup_error(
+            "FieldOps could not open its database.",
+            f"Database: {_database_name(db_arg)}\n\n{exc}\n\nCheck that the file or server "
+            "exists and that you may use it; nothing was changed.",
+            traceback.format_exc(),
+        )
+        return EXIT_CANNOT_OPEN
+    try:
+        actor = sign_in_os_user(opened.db)
+    except Exception as exc:
+        opened.db.dispose()
+        show_startup_error("FieldOps could not sign you in.", str(exc), traceback.format_exc())
+        return EXIT_CANNOT_OPEN
+    window = build_main_window(opened.db, actor, backup=opened.upgrade.backup)
+    window.show()
+    try:
+        return app.exec()
+    finally:
+        window.ctx.shutdown()
+        opened.db.dispose()

@@ -1,0 +1,84 @@
+"""The areas of the app, in navigation order: the one place a page plugs in.
+
+An area without a ``page`` shows a placeholder saying what will come. To add
+a page, give its area the widget class (or any ``(ctx) -> QWidget``), e.g.::
+
+    Area("impounds", "Impounds", page=ImpoundsWidget, coming="..."),
+
+A page is built the first time it is shown. It may offer, and the main
+window then wires up (all optional):
+
+* ``focus_search()``  Records > Find (Ctrl+F)
+* ``new_record()``    Records > New (Ctrl+N)
+* ``refresh()``       Records > Refresh (F5)
+* ``page_actions() -> list[QAction]``  extra entries in the Records menu,
+  with their shortcuts live only while the page is showing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
+
+from ui.context import AppContext
+from ui.people.page import PeopleAndAnimalsWidget
+
+PageFactory = Callable[[AppContext], QWidget]
+
+
+@dataclass(frozen=True)
+class Area:
+    key: str
+    title: str
+    page: PageFactory | None = None
+    coming: str = ""  # what the placeholder promises until the page exists
+
+
+AREAS: tuple[Area, ...] = (
+    Area("today", "Today", coming=(
+        "What is due today, overdue first: holds that end, quarantine examinations and "
+        "certificates due back, vicious-animal notices and deadlines.")),
+    Area("impounds", "Impounds", coming=(
+        "Animals taken in: intake, the hold period and the day it ends, boarding fees, "
+        "release to the owner, adoption or other disposition.")),
+    Area("quarantines", "Quarantines", coming=(
+        "Bite quarantines: the observation period, the examinations required, home or "
+        "clinic quarantine, and the certificate due back.")),
+    Area("vicious", "Vicious animals", coming=(
+        "Vicious-animal declarations: notices served, conditions imposed, hearings "
+        "and deadlines.")),
+    Area("people", "People and animals", page=PeopleAndAnimalsWidget),
+    Area("reports", "Reports", coming=(
+        "Printable reports as PDF: daily activity, impound and quarantine registers, "
+        "fees collected.")),
+    Area("admin", "Administration", coming=(
+        "Staff and their roles, veterinary clinics, the jurisdiction profile (periods "
+        "and fees) and backups.")),
+)
+
+
+class PlaceholderWidget(QWidget):
+    """Stands in for an area whose page is not written yet, and says what it will do."""
+
+    def __init__(self, area: Area, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("PlaceholderWidget")
+        heading = QLabel(area.title)
+        heading.setObjectName("PageHeading")
+        text = QLabel(f"Coming in a later version. {area.coming}")
+        text.setWordWrap(True)
+        text.setMaximumWidth(640)
+        text.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(24, 24, 24, 24)
+        layout.addWidget(heading)
+        layout.addWidget(text)
+        layout.addStretch(1)
+        self.text = text
+
+
+def build_page(area: Area, ctx: AppContext) -> QWidget:
+    return area.page(ctx) if area.page is not None else PlaceholderWidget(area)

@@ -1,0 +1,129 @@
+"""The one place errors are shown (qutebrowser's split, STYLE.md).
+
+* ``UserError`` (fieldops.errors): written for the person at the counter;
+  shown as is.
+* Environment failures (the database unreachable or locked, a full disk):
+  not FieldOps' fault; shown with the system's message and what to try.
+* Anything else is a bug: a dialog that says so, with the details to copy
+  into a report.
+
+Tests build the router with ``interactive=False``: nothing pops up, and every
+report is kept in ``reports`` for the test to assert on.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from PySide6.QtGui import QGuiApplication
+from PySide6.QtWidgets import (
+    QDialog,
+    QDialogButtonBox,
+    QLabel,
+    QMessageBox,
+    QPlainTextEdit,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+from sqlalchemy.exc import DBAPIError, OperationalError
+
+from fieldops.errors import UserError
+
+USER = "user"
+ENVIRONMENT = "environment"
+BUG = "bug"
+
+
+@dataclass(frozen=True)
+class Report:
+    kind: str
+    message: str
+    details: str = ""
+
+
+def classify(exc: BaseException) -> str:
+    if isinstance(exc, UserError):
+        return USER
+    if isinstance(exc, OperationalError | OSError) or (
+        isinstance(exc, DBAPIError) and exc.connection_invalidated
+    ):
+        return ENVIRONMENT
+    return BUG
+
+
+def environment_message(exc: BaseException) -> str:
+    detail = str(getattr(exc, "orig", None) or exc).strip().splitlines()[0]
+    return (
+        "FieldOps could not reach its database or a file it needs:\n\n"
+        f"{detail}\n\n"
+        "Check the network connection or free disk space, then try again. "
+        "If someone else is saving at the same moment, waiting a few seconds may be enough."
+    )
+
+
+class BugDialog(QDialog):
+    """Says plainly that this is a bug, with the details to send to support."""
+
+    def __init__(self, message: str, details: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("FieldOps — something went wrong")
+        self.setObjectName("BugDialog")
+        self.resize(640, 420)
+        layout = QVBoxLayout(self)
+        heading = QLabel(
+            "<b>This is a bug in FieldOps.</b> It is not something you did wrong. "
+            "What you were doing may not have been saved: check the record before "
+            "carrying on, and send the details below to support."
+        )
+        heading.setWordWrap(True)
+        layout.addWidget(heading)
+        layout.addWidget(QLabel(message))
+        self.details = QPlainTextEdit(details)
+        self.details.setReadOnly(True)
+        layout.addWidget(self.details, 1)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+        copy = QPushButton("&Copy details")
+        buttons.addButton(copy, QDialogButtonBox.ButtonRole.ActionRole)
+        copy.clicked.connect(self._on_copy_clicked)
+        buttons.rejected.connect(self.reject)
+        layout.addWidget(buttons)
+
+    def _on_copy_clicked(self) -> None:
+        QGuiApplication.clipboard().setText(self.details.toPlainText())
+
+
+class ErrorRouter:
+    """Shows an error the way its kind calls for."""
+
+    def __init__(self, interactive: bool = True) -> None:
+        self.interactive = interactive
+        self.reports: list[Report] = []
+
+    def report(self, exc: BaseException, details: str = "", parent: QWidget | None = None) -> None:
+        kind = classify(exc)
+        if kind == USER:
+            self.tell(str(exc), parent)
+        elif kind == ENVIRONMENT:
+            self._show(Report(ENVIRONMENT, environment_message(exc), details), parent)
+        else:
+            message = f"{type(exc).__name__}: {exc}"
+            self._show(Report(BUG, message, details or message), parent)
+
+    def tell(self, message: str, parent: QWidget | None = None, title: str = "FieldOps") -> None:
+        """A message written for the user (a refused action, a stale record)."""
+        self._show(Report(USER, message), parent, title)
+
+    def _show(self, report: Report, parent: QWidget | None, title: str = "FieldOps") -> None:
+        self.reports.append(report)
+        if not self.interactive:
+            return
+        if report.kind == BUG:
+            BugDialog(report.message, report.details, parent).exec()
+        elif report.kind == ENVIRONMENT:
+            box = QMessageBox(QMessageBox.Icon.Critical, title, report.message,
+                              QMessageBox.StandardButton.Ok, parent)
+            box.setDetailedText(report.details)
+            box.exec()
+        else:
+            QMessageBox.warning(parent, title, report.message)

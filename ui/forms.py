@@ -1,0 +1,222 @@
+"""Record forms: fields with their errors beside them, and the save round trip.
+
+A service's ``ValidationError`` names each bad field; ``FormFields`` puts the
+message in a red label under that field and highlights it. Nothing typed is
+cleared, and since the services validate before they write, nothing is saved.
+``RecordDialog`` runs the save through ``ui.tasks`` and routes its errors:
+field errors beside the fields, a stale record as a message (the form stays
+open so the user can copy what they typed), anything else to the router.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import (
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QLabel,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from fieldops.errors import StaleRecordError, UserError, ValidationError
+from ui.context import AppContext
+from ui.widgets import Banner
+
+
+def _repolish(widget: QWidget) -> None:
+    widget.style().unpolish(widget)
+    widget.style().polish(widget)
+
+
+class FormFields:
+    """Named fields of one form, each with an error label under it."""
+
+    def __init__(self, layout: QFormLayout) -> None:
+        self.layout = layout
+        self._inputs: dict[str, QWidget] = {}
+        self._errors: dict[str, QLabel] = {}
+        self._order: list[str] = []
+
+    def add(self, name: str, label: str, widget: QWidget, *,
+            focus: QWidget | None = None, hint: str = "") -> QWidget:
+        """Add a row; ``label`` may carry a mnemonic (``&Name``) that focuses ``focus``."""
+        focus = focus or widget
+        box = QWidget()
+        column = QVBoxLayout(box)
+        column.setContentsMargins(0, 0, 0, 0)
+        column.setSpacing(2)
+        column.addWidget(widget)
+        if hint:
+            note = QLabel(hint)
+            note.setObjectName("FieldHint")
+            note.setWordWrap(True)
+            column.addWidget(note)
+        error = QLabel()
+        error.setObjectName("FieldError")
+        error.setWordWrap(True)
+        error.hide()
+        column.addWidget(error)
+        caption = QLabel(label)
+        caption.setBuddy(focus)
+        self.layout.addRow(caption, box)
+        self._inputs[name] = focus
+        self._errors[name] = error
+        self._order.append(name)
+        return widget
+
+    def __contains__(self, name: str) -> bool:
+        return name in self._inputs
+
+    def input(self, name: str) -> QWidget:
+        return self._inputs[name]
+
+    def error_text(self, name: str) -> str:
+        label = self._errors[name]
+        return label.text() if not label.isHidden() else ""
+
+    def is_marked(self, name: str) -> bool:
+        return bool(self._inputs[name].property("invalid"))
+
+    def show_errors(self, error: ValidationError) -> list[str]:
+        """Mark each named field; returns the messages for fields this form lacks."""
+        self.clear_errors()
+        unplaced = []
+        for fe in error.errors:
+            if fe.field not in self._inputs:
+                unplaced.append(fe.message)
+                continue
+            label = self._errors[fe.field]
+            label.setText(fe.message)
+            label.show()
+            self._inputs[fe.field].setProperty("invalid", True)
+            _repolish(self._inputs[fe.field])
+        marked = [n for n in self._order if self.is_marked(n)]
+        if marked:
+            self._inputs[marked[0]].setFocus(Qt.FocusReason.OtherFocusReason)
+        return unplaced
+
+    def clear_errors(self) -> None:
+        for name, label in self._errors.items():
+            label.clear()
+            label.hide()
+            if self._inputs[name].property("invalid"):
+                self._inputs[name].setProperty("invalid", False)
+                _repolish(self._inputs[name])
+
+
+def form_layout() -> QFormLayout:
+    layout = QFormLayout()
+    layout.setLabelAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignTop)
+    layout.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.ExpandingFieldsGrow)
+    layout.setHorizontalSpacing(12)
+    layout.setVerticalSpacing(6)
+    return layout
+
+
+class RecordDialog(QDialog):
+    """A form window with a banner, Save (Ctrl+S) and Close (Esc).
+
+    Subclasses lay out ``self.body``, fill ``self.fields`` and call
+    ``save_with(service, *args)``; ``_on_record_saved(view)`` receives the
+    service's answer. ``close_on_save`` closes the dialog after a save.
+    """
+
+    saved = Signal(object)  # the frozen view the service returned
+    close_on_save = False
+
+    def __init__(self, ctx: AppContext, title: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.ctx = ctx
+        self.setWindowTitle(title)
+        self.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        self.banner = Banner()
+        self.body = QVBoxLayout()
+        self.buttons = QDialogButtonBox()
+        self.save_button = QPushButton("&Save")
+        self.save_button.setToolTip("Save (Ctrl+S)")
+        self.save_button.setDefault(True)
+        self.buttons.addButton(self.save_button, QDialogButtonBox.ButtonRole.AcceptRole)
+        self.close_button = self.buttons.addButton(QDialogButtonBox.StandardButton.Close)
+        self.close_button.setText("&Close")
+        self.close_button.setToolTip("Close without saving (Esc)")
+        # AcceptRole would close the dialog: the save decides that itself.
+        self.save_button.clicked.connect(self._on_save_button_clicked)
+        self.buttons.rejected.connect(self.reject)
+        save_action = QAction("Save", self)
+        save_action.setShortcut(QKeySequence(QKeySequence.StandardKey.Save))
+        save_action.triggered.connect(self._on_save_button_clicked)
+        self.addAction(save_action)
+        outer = QVBoxLayout(self)
+        outer.addWidget(self.banner)
+        outer.addLayout(self.body, 1)
+        outer.addWidget(self.buttons)
+        self._saving = False
+
+    # -- for subclasses --------------------------------------------------
+
+    fields: FormFields
+
+    def save(self) -> None:
+        """Read the form and call the service (subclasses)."""
+        raise NotImplementedError
+
+    def _on_record_saved(self, view: Any) -> None:
+        """Show the saved record (subclasses)."""
+
+    def save_with(self, service: Callable[..., Any], *args: Any, **kwargs: Any) -> None:
+        self.fields.clear_errors()
+        self.banner.clear_message()
+        self._set_saving(True)
+        self.ctx.tasks.run(service, *args, owner=self, on_done=self._on_save_done,
+                           on_error=self._on_save_failed, **kwargs)
+
+    def is_saving(self) -> bool:
+        return self._saving
+
+    # -- the round trip --------------------------------------------------
+
+    def _set_saving(self, saving: bool) -> None:
+        self._saving = saving
+        self.save_button.setEnabled(not saving)
+        self.save_button.setText("Saving…" if saving else "&Save")
+
+    def _on_save_button_clicked(self) -> None:
+        if not self._saving:
+            self.save()
+
+    def _on_save_done(self, view: Any) -> None:
+        self._set_saving(False)
+        self._on_record_saved(view)
+        self.saved.emit(view)
+        if self.close_on_save:
+            self.accept()
+        else:
+            self.banner.show_note("Saved.")
+
+    def _on_save_failed(self, exc: BaseException) -> bool:
+        self._set_saving(False)
+        if isinstance(exc, ValidationError):
+            unplaced = self.fields.show_errors(exc)
+            count = len(exc.errors)
+            self.banner.show_error(
+                "Nothing was saved: " + ("correct the marked field." if count == 1 else
+                                         f"correct the {count} marked fields.")
+                + "".join(f"\n{m}" for m in unplaced)
+            )
+            return True
+        if isinstance(exc, StaleRecordError):
+            self.banner.show_error(str(exc))
+            self.ctx.errors.tell(str(exc), self, "Not saved: the record changed")
+            return True
+        if isinstance(exc, UserError):
+            self.banner.show_error(str(exc))
+            return True
+        self.banner.show_error("Nothing was saved because of an error in FieldOps.")
+        return False

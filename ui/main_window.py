@@ -1,0 +1,197 @@
+"""The main window: navigation over the areas, the current page, and the status bar."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeySequence
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QLabel,
+    QListWidget,
+    QMainWindow,
+    QMessageBox,
+    QStackedWidget,
+    QWidget,
+)
+
+from fieldops import __version__
+from fieldops.services.context import Actor
+from ui.areas import AREAS, Area, build_page
+from ui.context import AppContext
+
+
+def signed_in_text(actor: Actor) -> str:
+    name = actor.full_name or actor.username
+    who = name if name == actor.username else f"{name} ({actor.username})"
+    return f"Signed in as {who}, {actor.role}"
+
+
+class NavigationWidget(QListWidget):
+    """The list of areas down the left side."""
+
+    def __init__(self, areas: Sequence[Area], parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("NavigationWidget")
+        self.setAccessibleName("Areas")
+        for i, area in enumerate(areas, start=1):
+            self.addItem(area.title)
+            self.item(i - 1).setToolTip(f"{area.title} (Ctrl+{i})")
+        self.setFixedWidth(210)
+
+
+class MainWindow(QMainWindow):
+    def __init__(self, ctx: AppContext, areas: Sequence[Area] = AREAS, *,
+                 backup: Path | None = None) -> None:
+        super().__init__()
+        self.ctx = ctx
+        self.areas = tuple(areas)
+        self.setObjectName("MainWindow")
+        self.setWindowTitle(f"FieldOps — {ctx.jurisdiction} — {ctx.db.description}")
+        self.resize(1280, 800)
+        self._pages: dict[str, QWidget] = {}
+        self.navigation = NavigationWidget(self.areas)
+        self.stack = QStackedWidget()
+        central = QWidget()
+        row = QHBoxLayout(central)
+        row.setContentsMargins(0, 0, 0, 0)
+        row.setSpacing(0)
+        row.addWidget(self.navigation)
+        row.addWidget(self.stack, 1)
+        self.setCentralWidget(central)
+        self._build_menus()
+        self._build_status_bar(backup)
+        self.navigation.currentRowChanged.connect(self._on_navigation_current_row_changed)
+        start = next((a.key for a in self.areas if a.page is not None), self.areas[0].key)
+        self.show_area(start)
+
+    # -- areas -----------------------------------------------------------
+
+    def show_area(self, key: str) -> QWidget:
+        """Show an area's page, building it the first time."""
+        index = next(i for i, a in enumerate(self.areas) if a.key == key)
+        page = self._pages.get(key)
+        if page is None:
+            page = build_page(self.areas[index], self.ctx)
+            self._pages[key] = page
+            self.stack.addWidget(page)
+        self.stack.setCurrentWidget(page)
+        self.navigation.setCurrentRow(index)
+        self._go_actions[index].setChecked(True)
+        self._update_records_menu(page)
+        return page
+
+    def current_area(self) -> str:
+        return self.areas[self.navigation.currentRow()].key
+
+    def current_page(self) -> QWidget:
+        return self.stack.currentWidget()
+
+    def page(self, key: str) -> QWidget | None:
+        return self._pages.get(key)
+
+    # -- menus -----------------------------------------------------------
+
+    def _build_menus(self) -> None:
+        bar = self.menuBar()
+        file_menu = bar.addMenu("&File")
+        quit_action = file_menu.addAction("&Quit")
+        quit_action.setShortcut(QKeySequence("Ctrl+Q"))
+        quit_action.triggered.connect(self.close)
+
+        self.records_menu = bar.addMenu("&Records")
+        self.find_action = QAction("&Find…", self)
+        self.find_action.setShortcut(QKeySequence(QKeySequence.StandardKey.Find))
+        self.new_action = QAction("&New…", self)
+        self.new_action.setShortcut(QKeySequence(QKeySequence.StandardKey.New))
+        self.refresh_action = QAction("&Refresh", self)
+        self.refresh_action.setShortcut(QKeySequence(QKeySequence.StandardKey.Refresh))
+        self.find_action.triggered.connect(self._on_find_action_triggered)
+        self.new_action.triggered.connect(self._on_new_action_triggered)
+        self.refresh_action.triggered.connect(self._on_refresh_action_triggered)
+
+        go_menu = bar.addMenu("&Go")
+        group = QActionGroup(self)
+        self._go_actions: list[QAction] = []
+        for i, area in enumerate(self.areas, start=1):
+            action = go_menu.addAction(f"&{i} {area.title}")
+            action.setCheckable(True)
+            action.setShortcut(QKeySequence(f"Ctrl+{i}"))
+            action.setData(area.key)
+            group.addAction(action)
+            action.triggered.connect(self._on_go_action_triggered)
+            self._go_actions.append(action)
+        go_menu.addSeparator()
+        nav_action = go_menu.addAction("&Area list")
+        nav_action.setShortcut(QKeySequence("F6"))
+        nav_action.triggered.connect(self._on_nav_action_triggered)
+
+        help_menu = bar.addMenu("&Help")
+        help_menu.addAction("&About FieldOps").triggered.connect(self._on_about_action_triggered)
+
+    def _update_records_menu(self, page: QWidget) -> None:
+        # Page actions sit in the menu only while their page shows, so two
+        # pages may use the same shortcut without making it ambiguous.
+        self.records_menu.clear()
+        self.find_action.setEnabled(hasattr(page, "focus_search"))
+        self.new_action.setEnabled(hasattr(page, "new_record"))
+        self.new_action.setText(getattr(page, "new_record_label", "&New…"))
+        self.refresh_action.setEnabled(hasattr(page, "refresh"))
+        for action in (self.find_action, self.new_action, self.refresh_action):
+            self.records_menu.addAction(action)
+        extra = page.page_actions() if hasattr(page, "page_actions") else []
+        if extra:
+            self.records_menu.addSeparator()
+            self.records_menu.addActions(extra)
+
+    # -- status bar ------------------------------------------------------
+
+    def _build_status_bar(self, backup: Path | None) -> None:
+        bar = self.statusBar()
+        self.backup_label = QLabel()
+        self.backup_label.setObjectName("BackupNote")
+        if backup is not None:
+            self.backup_label.setText(
+                f"The database was upgraded; the old one is kept at {backup}")
+            bar.addWidget(self.backup_label, 1)
+        self.database_label = QLabel(f"Database: {self.ctx.db.description}")
+        self.user_label = QLabel(signed_in_text(self.ctx.actor))
+        bar.addPermanentWidget(self.database_label)
+        bar.addPermanentWidget(self.user_label)
+
+    # -- slots -----------------------------------------------------------
+
+    def _on_navigation_current_row_changed(self, row: int) -> None:
+        if 0 <= row < len(self.areas) and self.current_page() is not self._pages.get(
+                self.areas[row].key):
+            self.show_area(self.areas[row].key)
+
+    def _on_go_action_triggered(self) -> None:
+        page = self.show_area(self.sender().data())
+        if hasattr(page, "focus_search"):
+            page.focus_search()
+        else:
+            page.setFocus(Qt.FocusReason.ShortcutFocusReason)
+
+    def _on_nav_action_triggered(self) -> None:
+        self.navigation.setFocus(Qt.FocusReason.ShortcutFocusReason)
+
+    def _on_find_action_triggered(self) -> None:
+        self.current_page().focus_search()
+
+    def _on_new_action_triggered(self) -> None:
+        self.current_page().new_record()
+
+    def _on_refresh_action_triggered(self) -> None:
+        self.current_page().refresh()
+
+    def _on_about_action_triggered(self) -> None:
+        QMessageBox.about(self, "About FieldOps",
+                          f"FieldOps {__version__}\nAnimal control records for "
+                          f"{self.ctx.jurisdiction}.")
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        self.ctx.shutdown()
+        super().closeEvent(event)

@@ -1,0 +1,1 @@
+"""People and animals: the registry every other area draws on."""

@@ -1,0 +1,251 @@
+"""An animal's record: details and owner, rabies vaccinations, history."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from datetime import date
+
+from PySide6.QtCore import QDate, Qt
+from PySide6.QtGui import QIntValidator
+from PySide6.QtWidgets import (
+    QComboBox,
+    QHBoxLayout,
+    QLineEdit,
+    QPushButton,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from fieldops.services.animals import (
+    AnimalInput,
+    AnimalView,
+    animal_history,
+    create_animal,
+    update_animal,
+)
+from ui.context import AppContext
+from ui.forms import FormFields, RecordDialog, form_layout
+from ui.people import opening
+from ui.people.columns import SEX_LABELS, SPECIES_LABELS, history_columns, vaccination_columns
+from ui.people.person_dialog import notes_edit
+from ui.people.picker import PersonPickerDialog
+from ui.people.vaccination_dialog import VaccinationDialog
+from ui.table_models import ListTableModel
+from ui.widgets import OptionalDateEdit, RecordTableView
+
+ALTERED = (("Unknown", None), ("Yes", True), ("No", False))
+
+
+def _combo(items) -> QComboBox:
+    combo = QComboBox()
+    for label, value in items:
+        combo.addItem(label, value)
+    return combo
+
+
+def _select(combo: QComboBox, value) -> None:
+    combo.setCurrentIndex(max(combo.findData(value), 0))
+
+
+class AnimalDialog(RecordDialog):
+    """Create or edit an animal; once saved, add vaccinations and read its history."""
+
+    def __init__(self, ctx: AppContext, animal: AnimalView | None = None,
+                 parent: QWidget | None = None, *, owner: tuple[int, str] | None = None) -> None:
+        super().__init__(ctx, "New animal", parent)
+        self.setObjectName("AnimalDialog")
+        self.resize(760, 680)
+        self._animal = animal
+        self._owner_id: int | None = None
+        self.tabs = QTabWidget()
+        self.body.addWidget(self.tabs)
+        self.tabs.addTab(self._build_details(), "&Details")
+        self.tabs.addTab(self._build_vaccinations(), "Rabies &vaccinations")
+        self.history_model = ListTableModel(history_columns(ctx), parent=self)
+        self.history_view = RecordTableView()
+        self.history_view.setModel(self.history_model)
+        self.tabs.addTab(self.history_view, "&History")
+        self._show_animal(animal)
+        if animal is None and owner is not None:
+            self._set_owner(*owner)
+
+    def _build_details(self) -> QWidget:
+        page = QWidget()
+        form = form_layout()
+        page.setLayout(form)
+        self.fields = FormFields(form)
+        add = self.fields.add
+        self.name = add("name", "&Name:", QLineEdit())
+        self.species = add("species", "S&pecies:", _combo(
+            (label, key) for key, label in SPECIES_LABELS.items()))
+        self.species_detail = add("species_detail", "&Kind of animal:", QLineEdit(),
+                                  hint="Only for species Other, e.g. ferret or rabbit.")
+        self.breed = add("breed", "&Breed:", QLineEdit())
+        self.colour = add("colour", "Co&lour:", QLineEdit())
+        self.sex = add("sex", "Se&x:", _combo((label, key) for key, label in SEX_LABELS.items()))
+        self.altered = add("altered", "&Altered (spayed/neutered):", _combo(ALTERED))
+        self.birth_date = OptionalDateEdit("&Unknown")
+        self.birth_date.date_edit.setMaximumDate(_qdate(self.ctx.today()))
+        add("birth_date", "Bi&rth date:", self.birth_date, focus=self.birth_date.date_edit,
+            hint="Approximate is fine; tick Unknown when nobody knows.")
+        self.markings = add("markings", "&Markings:", notes_edit())
+        self.microchip = add("microchip", "Microch&ip:", QLineEdit())
+        self.licence_number = add("licence_number", "Lic&ence number:", QLineEdit())
+        self.licence_year = add("licence_year", "Licence &year:", QLineEdit())
+        self.licence_year.setValidator(QIntValidator(0, 9999, self.licence_year))
+        self.licence_year.setMaximumWidth(100)
+        add("owner_id", "&Owner:", self._build_owner_row(), focus=self.choose_owner_button)
+        self.notes = add("notes", "No&tes:", notes_edit())
+        self.species.currentIndexChanged.connect(self._on_species_current_index_changed)
+        chain = [self.name, self.species, self.species_detail, self.breed, self.colour, self.sex,
+                 self.altered, self.birth_date.date_edit, self.birth_date.unknown, self.markings,
+                 self.microchip, self.licence_number, self.licence_year,
+                 self.choose_owner_button, self.clear_owner_button, self.open_owner_button,
+                 self.notes]
+        for a, b in zip(chain, chain[1:], strict=False):
+            QWidget.setTabOrder(a, b)
+        return page
+
+    def _build_owner_row(self) -> QWidget:
+        box = QWidget()
+        row = QHBoxLayout(box)
+        row.setContentsMargins(0, 0, 0, 0)
+        self.owner_name = QLineEdit()
+        self.owner_name.setReadOnly(True)
+        self.owner_name.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.owner_name.setPlaceholderText("No owner recorded")
+        self.choose_owner_button = QPushButton("Choose…")
+        self.clear_owner_button = QPushButton("No owner")
+        self.open_owner_button = QPushButton("Open owner")
+        row.addWidget(self.owner_name, 1)
+        for b in (self.choose_owner_button, self.clear_owner_button, self.open_owner_button):
+            b.setAutoDefault(False)
+            row.addWidget(b)
+        self.choose_owner_button.clicked.connect(self._on_choose_owner_button_clicked)
+        self.clear_owner_button.clicked.connect(self._on_clear_owner_button_clicked)
+        self.open_owner_button.clicked.connect(self._on_open_owner_button_clicked)
+        return box
+
+    def _build_vaccinations(self) -> QWidget:
+        page = QWidget()
+        column = QVBoxLayout(page)
+        self.vaccinations_model = ListTableModel(vaccination_columns(self.ctx), parent=self)
+        self.vaccinations_view = RecordTableView()
+        self.vaccinations_view.setModel(self.vaccinations_model)
+        self.add_vaccination_button = QPushButton("&Add vaccination…")
+        self.add_vaccination_button.setAutoDefault(False)
+        self.add_vaccination_button.clicked.connect(self._on_add_vaccination_button_clicked)
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.add_vaccination_button)
+        buttons.addStretch(1)
+        column.addWidget(self.vaccinations_view, 1)
+        column.addLayout(buttons)
+        return page
+
+    # -- showing ---------------------------------------------------------
+
+    def animal(self) -> AnimalView | None:
+        return self._animal
+
+    def _show_animal(self, a: AnimalView | None) -> None:
+        self._animal = a
+        self.setWindowTitle(f"{a.label} — animal #{a.id}" if a else "New animal")
+        self.name.setText(a.name if a else "")
+        _select(self.species, a.species if a else "dog")
+        self.species_detail.setText(a.species_detail if a else "")
+        self.breed.setText(a.breed if a else "")
+        self.colour.setText(a.colour if a else "")
+        _select(self.sex, a.sex if a else "unknown")
+        _select(self.altered, a.altered if a else None)
+        self.birth_date.set_default_date(self.ctx.today())
+        self.birth_date.set_value(a.birth_date if a else None)
+        self.markings.setPlainText(a.markings if a else "")
+        self.microchip.setText(a.microchip if a else "")
+        self.licence_number.setText(a.licence_number if a else "")
+        self.licence_year.setText(str(a.licence_year) if a and a.licence_year else "")
+        self._set_owner(a.owner_id if a else None, a.owner_name if a else "")
+        self.notes.setPlainText(a.notes if a else "")
+        self._on_species_current_index_changed()
+        self.vaccinations_model.set_rows(a.vaccinations if a else ())
+        self.tabs.setTabEnabled(1, a is not None)
+        self.tabs.setTabEnabled(2, a is not None)
+        if a is not None:
+            self.ctx.tasks.run(animal_history, self.ctx.db, a.id, owner=self,
+                               on_done=self.history_model.set_rows)
+
+    def _set_owner(self, owner_id: int | None, name: str) -> None:
+        self._owner_id = owner_id
+        self.owner_name.setText(f"{name} (#{owner_id})" if owner_id else "")
+        self.clear_owner_button.setEnabled(owner_id is not None)
+        self.open_owner_button.setEnabled(owner_id is not None)
+
+    def owner_id(self) -> int | None:
+        return self._owner_id
+
+    # -- saving ----------------------------------------------------------
+
+    def read_input(self) -> AnimalInput:
+        year = self.licence_year.text().strip()
+        return AnimalInput(
+            species=self.species.currentData(), name=self.name.text(),
+            species_detail=self.species_detail.text() if self._is_other() else "",
+            breed=self.breed.text(), colour=self.colour.text(), sex=self.sex.currentData(),
+            altered=self.altered.currentData(), birth_date=self.birth_date.value(),
+            markings=self.markings.toPlainText(), microchip=self.microchip.text(),
+            licence_number=self.licence_number.text(),
+            licence_year=int(year) if year else None, owner_id=self._owner_id,
+            notes=self.notes.toPlainText(),
+        )
+
+    def save(self) -> None:
+        ctx, a = self.ctx, self._animal
+        if a is None:
+            self.save_with(create_animal, ctx.db, ctx.actor, self.read_input(), today=ctx.today())
+        else:
+            self.save_with(update_animal, ctx.db, ctx.actor, a.id, self.read_input(),
+                           expected_version=a.version, today=ctx.today())
+
+    def _on_record_saved(self, view: AnimalView) -> None:
+        self._show_animal(view)
+        self.ctx.bus.changed.emit("animal", view.id)
+
+    def _is_other(self) -> bool:
+        return self.species.currentData() == "other"
+
+    # -- slots -----------------------------------------------------------
+
+    def _on_species_current_index_changed(self, _index: int = 0) -> None:
+        self.species_detail.setEnabled(self._is_other())
+
+    def _on_choose_owner_button_clicked(self) -> None:
+        picker = PersonPickerDialog(self.ctx, self)
+        picker.chosen.connect(self._set_owner)
+        picker.open()
+
+    def _on_clear_owner_button_clicked(self) -> None:
+        self._set_owner(None, "")
+        self.choose_owner_button.setFocus()
+
+    def _on_open_owner_button_clicked(self) -> None:
+        if self._owner_id is not None:
+            opening.open_person(self.ctx, self._owner_id, self)
+
+    def _on_add_vaccination_button_clicked(self) -> None:
+        if self._animal is not None:
+            dialog = VaccinationDialog(self.ctx, self._animal, self)
+            dialog.saved.connect(self._on_vaccination_saved)
+            dialog.open()
+
+    def _on_vaccination_saved(self, view: AnimalView) -> None:
+        # Only the list and history: the details tab may hold edits not yet saved.
+        if self._animal is not None:
+            self._animal = replace(self._animal, vaccinations=view.vaccinations)
+        self.vaccinations_model.set_rows(view.vaccinations)
+        self.ctx.tasks.run(animal_history, self.ctx.db, view.id, owner=self,
+                           on_done=self.history_model.set_rows)
+        self.ctx.bus.changed.emit("animal", view.id)
+
+
+def _qdate(d: date) -> QDate:
+    return QDate(d.year, d.month, d.day)

@@ -1,0 +1,247 @@
+"""Table models: a lazy one over SQL pages for big lists, a plain one for short lists.
+
+``PagedTableModel`` follows Anki's browser table (STYLE.md): the database
+filters, sorts and counts; the model holds only the pages a view has asked
+for. Counting and every page fetch run through ``ui.tasks`` because neither is
+cheap on a million rows (a deep OFFSET page took over a second in
+measurement), so the GUI thread never waits: rows not yet fetched show
+"Loading…" until their page arrives.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import partial
+from typing import Any
+
+from PySide6.QtCore import (
+    QAbstractTableModel,
+    QModelIndex,
+    QObject,
+    QPersistentModelIndex,
+    Qt,
+    Signal,
+)
+
+from fieldops.services.listing import Page
+from ui.tasks import TaskRunner
+
+AnyIndex = QModelIndex | QPersistentModelIndex
+LOADING = "Loading…"
+ROW_ROLE = Qt.ItemDataRole.UserRole  # the row's frozen data object
+
+
+@dataclass(frozen=True)
+class Column:
+    """One column: its title and how a row object shows in it."""
+
+    title: str
+    text: Callable[[Any], str]
+    width: int = 0  # preferred width in pixels; 0 lets the view decide
+
+
+class _ColumnsMixin:
+    _columns: Sequence[Column]
+
+    def columnCount(self, parent: AnyIndex = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self._columns)
+
+    def headerData(self, section: int, orientation: Qt.Orientation,
+                   role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if (role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal
+                and 0 <= section < len(self._columns)):
+            return self._columns[section].title
+        return None
+
+    def columns(self) -> Sequence[Column]:
+        return self._columns
+
+
+class ListTableModel(_ColumnsMixin, QAbstractTableModel):
+    """A short list held in memory (a person's animals, a record's history)."""
+
+    def __init__(self, columns: Sequence[Column], rows: Sequence[Any] = (),
+                 parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._columns = tuple(columns)
+        self._rows: tuple[Any, ...] = tuple(rows)
+
+    def set_rows(self, rows: Sequence[Any]) -> None:
+        self.beginResetModel()
+        self._rows = tuple(rows)
+        self.endResetModel()
+
+    def row_object(self, row: int) -> Any:
+        return self._rows[row] if 0 <= row < len(self._rows) else None
+
+    def rowCount(self, parent: AnyIndex = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self._rows)
+
+    def data(self, index: AnyIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid():
+            return None
+        obj = self._rows[index.row()]
+        if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
+            return self._columns[index.column()].text(obj)
+        if role == ROW_ROLE:
+            return obj
+        return None
+
+
+class PagedTableModel(_ColumnsMixin, QAbstractTableModel):
+    """Rows of a searched list, counted and fetched page by page off the GUI thread.
+
+    ``count(text) -> int`` and ``page(text, offset, limit) -> Page`` are
+    service calls with the database already bound. ``search(text)`` starts a
+    new answer; the rows on screen stay until it arrives, so typing never
+    blanks the list.
+    """
+
+    searching_changed = Signal(bool)
+    counted = Signal(int)  # a search's answer arrived: how many rows match
+
+    MAX_IN_FLIGHT = 2  # page fetches at once; later wishes wait, newest first
+
+    def __init__(self, tasks: TaskRunner, columns: Sequence[Column],
+                 count: Callable[[str], int], page: Callable[[str, int, int], Page],
+                 *, page_size: int = 200, cache_pages: int = 64,
+                 parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._tasks = tasks
+        self._columns = tuple(columns)
+        self._count_fn = count
+        self._page_fn = page
+        self._page_size = page_size
+        self._cache_pages = cache_pages
+        self._text = ""
+        self._count = 0
+        self._counted = False
+        self._generation = 0
+        self._pages: OrderedDict[int, tuple[Any, ...]] = OrderedDict()
+        self._wanted: list[int] = []
+        self._in_flight: dict[int, int] = {}
+        self._search_task = 0
+
+    # -- the search ------------------------------------------------------
+
+    def search(self, text: str) -> None:
+        """Count and fetch the first page for ``text``; the old rows stay until then."""
+        self._generation += 1
+        self._text = text
+        self._forget_fetches()
+        self._tasks.cancel(self._search_task)
+        self._search_task = self._tasks.run(
+            self._count_and_first_page, text, owner=self,
+            on_done=partial(self._on_search_done, self._generation),
+            on_error=self._on_search_failed,
+        )
+        self.searching_changed.emit(True)
+
+    def refresh(self) -> None:
+        self.search(self._text)
+
+    def search_text(self) -> str:
+        return self._text
+
+    def is_searching(self) -> bool:
+        return self._tasks.is_pending(self._search_task)
+
+    def has_answer(self) -> bool:
+        """True once a search has been counted (0 rows then means "none match")."""
+        return self._counted
+
+    def is_loading(self) -> bool:
+        return self.is_searching() or bool(self._in_flight)
+
+    def row_object(self, row: int) -> Any:
+        """The row's data object, or None while its page is still loading."""
+        page_no, i = divmod(row, self._page_size)
+        rows = self._pages.get(page_no)
+        return rows[i] if rows is not None and i < len(rows) else None
+
+    def _count_and_first_page(self, text: str) -> tuple[int, Page]:
+        # Runs on a worker thread: service calls only, no Qt.
+        return self._count_fn(text), self._page_fn(text, 0, self._page_size)
+
+    def _on_search_done(self, generation: int, answer: tuple[int, Page]) -> None:
+        if generation != self._generation:
+            return
+        count, first = answer
+        self.beginResetModel()
+        self._count = count
+        self._counted = True
+        self._pages.clear()
+        self._pages[0] = first.rows
+        self.endResetModel()
+        self.searching_changed.emit(False)
+        self.counted.emit(count)
+
+    def _on_search_failed(self, _exc: BaseException) -> bool:
+        self.searching_changed.emit(False)
+        return False  # still reported by the router
+
+    # -- pages -----------------------------------------------------------
+
+    def _forget_fetches(self) -> None:
+        for task_id in self._in_flight.values():
+            self._tasks.cancel(task_id)
+        self._in_flight.clear()
+        self._wanted.clear()
+
+    def _want(self, page_no: int) -> None:
+        if page_no in self._in_flight:
+            return
+        if page_no in self._wanted:
+            self._wanted.remove(page_no)
+        self._wanted.append(page_no)
+        # Pages scrolled past before they were fetched are not worth fetching.
+        del self._wanted[:-8]
+        self._pump()
+
+    def _pump(self) -> None:
+        while self._wanted and len(self._in_flight) < self.MAX_IN_FLIGHT:
+            page_no = self._wanted.pop()
+            self._in_flight[page_no] = self._tasks.run(
+                self._page_fn, self._text, page_no * self._page_size, self._page_size,
+                owner=self, on_done=partial(self._on_page_done, self._generation, page_no),
+            )
+
+    def _on_page_done(self, generation: int, page_no: int, page: Page) -> None:
+        if generation != self._generation:
+            return
+        self._in_flight.pop(page_no, None)
+        self._pages[page_no] = page.rows
+        while len(self._pages) > self._cache_pages:
+            self._pages.popitem(last=False)
+        first = page_no * self._page_size
+        last = min(first + self._page_size, self._count) - 1
+        if last >= first:
+            self.dataChanged.emit(self.index(first, 0),
+                                  self.index(last, len(self._columns) - 1))
+        self._pump()
+
+    # -- the model interface ---------------------------------------------
+
+    def rowCount(self, parent: AnyIndex = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else self._count
+
+    def data(self, index: AnyIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid() or role not in (
+            Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole, ROW_ROLE
+        ):
+            return None
+        page_no, i = divmod(index.row(), self._page_size)
+        rows = self._pages.get(page_no)
+        if rows is None:
+            self._want(page_no)
+            if role == ROW_ROLE:
+                return None
+            return LOADING if index.column() == 0 else ""
+        self._pages.move_to_end(page_no)
+        if i >= len(rows):  # the list shrank since it was counted
+            return None
+        if role == ROW_ROLE:
+            return rows[i]
+        return self._columns[index.column()].text(rows[i])
