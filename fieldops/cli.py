@@ -101,9 +101,9 @@ def cmd_check(args) -> int:
 
 
 def cmd_due(args) -> int:
-    from fieldops.services.due import due_items
-    from fieldops.services.context import now
     from fieldops.rules import Profile
+    from fieldops.services.context import now
+    from fieldops.services.due import due_items
 
     db, _ = _open(args)
     profile = Profile.default()

@@ -25,19 +25,14 @@ from fieldops.services.animals import AnimalInput, VaccinationInput, add_vaccina
 from fieldops.services.context import Actor, now
 from fieldops.services.people import PersonInput, create_person, sort_name
 
-FIRST = ("Ana Bea Carl Dana Eli Faye Gus Hana Ivan Jada Kofi Lena Marco Nia Omar Pia Quinn Rosa "
-         "Sam Tara Uma Vic Wes Xena Yusuf Zoe Maria James Linh Tomasz Aisha Pedro Greta").split()
-LAST = ("Ruiz Quinn Olson Nguyen Schmidt Johnson Hansen Garcia Kowalski Larsen Miller Brown "
-        "Anderson Peterson Yang Vang Thao Lee Novak Fischer Weber Jensen Lopez Okafor Patel "
-        "O'Brien Müller").split()
-STREETS = ("Elm St|Oak Ave|Johnson St|Williamson St|Park St|Monroe St|Atwood Ave|Regent St|"
-           "Mineral Point Rd|University Ave|Fish Hatchery Rd|Sherman Ave|Commercial Ave").split("|")
-DOG_BREEDS = ("Beagle|Labrador mix|German Shepherd|Pit bull mix|Boxer|Husky|Chihuahua|"
-              "Border Collie|Golden Retriever|Dachshund").split("|")
-CAT_BREEDS = ("Domestic shorthair|Domestic longhair|Siamese mix|Maine Coon mix").split("|")
-COLOURS = "black|white|brown|tan|brindle|grey tabby|orange|tricolour|black and white".split("|")
-DOG_NAMES = "Rex Bella Max Luna Charlie Daisy Rocky Sadie Buddy Molly Zeus Penny".split()
-CAT_NAMES = "Tom Mittens Cleo Simba Nala Oliver Pumpkin Shadow".split()
+FIRST = ["Ana", "Bea", "Carl", "Dana", "Eli", "Faye", "Gus", "Hana", "Ivan", "Jada", "Kofi", "Lena", "Marco", "Nia", "Omar", "Pia", "Quinn", "Rosa", "Sam", "Tara", "Uma", "Vic", "Wes", "Xena", "Yusuf", "Zoe", "Maria", "James", "Linh", "Tomasz", "Aisha", "Pedro", "Greta"]
+LAST = ["Ruiz", "Quinn", "Olson", "Nguyen", "Schmidt", "Johnson", "Hansen", "Garcia", "Kowalski", "Larsen", "Miller", "Brown", "Anderson", "Peterson", "Yang", "Vang", "Thao", "Lee", "Novak", "Fischer", "Weber", "Jensen", "Lopez", "Okafor", "Patel", "O'Brien", "Müller"]
+STREETS = ["Elm St", "Oak Ave", "Johnson St", "Williamson St", "Park St", "Monroe St", "Atwood Ave", "Regent St", "Mineral Point Rd", "University Ave", "Fish Hatchery Rd", "Sherman Ave", "Commercial Ave"]
+DOG_BREEDS = ["Beagle", "Labrador mix", "German Shepherd", "Pit bull mix", "Boxer", "Husky", "Chihuahua", "Border Collie", "Golden Retriever", "Dachshund"]
+CAT_BREEDS = ["Domestic shorthair", "Domestic longhair", "Siamese mix", "Maine Coon mix"]
+COLOURS = ["black", "white", "brown", "tan", "brindle", "grey tabby", "orange", "tricolour", "black and white"]
+DOG_NAMES = ["Rex", "Bella", "Max", "Luna", "Charlie", "Daisy", "Rocky", "Sadie", "Buddy", "Molly", "Zeus", "Penny"]
+CAT_NAMES = ["Tom", "Mittens", "Cleo", "Simba", "Nala", "Oliver", "Pumpkin", "Shadow"]
 OFFICERS = ("Off. Dana Lee", "Off. Marco Vang", "Off. Greta Hansen")
 
 

@@ -116,9 +116,12 @@ class Database:
     @contextmanager
     def read(self) -> Iterator[Session]:
         """A unit of work that only reads; it never takes the write lock."""
-        with self.engine.connect().execution_options(**{READONLY: True}) as conn:
-            with Session(bind=conn, expire_on_commit=False) as session, session.begin():
-                yield session
+        with (
+            self.engine.connect().execution_options(**{READONLY: True}) as conn,
+            Session(bind=conn, expire_on_commit=False) as session,
+            session.begin(),
+        ):
+            yield session
 
     def dispose(self) -> None:
         self.engine.dispose()

@@ -15,7 +15,7 @@ from fieldops.errors import Collector, NotFoundError, StaleRecordError
 from fieldops.services import validate as v
 from fieldops.services.audit import HistoryEntry, history
 from fieldops.services.context import Actor, audit, changed_only, jsonable, now, snapshot
-from fieldops.services.listing import Page, fts_ids
+from fieldops.services.listing import Page, active_count, fts_ids, page_ids
 from fieldops.services.people import load_person
 
 
@@ -273,37 +273,39 @@ def get_animal(db: Database, animal_id: int) -> AnimalView:
         return _view(s, load_animal(s, animal_id))
 
 
-def _animals_query(db: Database, text_: str):
-    query = (
-        select(Animal.id, Animal.name, Animal.species, Animal.breed, Animal.colour,
-               func.coalesce(Animal.microchip, ""), func.coalesce(Animal.licence_number, ""),
-               func.coalesce(Person.full_name, ""))
-        .outerjoin(Person, Person.id == Animal.owner_id)
-        .where(Animal.archived_at.is_(None))
-    )
+ANIMAL_ORDER = (Animal.name, Animal.id)
+
+
+def _matching_ids(db: Database, text_: str):
+    """Ids of animals matching by name/breed/colour/markings, microchip, licence or owner."""
     text_ = (text_ or "").strip()
     if not text_:
-        return query
+        return None
     code = text_.replace(" ", "").upper()
     conditions = [Animal.microchip == code, Animal.licence_number == code]
     for table, column in (("animal", Animal.id), ("person", Animal.owner_id)):
         ids = fts_ids(db, table, text_)
         if ids is not None:
             conditions.append(column.in_(ids))
-    return query.where(or_(*conditions))
+    return select(Animal.id).where(or_(*conditions))
 
 
 def count_animals(db: Database, text_: str = "") -> int:
     with db.read() as s:
-        return s.execute(select(func.count()).select_from(_animals_query(db, text_).subquery())
-                         ).scalar_one()
+        return active_count(s, Animal, _matching_ids(db, text_))
 
 
 def animals_page(db: Database, text_: str, offset: int, limit: int) -> Page[AnimalRow]:
     """Animals found by name, breed, colour, markings, microchip, licence or owner's name."""
     with db.read() as s:
+        ids = page_ids(Animal, ANIMAL_ORDER, _matching_ids(db, text_), offset, limit)
         rows = s.execute(
-            _animals_query(db, text_).order_by(Animal.name, Animal.id).offset(offset).limit(limit)
+            select(Animal.id, Animal.name, Animal.species, Animal.breed, Animal.colour,
+                   func.coalesce(Animal.microchip, ""), func.coalesce(Animal.licence_number, ""),
+                   func.coalesce(Person.full_name, ""))
+            .join(ids, ids.c.id == Animal.id)
+            .outerjoin(Person, Person.id == Animal.owner_id)
+            .order_by(*ANIMAL_ORDER)
         ).all()
         return Page(offset=offset, rows=tuple(AnimalRow(*r) for r in rows))
 

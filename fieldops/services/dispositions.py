@@ -16,7 +16,14 @@ from datetime import datetime, timedelta
 from sqlalchemy.orm import Session
 
 from fieldops.db.engine import Database
-from fieldops.db.models import DISPOSITION_CODES, Animal, Disposition, Impoundment, Person, ReleaseEvidence
+from fieldops.db.models import (
+    DISPOSITION_CODES,
+    Animal,
+    Disposition,
+    Impoundment,
+    Person,
+    ReleaseEvidence,
+)
 from fieldops.errors import Collector, PermissionDeniedError, UserError
 from fieldops.rules import (
     Profile,
@@ -27,7 +34,6 @@ from fieldops.rules import (
     preserve_until,
     release_requirements,
     to_local,
-    unmet,
 )
 from fieldops.services import validate as v
 from fieldops.services.animals import load_animal

@@ -13,8 +13,8 @@ from fieldops.db.models import (
     REASON_CODES,
     Animal,
     Disposition,
-    ImpoundPhoto,
     Impoundment,
+    ImpoundPhoto,
     Person,
 )
 from fieldops.errors import Collector, NotFoundError
@@ -78,9 +78,9 @@ def validate_intake(inp: IntakeInput, at: datetime, profile: Profile) -> IntakeI
         raise ValueError("impounded_at must be timezone-aware")
     elif inp.impounded_at > at + timedelta(minutes=5):
         c.add("impounded_at", "Impoundment cannot be in the future.")
-    if inp.found_at is not None and inp.impounded_at is not None:
-        if inp.found_at > inp.impounded_at:
-            c.add("found_at", "The animal cannot be found after it was impounded.")
+    if inp.found_at is not None and inp.impounded_at is not None \
+            and inp.found_at > inp.impounded_at:
+        c.add("found_at", "The animal cannot be found after it was impounded.")
     v.required(c, "officer", v.clean(inp.officer), "Impounding officer", 200)
     c.check(inp.reason in REASON_CODES, "reason", "Choose the reason for impoundment.")
     if inp.reason == "other":

@@ -51,6 +51,28 @@ def fts_ids(db: Database, table: str, text_: str) -> Select | None:
     )
 
 
-def search_filter(db: Database, query: Select, model, table: str, text_: str) -> Select:
-    ids = fts_ids(db, table, text_)
-    return query if ids is None else query.where(model.id.in_(ids))
+def active_count(s, model, text_ids: Select | None) -> int:
+    """How many active rows (optionally among ``text_ids``).
+
+    Without a search this is all rows minus archived ones: two index-only
+    counts, where "WHERE archived_at IS NULL" would visit every row.
+    """
+    if text_ids is None:
+        total = s.execute(select(func.count()).select_from(model)).scalar_one()
+        archived = s.execute(select(func.count()).select_from(model)
+                             .where(model.archived_at.is_not(None))).scalar_one()
+        return total - archived
+    return s.execute(select(func.count()).select_from(model).where(
+        model.archived_at.is_(None), model.id.in_(text_ids))).scalar_one()
+
+
+def page_ids(model, order: tuple, text_ids: Select | None, offset: int, limit: int):
+    """The ids of one page of active rows, walked on the covering order index.
+
+    Fetching ids first and the columns after (a "deferred join") keeps a deep
+    OFFSET an index walk instead of a table scan.
+    """
+    q = select(model.id).where(model.archived_at.is_(None))
+    if text_ids is not None:
+        q = q.where(model.id.in_(text_ids))
+    return q.order_by(*order).offset(offset).limit(limit).subquery()

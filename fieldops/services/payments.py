@@ -9,7 +9,13 @@ from decimal import Decimal
 from sqlalchemy.orm import Session
 
 from fieldops.db.engine import Database
-from fieldops.db.models import PAYMENT_KIND_CODES, PAYMENT_METHOD_CODES, Impoundment, Payment, PaymentLine
+from fieldops.db.models import (
+    PAYMENT_KIND_CODES,
+    PAYMENT_METHOD_CODES,
+    Impoundment,
+    Payment,
+    PaymentLine,
+)
 from fieldops.errors import Collector
 from fieldops.rules import Profile, adoption_fees, redemption_fees
 from fieldops.services import validate as v

@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from sqlalchemy import func, select
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 from sqlalchemy.orm.exc import StaleDataError
 
@@ -16,7 +16,7 @@ from fieldops.db.search import phone_search_text
 from fieldops.errors import Collector, NotFoundError, StaleRecordError
 from fieldops.services import validate as v
 from fieldops.services.context import Actor, audit, changed_only, now, snapshot
-from fieldops.services.listing import Page, search_filter
+from fieldops.services.listing import Page, active_count, fts_ids, page_ids
 
 
 @dataclass(frozen=True)
@@ -198,24 +198,21 @@ def get_person(db: Database, person_id: int) -> PersonView:
         return _view(s, load_person(s, person_id))
 
 
-def _people_query(db: Database, text: str):
-    query = select(Person.id).where(Person.archived_at.is_(None))
-    return search_filter(db, query, Person, "person", text)
+PEOPLE_ORDER = (Person.sort_name, Person.id)
 
 
 def count_people(db: Database, text: str = "") -> int:
     with db.read() as s:
-        inner = _people_query(db, text).subquery()
-        return s.execute(select(func.count()).select_from(inner)).scalar_one()
+        return active_count(s, Person, fts_ids(db, "person", text))
 
 
 def people_page(db: Database, text: str, offset: int, limit: int) -> Page[PersonRow]:
     """One page of people, ordered by family name, found by name, address, phone or e-mail."""
     with db.read() as s:
-        query = _people_query(db, text).with_only_columns(
-            Person.id, Person.full_name, Person.address, Person.city, Person.phone, Person.email
-        )
+        ids = page_ids(Person, PEOPLE_ORDER, fts_ids(db, "person", text), offset, limit)
         rows = s.execute(
-            query.order_by(Person.sort_name, Person.id).offset(offset).limit(limit)
+            select(Person.id, Person.full_name, Person.address, Person.city, Person.phone,
+                   Person.email)
+            .join(ids, ids.c.id == Person.id).order_by(*PEOPLE_ORDER)
         ).all()
         return Page(offset=offset, rows=tuple(PersonRow(*r) for r in rows))

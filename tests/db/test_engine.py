@@ -77,7 +77,7 @@ def test_new_database_file_is_private(tmp_path):
 
 
 def test_naive_datetimes_are_refused_and_aware_ones_come_back_in_utc(db):
-    from datetime import UTC, timezone, timedelta
+    from datetime import UTC, timedelta, timezone
 
     with pytest.raises(Exception, match="naive"), db.write() as s:
         s.add(AuditEvent(at=datetime(2026, 1, 1, 12), actor="a", action="x", entity="e",

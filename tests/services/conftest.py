@@ -9,6 +9,7 @@ from fieldops.services.animals import AnimalInput, VaccinationInput, add_vaccina
 from fieldops.services.impounds import IntakeInput, intake
 from fieldops.services.people import PersonInput, create_person
 
+
 @pytest.fixture
 def profile() -> Profile:
     return Profile.default()

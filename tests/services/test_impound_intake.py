@@ -11,7 +11,7 @@ from support import local
 from fieldops.errors import ValidationError
 from fieldops.services.animals import AnimalInput, count_animals
 from fieldops.services.audit import history
-from fieldops.services.impound_list import count_impounds, ImpoundFilter
+from fieldops.services.impound_list import ImpoundFilter, count_impounds
 from fieldops.services.impounds import IntakeInput, Photo, get_photo, intake, repeat_check
 from fieldops.services.payments import quote
 

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime
-
-from sqlalchemy import MetaData
 from typing import Any
 
+from sqlalchemy import MetaData
 from sqlalchemy.orm import DeclarativeBase, Mapped, declared_attr, mapped_column
 
 from fieldops.db.types import UTCDateTime

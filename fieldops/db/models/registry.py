@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import date, datetime
 
-from sqlalchemy import CheckConstraint, ForeignKey, Index, String, Text
+from sqlalchemy import CheckConstraint, ForeignKey, Index, String, Text, text
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from fieldops.db.models.base import Archivable, Base, Timestamped
@@ -19,11 +19,19 @@ class Person(Timestamped, Archivable, Base):
     """Owners, adopters, bitten persons, veterinarians: anyone the unit records."""
 
     __tablename__ = "person"
+    __table_args__ = (
+        # Lists page through active people in name order: a covering partial
+        # index makes a deep page a short index walk (bench/registry.py).
+        Index("ix_person_active_order", "sort_name", "id",
+              sqlite_where=text("archived_at IS NULL"),
+              postgresql_where=text("archived_at IS NULL")),
+        Index("ix_person_archived_at", "archived_at"),
+    )
 
     id: Mapped[int] = mapped_column(primary_key=True)
     full_name: Mapped[str] = mapped_column(String(200))
     # Lower-cased "family, given" used for ordering lists; kept by the service.
-    sort_name: Mapped[str] = mapped_column(String(200), index=True)
+    sort_name: Mapped[str] = mapped_column(String(200))
     address: Mapped[str] = mapped_column(String(300), default="")
     city: Mapped[str] = mapped_column(String(100), default="")
     postal_code: Mapped[str] = mapped_column(String(20), default="")
@@ -58,6 +66,10 @@ class Animal(Timestamped, Archivable, Base):
         CheckConstraint("sex IN ('male', 'female', 'unknown')", name="sex"),
         Index("ix_animal_microchip", "microchip"),
         Index("ix_animal_licence_number", "licence_number"),
+        Index("ix_animal_active_order", "name", "id",
+              sqlite_where=text("archived_at IS NULL"),
+              postgresql_where=text("archived_at IS NULL")),
+        Index("ix_animal_archived_at", "archived_at"),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)
