@@ -29,7 +29,6 @@ from xml.sax.saxutils import escape as _xml_escape
 from zoneinfo import ZoneInfo
 
 from reportlab.lib import colors
-from reportlab.lib.enums import TA_RIGHT
 from reportlab.lib.pagesizes import letter
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import inch
@@ -37,6 +36,7 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import (
     BaseDocTemplate,
+    CondPageBreak,
     Flowable,
     Frame,
     PageTemplate,
@@ -239,7 +239,7 @@ GRID = colors.HexColor("#9aa3ad")
 HEAD_BG = colors.HexColor("#e4e8ec")
 ZEBRA = colors.HexColor("#f5f7f9")
 MUTED = colors.HexColor("#555b61")
-ALERT = colors.HexColor("#a3120f")
+ALERT = "#a3120f"  # overrides and other things a reader must not miss
 
 CELL_PAD = 3
 
@@ -282,17 +282,12 @@ class Document:
         return {
             "body": body,
             "h2": ParagraphStyle("h2", parent=body, fontName=b, fontSize=11.5, leading=14,
-                                 spaceBefore=10, spaceAfter=4, keepWithNext=1),
-            "lead": ParagraphStyle("lead", parent=body, fontName=b, fontSize=12, leading=15),
+                                 spaceBefore=10, spaceAfter=4),
             "small": ParagraphStyle("small", parent=body, fontSize=8, leading=10, textColor=MUTED),
             "note": ParagraphStyle("note", parent=body, fontSize=8.5, leading=11),
             "cell": ParagraphStyle("cell", parent=body, fontSize=8.5, leading=10.5),
             "cell_bold": ParagraphStyle("cell_bold", parent=body, fontName=b, fontSize=8.5,
                                         leading=10.5),
-            "cell_right": ParagraphStyle("cell_right", parent=body, fontSize=8.5, leading=10.5,
-                                         alignment=TA_RIGHT),
-            "alert": ParagraphStyle("alert", parent=body, fontName=b, fontSize=8.5, leading=10.5,
-                                    textColor=ALERT),
         }
 
     def subtitle(self) -> str:
@@ -424,8 +419,14 @@ class Document:
 
     # -- building blocks ------------------------------------------------------
 
-    def heading(self, text: str) -> Paragraph:
-        return para(text, self.s["h2"])
+    def heading(self, text: str, *, keep: float = 1.1 * inch) -> list[Flowable]:
+        """A section heading that starts a new page rather than end one.
+
+        CondPageBreak, not ``keepWithNext``: ReportLab keeps a heading with a
+        table by moving both to the next page, even when the table is longer
+        than a page and would have split anyway, leaving a half-empty page.
+        """
+        return [CondPageBreak(keep), para(text, self.s["h2"])]
 
     def text(self, text: object, style: str = "body") -> Paragraph:
         return para(text, self.s[style])

@@ -8,8 +8,8 @@ import os
 import subprocess
 import sys
 from datetime import UTC, date, datetime
-from pathlib import Path
 from decimal import Decimal
+from pathlib import Path
 from zoneinfo import ZoneInfo
 
 import pytest

@@ -1,0 +1,121 @@
+"""The supervisor's register of impounded animals for a period (city code 58-528)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from datetime import date, datetime
+from decimal import Decimal
+from zoneinfo import ZoneInfo
+
+from reportlab.lib.pagesizes import landscape, letter
+from reportlab.lib.units import inch
+from reportlab.platypus import Flowable, KeepTogether
+
+from fieldops.reports.base import Document, clean, fmt_date, fmt_local_date, markup, money
+from fieldops.reports.impound_parts import party_line, require_aware_view
+from fieldops.services.impound_views import DISPOSITIONS, ImpoundView
+
+__all__ = ["impound_register"]
+
+
+class ImpoundRegister(Document):
+    """One line per impoundment for a period: the supervisor's 58-528 register."""
+
+    title = "Register of impounded animals"
+    pagesize = landscape(letter)
+    margin = 0.5 * inch
+
+    def __init__(self, rows: Sequence[ImpoundView], *, period_start: date, period_end: date,
+                 **kwargs: object) -> None:
+        if period_end < period_start:
+            raise ValueError("period_end is before period_start")
+        super().__init__(**kwargs)  # type: ignore[arg-type]
+        for view in rows:
+            require_aware_view(view)
+        self.rows = sorted(rows, key=lambda r: (r.impounded_at, r.id))
+        self.period_start = period_start
+        self.period_end = period_end
+
+    def subtitle(self) -> str:
+        return f"{fmt_date(self.period_start)} to {fmt_date(self.period_end)}"
+
+    def footer_note(self) -> str:
+        return "Record kept under city code 58-528"
+
+    def _disposition_text(self, view: ImpoundView) -> str:
+        d = view.disposition
+        if d is None:
+            return "In custody"
+        if d.kind == "transferred" and clean(d.transfer_to).strip():
+            return f"Transferred to {clean(d.transfer_to).strip()}"
+        return DISPOSITIONS.get(d.kind, d.kind)
+
+    def story(self) -> list[Flowable]:
+        w = self.body_width
+        widths = [0.6 * inch, 1.0 * inch, 0, 1.45 * inch, 2.5 * inch, 1.0 * inch, 0.85 * inch]
+        widths[2] = w - sum(widths)
+        tz = self.tz
+        rows = []
+        total = Decimal("0.00")
+        for view in self.rows:
+            d = view.disposition
+            paid = view.fees_paid_total
+            total += paid
+            rows.append([
+                str(view.id),
+                fmt_local_date(view.impounded_at, tz),
+                view.animal.summary,
+                self._disposition_text(view),
+                party_line(d.recipient) if d is not None else "",
+                fmt_local_date(d.at, tz) if d is not None else "",
+                money(paid),
+            ])
+        count = len(self.rows)
+        story: list[Flowable] = [
+            self.text(markup(
+                "Animals impounded from <b>{}</b> to <b>{}</b> (local dates): <b>{}</b>. "
+                "One line per impoundment: description, date of impoundment and disposition; "
+                "for a release, the person it went to, the date of delivery and the fees paid.",
+                fmt_date(self.period_start), fmt_date(self.period_end),
+                f"{count} impoundment" + ("" if count == 1 else "s"),
+            )),
+            self.spacer(6),
+            *self.data_table(
+                ["No.", "Impounded", "Description", "Disposition", "Released to (name, address)",
+                 "Delivered / disposed", "Fees paid"],
+                rows,
+                widths,
+                wrap={2, 3, 4},
+                right={6},
+                font_size=8,
+                total_rows=[["", "", f"Total: {count} impoundments", "", "", "", money(total)]],
+            ),
+            self.spacer(10),
+            *self._summary(total),
+        ]
+        return story
+
+    def _summary(self, total: Decimal) -> list[Flowable]:
+        counts = Counter(v.disposition.kind if v.disposition else "" for v in self.rows)
+        lines = [["In custody", str(counts.pop("", 0))]]
+        for kind, label in DISPOSITIONS.items():
+            lines.append([label, str(counts.pop(kind, 0))])
+        lines += [[kind, str(n)] for kind, n in sorted(counts.items())]
+        table = self.data_table(["Disposition", "Impoundments"], lines,
+                                [2.2 * inch, 1.1 * inch], right={1},
+                                total_rows=[["All", str(len(self.rows))],
+                                            ["Fees paid", money(total)]])
+        return [KeepTogether([self.text("Summary", "h2"), *table])]
+
+
+def impound_register(rows: Sequence[ImpoundView], *, period_start: date, period_end: date,
+                     jurisdiction: str, tz: ZoneInfo, printed_at: datetime) -> bytes:
+    """The register of impounded animals for a period (city code 58-528), landscape.
+
+    One line per impoundment, in order of impoundment: number, impounded date,
+    description, disposition, released to (name and address), date of delivery
+    or disposition, fees paid; totals at the end. The caller chooses the rows.
+    """
+    return ImpoundRegister(rows, period_start=period_start, period_end=period_end,
+                           jurisdiction=jurisdiction, tz=tz, printed_at=printed_at).render()
