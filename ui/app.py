@@ -13,6 +13,7 @@ from PySide6.QtWidgets import QApplication, QMessageBox
 
 from fieldops.db.engine import Database, describe_url, resolve_url
 from fieldops.db.migrate import SchemaTooNewError
+from fieldops.rules import Profile
 from fieldops.services.context import Actor
 from fieldops.services.setup import open_database, sign_in_os_user
 from ui.areas import AREAS, Area
@@ -39,10 +40,6 @@ def configure_application(app: QApplication) -> None:
 
 def jurisdiction() -> tuple[str, tzinfo]:
     """The jurisdiction's name and time zone, from its profile (RULES.md section 5)."""
-    try:
-        from fieldops.rules.profile import Profile
-    except ImportError:  # no profile module yet: the machine's own zone
-        return "FieldOps", datetime.now().astimezone().tzinfo
     profile = Profile.default()
     return profile.name, profile.timezone
 

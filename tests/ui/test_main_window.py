@@ -1,0 +1,96 @@
+"""The app shell: navigation over the areas, placeholders, status bar, shortcuts."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QLabel
+
+from ui.app import build_main_window
+from ui.areas import AREAS, Area, PlaceholderWidget
+from ui.people.page import PeopleAndAnimalsWidget
+
+AREA_TITLES = ["Today", "Impounds", "Quarantines", "Vicious animals", "People and animals",
+               "Reports", "Administration"]
+
+
+def nav_titles(window) -> list[str]:
+    nav = window.navigation
+    return [nav.item(i).text() for i in range(nav.count())]
+
+
+def test_title_size_and_status_bar_say_where_and_who(window, sqlite_db):
+    assert window.windowTitle() == f"FieldOps — City Animal Control — {sqlite_db.description}"
+    assert (window.width(), window.height()) == (1280, 800)
+    assert window.database_label.text() == f"Database: {sqlite_db.description}"
+    assert window.user_label.text() == "Signed in as Opal Operator (opal), operator"
+    assert window.backup_label.text() == ""
+
+
+def test_navigation_lists_every_area_and_opens_on_people_and_animals(window):
+    assert nav_titles(window) == AREA_TITLES
+    assert window.current_area() == "people"
+    assert isinstance(window.current_page(), PeopleAndAnimalsWidget)
+
+
+def test_areas_not_built_yet_say_what_will_come(qtbot, window):
+    window.navigation.setCurrentRow(1)
+    page = window.current_page()
+    assert isinstance(page, PlaceholderWidget)
+    assert window.current_area() == "impounds"
+    assert "hold period" in page.text.text()
+    assert not window.find_action.isEnabled()
+    assert not window.new_action.isEnabled()
+
+
+def test_ctrl_digit_goes_to_an_area(qtbot, window):
+    qtbot.keyClick(window, Qt.Key.Key_3, Qt.KeyboardModifier.ControlModifier)
+    assert window.current_area() == "quarantines"
+    qtbot.keyClick(window, Qt.Key.Key_5, Qt.KeyboardModifier.ControlModifier)
+    assert window.current_area() == "people"
+    assert window.current_page().search.hasFocus()
+
+
+def test_arrow_keys_in_the_navigation_switch_areas(qtbot, window):
+    qtbot.keyClick(window, Qt.Key.Key_F6)
+    assert window.navigation.hasFocus()
+    qtbot.keyClick(window.navigation, Qt.Key.Key_Down)
+    assert window.current_area() == "reports"
+    qtbot.keyClick(window.navigation, Qt.Key.Key_Home)
+    assert window.current_area() == "today"
+
+
+def test_page_actions_are_in_the_records_menu_only_while_their_page_shows(window):
+    people = window.current_page()
+    assert people.new_animal_action in window.records_menu.actions()
+    assert window.new_action.text() == "&New person…"
+    window.show_area("today")
+    assert people.new_animal_action not in window.records_menu.actions()
+    window.show_area("people")
+    assert people.new_animal_action in window.records_menu.actions()
+
+
+def test_a_page_plugs_in_with_one_area_entry(qtbot, sqlite_db, operator, errors):
+    areas = [*AREAS[:1], Area("impounds", "Impounds", page=lambda ctx: QLabel("intake desk"))]
+    w = build_main_window(sqlite_db, operator, errors=errors, areas=areas)
+    qtbot.addWidget(w)
+    assert nav_titles(w) == ["Today", "Impounds"]
+    assert w.current_area() == "impounds"  # the first area with a real page
+    assert w.current_page().text() == "intake desk"
+    w.ctx.shutdown()
+
+
+def test_the_status_bar_says_where_the_old_database_was_backed_up(
+        qtbot, sqlite_db, operator, errors, tmp_path):
+    backup = tmp_path / "fieldops.backup-0001-20261130T090000Z.db"
+    w = build_main_window(sqlite_db, operator, errors=errors, backup=Path(backup))
+    qtbot.addWidget(w)
+    assert str(backup) in w.backup_label.text()
+    assert "upgraded" in w.backup_label.text()
+    w.ctx.shutdown()
+
+
+def test_ctrl_q_closes_the_window(qtbot, window):
+    qtbot.keyClick(window, Qt.Key.Key_Q, Qt.KeyboardModifier.ControlModifier)
+    qtbot.waitUntil(lambda: not window.isVisible())
