@@ -8,14 +8,19 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import date, datetime, tzinfo
+from datetime import UTC, date, datetime, tzinfo
 
 from PySide6.QtCore import QObject, Signal
 
 from fieldops.db.engine import Database
+from fieldops.rules import Profile
 from fieldops.services.context import Actor
 from ui.errors import ErrorRouter
 from ui.tasks import TaskRunner
+
+
+def utc_now() -> datetime:
+    return datetime.now(UTC)
 
 
 class ChangeBus(QObject):
@@ -38,6 +43,10 @@ class AppContext:
     timezone: tzinfo
     jurisdiction: str = "FieldOps"
     bus: ChangeBus = field(default_factory=ChangeBus)
+    # The ordinance's periods and fees, and the clock that statuses and fee
+    # quotes are computed at; tests fix both, as they fix ``today``.
+    profile: Profile = field(default_factory=Profile.default)
+    now: Callable[[], datetime] = utc_now
 
     def local_time(self, instant: datetime) -> datetime:
         return instant.astimezone(self.timezone)
