@@ -19,11 +19,13 @@ locale at start-up, which would otherwise translate them.
 from __future__ import annotations
 
 import io
+import os
 import re
 from collections.abc import Callable, Collection, Iterable, Sequence
 from datetime import date, datetime
 from decimal import ROUND_HALF_UP, Decimal
-from functools import partial
+from functools import cache, partial
+from pathlib import Path
 from typing import Any
 from xml.sax.saxutils import escape as _xml_escape
 from zoneinfo import ZoneInfo
@@ -32,7 +34,9 @@ from reportlab.lib import colors
 from reportlab.lib.pagesizes import letter
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import inch
+from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.pdfmetrics import stringWidth
+from reportlab.pdfbase.ttfonts import TTFError, TTFont
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import (
     BaseDocTemplate,
@@ -205,6 +209,55 @@ def fit(text: str, font: str, size: float, width: float) -> str:
     return text.rstrip() + "…"
 
 
+# -------------------------------------------------------------------------- fonts
+
+UNICODE_FONT = "FieldOpsSans"
+
+# The PDF standard fonts (Helvetica) only know Western European letters: a
+# recipient named "Nguyễn" or "Łukasz" printed with black boxes. So we embed
+# (subset) a TrueType sans with wide Latin coverage found on the machine:
+# Arial on Windows and macOS, Liberation Sans or DejaVu Sans Condensed on Linux.
+# (regular, bold, italic) file paths; italic is optional.
+def _font_candidates() -> list[tuple[Path, Path, Path]]:
+    windir = Path(os.environ.get("WINDIR", r"C:\Windows")) / "Fonts"
+    mac = Path("/System/Library/Fonts/Supplemental")
+    liberation = Path("/usr/share/fonts/truetype/liberation")
+    dejavu = Path("/usr/share/fonts/truetype/dejavu")
+    return [
+        (windir / "arial.ttf", windir / "arialbd.ttf", windir / "ariali.ttf"),
+        (mac / "Arial.ttf", mac / "Arial Bold.ttf", mac / "Arial Italic.ttf"),
+        (liberation / "LiberationSans-Regular.ttf", liberation / "LiberationSans-Bold.ttf",
+         liberation / "LiberationSans-Italic.ttf"),
+        # Condensed: the width of Helvetica and Arial, so layouts match.
+        (dejavu / "DejaVuSansCondensed.ttf", dejavu / "DejaVuSansCondensed-Bold.ttf",
+         dejavu / "DejaVuSansCondensed-Oblique.ttf"),
+    ]
+
+
+@cache
+def unicode_font() -> tuple[str, str] | None:
+    """Register the first wide-coverage TrueType family found, once per process.
+
+    Returns the (regular, bold) names, or None when none is installed.
+    """
+    for regular, bold, italic in _font_candidates():
+        if not (regular.is_file() and bold.is_file()):
+            continue
+        try:
+            names = {"normal": UNICODE_FONT, "bold": f"{UNICODE_FONT}-Bold"}
+            pdfmetrics.registerFont(TTFont(names["normal"], str(regular)))
+            pdfmetrics.registerFont(TTFont(names["bold"], str(bold)))
+            names["italic"] = names["normal"]
+            if italic.is_file():
+                pdfmetrics.registerFont(TTFont(f"{UNICODE_FONT}-Italic", str(italic)))
+                names["italic"] = f"{UNICODE_FONT}-Italic"
+            pdfmetrics.registerFontFamily(UNICODE_FONT, boldItalic=names["bold"], **names)
+        except (OSError, TTFError):
+            continue
+        return names["normal"], names["bold"]
+    return None
+
+
 # ------------------------------------------------------------------- page numbers
 
 
@@ -273,8 +326,8 @@ class Document:
     # -- override points ------------------------------------------------------
 
     def fonts(self) -> tuple[str, str]:
-        """(regular, bold) font names; register TTFs here for wider alphabets."""
-        return "Helvetica", "Helvetica-Bold"
+        """(regular, bold) font names: a Unicode TrueType family if the machine has one."""
+        return unicode_font() or ("Helvetica", "Helvetica-Bold")
 
     def styles(self) -> dict[str, ParagraphStyle]:
         f, b = self.font, self.bold
@@ -506,7 +559,7 @@ class Document:
 
         body = [[cell(c, v) for c, v in enumerate(row)] for row in rows]
         totals = [[cell(c, v) for c, v in enumerate(row)] for row in total_rows]
-        head = [clean(h) for h in header]
+        head = [wrap_text(clean(h), self.bold, font_size, limits[c]) for c, h in enumerate(header)]
         if not body:
             body = [["No entries."] + [""] * (len(head) - 1)]
         pieces = [body[i:i + chunk] for i in range(0, len(body), chunk)]

@@ -84,13 +84,13 @@ class ReleaseReceipt(Document):
             ("Released by", d.recorded_by),
         ]
         story: list[Flowable] = [
-            self.key_values(release_pairs, columns=2, label_width=1.3 * inch),
+            self.key_values(release_pairs, columns=2, label_width=1.45 * inch),
         ]
         if clean(d.notes).strip():
-            story.append(self.key_values([("Notes", d.notes)], label_width=1.3 * inch))
+            story.append(self.key_values([("Notes", d.notes)], label_width=1.45 * inch))
         story += [
             *self.heading("Animal"),
-            self.key_values(animal_pairs(v.animal), columns=2, label_width=1.15 * inch),
+            self.key_values(animal_pairs(v.animal), columns=2, label_width=1.3 * inch),
             *self.heading("Fees paid"),
             *payments_table(self, v.payments),
         ]
@@ -99,11 +99,11 @@ class ReleaseReceipt(Document):
                 ("Fees assessed", f"{money(v.fees.total)} (as of "
                                   f"{fmt_datetime(v.fees.as_of, self.tz)}; {clean(v.fees.schedule)})"),
                 ("Balance due", money(v.fees.balance)),
-            ], label_width=1.3 * inch)]
+            ], label_width=1.45 * inch)]
         story += [
             *self.heading("Requirements of release and the evidence recorded"),
             *evidence_table(self, d.evidence),
-            self.spacer(10),
+            self.spacer(8),
             # The attestation and the signatures it asks for stay on one page.
             KeepTogether([
                 self.text(
@@ -115,7 +115,7 @@ class ReleaseReceipt(Document):
                     "all fees paid.",
                     "note",
                 ),
-                self.spacer(22),
+                self.spacer(12),
                 self._signatures(),
             ]),
         ]
@@ -185,10 +185,10 @@ class ImpoundRecordSheet(Document):
         story: list[Flowable] = [
             *self.heading("Animal"),
             self.key_values(animal_pairs(v.animal, photo=v.has_photo), columns=2,
-                            label_width=1.15 * inch),
+                            label_width=1.3 * inch),
             *self.heading("Impoundment"),
-            self.key_values(self._impound_pairs(), columns=2, label_width=1.15 * inch),
-            self.key_values(self._impound_wide_pairs(), label_width=1.15 * inch),
+            self.key_values(self._impound_pairs(), columns=2, label_width=1.3 * inch),
+            self.key_values(self._impound_wide_pairs(), label_width=1.3 * inch),
             *self.heading("Disposition"),
             *self._disposition(),
         ]

@@ -138,10 +138,11 @@ def test_render_returns_pdf_bytes_without_touching_files(monkeypatch):
         opened.append(args[0] if args else kwargs)
         raise AssertionError(f"file access during render: {args!r}")
 
+    document = _Lines(["hello"])  # fonts are read once, when the first document is made
     monkeypatch.setattr(builtins, "open", refuse)
     monkeypatch.setattr(io, "open", refuse)
     monkeypatch.setattr(os, "open", refuse)
-    pdf = _Lines(["hello"]).render()
+    pdf = document.render()
     assert pdf.startswith(b"%PDF-")
     assert opened == []
 

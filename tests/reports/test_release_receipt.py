@@ -8,6 +8,7 @@ from decimal import Decimal
 import pytest
 
 from fieldops.reports import release_receipt
+from fieldops.reports.base import unicode_font
 from fieldops.services.impound_views import PartyView, PaymentLineView, PaymentView
 
 TRICKY = "O'Brien & <Sons> \"Rex\""
@@ -115,3 +116,15 @@ def test_many_payments_run_onto_more_pages_with_numbering(released_view, doc_arg
         assert f"Page {number} of {len(pages)}" in text
     assert "Receipt no. Paid Method Item Description Amount" in pages[1]
     assert "Total paid $987.50" in " ".join(pages)
+
+
+def test_names_beyond_western_european_letters_print(released_view, doc_args, read_pdf):
+    if unicode_font() is None:
+        pytest.skip("no Unicode TrueType font on this machine (Arial, Liberation or DejaVu)")
+    name = "Nguyễn Văn Ánh, Łukasz Wróbel, Zoë Ðặng"
+    person = PartyView(id=9, full_name=name, address="Straße 5, Riverton")
+    view = replace(released_view,
+                   disposition=replace(released_view.disposition, recipient=person))
+    t = " ".join(read_pdf(release_receipt(view, **doc_args)))
+    assert f"Released to {name} Straße 5, Riverton" in t
+    assert "■" not in t
