@@ -298,7 +298,8 @@ def count_animals(db: Database, text_: str = "") -> int:
 def animals_page(db: Database, text_: str, offset: int, limit: int) -> Page[AnimalRow]:
     """Animals found by name, breed, colour, markings, microchip, licence or owner's name."""
     with db.read() as s:
-        ids = page_ids(Animal, ANIMAL_ORDER, _matching_ids(db, text_), offset, limit)
+        ids = page_ids(db, Animal, ANIMAL_ORDER, "ix_animal_active_order",
+                       _matching_ids(db, text_), offset, limit)
         rows = s.execute(
             select(Animal.id, Animal.name, Animal.species, Animal.breed, Animal.colour,
                    func.coalesce(Animal.microchip, ""), func.coalesce(Animal.licence_number, ""),

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
-from sqlalchemy import Select, func, literal_column, select, text
+from sqlalchemy import Integer, Select, func, literal_column, select, text
 
 from fieldops.db.engine import Database
 from fieldops.db.search import (
@@ -66,12 +66,28 @@ def active_count(s, model, text_ids: Select | None) -> int:
         model.archived_at.is_(None), model.id.in_(text_ids))).scalar_one()
 
 
-def page_ids(model, order: tuple, text_ids: Select | None, offset: int, limit: int):
+def page_ids(db: Database, model, order: tuple, order_index: str, text_ids: Select | None,
+             offset: int, limit: int):
     """The ids of one page of active rows, walked on the covering order index.
 
     Fetching ids first and the columns after (a "deferred join") keeps a deep
-    OFFSET an index walk instead of a table scan.
+    OFFSET an index walk instead of a table scan. Without a search, SQLite is
+    told to walk ``order_index``: with no statistics its planner prefers the
+    ``archived_at`` index (an equality match) and sorts a million rows (0.3 s
+    measured, against 0.1 ms). With a search the matches are few; sorting
+    them beats walking the whole index, so the planner is left alone.
     """
+    if text_ids is None and db.dialect == "sqlite":
+        # SQLAlchemy renders no table hints for SQLite, so this one query is text.
+        table = model.__table__.name
+        columns = ", ".join(c.name for c in order)
+        return (
+            text(f"SELECT id FROM {table} INDEXED BY {order_index} WHERE archived_at IS NULL "
+                 f"ORDER BY {columns} LIMIT :limit OFFSET :offset")
+            .bindparams(limit=limit, offset=offset)
+            .columns(id=Integer)
+            .subquery()
+        )
     q = select(model.id).where(model.archived_at.is_(None))
     if text_ids is not None:
         q = q.where(model.id.in_(text_ids))

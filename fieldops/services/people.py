@@ -209,7 +209,8 @@ def count_people(db: Database, text: str = "") -> int:
 def people_page(db: Database, text: str, offset: int, limit: int) -> Page[PersonRow]:
     """One page of people, ordered by family name, found by name, address, phone or e-mail."""
     with db.read() as s:
-        ids = page_ids(Person, PEOPLE_ORDER, fts_ids(db, "person", text), offset, limit)
+        ids = page_ids(db, Person, PEOPLE_ORDER, "ix_person_active_order",
+                       fts_ids(db, "person", text), offset, limit)
         rows = s.execute(
             select(Person.id, Person.full_name, Person.address, Person.city, Person.phone,
                    Person.email)
