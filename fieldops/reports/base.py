@@ -1,42 +1,28 @@
 """The one ReportLab document base every FieldOps PDF derives from.
 
-Data in, PDF bytes out: nothing here opens a file, a session or a window.
+Data in, PDF bytes out: ``render()`` builds the PDF in memory and returns its
+bytes; nothing here writes a file or opens a session or a window. (The only
+file ever read is a system font, once per process: see ``text.unicode_font``.)
 
-Text safety. ``Paragraph`` parses its text as markup, so raw user text there
-is dangerous ("S&P" prints as "S&P;", ``<img src=...>`` opens a local file).
-The rule in this package: a ``Paragraph`` is only ever built from a
-:class:`Markup` string, and the only ways to get one are :func:`esc` (which
-escapes) and :func:`markup` (which escapes every argument into a fixed
-template). Plain ``str`` table cells and canvas strings are drawn literally
-and need no escaping.
-
-Times are stored as aware UTC instants and printed in the jurisdiction's
-local time, with the weekday: "Mon 9 Mar 2026, 14:05 CST". Day and month
-names are spelled here rather than with ``strftime``: Qt sets the process
-locale at start-up, which would otherwise translate them.
+Override points follow pretix's invoice renderer: fonts, styles, first and
+later page templates, and the story. Text helpers (``esc`` and friends) live
+in ``text.py`` and are re-exported here.
 """
 
 from __future__ import annotations
 
 import io
-import os
-import re
 from collections.abc import Callable, Collection, Iterable, Sequence
-from datetime import date, datetime
-from decimal import ROUND_HALF_UP, Decimal
-from functools import cache, partial
-from pathlib import Path
+from datetime import datetime
+from functools import partial
 from typing import Any
-from xml.sax.saxutils import escape as _xml_escape
 from zoneinfo import ZoneInfo
 
 from reportlab.lib import colors
 from reportlab.lib.pagesizes import letter
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import inch
-from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.pdfmetrics import stringWidth
-from reportlab.pdfbase.ttfonts import TTFError, TTFont
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import (
     BaseDocTemplate,
@@ -50,212 +36,29 @@ from reportlab.platypus import (
     TableStyle,
 )
 
-# --------------------------------------------------------------------------- text
+from fieldops.reports.text import (
+    NOT_RECORDED,
+    Markup,
+    clean,
+    esc,
+    fit,
+    fmt_date,
+    fmt_datetime,
+    fmt_local_date,
+    markup,
+    money,
+    para,
+    require_aware,
+    unicode_font,
+    wrap_text,
+    yes_no,
+)
 
-
-class Markup(str):
-    """Text that is safe to hand to a ``Paragraph``. Build it with esc() or markup()."""
-
-    __slots__ = ()
-
-
-# Control characters other than tab and newline are not text anyone typed on
-# purpose, and some of them make ReportLab's markup parser fail.
-_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
-
-
-def clean(text: object) -> str:
-    """User text as a plain string for a table cell or the canvas: None -> ""."""
-    if text is None:
-        return ""
-    return _CONTROL.sub("", str(text)).replace("\r\n", "\n").replace("\r", "\n").replace("\t", " ")
-
-
-def esc(text: object) -> Markup:
-    """The one escaping helper: user text -> markup that prints exactly as typed.
-
-    ``<``, ``>``, ``&`` and both quotes become entities; line breaks become
-    ``<br/>``; None becomes "". Already-escaped :class:`Markup` passes
-    through unchanged, so nothing is escaped twice.
-    """
-    if isinstance(text, Markup):
-        return text
-    escaped = _xml_escape(clean(text), {'"': "&quot;", "'": "&#39;"})
-    return Markup(escaped.replace("\n", "<br/>"))
-
-
-def markup(template: str, *args: object) -> Markup:
-    """A fixed markup template (written in this package) with every argument escaped.
-
-    ``markup("<b>{}</b> {}", label, value)``; the template must never come from data.
-    """
-    return Markup(template.format(*(esc(a) for a in args)))
-
-
-def para(text: object, style: ParagraphStyle) -> Paragraph:
-    """A Paragraph of user text (escaped) or of :class:`Markup`."""
-    return Paragraph(esc(text), style)
-
-
-# --------------------------------------------------------------------- formatting
-
-WEEKDAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
-MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
-NOT_RECORDED = "—"
-
-
-def require_aware(moment: datetime, what: str = "datetime") -> None:
-    if moment.tzinfo is None or moment.utcoffset() is None:
-        raise ValueError(f"{what} must be timezone-aware (instants are stored in UTC)")
-
-
-def fmt_date(day: date | None) -> str:
-    """"Mon 9 Mar 2026"; None -> ""."""
-    if day is None:
-        return ""
-    if isinstance(day, datetime):
-        raise TypeError("fmt_date takes a date; use fmt_datetime for an instant")
-    return f"{WEEKDAYS[day.weekday()]} {day.day} {MONTHS[day.month - 1]} {day.year}"
-
-
-def local(moment: datetime, tz: ZoneInfo) -> datetime:
-    require_aware(moment)
-    return moment.astimezone(tz)
-
-
-def fmt_datetime(moment: datetime | None, tz: ZoneInfo) -> str:
-    """"Mon 9 Mar 2026, 14:05 CST": an aware instant in the jurisdiction's time; None -> ""."""
-    if moment is None:
-        return ""
-    here = local(moment, tz)
-    return f"{fmt_date(here.date())}, {here.hour:02d}:{here.minute:02d} {here.tzname() or ''}".rstrip()
-
-
-def fmt_local_date(moment: datetime | None, tz: ZoneInfo) -> str:
-    """The local calendar day of an instant, "Mon 9 Mar 2026"; None -> ""."""
-    if moment is None:
-        return ""
-    return fmt_date(local(moment, tz).date())
-
-
-_CENT = Decimal("0.01")
-
-
-def money(amount: Decimal | int | None) -> str:
-    """"$1,234.50" from a Decimal (or int); floats are refused, None -> ""."""
-    if amount is None:
-        return ""
-    if isinstance(amount, float | bool) or not isinstance(amount, Decimal | int):
-        raise TypeError(f"money needs a Decimal, not {type(amount).__name__}")
-    value = Decimal(amount).quantize(_CENT, rounding=ROUND_HALF_UP)
-    sign = "-" if value < 0 else ""
-    return f"{sign}${abs(value):,.2f}"
-
-
-def yes_no(flag: bool | None) -> str:
-    return {True: "Yes", False: "No"}.get(flag, "Unknown")  # type: ignore[arg-type]
-
-
-def wrap_text(text: str, font: str, size: float, width: float) -> str:
-    """``text`` broken into lines of at most ``width`` points, joined by newlines.
-
-    A Table draws a plain string literally, one line per newline, so this wraps
-    a cell without a Paragraph: no markup parsing, and in a register of 10,000
-    rows several times faster (Paragraph.wrap runs again on every page split).
-    A word wider than the column is broken between characters.
-    """
-    if "\n" not in text and stringWidth(text, font, size) <= width:
-        return text
-    space = stringWidth(" ", font, size)
-    lines: list[str] = []
-    for paragraph in text.split("\n"):
-        line, line_w = "", 0.0
-        for word in paragraph.split():
-            word_w = stringWidth(word, font, size)
-            if word_w > width:
-                if line:
-                    lines.append(line)
-                pieces = _break_word(word, font, size, width)
-                lines.extend(pieces[:-1])
-                line = pieces[-1]
-                line_w = stringWidth(line, font, size)
-            elif not line:
-                line, line_w = word, word_w
-            elif line_w + space + word_w <= width:
-                line, line_w = f"{line} {word}", line_w + space + word_w
-            else:
-                lines.append(line)
-                line, line_w = word, word_w
-        lines.append(line)
-    return "\n".join(lines)
-
-
-def _break_word(word: str, font: str, size: float, width: float) -> list[str]:
-    pieces, current = [], ""
-    for char in word:
-        if current and stringWidth(current + char, font, size) > width:
-            pieces.append(current)
-            current = ""
-        current += char
-    return [*pieces, current]
-
-
-def fit(text: str, font: str, size: float, width: float) -> str:
-    """``text`` cut with an ellipsis so it fits ``width`` points on one line."""
-    if stringWidth(text, font, size) <= width:
-        return text
-    while text and stringWidth(text + "…", font, size) > width:
-        text = text[:-1]
-    return text.rstrip() + "…"
-
-
-# -------------------------------------------------------------------------- fonts
-
-UNICODE_FONT = "FieldOpsSans"
-
-# The PDF standard fonts (Helvetica) only know Western European letters: a
-# recipient named "Nguyễn" or "Łukasz" printed with black boxes. So we embed
-# (subset) a TrueType sans with wide Latin coverage found on the machine:
-# Arial on Windows and macOS, Liberation Sans or DejaVu Sans Condensed on Linux.
-# (regular, bold, italic) file paths; italic is optional.
-def _font_candidates() -> list[tuple[Path, Path, Path]]:
-    windir = Path(os.environ.get("WINDIR", r"C:\Windows")) / "Fonts"
-    mac = Path("/System/Library/Fonts/Supplemental")
-    liberation = Path("/usr/share/fonts/truetype/liberation")
-    dejavu = Path("/usr/share/fonts/truetype/dejavu")
-    return [
-        (windir / "arial.ttf", windir / "arialbd.ttf", windir / "ariali.ttf"),
-        (mac / "Arial.ttf", mac / "Arial Bold.ttf", mac / "Arial Italic.ttf"),
-        (liberation / "LiberationSans-Regular.ttf", liberation / "LiberationSans-Bold.ttf",
-         liberation / "LiberationSans-Italic.ttf"),
-        # Condensed: the width of Helvetica and Arial, so layouts match.
-        (dejavu / "DejaVuSansCondensed.ttf", dejavu / "DejaVuSansCondensed-Bold.ttf",
-         dejavu / "DejaVuSansCondensed-Oblique.ttf"),
-    ]
-
-
-@cache
-def unicode_font() -> tuple[str, str] | None:
-    """Register the first wide-coverage TrueType family found, once per process.
-
-    Returns the (regular, bold) names, or None when none is installed.
-    """
-    for regular, bold, italic in _font_candidates():
-        if not (regular.is_file() and bold.is_file()):
-            continue
-        try:
-            names = {"normal": UNICODE_FONT, "bold": f"{UNICODE_FONT}-Bold"}
-            pdfmetrics.registerFont(TTFont(names["normal"], str(regular)))
-            pdfmetrics.registerFont(TTFont(names["bold"], str(bold)))
-            names["italic"] = names["normal"]
-            if italic.is_file():
-                pdfmetrics.registerFont(TTFont(f"{UNICODE_FONT}-Italic", str(italic)))
-                names["italic"] = f"{UNICODE_FONT}-Italic"
-            pdfmetrics.registerFontFamily(UNICODE_FONT, boldItalic=names["bold"], **names)
-        except (OSError, TTFError):
-            continue
-        return names["normal"], names["bold"]
-    return None
+__all__ = [
+    "ALERT", "Document", "Markup", "NOT_RECORDED", "clean", "esc", "fit", "fmt_date",
+    "fmt_datetime", "fmt_local_date", "markup", "money", "para", "require_aware",
+    "unicode_font", "wrap_text", "yes_no",
+]
 
 
 # ------------------------------------------------------------------- page numbers
