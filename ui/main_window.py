@@ -150,12 +150,14 @@ class MainWindow(QMainWindow):
 
     def _build_status_bar(self, backup: Path | None) -> None:
         bar = self.statusBar()
-        self.backup_label = QLabel()
+        self.backup_label = QLabel(self)
         self.backup_label.setObjectName("BackupNote")
         if backup is not None:
             self.backup_label.setText(
                 f"The database was upgraded; the old one is kept at {backup}")
             bar.addWidget(self.backup_label, 1)
+        else:
+            self.backup_label.hide()
         self.database_label = QLabel(f"Database: {self.ctx.db.description}")
         self.user_label = QLabel(signed_in_text(self.ctx.actor))
         bar.addPermanentWidget(self.database_label)

@@ -73,9 +73,24 @@ def wait_dialog(qtbot) -> Callable[[str], QWidget]:
             return bool(found)
 
         qtbot.waitUntil(shown, timeout=10_000)
-        return found[-1]
+        dialog = found[-1]
+        # A window manager activates a new dialog; the offscreen platform needs asking.
+        dialog.activateWindow()
+        qtbot.waitUntil(lambda: QApplication.activeWindow() is dialog, timeout=5_000)
+        return dialog
 
     return wait
+
+
+@pytest.fixture
+def activate(qtbot) -> Callable[[QWidget], None]:
+    """Make a window active, as the window manager does when the dialog above it closes."""
+
+    def make_active(window: QWidget) -> None:
+        window.activateWindow()
+        qtbot.waitUntil(lambda: QApplication.activeWindow() is window, timeout=5_000)
+
+    return make_active
 
 
 @pytest.fixture

@@ -134,12 +134,13 @@ def test_enter_on_an_animal_opens_it(qtbot, page, wait_idle, wait_dialog, regist
     assert dialog.owner_name.text() == f"Ana Ruiz (#{registry['ana'].id})"
 
 
-def test_ctrl_n_and_ctrl_shift_n_open_new_records(qtbot, window, page, wait_dialog):
+def test_ctrl_n_and_ctrl_shift_n_open_new_records(qtbot, window, page, wait_dialog, activate):
     qtbot.keyClick(window, Qt.Key.Key_N, Qt.KeyboardModifier.ControlModifier)
     person = wait_dialog("PersonDialog")
     assert person.windowTitle() == "New person"
     qtbot.keyClick(person, Qt.Key.Key_Escape)
     qtbot.waitUntil(lambda: not person.isVisible())
+    activate(window)
     qtbot.keyClick(window, Qt.Key.Key_N,
                    Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
     animal = wait_dialog("AnimalDialog")

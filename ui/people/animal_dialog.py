@@ -69,6 +69,7 @@ class AnimalDialog(RecordDialog):
         self._show_animal(animal)
         if animal is None and owner is not None:
             self._set_owner(*owner)
+        self.name.setFocus()
 
     def _build_details(self) -> QWidget:
         page = QWidget()

@@ -58,6 +58,7 @@ class PersonDialog(RecordDialog):
         QWidget.setTabOrder(self.open_animal_button, self.new_animal_button)
         ctx.bus.changed.connect(self._on_bus_changed)
         self._show_person(person)
+        self.full_name.setFocus()
 
     def _build_details(self) -> QWidget:
         page = QWidget()

@@ -59,6 +59,7 @@ class VaccinationDialog(RecordDialog):
         self.veterinarian = self.fields.add("veterinarian", "Veteri&narian:", QLineEdit())
         self.one_year_button.clicked.connect(self._on_one_year_button_clicked)
         self.three_years_button.clicked.connect(self._on_three_years_button_clicked)
+        self.vaccinated_on.setFocus()
 
     def read_input(self) -> VaccinationInput:
         return VaccinationInput(
