@@ -1,1 +1,0 @@
-"""The pound operator's screens: impounds list, intake, the impoundment, release."""
