@@ -71,7 +71,7 @@ class BugDialog(QDialog):
         self.setObjectName("BugDialog")
         self.resize(640, 420)
         layout = QVBoxLayout(self)
-        heading = QLabel(
+        self.heading = heading = QLabel(
             "<b>This is a bug in FieldOps.</b> It is not something you did wrong. "
             "What you were doing may not have been saved: check the record before "
             "carrying on, and send the details below to support."
@@ -83,13 +83,13 @@ class BugDialog(QDialog):
         self.details.setReadOnly(True)
         layout.addWidget(self.details, 1)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
-        copy = QPushButton("&Copy details")
-        buttons.addButton(copy, QDialogButtonBox.ButtonRole.ActionRole)
-        copy.clicked.connect(self._on_copy_clicked)
+        self.copy_button = QPushButton("&Copy details")
+        buttons.addButton(self.copy_button, QDialogButtonBox.ButtonRole.ActionRole)
+        self.copy_button.clicked.connect(self._on_copy_button_clicked)
         buttons.rejected.connect(self.reject)
         layout.addWidget(buttons)
 
-    def _on_copy_clicked(self) -> None:
+    def _on_copy_button_clicked(self) -> None:
         QGuiApplication.clipboard().setText(self.details.toPlainText())
 
 
