@@ -151,7 +151,7 @@ def _impoundments(db, actor, rng, animals, persons, anchor, profile) -> int:
                                 "adoption" if "Adoption" in label else "impound", amount, label)
                       for label, amount in ((f.label, f.amount) for f in fees.lines) if amount > 0)
         record_payment(db, actor, view.id, PaymentInput(lines, "card", f"R-{view.id:05d}",
-                                                        payer_id=payer), profile)
+                                                        payer_id=payer, paid_at=at), profile)
 
     # In custody: on hold, ending today / tomorrow, adoptable, past the hold, biting, surrender.
     for days in (1, 2, 3, 5):

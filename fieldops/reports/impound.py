@@ -207,7 +207,7 @@ class ImpoundRecordSheet(Document):
 
     def _impound_wide_pairs(self) -> list[tuple[str, object]]:
         v = self.view
-        pairs: list[tuple[str, object]] = [("Found at", v.found_place),
+        pairs: list[tuple[str, object]] = [("Where found", v.found_place),
                                            ("Owner", party_markup(v.owner, unknown="Unknown"))]
         if clean(v.notes).strip():
             pairs.append(("Notes", v.notes))
@@ -227,7 +227,7 @@ class ImpoundRecordSheet(Document):
         return [
             ("Impounded", markup("<b>{}</b>", fmt_datetime(v.impounded_at, self.tz))),
             ("Custody day", fmt_date(v.custody_day)),
-            ("Found", fmt_datetime(v.found_at, self.tz)),
+            ("When found", fmt_datetime(v.found_at, self.tz)),
             ("Officer", v.officer),
             ("Reason", reason),
             ("Kennel", v.kennel),

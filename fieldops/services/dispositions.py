@@ -125,6 +125,14 @@ def _facts(s: Session, imp: Impoundment, animal: Animal, req: ReleaseRequest, at
                                   f"Hold ended {hold.last_claim_day:%a %d %b %Y}")
     quarantine = in_open_quarantine(s, animal.id)
     vicious = declared_vicious(s, animal.id)
+    evidence["no_open_quarantine"] = ("In an open bite quarantine" if quarantine
+                                      else "No open bite quarantine on record")
+    if not vicious:
+        evidence["not_vicious"] = "Not declared vicious"
+    elif recipient and not recipient.in_city:
+        evidence["not_vicious"] = "Declared vicious; going to a person outside the city"
+    else:
+        evidence["not_vicious"] = "Declared vicious"
     facts = ReleaseFacts(
         species=animal.species, name_and_address=has_name_address,
         rabies_certificate=bool(certificate) or vacc is not None,

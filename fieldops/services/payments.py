@@ -123,6 +123,10 @@ def record_payment(db: Database, actor: Actor, impoundment_id: int, inp: Payment
     lines = validate_payment(inp, at)
     with db.write() as s:
         imp = load_impoundment(s, impoundment_id)
+        if inp.paid_at is not None and inp.paid_at < imp.impounded_at:
+            c = Collector()
+            c.add("paid_at", "A payment cannot be before the impoundment.")
+            c.raise_if_any()
         if inp.payer_id is not None:
             load_person(s, inp.payer_id)
         payment = Payment(impoundment_id=imp.id, paid_at=inp.paid_at or at, payer_id=inp.payer_id,

@@ -37,8 +37,8 @@ def test_records_the_impoundment(sheet, released_view):
     assert "Record of impounded animal" in t and "Impoundment no. 1042" in t
     assert "Impounded Mon 2 Mar 2026, 14:05 CST" in t
     assert "Custody day Mon 2 Mar 2026" in t
-    assert "Found Mon 2 Mar 2026, 13:40 CST" in t
-    assert "Found at Behind 55 Mill St" in t
+    assert "When found Mon 2 Mar 2026, 13:40 CST" in t
+    assert "Where found Behind 55 Mill St" in t
     assert "Officer Ofc. Tran" in t
     assert "Reason At large: running in traffic" in t
     assert "Bit a person No" in t

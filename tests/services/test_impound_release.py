@@ -93,6 +93,8 @@ def test_completed_release_to_owner_with_doubled_fee(db, operator, owner, rex, i
     assert d.kind == "reclaimed" and d.to_owner and d.recipient.full_name == "Ana Ruiz"
     evidence = {e.code: e.evidence for e in d.evidence}
     assert "RV-77" in evidence["rabies"] and "L-2026-77" in evidence["licence"]
+    assert evidence["no_open_quarantine"] == "No open bite quarantine on record"
+    assert evidence["not_vicious"] == "Not declared vicious"
     assert view.fees_paid_total == Decimal("20.00") + fees.total
     assert view.fees.balance == 0
     assert history(db, "impoundment", imp.id)[0].action == "reclaimed"
@@ -229,3 +231,11 @@ def test_payment_validation_names_the_line(db, operator, rex, impound, profile):
     assert {"lines.0.amount", "lines.1.description", "method", "receipt_number"} <= set(
         exc.value.by_field())
     assert get_impoundment(db, imp.id, profile).payments == ()
+
+
+def test_a_payment_cannot_predate_the_impoundment(db, operator, rex, impound, profile):
+    imp = impound(rex.id, local(2026, 11, 2))
+    with pytest.raises(ValidationError) as exc:
+        record_payment(db, operator, imp.id, PaymentInput(
+            (LineInput("impound", "40.00"),), "cash", "R-1", paid_at=local(2026, 11, 1)), profile)
+    assert exc.value.field == "paid_at"
