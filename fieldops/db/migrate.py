@@ -48,7 +48,8 @@ def script_directory() -> ScriptDirectory:
 
 def head_revision() -> str:
     head = script_directory().get_current_head()
-    assert head is not None
+    if head is None:  # a broken install (e.g. a bundle without its migrations)
+        raise RuntimeError(f"FieldOps cannot find its database migrations in {MIGRATIONS}")
     return head
 
 
