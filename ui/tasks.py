@@ -1,9 +1,9 @@
 """Service calls off the GUI thread, with results delivered on it by signal.
 
 Every query that can grow (list counts, pages, searches) and every save runs
-here, never on the GUI thread (STYLE.md). A task is a plain function call; its
-result or exception comes back to the GUI thread through a queued signal and
-is handed to the caller's ``on_done``/``on_error``. An error the caller does
+here, never on the GUI thread (STYLE.md). A task is a plain function call on a
+worker thread; its result or exception comes back to the GUI thread and is
+handed to the caller's ``on_done``/``on_error``. An error the caller does
 not handle goes to the one error router (:mod:`ui.errors`).
 
 A task may name an ``owner`` QObject: when the owner is gone by the time the
@@ -13,14 +13,17 @@ instead of reaching a deleted widget.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
+import threading
 import traceback
 from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
 import shiboken6
-from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
+from PySide6.QtCore import QObject, Signal, Slot
 
 from ui.errors import ErrorRouter
 
@@ -29,39 +32,12 @@ DoneCallback = Callable[[Any], None]
 ErrorCallback = Callable[[BaseException], bool]
 
 
-class _JobSignals(QObject):
-    """Lives on the GUI thread; emitted from a pool thread, so delivery is queued."""
+class _Relay(QObject):
+    """Lives on the GUI thread. Workers emit only a task id through it: the
+    result itself waits in a locked dict, so no Python object ever crosses
+    threads inside a queued signal (PySide6 has had reference-count bugs there)."""
 
-    finished = Signal(int, object)
-    failed = Signal(int, object, str)
-
-
-class _Ticket:
-    """Shared by a job and its pending entry; the pool owns (and deletes) the job itself."""
-
-    def __init__(self) -> None:
-        self.cancelled = False
-
-
-class _Job(QRunnable):
-    def __init__(self, task_id: int, fn: Callable[[], Any], signals: _JobSignals,
-                 ticket: _Ticket) -> None:
-        super().__init__()
-        self.setAutoDelete(True)
-        self._task_id = task_id
-        self._fn = fn
-        self._signals = signals
-        self._ticket = ticket
-
-    def run(self) -> None:
-        if self._ticket.cancelled:  # cancelled while queued: skip the query
-            return
-        try:
-            result = self._fn()
-        except BaseException as exc:  # every failure must reach the GUI thread
-            self._signals.failed.emit(self._task_id, exc, traceback.format_exc())
-            return
-        self._signals.finished.emit(self._task_id, result)
+    ready = Signal(int)
 
 
 @dataclass
@@ -69,11 +45,11 @@ class _Pending:
     on_done: DoneCallback | None
     on_error: ErrorCallback | None
     owner: QObject | None
-    ticket: _Ticket
+    future: Future | None = None
 
 
 class TaskRunner(QObject):
-    """Runs functions on a thread pool; ``busy_changed`` tells when work starts and stops."""
+    """Runs functions on worker threads; ``busy_changed`` tells when work starts and stops."""
 
     busy_changed = Signal(bool)
 
@@ -81,11 +57,12 @@ class TaskRunner(QObject):
                  max_threads: int = 4) -> None:
         super().__init__(parent)
         self._errors = errors
-        self._pool = QThreadPool(self)
-        self._pool.setMaxThreadCount(max_threads)
-        self._signals = _JobSignals(self)
-        self._signals.finished.connect(self._on_job_finished)
-        self._signals.failed.connect(self._on_job_failed)
+        self._executor = ThreadPoolExecutor(max_workers=max_threads,
+                                            thread_name_prefix="fieldops-task")
+        self._relay = _Relay(self)
+        self._relay.ready.connect(self._on_relay_ready)
+        self._lock = threading.Lock()
+        self._outcomes: dict[int, tuple[bool, Any, str]] = {}
         self._pending: dict[int, _Pending] = {}
         self._ids = itertools.count(1)
         self._closed = False
@@ -97,10 +74,9 @@ class TaskRunner(QObject):
         if self._closed:
             return 0
         task_id = next(self._ids)
-        ticket = _Ticket()
         was_idle = not self._pending
-        self._pending[task_id] = _Pending(on_done, on_error, owner, ticket)
-        self._pool.start(_Job(task_id, lambda: fn(*args, **kwargs), self._signals, ticket))
+        pending = self._pending[task_id] = _Pending(on_done, on_error, owner)
+        pending.future = self._executor.submit(self._work, task_id, fn, args, kwargs)
         if was_idle:
             self.busy_changed.emit(True)
         return task_id
@@ -109,7 +85,8 @@ class TaskRunner(QObject):
         """Forget a task: a queued one never runs, a running one's result is dropped."""
         pending = self._pending.pop(task_id, None)
         if pending is not None:
-            pending.ticket.cancelled = True
+            if pending.future is not None:
+                pending.future.cancel()
             self._after_delivery()
 
     def is_pending(self, task_id: int) -> bool:
@@ -119,31 +96,41 @@ class TaskRunner(QObject):
         """Tasks whose result has not yet been delivered (tests wait for 0)."""
         return len(self._pending)
 
-    def shutdown(self, msecs: int = 10_000) -> bool:
-        """Stop taking work, drop queued jobs, wait for running ones; True when all ended."""
+    def shutdown(self) -> None:
+        """Stop taking work, drop queued calls and wait for the running ones."""
+        if self._closed:
+            return
         self._closed = True
-        self._pool.clear()
-        done = self._pool.waitForDone(msecs)
         self._pending.clear()
-        return done
+        self._executor.shutdown(wait=True, cancel_futures=True)
 
-    def _on_job_finished(self, task_id: int, result: object) -> None:
-        pending = self._take(task_id)
-        if pending is not None and pending.on_done is not None:
-            pending.on_done(result)
-        self._after_delivery()
+    # -- worker side -----------------------------------------------------
 
-    def _on_job_failed(self, task_id: int, exc: BaseException, details: str) -> None:
-        pending = self._take(task_id)
-        if pending is not None and not (pending.on_error and pending.on_error(exc)):
-            self._errors.report(exc, details, parent=_window_of(pending.owner))
-        self._after_delivery()
+    def _work(self, task_id: int, fn: Callable[..., Any], args: tuple, kwargs: dict) -> None:
+        try:
+            outcome = (True, fn(*args, **kwargs), "")
+        except BaseException as exc:  # every failure must reach the GUI thread
+            outcome = (False, exc, traceback.format_exc())
+        with self._lock:
+            self._outcomes[task_id] = outcome
+        # RuntimeError: the runner is gone (the app is closing) and nobody is left to tell.
+        with contextlib.suppress(RuntimeError):
+            self._relay.ready.emit(task_id)
 
-    def _take(self, task_id: int) -> _Pending | None:
+    # -- GUI side --------------------------------------------------------
+
+    @Slot(int)
+    def _on_relay_ready(self, task_id: int) -> None:
+        with self._lock:
+            ok, value, details = self._outcomes.pop(task_id, (True, None, ""))
         pending = self._pending.pop(task_id, None)
-        if pending is None or (pending.owner is not None and not shiboken6.isValid(pending.owner)):
-            return None
-        return pending
+        if pending is not None and (pending.owner is None or shiboken6.isValid(pending.owner)):
+            if ok:
+                if pending.on_done is not None:
+                    pending.on_done(value)
+            elif not (pending.on_error and pending.on_error(value)):
+                self._errors.report(value, details, parent=_window_of(pending.owner))
+        self._after_delivery()
 
     def _after_delivery(self) -> None:
         if not self._pending and not self._closed:

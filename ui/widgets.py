@@ -22,16 +22,20 @@ from PySide6.QtWidgets import (
 from ui.table_models import ListTableModel, PagedTableModel
 
 SEARCH_DELAY_MS = 250  # typing pause before a search runs: one query per word, not per key
+# One character matches most of a big register (measured: "s" finds all of a
+# million people and takes seconds to order); it is never what someone wants.
+SEARCH_MIN_CHARS = 2
 
 
 class SearchField(QLineEdit):
     """A search box that waits for a pause in typing; Enter searches at once.
 
     Down moves to the results (``down_pressed``), so a search and a pick
-    need no mouse.
+    need no mouse. A single character is not searched (``too_short``).
     """
 
     search_requested = Signal(str)
+    too_short = Signal()
     down_pressed = Signal()
 
     def __init__(self, placeholder: str, parent: QWidget | None = None) -> None:
@@ -51,7 +55,11 @@ class SearchField(QLineEdit):
 
     def _on_timer_timeout(self) -> None:
         self._timer.stop()
-        self.search_requested.emit(self.text().strip())
+        text = self.text().strip()
+        if 0 < len(text) < SEARCH_MIN_CHARS:
+            self.too_short.emit()
+        else:
+            self.search_requested.emit(text)
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
         if event.key() == Qt.Key.Key_Down:

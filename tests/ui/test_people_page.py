@@ -166,3 +166,18 @@ def test_people_service_search_is_what_the_list_shows(qtbot, page, wait_idle, sq
     expected = [r.full_name for r in people_service.people_page(sqlite_db, "madison", 0, 50).rows]
     assert [page.people_model.index(r, 0).data()
             for r in range(page.people_model.rowCount())] == expected
+
+
+def test_a_single_character_is_not_searched(qtbot, page, wait_idle, monkeypatch):
+    asked = []
+    real = page.people_model._count_fn
+    monkeypatch.setattr(page.people_model, "_count_fn", lambda t: asked.append(t) or real(t))
+    qtbot.keyClicks(page.search, "r")
+    qtbot.waitUntil(lambda: page.status.text() == "Type at least 2 characters")
+    wait_idle()
+    assert asked == []
+    assert page.people_model.rowCount() == 3  # the list a user had stays
+    qtbot.keyClicks(page.search, "u")
+    qtbot.waitUntil(lambda: asked == ["ru"])
+    wait_idle()
+    assert page.people_model.rowCount() == 1

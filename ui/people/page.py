@@ -124,6 +124,7 @@ class PeopleAndAnimalsWidget(QWidget):
 
     def _connect(self) -> None:
         self.search.search_requested.connect(self._on_search_search_requested)
+        self.search.too_short.connect(self._on_search_too_short)
         self.search.down_pressed.connect(self.people.view.focus_first_row)
         for model in (self.people_model, self.animals_model):
             model.searching_changed.connect(self._on_model_searching_changed)
@@ -162,6 +163,9 @@ class PeopleAndAnimalsWidget(QWidget):
     def _on_search_search_requested(self, text: str) -> None:
         self.people_model.search(text)
         self.animals_model.search(text)
+
+    def _on_search_too_short(self) -> None:
+        self.status.setText("Type at least 2 characters")
 
     def _on_model_searching_changed(self, _searching: bool) -> None:
         self.status.setText("Searching…" if self.is_searching() else "")

@@ -60,6 +60,7 @@ class PersonPickerDialog(QDialog):
         layout.addWidget(self.view, 1)
         layout.addWidget(self.buttons)
         self.search.search_requested.connect(self.model.search)
+        self.search.too_short.connect(self._on_search_too_short)
         self.search.down_pressed.connect(self.view.focus_first_row)
         self.model.searching_changed.connect(self._on_model_searching_changed)
         self.model.counted.connect(self._on_model_counted)
@@ -76,6 +77,9 @@ class PersonPickerDialog(QDialog):
         self.chosen.emit(person.id, person.full_name)
         self.accept()
         return True
+
+    def _on_search_too_short(self) -> None:
+        self.status.setText("Type at least 2 characters")
 
     def _on_model_searching_changed(self, searching: bool) -> None:
         self.status.setText("Searching…" if searching else self.status.text())
