@@ -1,0 +1,156 @@
+"""The impounds list as the pound operator uses it: filter, search, sort by a header."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+from PySide6.QtCore import QPoint, Qt
+from support import local
+
+from ui.impounds.list_model import ImpoundTableModel
+from ui.impounds.page import ImpoundsWidget
+
+
+@pytest.fixture
+def impounds(pound):
+    p = pound
+    rex = p.animal("Rex", owner=p.ana, breed="Beagle", microchip="985112003456789")
+    tom = p.animal("Tom", species="cat", owner=p.bo)
+    zed = p.animal("Zed")
+    old = p.animal("Olga", owner=p.bo)
+    p.on_hold = p.impound(rex, local(2026, 11, 25, 10, 0), kennel="K-7")
+    p.adoptable = p.impound(tom, local(2026, 11, 12, 9, 30), kennel="C-2")
+    p.zed = p.impound(zed, local(2026, 11, 26, 8, 0), kennel="K-9")
+    p.reclaimed = p.impound(old, local(2026, 11, 2, 11, 0), kennel="K-3")
+    p.pay_all(p.reclaimed, local(2026, 11, 4, 12, 0), True, p.bo)
+    p.vaccinate(old)
+    p.release(p.reclaimed, p.ReleaseRequest(True, p.bo.id, at=local(2026, 11, 4, 12, 0),
+                                            licence_receipt="L-9"))
+    return p
+
+
+@pytest.fixture
+def page(qtbot, ctx, impounds, wait_idle):
+    widget = ImpoundsWidget(ctx)
+    qtbot.addWidget(widget)
+    widget.resize(1300, 600)
+    widget.show()
+    wait_idle()
+    return widget
+
+
+def column(page, title: str) -> list[str]:
+    titles = [c.title for c in page.model.columns()]
+    i = titles.index(title)
+    return [page.model.index(r, i).data() for r in range(page.model.rowCount())]
+
+
+def set_status(page, wait_idle, key: str) -> None:
+    page.status.setCurrentIndex(page.status.findData(key))
+    wait_idle()
+
+
+def test_opens_on_animals_in_custody_newest_first_with_local_times(page, qtmodeltester):
+    assert column(page, "#") == [str(page.model.row_object(r).id) for r in range(3)]
+    assert column(page, "Animal") == ["Zed", "Rex, Beagle", "Tom"]
+    assert column(page, "Status") == ["On hold", "On hold", "Adoptable"]
+    assert column(page, "Impounded") == ["Thu 26 Nov 2026 8:00 AM CST",
+                                         "Wed 25 Nov 2026 10:00 AM CST",
+                                         "Thu 12 Nov 2026 9:30 AM CST"]
+    assert column(page, "Days held") == ["1", "2", "15"]
+    assert column(page, "Hold ends") == ["Thu 3 Dec 2026", "Wed 2 Dec 2026", "Thu 19 Nov 2026"]
+    assert column(page, "Owner") == ["(unknown)", "Ana Ruiz", "Bo Adler"]
+    assert page.count.text() == "3 impoundments"
+    qtmodeltester.check(page.model)
+
+
+@pytest.mark.parametrize("status, animals", [
+    ("adoptable", ["Tom"]),
+    ("on_hold", ["Zed", "Rex, Beagle"]),
+    ("released", ["Olga"]),
+    ("all", ["Zed", "Rex, Beagle", "Tom", "Olga"]),
+])
+def test_status_filters(page, wait_idle, status, animals):
+    set_status(page, wait_idle, status)
+    assert column(page, "Animal") == animals
+
+
+def test_a_released_animal_shows_its_disposition_and_days_held(page, wait_idle):
+    set_status(page, wait_idle, "released")
+    assert column(page, "Status") == ["Reclaimed by owner"]
+    assert column(page, "Days held") == ["2"]
+
+
+def test_species_and_date_range_filters(page, wait_idle):
+    page.species.setCurrentIndex(page.species.findData("cat"))
+    wait_idle()
+    assert column(page, "Animal") == ["Tom"]
+    page.species.setCurrentIndex(page.species.findData(""))
+    page.set_date_range(date(2026, 11, 20), date(2026, 11, 25))
+    wait_idle()
+    assert column(page, "Animal") == ["Rex, Beagle"]
+    assert page.current_filter().date_from == date(2026, 11, 20)
+
+
+@pytest.mark.parametrize("text, animals", [
+    ("ruiz", ["Rex, Beagle"]),               # the owner's name
+    ("985112003456789", ["Rex, Beagle"]),    # a microchip
+    ("K-9", ["Zed"]),                        # a kennel
+    ("tom", ["Tom"]),                        # the animal's name
+])
+def test_search(qtbot, page, wait_idle, text, animals):
+    qtbot.keyClicks(page.search, text)
+    qtbot.keyClick(page.search, Qt.Key.Key_Return)
+    wait_idle()
+    assert column(page, "Animal") == animals
+
+
+def click_header(qtbot, page, title: str) -> None:
+    header = page.view.horizontalHeader()
+    i = [c.title for c in page.model.columns()].index(title)
+    x = header.sectionViewportPosition(i) + header.sectionSize(i) // 2
+    qtbot.mouseClick(header.viewport(), Qt.MouseButton.LeftButton,
+                     pos=QPoint(x, header.height() // 2))
+
+
+def test_clicking_a_header_sorts_in_sql(qtbot, page, wait_idle):
+    click_header(qtbot, page, "Animal")
+    wait_idle()
+    assert page.model.filter().sort == "animal"
+    assert column(page, "Animal") == ["Rex, Beagle", "Tom", "Zed"]
+    click_header(qtbot, page, "Animal")
+    wait_idle()
+    assert page.model.filter().descending
+    assert column(page, "Animal") == ["Zed", "Tom", "Rex, Beagle"]
+    click_header(qtbot, page, "Hold ends")
+    wait_idle()
+    assert page.model.filter().sort == "last_claim_day"
+    assert column(page, "Animal")[0] == "Tom"
+
+
+def test_a_header_without_a_sql_order_keeps_the_current_sort(qtbot, page, wait_idle):
+    click_header(qtbot, page, "Status")
+    wait_idle()
+    header = page.view.horizontalHeader()
+    assert page.model.filter().sort == "impounded_at"
+    assert header.sortIndicatorSection() == 4
+
+
+def test_the_model_sorts_without_a_proxy(qtbot, ctx, impounds, wait_idle, qtmodeltester):
+    model = ImpoundTableModel(ctx)
+    model.search("")
+    wait_idle()
+    model.sort(7, Qt.SortOrder.AscendingOrder)  # owner
+    wait_idle()
+    owners = [model.index(r, 7).data() for r in range(model.rowCount())]
+    assert owners == ["(unknown)", "Bo Adler", "Ana Ruiz"]  # family name order
+    qtmodeltester.check(model)
+
+
+def test_double_click_opens_the_impoundment(qtbot, page, wait_idle, wait_dialog):
+    page.view.opened.emit(1)
+    dialog = wait_dialog("ImpoundmentDialog")
+    wait_idle()
+    assert dialog.impoundment_id() == page.model.row_object(1).id
+    dialog.close()

@@ -1,0 +1,1 @@
+"""The Administration area: council fee schedules (staff, clinics and backups to come)."""

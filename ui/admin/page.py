@@ -1,0 +1,35 @@
+"""The "Administration" area: fee schedules now; staff, clinics and backups later."""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
+
+from ui.admin.fee_schedules import FeeSchedulesWidget
+from ui.context import AppContext
+from ui.impounds.style import paint_page_white
+
+
+class AdministrationWidget(QWidget):
+    """Council fee schedules; a supervisor enters new ones, everyone reads them.
+
+    Page protocol: ``refresh`` (F5).
+    """
+
+    def __init__(self, ctx: AppContext, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.ctx = ctx
+        self.setObjectName("AdministrationWidget")
+        paint_page_white(self)
+        heading = QLabel("Administration")
+        heading.setObjectName("PageHeading")
+        self.fee_schedules = FeeSchedulesWidget(ctx)
+        later = QLabel("Staff and their roles, veterinary clinics, the jurisdiction profile "
+                       "and backups will follow in a later version.")
+        later.setObjectName("FieldHint")
+        layout = QVBoxLayout(self)
+        layout.addWidget(heading)
+        layout.addWidget(self.fee_schedules, 1)
+        layout.addWidget(later)
+
+    def refresh(self) -> None:
+        self.fee_schedules.refresh()

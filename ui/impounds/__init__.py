@@ -1,0 +1,1 @@
+"""The pound operator's screens: impounds list, intake, the impoundment, release."""

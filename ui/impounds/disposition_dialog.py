@@ -1,0 +1,120 @@
+"""The other final dispositions: transfer, humane destruction, death, escape.
+
+Each is final; the service refuses with the rule's own words (a humane
+destruction before the hold ends needs a veterinarian's or officer's record
+that the animal is hopelessly injured or an imminent threat, 58-526(c)).
+"""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import QCheckBox, QLabel, QLineEdit, QPlainTextEdit, QWidget
+
+from fieldops.services.dispositions import (
+    RequirementsNotMet,
+    destroy,
+    record_death,
+    record_escape,
+    transfer,
+)
+from fieldops.services.impound_views import ImpoundView
+from ui.context import AppContext
+from ui.forms import FormFields, RecordDialog, form_layout
+from ui.impounds.inputs import LocalDateTimeEdit
+from ui.impounds.style import POUND_STYLE
+from ui.impounds.text import when
+
+TITLES = {
+    "transferred": "Transfer to a shelter or rescue",
+    "euthanized": "Humane destruction",
+    "died": "Record a death",
+    "escaped": "Record an escape",
+}
+NOTES = {
+    "transferred": "N&otes:",
+    "euthanized": "Who found it and &why:",
+    "died": "&Circumstances:",
+    "escaped": "How it &escaped:",
+}
+
+
+class DispositionDialog(RecordDialog):
+    """Record one of the dispositions that are not a release to a person."""
+
+    close_on_save = True
+
+    def __init__(self, ctx: AppContext, view: ImpoundView, kind: str,
+                 parent: QWidget | None = None) -> None:
+        super().__init__(ctx, f"{TITLES[kind]} — impoundment #{view.id}", parent)
+        self.setObjectName("DispositionDialog")
+        self.setStyleSheet(POUND_STYLE)
+        self.resize(680, 460)
+        self.kind, self._view = kind, view
+        self.save_button.setText("&Record")
+        heading = QLabel(f"{TITLES[kind]}: #{view.id} {view.animal.summary}")
+        heading.setObjectName("SectionHeading")
+        self.body.addWidget(heading)
+        self.hold_note = QLabel(self._hold_note())
+        self.hold_note.setWordWrap(True)
+        self.hold_note.setObjectName("FieldHint")
+        self.body.addWidget(self.hold_note)
+        form = form_layout()
+        self.fields = FormFields(form)
+        self.at = self.fields.add("at", "&When:", LocalDateTimeEdit(ctx.timezone))
+        self.at.set_value(ctx.now())
+        self.transfer_to = QLineEdit()
+        self.hopeless = QCheckBox("A veterinarian or officer has recorded that the animal is "
+                                  "&hopelessly injured or an imminent threat")
+        if kind == "transferred":
+            self.fields.add("transfer_to", "&Transferred to:", self.transfer_to)
+        if kind == "euthanized":
+            self.fields.add("hopeless_or_threat", "", self.hopeless,
+                            hint="Needed only before the hold ends (Wis. Stat. 173.23(4)).")
+        self.notes = QPlainTextEdit()
+        self.notes.setTabChangesFocus(True)
+        self.notes.setMaximumHeight(90)
+        self.fields.add("notes", NOTES[kind], self.notes)
+        self.body.addLayout(form)
+        self.body.addStretch(1)
+        self.result_view: ImpoundView | None = None
+
+    def _hold_note(self) -> str:
+        v = self._view
+        free = when(self.ctx, v.release_to_others_from, midnight="start")
+        if self.kind == "euthanized":
+            text = (f"Humane destruction is allowed from {free}, when the hold ends. Before "
+                    "then it needs a veterinarian's or officer's record that the animal is hopelessly "
+                    "injured or an imminent threat.")
+            if v.bit_person:
+                text += " This animal bit a person: it is preserved for up to 7 days for a " \
+                        "necropsy (58-522)."
+            return text
+        if self.kind == "transferred":
+            return f"A transfer is a release to someone other than the owner: from {free}."
+        return "A disposition is final; a mistake is corrected by a supervisor."
+
+    def save(self) -> None:
+        ctx, v, at, notes = self.ctx, self._view, self.at.value(), self.notes.toPlainText()
+        if self.kind == "transferred":
+            self.save_with(transfer, ctx.db, ctx.actor, v.id, self.transfer_to.text(),
+                           ctx.profile, at=at, notes=notes)
+        elif self.kind == "euthanized":
+            self.save_with(destroy, ctx.db, ctx.actor, v.id, ctx.profile, at=at,
+                           hopeless_or_threat=self.hopeless.isChecked(), notes=notes)
+        elif self.kind == "died":
+            self.save_with(record_death, ctx.db, ctx.actor, v.id, ctx.profile, at=at,
+                           notes=notes)
+        else:
+            self.save_with(record_escape, ctx.db, ctx.actor, v.id, ctx.profile, at=at,
+                           notes=notes)
+
+    def _on_record_saved(self, view: ImpoundView) -> None:
+        self.result_view = view
+        self.ctx.bus.changed.emit("impoundment", view.id)
+
+    def _on_save_failed(self, exc: BaseException) -> bool:
+        if isinstance(exc, RequirementsNotMet):
+            self._set_saving(False)
+            self.banner.show_error(f"{TITLES[self.kind]} refused. "
+                                   + " ".join(r.detail for r in exc.requirements))
+            return True
+        return super()._on_save_failed(exc)

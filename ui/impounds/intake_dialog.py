@@ -1,0 +1,470 @@
+"""Intake at the counter: the animal (from the registry or described), and the impoundment.
+
+Quick to fill: a scanned microchip or a licence tag brings up the registry
+animal it belongs to, a name or a description suggests possible matches, and
+a repeat impoundment (the owner's fee doubles, 58-526(a)) is shown before
+anything is saved; Save asks once more when it has not been seen yet.
+"""
+
+from __future__ import annotations
+
+from datetime import date, datetime, timedelta
+from functools import partial
+from pathlib import Path
+
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QFileDialog,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPlainTextEdit,
+    QPushButton,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+from fieldops.rules import impound_hold
+from fieldops.services.animals import AnimalInput, AnimalView, get_animal
+from fieldops.services.impound_views import REASONS, ImpoundView
+from fieldops.services.impounds import IntakeInput, Photo, RepeatInfo, intake, repeat_check
+from ui.context import AppContext
+from ui.forms import FormFields, RecordDialog, form_layout
+from ui.impounds.fields import FieldGroups
+from ui.impounds.inputs import LocalDateTimeEdit, OptionalDateTimeEdit, PersonField
+from ui.impounds.matches import AnimalMatch, MatchQuery, find_matches
+from ui.impounds.style import POUND_STYLE
+from ui.impounds.text import SPECIES, day, species
+from ui.people.columns import SEX_LABELS
+from ui.table_models import Column, ListTableModel
+from ui.widgets import RecordTableView
+
+MATCH_DELAY_MS = 300
+PHOTO_TYPES = {".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".png": "image/png"}
+NEW_ANIMAL_TEXT = "A new animal, described below. Possible matches in the registry show underneath."
+
+MATCH_COLUMNS = (
+    Column("Matched by", lambda m: m.matched_by, 84),
+    Column("Name", lambda m: m.animal.name or "(no name)", 76),
+    Column("Species", lambda m: species(m.animal.species), 56),
+    Column("Breed", lambda m: m.animal.breed, 96),
+    Column("Colour", lambda m: m.animal.colour, 76),
+    Column("Microchip", lambda m: m.animal.microchip, 128),
+    Column("Licence", lambda m: m.animal.licence_number, 84),
+    Column("Owner", lambda m: m.animal.owner_name),
+)
+
+
+def _combo(items: dict) -> QComboBox:
+    combo = QComboBox()
+    for key, label in items.items():
+        combo.addItem(label, key)
+    return combo
+
+
+def repeat_warning(info: RepeatInfo, multiplier: int) -> str:
+    times = "doubled" if multiplier == 2 else f"multiplied by {multiplier}"
+    return (f"Impounded before on {day(info.custody_day)} (#{info.impoundment_id}): "
+            f"the owner's impound fee will be {times}.")
+
+
+def photo_from(path: str) -> Photo:
+    """Read a photo file (in a task: it may be large or on a slow share)."""
+    p = Path(path)
+    return Photo(p.name, PHOTO_TYPES.get(p.suffix.lower(), "application/octet-stream"),
+                 p.read_bytes())
+
+
+class IntakeDialog(RecordDialog):
+    """Log an animal into the pound; on save it closes and the impoundment opens."""
+
+    close_on_save = True
+
+    def __init__(self, ctx: AppContext, parent: QWidget | None = None) -> None:
+        super().__init__(ctx, "New intake", parent)
+        self.setObjectName("IntakeDialog")
+        self.setStyleSheet(POUND_STYLE)
+        self.resize(1280, 780)
+        self._animal: AnimalView | None = None
+        self._photo: Photo | None = None
+        self._repeat: RepeatInfo | None = None
+        self._repeat_for: tuple[int, datetime] | None = None
+        self._save_after_check = False
+        self._match_generation = 0
+        self._match_timer = QTimer(self)
+        self._match_timer.setSingleShot(True)
+        self._match_timer.setInterval(MATCH_DELAY_MS)
+        self._repeat_timer = QTimer(self)
+        self._repeat_timer.setSingleShot(True)
+        self._repeat_timer.setInterval(MATCH_DELAY_MS)
+        self.save_button.setText("&Save")
+        columns = QHBoxLayout()
+        columns.addLayout(self._build_animal(), 6)
+        columns.addSpacing(16)
+        columns.addLayout(self._build_impoundment(), 5)
+        self.body.addLayout(columns)
+        self.fields = FieldGroups(self.animal_fields, self.impound_fields)
+        self._connect()
+        self._chain_tabs()
+        self._on_reason_current_index_changed()
+        self._on_species_current_index_changed()
+        self._update_hold_preview()
+        self.microchip.setFocus()
+
+    # -- layout ----------------------------------------------------------
+
+    def _build_animal(self) -> QVBoxLayout:
+        column = QVBoxLayout()
+        heading = QLabel("The animal")
+        heading.setObjectName("SectionHeading")
+        form = form_layout()
+        self.animal_fields = FormFields(form)
+        add = self.animal_fields.add
+        self.chosen = QLabel(NEW_ANIMAL_TEXT)
+        self.chosen.setWordWrap(True)
+        self.new_animal_button = QPushButton("Describe a ne&w animal instead")
+        self.new_animal_button.setAutoDefault(False)
+        self.new_animal_button.hide()
+        chosen_box = QWidget()
+        chosen_row = QVBoxLayout(chosen_box)
+        chosen_row.setContentsMargins(0, 0, 0, 0)
+        chosen_row.addWidget(self.chosen)
+        chosen_row.addWidget(self.new_animal_button, 0, Qt.AlignmentFlag.AlignLeft)
+        add("animal", "Animal:", chosen_box, focus=self.new_animal_button)
+        self.species = add("animal.species", "S&pecies:", _combo(SPECIES))
+        self.species_detail = add("animal.species_detail", "&Kind of animal:", QLineEdit(),
+                                  hint="Only for species Other, e.g. ferret or rabbit.")
+        self.microchip = add("animal.microchip", "&Microchip:", QLineEdit())
+        self.microchip.setPlaceholderText("Scan or type the chip number")
+        self.licence_number = add("animal.licence_number", "&Licence tag:", QLineEdit())
+        self.licence_year = add("animal.licence_year", "Licence &year:", QSpinBox())
+        self.licence_year.setRange(1999, 2100)
+        self.licence_year.setSpecialValueText("Not known")
+        self.licence_year.setValue(1999)
+        self.name = add("animal.name", "&Name:", QLineEdit())
+        self.breed = add("animal.breed", "&Breed:", QLineEdit())
+        self.colour = add("animal.colour", "Co&lour:", QLineEdit())
+        self.sex = add("animal.sex", "Se&x:", _combo(SEX_LABELS))
+        self.age = add("animal.birth_date", "Appro&x. age:", QSpinBox())
+        self.age.setRange(-1, 30)
+        self.age.setSpecialValueText("Unknown")
+        self.age.setSuffix(" years")
+        self.age.setValue(-1)
+        self.markings = add("animal.markings", "Mar&kings:", QLineEdit())
+        self._description = [self.species, self.species_detail, self.microchip,
+                             self.licence_number, self.licence_year, self.name, self.breed,
+                             self.colour, self.sex, self.age, self.markings]
+        self.matches_heading = QLabel("Possible matches in the registry")
+        self.matches_heading.setObjectName("SectionHeading")
+        self.matches_model = ListTableModel(MATCH_COLUMNS, parent=self)
+        self.matches_view = RecordTableView()
+        self.matches_view.setModel(self.matches_model)
+        self.matches_heading.setBuddy(self.matches_view)
+        self.use_match_button = QPushButton("&Use this animal")
+        self.use_match_button.setAutoDefault(False)
+        self.use_match_button.setEnabled(False)
+        use_row = QHBoxLayout()
+        use_row.addWidget(self.use_match_button)
+        use_row.addStretch(1)
+        column.addWidget(heading)
+        column.addLayout(form)
+        column.addWidget(self.matches_heading)
+        column.addWidget(self.matches_view, 1)
+        column.addLayout(use_row)
+        return column
+
+    def _build_impoundment(self) -> QVBoxLayout:
+        column = QVBoxLayout()
+        heading = QLabel("The impoundment")
+        heading.setObjectName("SectionHeading")
+        form = form_layout()
+        self.impound_fields = FormFields(form)
+        add = self.impound_fields.add
+        self.impounded_at = add("impounded_at", "&Impounded at:",
+                                LocalDateTimeEdit(self.ctx.timezone))
+        self.impounded_at.set_value(self.ctx.now())
+        self.officer = add("officer", "&Officer:", QLineEdit())
+        self.officer.setPlaceholderText("Impounding officer")
+        self.reason = add("reason", "&Reason:", _combo(REASONS))
+        self.reason_detail = add("reason_detail", "Reason &details:", QLineEdit())
+        self.bit_person = add("bit_person", "", QCheckBox(
+            f"&Bit a person (the hold is {self.ctx.profile.bite_hold_days} days, "
+            f"not {self.ctx.profile.hold_days})"))
+        self.found_place = add("found_place", "&Found at (place):", QLineEdit())
+        self.found_at = OptionalDateTimeEdit(self.ctx.timezone)
+        self.found_at.edit.set_value(self.ctx.now())
+        add("found_at", "Found &when:", self.found_at, focus=self.found_at.edit)
+        self.owner = PersonField(self.ctx, "Owner not known")
+        add("owner_id", "O&wner:", self.owner, focus=self.owner.choose_button,
+            hint="An owner surrender needs the owner who signed the relinquishment.")
+        self.kennel = add("kennel", "K&ennel:", QLineEdit())
+        self.kennel.setMaximumWidth(160)
+        add("photo", "P&hoto:", self._build_photo_row(), focus=self.photo_button)
+        self.notes = QPlainTextEdit()
+        self.notes.setTabChangesFocus(True)
+        self.notes.setMaximumHeight(70)
+        add("notes", "No&tes:", self.notes)
+        self.hold_preview = QLabel()
+        self.hold_preview.setWordWrap(True)
+        self.hold_preview.setObjectName("FieldHint")
+        self.repeat_label = QLabel()
+        self.repeat_label.setObjectName("RepeatWarning")
+        self.repeat_label.setWordWrap(True)
+        self.repeat_label.hide()
+        column.addWidget(heading)
+        column.addLayout(form)
+        column.addWidget(self.hold_preview)
+        column.addWidget(self.repeat_label)
+        column.addStretch(1)
+        return column
+
+    def _build_photo_row(self) -> QWidget:
+        box = QWidget()
+        row = QHBoxLayout(box)
+        row.setContentsMargins(0, 0, 0, 0)
+        self.photo_name = QLabel("No photo")
+        self.photo_button = QPushButton("Add photo…")
+        self.remove_photo_button = QPushButton("Remove")
+        for b in (self.photo_button, self.remove_photo_button):
+            b.setAutoDefault(False)
+        self.remove_photo_button.setEnabled(False)
+        row.addWidget(self.photo_name, 1)
+        row.addWidget(self.photo_button)
+        row.addWidget(self.remove_photo_button)
+        return box
+
+    def _chain_tabs(self) -> None:
+        chain = [self.microchip, self.licence_number, self.licence_year, self.species,
+                 self.species_detail, self.name, self.breed, self.colour, self.sex, self.age,
+                 self.markings, self.matches_view, self.use_match_button, self.new_animal_button,
+                 self.impounded_at, self.officer, self.reason, self.reason_detail,
+                 self.bit_person, self.found_place, self.found_at.edit, self.found_at.unknown,
+                 self.owner.choose_button, self.owner.clear_button, self.kennel,
+                 self.photo_button, self.remove_photo_button, self.notes]
+        for a, b in zip(chain, chain[1:], strict=False):
+            QWidget.setTabOrder(a, b)
+
+    def _connect(self) -> None:
+        for edit in (self.microchip, self.licence_number, self.name, self.breed, self.colour):
+            edit.textEdited.connect(self._on_description_edited)
+        self.microchip.returnPressed.connect(self._on_match_timer_timeout)
+        self.species.currentIndexChanged.connect(self._on_species_current_index_changed)
+        self._match_timer.timeout.connect(self._on_match_timer_timeout)
+        self._repeat_timer.timeout.connect(self._on_repeat_timer_timeout)
+        self.matches_view.opened.connect(self.choose_match)
+        self.matches_view.selectionModel().currentChanged.connect(
+            self._on_matches_current_changed)
+        self.use_match_button.clicked.connect(self._on_use_match_button_clicked)
+        self.new_animal_button.clicked.connect(self.describe_new_animal)
+        self.reason.currentIndexChanged.connect(self._on_reason_current_index_changed)
+        self.bit_person.toggled.connect(self._update_hold_preview)
+        self.impounded_at.dateTimeChanged.connect(self._on_impounded_at_changed)
+        self.photo_button.clicked.connect(self._on_photo_button_clicked)
+        self.remove_photo_button.clicked.connect(self._on_remove_photo_button_clicked)
+
+    # -- the animal --------------------------------------------------------
+
+    def match_query(self) -> MatchQuery:
+        return MatchQuery(species=self.species.currentData(), microchip=self.microchip.text(),
+                          licence=self.licence_number.text(), name=self.name.text(),
+                          breed=self.breed.text(), colour=self.colour.text())
+
+    def find_matches_now(self) -> None:
+        """Look the description up in the registry (also after a pause in typing)."""
+        self._match_timer.stop()
+        self._match_generation += 1
+        q = self.match_query()
+        if q.is_empty():
+            self._on_matches_found(self._match_generation, ())
+            return
+        self.ctx.tasks.run(find_matches, self.ctx.db, q, owner=self,
+                           on_done=partial(self._on_matches_found, self._match_generation))
+
+    def choose_match(self, row: int) -> None:
+        match: AnimalMatch | None = self.matches_model.row_object(row)
+        if match is not None:
+            self.ctx.tasks.run(get_animal, self.ctx.db, match.animal.id, owner=self,
+                               on_done=self._set_registry_animal)
+
+    def chosen_animal(self) -> AnimalView | None:
+        return self._animal
+
+    def describe_new_animal(self) -> None:
+        self._animal = None
+        for widget in self._description:
+            widget.setEnabled(True)
+        self._on_species_current_index_changed()
+        self.chosen.setText(NEW_ANIMAL_TEXT)
+        self.new_animal_button.hide()
+        self._show_repeat(None, None)
+        self.microchip.setFocus()
+
+    def _set_registry_animal(self, a: AnimalView) -> None:
+        self._animal = a
+        self.chosen.setText(f"From the registry: <b>{_escape(a.label)}</b> (animal #{a.id})"
+                            + (f", owner {_escape(a.owner_name)}" if a.owner_name else ""))
+        self.new_animal_button.show()
+        self.species.setCurrentIndex(max(self.species.findData(a.species), 0))
+        self.species_detail.setText(a.species_detail)
+        for edit, value in ((self.microchip, a.microchip), (self.licence_number, a.licence_number),
+                            (self.name, a.name), (self.breed, a.breed), (self.colour, a.colour),
+                            (self.markings, a.markings)):
+            edit.setText(value)
+        self.licence_year.setValue(a.licence_year or self.licence_year.minimum())
+        self.sex.setCurrentIndex(max(self.sex.findData(a.sex), 0))
+        for widget in self._description:
+            widget.setEnabled(False)
+        if a.owner_id is not None and self.owner.person_id() is None:
+            self.owner.set_person(a.owner_id, a.owner_name)
+        self.check_repeat()
+
+    # -- the repeat warning ------------------------------------------------
+
+    def check_repeat(self) -> None:
+        """Ask whether this animal was impounded inside the repeat window."""
+        self._repeat_timer.stop()
+        if self._animal is None:
+            self._show_repeat(None, None)
+            return
+        key = (self._animal.id, self.impounded_at.value())
+        self.ctx.tasks.run(repeat_check, self.ctx.db, key[0], key[1], self.ctx.profile,
+                           owner=self, on_done=partial(self._on_repeat_checked, key))
+
+    def _on_repeat_checked(self, key: tuple[int, datetime], info: RepeatInfo | None) -> None:
+        if self._animal is None or key != (self._animal.id, self.impounded_at.value()):
+            return  # the animal or the time changed while the check ran
+        self._show_repeat(info, key)
+        if self._save_after_check:
+            self._save_after_check = False
+            if info is None:
+                self.save()
+            else:
+                self.banner.show_error("This is a repeat impoundment (see the warning). "
+                                       "Save again to take the animal in.")
+
+    def _show_repeat(self, info: RepeatInfo | None, key: tuple[int, datetime] | None) -> None:
+        self._repeat, self._repeat_for = info, key
+        self.repeat_label.setVisible(info is not None)
+        if info is not None:
+            self.repeat_label.setText(repeat_warning(info, self.ctx.profile.repeat_multiplier))
+
+    def repeat_text(self) -> str:
+        return self.repeat_label.text() if self._repeat is not None else ""
+
+    # -- saving ----------------------------------------------------------
+
+    def read_input(self) -> IntakeInput:
+        new_animal = None
+        if self._animal is None:
+            year = self.licence_year.value()
+            new_animal = AnimalInput(
+                species=self.species.currentData(), name=self.name.text(),
+                species_detail=self.species_detail.text()
+                if self.species.currentData() == "other" else "",
+                breed=self.breed.text(), colour=self.colour.text(), sex=self.sex.currentData(),
+                birth_date=self._birth_date(), markings=self.markings.text(),
+                microchip=self.microchip.text(), licence_number=self.licence_number.text(),
+                licence_year=None if year == self.licence_year.minimum() else year,
+                owner_id=self.owner.person_id())
+        return IntakeInput(
+            impounded_at=self.impounded_at.value(), officer=self.officer.text(),
+            reason=self.reason.currentData(), reason_detail=self.reason_detail.text()
+            if self.reason.currentData() == "other" else "",
+            animal_id=self._animal.id if self._animal else None, new_animal=new_animal,
+            found_place=self.found_place.text(), found_at=self.found_at.value(),
+            bit_person=self.bit_person.isChecked(), owner_id=self.owner.person_id(),
+            kennel=self.kennel.text(), notes=self.notes.toPlainText(), photo=self._photo)
+
+    def _birth_date(self) -> date | None:
+        years = self.age.value()
+        if years < 0:
+            return None
+        today = self.ctx.today()
+        return today - timedelta(days=182) if years == 0 else today.replace(
+            year=today.year - years, day=min(today.day, 28))
+
+    def save(self) -> None:
+        if self._animal is not None and self._repeat_for != (self._animal.id,
+                                                             self.impounded_at.value()):
+            self._save_after_check = True  # the warning must be seen before saving
+            self.check_repeat()
+            return
+        self.save_with(intake, self.ctx.db, self.ctx.actor, self.read_input(), self.ctx.profile)
+
+    def _on_record_saved(self, view: ImpoundView) -> None:
+        if self._animal is None:
+            self.ctx.bus.changed.emit("animal", view.animal.id)
+        self.ctx.bus.changed.emit("impoundment", view.id)
+
+    # -- slots -----------------------------------------------------------
+
+    def _on_description_edited(self, _text: str) -> None:
+        self._match_timer.start()
+
+    def _on_match_timer_timeout(self) -> None:
+        self.find_matches_now()
+
+    def _on_matches_found(self, generation: int, matches: tuple[AnimalMatch, ...]) -> None:
+        if generation != self._match_generation:
+            return
+        self.matches_model.set_rows(matches)
+        n = len(matches)
+        self.matches_heading.setText(
+            "Possible matches in the registry" + (f" — {n}" if n else
+                                                  (" — none" if not self.match_query().is_empty()
+                                                   else "")))
+        self.use_match_button.setEnabled(False)
+
+    def _on_matches_current_changed(self) -> None:
+        self.use_match_button.setEnabled(self.matches_view.current_row() >= 0)
+
+    def _on_use_match_button_clicked(self) -> None:
+        self.choose_match(self.matches_view.current_row())
+
+    def _on_species_current_index_changed(self, _index: int = 0) -> None:
+        self.species_detail.setEnabled(self._animal is None
+                                       and self.species.currentData() == "other")
+        if self._animal is None:
+            self._match_timer.start()
+
+    def _on_reason_current_index_changed(self, _index: int = 0) -> None:
+        self.reason_detail.setEnabled(self.reason.currentData() == "other")
+        self._update_hold_preview()
+
+    def _on_impounded_at_changed(self) -> None:
+        self._update_hold_preview()
+        self._repeat_timer.start()
+
+    def _on_repeat_timer_timeout(self) -> None:
+        self.check_repeat()
+
+    def _update_hold_preview(self) -> None:
+        hold = impound_hold(self.impounded_at.value(), self.ctx.profile,
+                            bit_person=self.bit_person.isChecked(),
+                            surrendered=self.reason.currentData() == "owner_surrender")
+        self.hold_preview.setText("Hold: " + hold.why["last_claim_day"])
+
+    def _on_photo_button_clicked(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, "Add a photo", "",
+                                              "Photos (*.jpg *.jpeg *.png)")
+        if path:
+            self.add_photo(path)
+
+    def add_photo(self, path: str) -> None:
+        self.ctx.tasks.run(photo_from, path, owner=self, on_done=self._set_photo)
+
+    def _set_photo(self, photo: Photo | None) -> None:
+        self._photo = photo
+        self.photo_name.setText(f"{photo.filename} ({len(photo.content) // 1024 + 1} KB)"
+                                if photo else "No photo")
+        self.remove_photo_button.setEnabled(photo is not None)
+
+    def _on_remove_photo_button_clicked(self) -> None:
+        self._set_photo(None)
+
+
+def _escape(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")

@@ -1,0 +1,189 @@
+"""One impoundment: the hold, fees and payments, documents, history, and its disposition."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QDialog,
+    QHBoxLayout,
+    QLabel,
+    QMenu,
+    QPushButton,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from fieldops.services.audit import history
+from fieldops.services.impound_views import ImpoundView
+from fieldops.services.impounds import get_impoundment, move_kennel
+from ui.context import AppContext
+from ui.impounds.columns import impound_history_columns
+from ui.impounds.documents import DocumentsWidget
+from ui.impounds.fees import FeesWidget
+from ui.impounds.style import POUND_STYLE
+from ui.impounds.summary import SummaryWidget
+from ui.impounds.text import countdown
+from ui.table_models import ListTableModel
+from ui.widgets import Banner, RecordTableView
+
+OTHER_DISPOSITIONS = (
+    ("transferred", "&Transfer to a shelter or rescue…"),
+    ("euthanized", "&Humane destruction…"),
+    ("died", "Record &death…"),
+    ("escaped", "Record &escape…"),
+)
+
+
+def status_kind(v: ImpoundView, status: str) -> str:
+    if v.disposition is not None:
+        return "closed"
+    return "adoptable" if status == "Adoptable" else "hold"
+
+
+class ImpoundmentDialog(QDialog):
+    """The impoundment's record; reloads whenever anything changes it."""
+
+    def __init__(self, ctx: AppContext, view: ImpoundView, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.ctx = ctx
+        self.setObjectName("ImpoundmentDialog")
+        self.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        self.setStyleSheet(POUND_STYLE)
+        self.resize(1120, 760)
+        self._view = view
+        self.banner = Banner()
+        self.title = QLabel()
+        self.title.setObjectName("PageHeading")
+        self.status_chip = QLabel()
+        self.status_chip.setObjectName("StatusChip")
+        self.countdown = QLabel()
+        self.countdown.setObjectName("Countdown")
+        self.countdown.setWordWrap(True)
+        self.summary = SummaryWidget(ctx)
+        self.fees = FeesWidget(ctx)
+        self.documents = DocumentsWidget(ctx)
+        self.history_model = ListTableModel(impound_history_columns(ctx), parent=self)
+        self.history_view = RecordTableView()
+        self.history_view.setModel(self.history_model)
+        self.tabs = QTabWidget()
+        self.tabs.addTab(self.summary, "&Record")
+        self.tabs.addTab(self.fees, "&Fees and payments")
+        self.tabs.addTab(self.documents, "&Documents")
+        self.tabs.addTab(self.history_view, "&History")
+        self.release_button = QPushButton("Re&lease…")
+        self.release_button.setToolTip("Release to the owner or to someone else (adoption)")
+        self.other_button = QPushButton("&Other disposition")
+        self.other_menu = QMenu(self)
+        self.other_actions = {}
+        for kind, label in OTHER_DISPOSITIONS:
+            action = self.other_menu.addAction(label)
+            action.setData(kind)
+            self.other_actions[kind] = action
+        self.other_button.setMenu(self.other_menu)
+        self.close_button = QPushButton("&Close")
+        for b in (self.release_button, self.other_button, self.close_button):
+            b.setAutoDefault(False)
+        self._lay_out()
+        self._connect()
+        self.show_view(view)
+
+    def _lay_out(self) -> None:
+        top = QHBoxLayout()
+        top.addWidget(self.title, 1)
+        top.addWidget(self.status_chip, 0, Qt.AlignmentFlag.AlignVCenter)
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.release_button)
+        buttons.addWidget(self.other_button)
+        buttons.addStretch(1)
+        buttons.addWidget(self.close_button)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.banner)
+        layout.addLayout(top)
+        layout.addWidget(self.countdown)
+        layout.addWidget(self.tabs, 1)
+        layout.addLayout(buttons)
+
+    def _connect(self) -> None:
+        self.release_button.clicked.connect(self._on_release_button_clicked)
+        self.other_menu.triggered.connect(self._on_other_menu_triggered)
+        self.close_button.clicked.connect(self.close)
+        self.fees.record_payment_requested.connect(self._on_fees_record_payment_requested)
+        self.summary.move_kennel_requested.connect(self._on_summary_move_kennel_requested)
+        self.ctx.bus.changed.connect(self._on_bus_changed)
+
+    # -- showing ---------------------------------------------------------
+
+    def impoundment_id(self) -> int:
+        return self._view.id
+
+    def view(self) -> ImpoundView:
+        return self._view
+
+    def show_view(self, v: ImpoundView) -> None:
+        self._view = v
+        status = v.status(self.ctx.now())
+        self.setWindowTitle(f"Impoundment #{v.id} — {v.animal.summary}")
+        self.title.setText(f"#{v.id}  {v.animal.summary}")
+        self.status_chip.setText(status)
+        self.status_chip.setProperty("kind", status_kind(v, status))
+        self.status_chip.style().unpolish(self.status_chip)
+        self.status_chip.style().polish(self.status_chip)
+        self.countdown.setText(countdown(v, self.ctx.now(), self.ctx.today()))
+        self.summary.show_view(v)
+        self.fees.show_view(v)
+        self.documents.show_view(v)
+        self.release_button.setEnabled(v.in_custody)
+        self.other_button.setEnabled(v.in_custody)
+        self.ctx.tasks.run(history, self.ctx.db, "impoundment", v.id, owner=self,
+                           on_done=self.history_model.set_rows)
+
+    def reload(self) -> None:
+        self.ctx.tasks.run(get_impoundment, self.ctx.db, self._view.id, self.ctx.profile,
+                           self.ctx.now(), owner=self, on_done=self.show_view)
+
+    # -- actions ---------------------------------------------------------
+
+    def open_release(self):
+        from ui.impounds.release_wizard import ReleaseWizardDialog
+
+        wizard = ReleaseWizardDialog(self.ctx, self._view, self)
+        wizard.open()
+        return wizard
+
+    def open_disposition(self, kind: str):
+        from ui.impounds.disposition_dialog import DispositionDialog
+
+        dialog = DispositionDialog(self.ctx, self._view, kind, self)
+        dialog.open()
+        return dialog
+
+    def open_payment(self):
+        from ui.impounds.payment_dialog import PaymentDialog
+
+        dialog = PaymentDialog(self.ctx, self._view, self.fees.fees, self)
+        dialog.open()
+        return dialog
+
+    # -- slots -----------------------------------------------------------
+
+    def _on_release_button_clicked(self) -> None:
+        self.open_release()
+
+    def _on_other_menu_triggered(self, action) -> None:
+        self.open_disposition(action.data())
+
+    def _on_fees_record_payment_requested(self) -> None:
+        self.open_payment()
+
+    def _on_summary_move_kennel_requested(self, kennel: str) -> None:
+        self.ctx.tasks.run(move_kennel, self.ctx.db, self.ctx.actor, self._view.id, kennel,
+                           owner=self, on_done=self._on_kennel_moved)
+
+    def _on_kennel_moved(self, _result: None) -> None:
+        self.banner.show_note("Kennel changed.")
+        self.ctx.bus.changed.emit("impoundment", self._view.id)
+
+    def _on_bus_changed(self, entity: str, entity_id: int) -> None:
+        if entity == "impoundment" and entity_id in (self._view.id, 0):
+            self.reload()

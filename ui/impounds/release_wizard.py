@@ -1,0 +1,318 @@
+"""The release wizard: who takes the animal, then every legal requirement with its evidence.
+
+Finish stays disabled until the service's own check (``release_check``) says
+every requirement is met, and the page lists what is still missing and why.
+A supervisor may give a reason to override a block the rules mark
+overridable (an open bite quarantine, a vicious declaration); nothing else
+can be overridden.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import partial
+
+from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import (
+    QButtonGroup,
+    QCheckBox,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPlainTextEdit,
+    QPushButton,
+    QRadioButton,
+    QScrollArea,
+    QVBoxLayout,
+    QWidget,
+    QWizard,
+    QWizardPage,
+)
+
+from fieldops.db.engine import Database
+from fieldops.errors import UserError, ValidationError
+from fieldops.rules import Profile
+from fieldops.services.dispositions import (
+    CheckedRequirement,
+    ReleaseRequest,
+    RequirementsNotMet,
+    release,
+    release_check,
+)
+from fieldops.services.impound_views import FeeSummary, ImpoundView
+from fieldops.services.payments import quote
+from ui.context import AppContext
+from ui.impounds.checklist import ChecklistWidget
+from ui.impounds.fees import totals_text
+from ui.impounds.inputs import LocalDateTimeEdit, PersonField
+from ui.impounds.style import POUND_STYLE
+from ui.impounds.text import day, when
+from ui.widgets import Banner
+
+CHECK_DELAY_MS = 300
+
+
+@dataclass(frozen=True)
+class ReleaseCheck:
+    requirements: tuple[CheckedRequirement, ...]
+    fees: FeeSummary
+
+
+def check_release(db: Database, impoundment_id: int, req: ReleaseRequest,
+                  profile: Profile) -> ReleaseCheck:
+    """The requirements and the fees for one release, read together (in a task)."""
+    return ReleaseCheck(release_check(db, impoundment_id, req, profile),
+                        quote(db, impoundment_id, req.at, req.to_owner, profile))
+
+
+def unmet_text(unmet: list[CheckedRequirement]) -> str:
+    lines = "\n".join(f"• {c.requirement.label}: {c.requirement.detail}" for c in unmet)
+    return f"Finish stays disabled until these are met:\n{lines}"
+
+
+class WhoPage(QWizardPage):
+    """Step 1: the owner (or representative) or someone else, and who exactly."""
+
+    def __init__(self, ctx: AppContext, view: ImpoundView) -> None:
+        super().__init__()
+        self.ctx, self.view = ctx, view
+        self.setTitle("Who takes the animal?")
+        self.setSubTitle(f"#{view.id} {view.animal.summary}")
+        self.to_owner = QRadioButton("The &owner or the owner's representative (reclaim)")
+        self.to_other = QRadioButton("&Someone else: a new owner (adoption)")
+        group = QButtonGroup(self)
+        group.addButton(self.to_owner)
+        group.addButton(self.to_other)
+        self.explain = QLabel()
+        self.explain.setWordWrap(True)
+        self.explain.setObjectName("FieldHint")
+        self.recipient = PersonField(ctx, "Choose the person who takes the animal")
+        self.at = LocalDateTimeEdit(ctx.timezone)
+        self.at.set_value(ctx.now())
+        form = QFormLayout()
+        for caption, widget, buddy in (("&Person:", self.recipient, self.recipient.choose_button),
+                                       ("Released &at:", self.at, self.at)):
+            label = QLabel(caption)
+            label.setBuddy(buddy)
+            form.addRow(label, widget)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.to_owner)
+        layout.addWidget(self.to_other)
+        layout.addWidget(self.explain)
+        layout.addSpacing(8)
+        layout.addLayout(form)
+        layout.addStretch(1)
+        self.to_owner.toggled.connect(self._on_to_owner_toggled)
+        self.recipient.changed.connect(self.completeChanged)
+        self.to_owner.setChecked(True)
+
+    def is_to_owner(self) -> bool:
+        return self.to_owner.isChecked()
+
+    def isComplete(self) -> bool:  # noqa: N802 (Qt's name)
+        return self.recipient.person_id() is not None
+
+    def _on_to_owner_toggled(self, owner: bool) -> None:
+        v = self.view
+        if owner:
+            self.explain.setText("The owner may reclaim at any time before a final "
+                                 "disposition (city code 58-526(b)(1)).")
+            if v.owner is not None:
+                self.recipient.set_person(v.owner.id, v.owner.full_name)
+        else:
+            self.explain.setText(
+                "Someone other than the owner may take the animal from "
+                f"{when(self.ctx, v.release_to_others_from, midnight='start')}, after the "
+                f"owner's last day to claim, {day(v.last_claim_day)} (city code 58-526(b)(2)).")
+            if v.owner is not None and self.recipient.person_id() == v.owner.id:
+                self.recipient.set_person(None, "")
+
+
+class RequirementsPage(QWizardPage):
+    """Step 2: the evidence shown at the counter, and the checklist it satisfies."""
+
+    def __init__(self, ctx: AppContext, view: ImpoundView, who: WhoPage) -> None:
+        super().__init__()
+        self.ctx, self.view, self.who = ctx, view, who
+        self.setTitle("Requirements of release")
+        self.setFinalPage(True)
+        self.fees: FeeSummary | None = None
+        self._generation = 0
+        self._current = False  # the checklist answers the inputs as they are now
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(CHECK_DELAY_MS)
+        self.banner = Banner()
+        kind = view.animal.species
+        self.rabies_certificate = QLineEdit()
+        self.rabies_certificate.setPlaceholderText("Certificate number and date, if shown")
+        self.rabies_prepaid = QLineEdit()
+        self.rabies_prepaid.setPlaceholderText("Veterinarian's receipt number")
+        self.licence_receipt = QLineEdit()
+        self.licence_receipt.setPlaceholderText("Licence receipt number")
+        self.licence_agreement = QCheckBox("The new owner has signed an &agreement to license "
+                                           "the dog")
+        self.notes = QPlainTextEdit()
+        self.notes.setTabChangesFocus(True)
+        self.notes.setMaximumHeight(50)
+        self.fees_label = QLabel()
+        self.fees_label.setObjectName("MoneyTotal")
+        self.pay_button = QPushButton("Record &payment…")
+        self.pay_button.setAutoDefault(False)
+        evidence = QFormLayout()
+        if kind in ("dog", "cat"):
+            evidence.addRow("Rabies &certificate:", self.rabies_certificate)
+            evidence.addRow("Prepaid &vaccination:", self.rabies_prepaid)
+        if kind == "dog":
+            evidence.addRow("&Licence receipt:", self.licence_receipt)
+            evidence.addRow("", self.licence_agreement)
+        fee_row = QHBoxLayout()
+        fee_row.addWidget(self.fees_label, 1)
+        fee_row.addWidget(self.pay_button)
+        evidence.addRow("Fees:", fee_row)
+        evidence.addRow("N&otes:", self.notes)
+        self.checklist = ChecklistWidget(ctx.actor.is_supervisor)
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setWidget(self.checklist)
+        self.unmet_label = QLabel()
+        self.unmet_label.setObjectName("UnmetSummary")
+        self.unmet_label.setWordWrap(True)
+        self.unmet_label.hide()
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.banner)
+        layout.addLayout(evidence)
+        layout.addWidget(scroll, 1)
+        layout.addWidget(self.unmet_label)
+        for edit in (self.rabies_certificate, self.rabies_prepaid, self.licence_receipt):
+            edit.textEdited.connect(self._on_evidence_changed)
+        self.licence_agreement.toggled.connect(self._on_evidence_changed)
+        self.checklist.override_edited.connect(self._on_evidence_changed)
+        self._timer.timeout.connect(self.check_now)
+        self.pay_button.clicked.connect(self._on_pay_button_clicked)
+        ctx.bus.changed.connect(self._on_bus_changed)
+
+    def initializePage(self) -> None:  # noqa: N802 (Qt's name)
+        owner = self.who.is_to_owner()
+        self.licence_agreement.setVisible(not owner)
+        self.licence_receipt.setEnabled(True)
+        self.setSubTitle(("Release to the owner or the owner's representative: "
+                          if owner else "Release to a new owner: ")
+                         + self.who.recipient.person_name())
+        self.check_now()
+
+    def request(self) -> ReleaseRequest:
+        return ReleaseRequest(
+            to_owner=self.who.is_to_owner(), recipient_id=self.who.recipient.person_id(),
+            at=self.who.at.value(), rabies_certificate=self.rabies_certificate.text(),
+            rabies_prepaid_receipt=self.rabies_prepaid.text(),
+            licence_receipt=self.licence_receipt.text(),
+            licence_agreement=self.licence_agreement.isChecked()
+            and not self.who.is_to_owner(),
+            overrides=self.checklist.overrides(), notes=self.notes.toPlainText())
+
+    def check_now(self) -> None:
+        """Ask the service which requirements the evidence as entered meets."""
+        self._timer.stop()
+        self._generation += 1
+        self._set_current(False)
+        self.ctx.tasks.run(check_release, self.ctx.db, self.view.id, self.request(),
+                           self.ctx.profile, owner=self,
+                           on_done=partial(self._on_checked, self._generation))
+
+    def _on_checked(self, generation: int, result: ReleaseCheck) -> None:
+        if generation != self._generation:
+            return
+        self.fees = result.fees
+        self.fees_label.setText(totals_text(result.fees))
+        self.checklist.show_checked(result.requirements)
+        unmet = self.checklist.unmet()
+        self.unmet_label.setVisible(bool(unmet))
+        self.unmet_label.setText(unmet_text(unmet) if unmet else "")
+        self._set_current(True)
+
+    def _set_current(self, current: bool) -> None:
+        self._current = current
+        self.completeChanged.emit()
+
+    def isComplete(self) -> bool:  # noqa: N802 (Qt's name)
+        return self._current and self.checklist.all_met()
+
+    def show_refusal(self, exc: BaseException) -> None:
+        if isinstance(exc, RequirementsNotMet):
+            lines = "".join(f"\n• {r.label}: {r.detail}" for r in exc.requirements)
+            self.banner.show_error(f"The release was refused:{lines}")
+        elif isinstance(exc, ValidationError):
+            self.banner.show_error("The release was refused: "
+                                   + " ".join(e.message for e in exc.errors))
+        else:
+            self.banner.show_error(str(exc))
+        self.check_now()
+
+    def _on_evidence_changed(self, *_args: object) -> None:
+        self._set_current(False)
+        self._timer.start()
+
+    def _on_pay_button_clicked(self) -> None:
+        from ui.impounds.payment_dialog import PaymentDialog
+
+        self.payment_dialog = PaymentDialog(self.ctx, self.view, self.fees, self.wizard())
+        self.payment_dialog.open()
+
+    def _on_bus_changed(self, entity: str, entity_id: int) -> None:
+        if entity == "impoundment" and entity_id == self.view.id and self.isVisible():
+            self.check_now()
+
+
+class ReleaseWizardDialog(QWizard):
+    """Release an impounded animal to a person; closes once the release is recorded."""
+
+    def __init__(self, ctx: AppContext, view: ImpoundView, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.ctx, self.view = ctx, view
+        self.setObjectName("ReleaseWizardDialog")
+        self.setStyleSheet(POUND_STYLE)
+        self.setWindowTitle(f"Release — impoundment #{view.id}")
+        self.setWizardStyle(QWizard.WizardStyle.ClassicStyle)
+        self.setOption(QWizard.WizardOption.NoBackButtonOnStartPage)
+        self.resize(880, 720)
+        self.who = WhoPage(ctx, view)
+        self.requirements = RequirementsPage(ctx, view, self.who)
+        self.addPage(self.who)
+        self.addPage(self.requirements)
+        self.setButtonText(QWizard.WizardButton.FinishButton, "&Release the animal")
+        self._releasing = False
+        self.released: ImpoundView | None = None
+
+    def finish_button(self) -> QPushButton:
+        return self.button(QWizard.WizardButton.FinishButton)
+
+    def accept(self) -> None:
+        """Finish: record the release; the wizard closes only when it is saved."""
+        if self.released is not None:
+            super().accept()
+            return
+        if self._releasing:
+            return
+        self._releasing = True
+        self.finish_button().setEnabled(False)
+        self.ctx.tasks.run(release, self.ctx.db, self.ctx.actor, self.view.id,
+                           self.requirements.request(), self.ctx.profile, owner=self,
+                           on_done=self._on_released, on_error=self._on_release_failed)
+
+    def _on_released(self, view: ImpoundView) -> None:
+        self._releasing = False
+        self.released = view
+        self.ctx.bus.changed.emit("impoundment", view.id)
+        self.ctx.bus.changed.emit("animal", view.animal.id)
+        super().accept()
+
+    def _on_release_failed(self, exc: BaseException) -> bool:
+        self._releasing = False
+        if not isinstance(exc, UserError):
+            self.requirements.banner.show_error("Nothing was saved because of an error in "
+                                                "FieldOps.")
+            return False
+        self.requirements.show_refusal(exc)
+        return True

@@ -1,0 +1,219 @@
+"""The record tab of an impoundment: the hold and why, the animal, and its disposition."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QScrollArea,
+    QVBoxLayout,
+    QWidget,
+)
+
+from fieldops.services.impound_views import DispositionView, ImpoundView, PartyView
+from ui.context import AppContext
+from ui.impounds.text import day, species, when
+
+SEX = {"male": "Male", "female": "Female", "unknown": "Unknown"}
+
+
+def yes_no(value: bool | None) -> str:
+    return "Unknown" if value is None else ("Yes" if value else "No")
+
+
+def party_text(party: PartyView | None, unknown: str = "Not known") -> str:
+    if party is None:
+        return unknown
+    bits = [party.full_name, party.address or "no address recorded", party.phone]
+    return ", ".join(b for b in bits if b) + f" (#{party.id})"
+
+
+class PairsWidget(QWidget):
+    """A titled block of "label: value" lines, rebuilt whenever the record is reloaded."""
+
+    def __init__(self, title: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.heading = QLabel(title)
+        self.heading.setObjectName("SectionHeading")
+        self.form = QFormLayout()
+        self.form.setLabelAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignTop)
+        self.form.setHorizontalSpacing(12)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 6)
+        layout.addWidget(self.heading)
+        layout.addLayout(self.form)
+        self._values: dict[str, QLabel] = {}
+
+    def set_pairs(self, pairs: list[tuple[str, str]]) -> None:
+        while self.form.rowCount():
+            self.form.removeRow(0)
+        self._values = {}
+        for label, text in pairs:
+            value = QLabel(text)
+            value.setWordWrap(True)
+            value.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+            self.form.addRow(f"{label}:", value)
+            self._values[label] = value
+
+    def value(self, label: str) -> str:
+        return self._values[label].text() if label in self._values else ""
+
+
+class HoldWidget(QWidget):
+    """The hold with its countdown and, on request, why each date is what it is."""
+
+    def __init__(self, ctx: AppContext, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.ctx = ctx
+        self.pairs = PairsWidget("The hold")
+        self.why_button = QPushButton("&Why this date?")
+        self.why_button.setCheckable(True)
+        self.why_button.setAutoDefault(False)
+        self.why = QLabel()
+        self.why.setObjectName("WhyText")
+        self.why.setWordWrap(True)
+        self.why.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.why.hide()
+        row = QHBoxLayout()
+        row.addStretch(1)
+        row.addWidget(self.why_button)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.pairs)
+        layout.addLayout(row)
+        layout.addWidget(self.why)
+        self.why_button.toggled.connect(self.why.setVisible)
+
+    def show_view(self, v: ImpoundView) -> None:
+        self.pairs.set_pairs([
+            ("Custody day", day(v.custody_day)),
+            ("Owner may claim until", day(v.last_claim_day) + (
+                " (end of the day)" if v.last_claim_day > v.custody_day or v.bit_person
+                else " (no claim period: surrendered)")),
+            ("May go to others from", when(self.ctx, v.release_to_others_from,
+                                           midnight="start")),
+            ("Hold length", self._length(v)),
+        ])
+
+        self.why.setText("\n\n".join(v.hold_why[k] for k in ("last_claim_day",
+                                                             "release_to_others_from")
+                                     if k in v.hold_why))
+
+
+    def _length(self, v: ImpoundView) -> str:
+        p = self.ctx.profile
+        if v.bit_person:
+            return f"{p.bite_hold_days} days, because the animal bit a person"
+        if v.surrendered and v.last_claim_day == v.custody_day:
+            return "None: the owner surrendered the animal in writing"
+        return f"{p.hold_days} days"
+
+
+class SummaryWidget(QScrollArea):
+    """Everything the 58-528 record holds, read-only, with the kennel movable."""
+
+    move_kennel_requested = Signal(str)
+
+    def __init__(self, ctx: AppContext, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.ctx = ctx
+        self.setWidgetResizable(True)
+        inner = QWidget()
+        self.setWidget(inner)
+        self.hold = HoldWidget(ctx)
+        self.impoundment = PairsWidget("The impoundment")
+        self.animal = PairsWidget("The animal")
+        self.disposition = PairsWidget("Disposition")
+        self.kennel = QLineEdit()
+        self.kennel.setMaximumWidth(140)
+        self.move_button = QPushButton("&Move to kennel")
+        self.move_button.setAutoDefault(False)
+        kennel_row = QHBoxLayout()
+        kennel_row.addWidget(QLabel("Kennel:"))
+        kennel_row.addWidget(self.kennel)
+        kennel_row.addWidget(self.move_button)
+        kennel_row.addStretch(1)
+        left_box, right_box = QWidget(), QWidget()
+        left, right = QVBoxLayout(left_box), QVBoxLayout(right_box)
+        for column in (left, right):
+            column.setContentsMargins(0, 0, 0, 0)
+        left.addWidget(self.hold)
+        left.addWidget(self.impoundment)
+        left.addLayout(kennel_row)
+        left.addStretch(1)
+        right.addWidget(self.disposition)
+        right.addWidget(self.animal)
+        right.addStretch(1)
+        columns = QHBoxLayout(inner)
+        columns.addWidget(left_box, 1)
+        columns.addSpacing(16)
+        columns.addWidget(right_box, 1)
+        self.move_button.clicked.connect(self._on_move_button_clicked)
+
+    def show_view(self, v: ImpoundView) -> None:
+        self.hold.show_view(v)
+        reason = v.reason_label + (f": {v.reason_detail}" if v.reason_detail else "")
+        repeat = (f"Yes: impounded before on {day(v.repeat_custody_day)} (#{v.repeat_of}); "
+                  "the owner's impound fee is doubled" if v.repeat_of else "No")
+        self.impoundment.set_pairs([
+            ("Impounded at", when(self.ctx, v.impounded_at)),
+            ("Found", ", ".join(x for x in (v.found_place, when(self.ctx, v.found_at)) if x)
+             or "Not recorded"),
+            ("Officer", v.officer),
+            ("Reason", reason),
+            ("Bit a person", yes_no(v.bit_person)),
+            ("Owner", party_text(v.owner)),
+            ("Kennel", v.kennel or "None"),
+            ("Repeat impoundment", repeat),
+            ("Notes", v.notes or "None"),
+            ("Recorded by", v.recorded_by),
+        ])
+        a = v.animal
+        kind = a.species_detail if a.species == "other" and a.species_detail else species(a.species)
+        self.animal.set_pairs([
+            ("Name", a.name or "(no name)"), ("Species", kind), ("Breed", a.breed),
+            ("Colour", a.colour), ("Sex", SEX.get(a.sex, a.sex)),
+            ("Altered", yes_no(a.altered)), ("Approximate age", a.approximate_age),
+            ("Markings", a.markings), ("Microchip", a.microchip or "None"),
+            ("Licence", a.licence or "None"), ("Registry", f"animal #{a.id}"),
+        ])
+        self.disposition.set_pairs(self._disposition_pairs(v.disposition, v))
+        self.kennel.setText(v.kennel)
+        self.kennel.setEnabled(v.in_custody)
+        self.move_button.setEnabled(v.in_custody)
+
+    def _disposition_pairs(self, d: DispositionView | None,
+                           v: ImpoundView) -> list[tuple[str, str]]:
+        if d is None:
+            return [("Status", f"In custody: {v.status(self.ctx.now()).lower()}")]
+        pairs = [("Disposition", d.label), ("When", when(self.ctx, d.at))]
+        if d.recipient is not None:
+            pairs.append(("Released to", party_text(d.recipient)))
+            pairs.append(("Recipient is", "the owner or the owner's representative"
+                          if d.to_owner else "not the owner (new owner)"))
+        if d.transfer_to:
+            pairs.append(("Transferred to", d.transfer_to))
+        if d.kind == "euthanized":
+            pairs.append(("Hopelessly injured or imminent threat", yes_no(d.hopeless_or_threat)))
+        if d.preserve_until:
+            pairs.append(("Preserve for necropsy until", day(d.preserve_until)))
+        for e in d.evidence:
+            text = f"{e.label}: {e.evidence or 'met'}"
+            if e.overridden:
+                text += f" — overridden by {e.override_by}: {e.override_reason}"
+            pairs.append(("Evidence", text))
+        if d.notes:
+            pairs.append(("Notes", d.notes))
+        if d.correction_reason:
+            pairs.append(("Corrected because", d.correction_reason))
+        pairs.append(("Recorded by", d.recorded_by))
+        for old in v.corrections:
+            pairs.append(("Superseded", f"{old.label}, {when(self.ctx, old.at)}"))
+        return pairs
+
+    def _on_move_button_clicked(self) -> None:
+        self.move_kennel_requested.emit(self.kennel.text())
