@@ -123,8 +123,10 @@ class Banner(QLabel):
         self.setObjectName("Banner")
         self.setWordWrap(True)
         self.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        # Never squeezed below its text when a form grows error labels.
+        # Never squeezed below its text when a form grows error labels. Margins
+        # in code, not QSS padding: a word-wrapped label's height ignores padding.
         self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Minimum)
+        self.setContentsMargins(10, 8, 10, 8)
         self.hide()
 
     def show_error(self, text: str) -> None:

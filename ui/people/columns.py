@@ -45,8 +45,8 @@ ANIMAL_COLUMNS = (
 )
 
 OWNED_ANIMAL_COLUMNS = (
-    Column("Name", lambda a: animal_name(a.name), 160),
-    Column("Species", lambda a: species_label(a.species), 80),
+    Column("Name", lambda a: animal_name(a.name), 120),
+    Column("Species", lambda a: species_label(a.species), 70),
     Column("Breed", lambda a: a.breed),
 )
 

@@ -34,7 +34,7 @@ class PersonPickerDialog(QDialog):
         self.setObjectName("PersonPickerDialog")
         self.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         self.setWindowTitle("Choose a person")
-        self.resize(820, 520)
+        self.resize(1000, 560)
         self.search = SearchField("Name, address, phone or e-mail")
         caption = QLabel("&Search:")
         caption.setBuddy(self.search)
