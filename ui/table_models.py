@@ -123,12 +123,14 @@ class PagedTableModel(_ColumnsMixin, QAbstractTableModel):
         self._wanted: list[int] = []
         self._in_flight: dict[int, int] = {}
         self._search_task = 0
+        self._repeat = False
 
     # -- the search ------------------------------------------------------
 
     def search(self, text: str) -> None:
         """Count and fetch the first page for ``text``; the old rows stay until then."""
         self._generation += 1
+        self._repeat = text == self._text and self._counted
         self._text = text
         self._forget_fetches()
         self._tasks.cancel(self._search_task)
@@ -144,6 +146,10 @@ class PagedTableModel(_ColumnsMixin, QAbstractTableModel):
 
     def search_text(self) -> str:
         return self._text
+
+    def is_refresh(self) -> bool:
+        """True when the current answer re-ran the previous search (views keep their place)."""
+        return self._repeat
 
     def is_searching(self) -> bool:
         return self._tasks.is_pending(self._search_task)

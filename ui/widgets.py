@@ -168,12 +168,28 @@ class RecordTableView(QTableView):
 
     def setModel(self, model: PagedTableModel | ListTableModel) -> None:  # type: ignore[override]
         super().setModel(model)
+        self._place = (-1, 0)
+        if isinstance(model, PagedTableModel):
+            model.modelAboutToBeReset.connect(self._on_model_about_to_be_reset)
+            model.modelReset.connect(self._on_model_reset)
         header = self.horizontalHeader()
         for i, column in enumerate(model.columns()):
             if column.width:
                 header.resizeSection(i, column.width)
             else:
                 header.setSectionResizeMode(i, QHeaderView.ResizeMode.Interactive)
+
+    def _on_model_about_to_be_reset(self) -> None:
+        self._place = (self.current_row(), self.verticalScrollBar().value())
+
+    def _on_model_reset(self) -> None:
+        # A refresh after a save keeps the user's place; a new search starts at the top.
+        row, scroll = self._place
+        if not self.model().is_refresh():
+            self.scrollToTop()
+        elif 0 <= row < self.model().rowCount():
+            self.selectRow(row)
+            self.verticalScrollBar().setValue(scroll)
 
     def _on_self_activated(self, index: QModelIndex) -> None:
         self.opened.emit(index.row())

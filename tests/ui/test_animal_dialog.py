@@ -192,3 +192,37 @@ def test_history_lists_every_change_newest_first(qtbot, rex_dialog, wait_idle, s
         ("opal", "Changed", "colour:  → tan"),
         ("opal", "Created", rows_of(d.history_view)[1][3]),
     ]
+
+
+def test_the_record_lists_pass_the_model_tester(
+        qtbot, qtmodeltester, rex_dialog, wait_idle, wait_dialog, sqlite_db, operator, rex,
+        today):
+    from fieldops.services.animals import VaccinationInput, add_vaccination
+
+    add_vaccination(sqlite_db, operator, rex.id,
+                    VaccinationInput(date(2026, 1, 5), date(2027, 1, 5), "RV-1"), today=today)
+    d = rex_dialog
+    d.vaccinations_model.set_rows(get_animal(sqlite_db, rex.id).vaccinations)
+    wait_idle()
+    qtmodeltester.check(d.vaccinations_model)
+    qtmodeltester.check(d.history_model)
+    qtbot.mouseClick(d.open_owner_button, Qt.MouseButton.LeftButton)
+    person = wait_dialog("PersonDialog")
+    wait_idle()
+    qtmodeltester.check(person.animals_model)
+    qtmodeltester.check(person.history_model)
+
+
+def test_tab_moves_through_the_animal_form_in_reading_order(new_animal):
+    d = new_animal
+    expected = [d.name, d.species, d.breed, d.colour, d.sex, d.altered,  # Kind is disabled
+                d.birth_date.unknown, d.markings, d.microchip, d.licence_number,
+                d.licence_year, d.choose_owner_button, d.notes]
+    seen, w = [], d.name
+    while len(seen) < len(expected):
+        seen.append(w)
+        w = w.nextInFocusChain()
+        while not (w.focusPolicy() & Qt.FocusPolicy.TabFocus and w.isEnabled()
+                   and w.isVisible()):
+            w = w.nextInFocusChain()
+    assert seen == expected

@@ -181,3 +181,28 @@ def test_a_single_character_is_not_searched(qtbot, page, wait_idle, monkeypatch)
     qtbot.waitUntil(lambda: asked == ["ru"])
     wait_idle()
     assert page.people_model.rowCount() == 1
+
+
+def test_a_refresh_keeps_the_users_place_and_a_new_search_starts_at_the_top(
+        qtbot, window, page, wait_idle, sqlite_db, operator):
+    for i in range(60):
+        create_person(sqlite_db, operator, PersonInput(full_name=f"Zed Person{i:02d}"))
+    page.refresh()
+    wait_idle()
+    view = page.people.view
+    view.selectRow(40)
+    view.scrollTo(page.people_model.index(40, 0))
+    scrolled = view.verticalScrollBar().value()
+    assert scrolled > 0
+    window.ctx.bus.changed.emit("person", 0)  # someone saved a person
+    wait_idle()
+    assert view.current_row() == 40
+    assert view.verticalScrollBar().value() == scrolled
+    search(qtbot, page, wait_idle, "zed")
+    assert view.verticalScrollBar().value() == 0
+
+
+def test_the_page_models_pass_the_model_tester(qtmodeltester, page, wait_idle):
+    qtmodeltester.check(page.people_model)
+    qtmodeltester.check(page.animals_model)
+    wait_idle()
