@@ -11,6 +11,8 @@ if [ ! -x "$venv/bin/pyinstaller" ]; then
   "$venv/bin/pip" install --quiet --upgrade pip
   "$venv/bin/pip" install --quiet "pyinstaller>=6" "$root"
 else
+  # Re-resolve: a changed pin in pyproject.toml (e.g. of PySide6) must reach the bundle.
+  "$venv/bin/pip" install --quiet "$root"
   "$venv/bin/pip" install --quiet --no-deps --force-reinstall "$root"
 fi
 cd "$here"
