@@ -160,13 +160,18 @@ class RequirementsPage(QWizardPage):
         self.fees_label.setObjectName("MoneyTotal")
         self.pay_button = QPushButton("Record &payment…")
         self.pay_button.setAutoDefault(False)
-        evidence = QFormLayout()
-        if kind in ("dog", "cat"):
-            evidence.addRow("Rabies &certificate:", self.rabies_certificate)
-            evidence.addRow("Prepaid &vaccination:", self.rabies_prepaid)
-        if kind == "dog":
-            evidence.addRow("&Licence receipt:", self.licence_receipt)
-            evidence.addRow("", self.licence_agreement)
+        evidence = self.evidence = QFormLayout()
+        for caption, widget in (("Rabies &certificate:", self.rabies_certificate),
+                                ("Prepaid &vaccination:", self.rabies_prepaid),
+                                ("&Licence receipt:", self.licence_receipt)):
+            label = QLabel(caption)
+            label.setBuddy(widget)
+            evidence.addRow(label, widget)
+        evidence.addRow("", self.licence_agreement)
+        # Rabies evidence is asked for dogs and cats, licences for dogs (58-526(b)).
+        for widget in (self.rabies_certificate, self.rabies_prepaid):
+            evidence.setRowVisible(widget, kind in ("dog", "cat"))
+        evidence.setRowVisible(self.licence_receipt, kind == "dog")
         fee_row = QHBoxLayout()
         fee_row.addWidget(self.fees_label, 1)
         fee_row.addWidget(self.pay_button)
@@ -195,8 +200,8 @@ class RequirementsPage(QWizardPage):
 
     def initializePage(self) -> None:  # noqa: N802 (Qt's name)
         owner = self.who.is_to_owner()
-        self.licence_agreement.setVisible(not owner)
-        self.licence_receipt.setEnabled(True)
+        self.evidence.setRowVisible(self.licence_agreement,
+                                    self.view.animal.species == "dog" and not owner)
         self.setSubTitle(("Release to the owner or the owner's representative: "
                           if owner else "Release to a new owner: ")
                          + self.who.recipient.person_name())
@@ -235,6 +240,10 @@ class RequirementsPage(QWizardPage):
     def _set_current(self, current: bool) -> None:
         self._current = current
         self.completeChanged.emit()
+
+    def is_checked(self) -> bool:
+        """Whether the checklist answers the evidence as it is now entered."""
+        return self._current
 
     def isComplete(self) -> bool:  # noqa: N802 (Qt's name)
         return self._current and self.checklist.all_met()
