@@ -30,13 +30,16 @@ def errors() -> ErrorRouter:
 
 @pytest.fixture
 def window(qtbot, qapp, sqlite_db, operator, today, errors):
+    """The main window on an empty database, showing People and animals."""
     configure_application(qapp)
     w = build_main_window(sqlite_db, operator, today=lambda: today, errors=errors)
     qtbot.addWidget(w)
     w.show()
     qtbot.waitExposed(w)
     w.activateWindow()
-    # Opened as a user sees it: the first lists counted and shown.
+    # These tests are about People and animals, whichever area the app opens on.
+    w.show_area("people")
+    # Shown as a user sees it: the first lists counted and shown.
     qtbot.waitUntil(lambda: w.ctx.tasks.pending_count() == 0, timeout=10_000)
     yield w
     w.ctx.shutdown()
