@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 import traceback
 from collections.abc import Callable, Sequence
-from datetime import date, datetime, tzinfo
+from datetime import date, datetime
 from importlib import resources
 from pathlib import Path
 
@@ -38,20 +38,16 @@ def configure_application(app: QApplication) -> None:
     app.setStyleSheet(stylesheet())
 
 
-def jurisdiction() -> tuple[str, tzinfo]:
-    """The jurisdiction's name and time zone, from its profile (RULES.md section 5)."""
-    profile = Profile.default()
-    return profile.name, profile.timezone
-
-
 def build_context(db: Database, actor: Actor, *, today: Callable[[], date] | None = None,
                   errors: ErrorRouter | None = None) -> AppContext:
     """Everything a page needs; ``today`` and ``errors`` are for tests to fix."""
-    name, zone = jurisdiction()
+    profile = Profile.default()  # the jurisdiction (RULES.md section 5)
+    zone = profile.timezone
     errors = errors or ErrorRouter()
     return AppContext(
         db=db, actor=actor, tasks=TaskRunner(errors), errors=errors,
-        today=today or (lambda: datetime.now(zone).date()), timezone=zone, jurisdiction=name,
+        today=today or (lambda: datetime.now(zone).date()), timezone=zone,
+        jurisdiction=profile.name, profile=profile,
     )
 
 
