@@ -23,8 +23,11 @@ from dataclasses import dataclass
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
+from ui.admin.page import AdministrationWidget
 from ui.context import AppContext
+from ui.impounds.page import ImpoundsWidget
 from ui.people.page import PeopleAndAnimalsWidget
+from ui.today.page import TodayWidget
 
 PageFactory = Callable[[AppContext], QWidget]
 
@@ -38,10 +41,10 @@ class Area:
 
 
 AREAS: tuple[Area, ...] = (
-    Area("today", "Today", coming=(
+    Area("today", "Today", page=TodayWidget, coming=(
         "What is due today, overdue first: holds that end, quarantine examinations and "
         "certificates due back, vicious-animal notices and deadlines.")),
-    Area("impounds", "Impounds", coming=(
+    Area("impounds", "Impounds", page=ImpoundsWidget, coming=(
         "Animals taken in: intake, the hold period and the day it ends, boarding fees, "
         "release to the owner, adoption or other disposition.")),
     Area("quarantines", "Quarantines", coming=(
@@ -54,7 +57,7 @@ AREAS: tuple[Area, ...] = (
     Area("reports", "Reports", coming=(
         "Printable reports as PDF: daily activity, impound and quarantine registers, "
         "fees collected.")),
-    Area("admin", "Administration", coming=(
+    Area("admin", "Administration", page=AdministrationWidget, coming=(
         "Staff and their roles, veterinary clinics, the jurisdiction profile (periods "
         "and fees) and backups.")),
 )
