@@ -67,6 +67,7 @@ class ImpoundsWidget(QWidget):
         self.intake_button = QPushButton("&New intake…")
         self.intake_button.setToolTip("Log an animal into the pound (Ctrl+N)")
         self.open_button = QPushButton("&Open")
+        self._text = ""  # the last text searched (one character is not searched)
         self._lay_out()
         self._connect()
         self.apply_filters()
@@ -113,7 +114,8 @@ class ImpoundsWidget(QWidget):
             QWidget.setTabOrder(a, b)
 
     def _connect(self) -> None:
-        self.search.search_requested.connect(self._on_filters_changed)
+        self.search.search_requested.connect(self._on_search_search_requested)
+        self.search.too_short.connect(self._on_search_too_short)
         self.search.down_pressed.connect(self.view.focus_first_row)
         self.status.currentIndexChanged.connect(self._on_filters_changed)
         self.species.currentIndexChanged.connect(self._on_filters_changed)
@@ -146,7 +148,7 @@ class ImpoundsWidget(QWidget):
         """The filter the widgets describe, with the list's current sort."""
         return replace(self.model.filter(), status=self.status.currentData(),
                        species=self.species.currentData(), date_from=self.date_from.value(),
-                       date_to=self.date_to.value(), text=self.search.text().strip())
+                       date_to=self.date_to.value(), text=self._text)
 
     def apply_filters(self) -> None:
         self.model.set_filter(self.current_filter())
@@ -159,6 +161,13 @@ class ImpoundsWidget(QWidget):
 
     def _on_filters_changed(self, *_args: object) -> None:
         self.apply_filters()
+
+    def _on_search_search_requested(self, text: str) -> None:
+        self._text = text
+        self.apply_filters()
+
+    def _on_search_too_short(self) -> None:
+        self.count.setText("Type at least two characters")
 
     def _on_header_sort_changed(self, column: int, order: Qt.SortOrder) -> None:
         if column in SORT_KEYS:

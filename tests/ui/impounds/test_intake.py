@@ -125,8 +125,8 @@ def test_a_repeat_impoundment_is_announced_before_saving(
     wait_idle()
     d.choose_match(0)
     wait_idle()
-    warning = ("Impounded before on Tue 20 Oct 2026 (#%d): the owner's impound fee will be "
-               "doubled." % first.id)
+    warning = (f"Impounded before on Tue 20 Oct 2026 (#{first.id}): the owner's impound fee "
+               "will be doubled.")
     assert d.repeat_text() == warning
     assert d.repeat_label.isVisible()
     # Moving the time past the 60-day window takes the warning away.

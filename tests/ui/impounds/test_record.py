@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
+from pypdf import PdfReader
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFileDialog
-from pypdf import PdfReader
 from support import local
 
 from ui.impounds import opening

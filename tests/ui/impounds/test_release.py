@@ -7,9 +7,9 @@ animal then leaves custody and the receipt prints with the fees paid.
 from __future__ import annotations
 
 import pytest
+from pypdf import PdfReader
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFileDialog
-from pypdf import PdfReader
 from support import local
 
 from fieldops.services import dispositions
