@@ -39,6 +39,12 @@ def build_parser() -> argparse.ArgumentParser:
     due = sub.add_parser("due", help="what is due today (holds ending, overdue items)")
     due.add_argument("--date", type=_date, default=None, help="the day (default: today)")
     due.add_argument("--json", action="store_true", help="print JSON instead of text")
+    report = sub.add_parser("report", help="print a record report to a PDF file")
+    report.add_argument("kind", choices=["register"],
+                        help="register: every impounded animal in a period (58-528)")
+    report.add_argument("--from", dest="start", type=_date, required=True, metavar="YYYY-MM-DD")
+    report.add_argument("--to", dest="end", type=_date, required=True, metavar="YYYY-MM-DD")
+    report.add_argument("--out", required=True, metavar="FILE.pdf")
     return p
 
 
@@ -119,7 +125,28 @@ def cmd_due(args) -> int:
     return 0
 
 
-COMMANDS = {"demo": cmd_demo, "check": cmd_check, "due": cmd_due}
+def cmd_report(args) -> int:
+    from pathlib import Path
+
+    from fieldops.reports import impound_register
+    from fieldops.rules import Profile
+    from fieldops.services.context import now
+    from fieldops.services.registers import impound_register_views
+
+    db, _ = _open(args)
+    profile = Profile.default()
+    rows = impound_register_views(db, args.start, args.end, profile)
+    pdf = impound_register(rows, period_start=args.start, period_end=args.end,
+                           jurisdiction=profile.name, tz=profile.timezone, printed_at=now())
+    out = Path(args.out)
+    tmp = out.with_name(out.name + ".part")
+    tmp.write_bytes(pdf)
+    tmp.replace(out)  # never leave a half-written report under the real name
+    print(f"{len(rows)} impoundment(s) from {args.start} to {args.end} written to {out}")
+    return 0
+
+
+COMMANDS = {"demo": cmd_demo, "check": cmd_check, "due": cmd_due, "report": cmd_report}
 
 
 if __name__ == "__main__":

@@ -101,3 +101,29 @@ def test_the_os_user_is_recorded_as_the_actor(tmp_path):
     actors = {r[0] for r in con.execute("SELECT DISTINCT actor FROM audit_event")}
     con.close()
     assert actors == {"clerk7"}
+
+
+def test_report_register_writes_the_period_as_a_pdf(tmp_path):
+    from io import BytesIO
+
+    from pypdf import PdfReader
+
+    db = str(tmp_path / "r.db")
+    assert run("--db", db, "demo", "--seed", "5", "--people", "40").returncode == 0
+    out = tmp_path / "register.pdf"
+    result = run("--db", db, "report", "register", "--from", "2026-01-01", "--to", "2026-12-31",
+                 "--out", str(out))
+    assert result.returncode == 0, result.stderr
+    n = int(result.stdout.split()[0])
+    assert n > 10
+    text = "".join(p.extract_text() for p in PdfReader(BytesIO(out.read_bytes())).pages)
+    assert "Register of impounded animals" in text
+    for kind in ("Reclaimed by owner", "Adopted", "Euthanized", "Escaped"):
+        assert kind in text
+
+
+def test_report_refuses_a_backwards_period(tmp_path):
+    result = run("--db", str(tmp_path / "x.db"), "report", "register", "--from", "2026-12-01",
+                 "--to", "2026-11-01", "--out", str(tmp_path / "r.pdf"))
+    assert result.returncode == 1 and "period" in result.stderr
+    assert not (tmp_path / "r.pdf").exists()
