@@ -26,14 +26,14 @@ IMPOUND_HISTORY_ACTIONS = {
 def impound_columns(ctx: AppContext) -> tuple[Column, ...]:
     """The impounds list; ``SORT_KEYS`` says which of these sort in SQL."""
     return (
-        Column("#", lambda r: str(r.id), 44),
-        Column("Status", lambda r: r.status, 140),
-        Column("Animal", lambda r: r.animal, 230),
-        Column("Species", lambda r: species(r.species), 64),
-        Column("Impounded", lambda r: when(ctx, r.impounded_at), 240),
-        Column("Days held", lambda r: str(r.days_held), 76),
+        Column("#", lambda r: str(r.id), 40),
+        Column("Status", lambda r: r.status, 132),
+        Column("Animal", lambda r: r.animal, 205),
+        Column("Species", lambda r: species(r.species), 74),
+        Column("Impounded", lambda r: when(ctx, r.impounded_at), 232),
+        Column("Days held", lambda r: str(r.days_held), 86),
         Column("Hold ends", lambda r: day(r.last_claim_day), 125),
-        Column("Owner", lambda r: r.owner or "(unknown)", 150),
+        Column("Owner", lambda r: r.owner or "(unknown)", 140),
         Column("Kennel", lambda r: r.kennel),
     )
 

@@ -12,7 +12,7 @@ from datetime import date, datetime, timedelta
 from functools import partial
 from pathlib import Path
 
-from PySide6.QtCore import Qt, QTimer
+from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -37,22 +37,21 @@ from ui.impounds.fields import FieldGroups
 from ui.impounds.inputs import LocalDateTimeEdit, OptionalDateTimeEdit, PersonField
 from ui.impounds.matches import AnimalMatch, MatchQuery, find_matches
 from ui.impounds.style import POUND_STYLE
-from ui.impounds.text import SPECIES, day, species
+from ui.impounds.text import SPECIES, day
 from ui.people.columns import SEX_LABELS
 from ui.table_models import Column, ListTableModel
 from ui.widgets import RecordTableView
 
 MATCH_DELAY_MS = 300
 PHOTO_TYPES = {".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".png": "image/png"}
-NEW_ANIMAL_TEXT = "A new animal, described below. Possible matches in the registry show underneath."
+NEW_ANIMAL_TEXT = "A new animal, described below (or use a possible match)."
 
 MATCH_COLUMNS = (
     Column("Matched by", lambda m: m.matched_by, 84),
-    Column("Name", lambda m: m.animal.name or "(no name)", 76),
-    Column("Species", lambda m: species(m.animal.species), 56),
-    Column("Breed", lambda m: m.animal.breed, 96),
-    Column("Colour", lambda m: m.animal.colour, 76),
-    Column("Microchip", lambda m: m.animal.microchip, 128),
+    Column("Name", lambda m: m.animal.name or "(no name)", 80),
+    Column("Breed", lambda m: m.animal.breed, 104),
+    Column("Colour", lambda m: m.animal.colour, 80),
+    Column("Microchip", lambda m: m.animal.microchip, 124),
     Column("Licence", lambda m: m.animal.licence_number, 84),
     Column("Owner", lambda m: m.animal.owner_name),
 )
@@ -124,16 +123,11 @@ class IntakeDialog(RecordDialog):
         self.animal_fields = FormFields(form)
         add = self.animal_fields.add
         self.chosen = QLabel(NEW_ANIMAL_TEXT)
-        self.chosen.setWordWrap(True)
         self.new_animal_button = QPushButton("Describe a ne&w animal instead")
         self.new_animal_button.setAutoDefault(False)
         self.new_animal_button.hide()
-        chosen_box = QWidget()
-        chosen_row = QVBoxLayout(chosen_box)
-        chosen_row.setContentsMargins(0, 0, 0, 0)
-        chosen_row.addWidget(self.chosen)
-        chosen_row.addWidget(self.new_animal_button, 0, Qt.AlignmentFlag.AlignLeft)
-        add("animal", "Animal:", chosen_box, focus=self.new_animal_button)
+        add("animal", "Animal:", self.chosen, focus=self.new_animal_button)
+        form.addRow("", self.new_animal_button)
         self.species = add("animal.species", "S&pecies:", _combo(SPECIES))
         self.species_detail = add("animal.species_detail", "&Kind of animal:", QLineEdit(),
                                   hint="Only for species Other, e.g. ferret or rabbit.")
@@ -304,8 +298,8 @@ class IntakeDialog(RecordDialog):
 
     def _set_registry_animal(self, a: AnimalView) -> None:
         self._animal = a
-        self.chosen.setText(f"From the registry: <b>{_escape(a.label)}</b> (animal #{a.id})"
-                            + (f", owner {_escape(a.owner_name)}" if a.owner_name else ""))
+        self.chosen.setText(f"<b>{_escape(a.label)}</b>, registry animal #{a.id}")
+        self.chosen.setToolTip(f"Owner: {a.owner_name}" if a.owner_name else "No owner recorded")
         self.new_animal_button.show()
         self.species.setCurrentIndex(max(self.species.findData(a.species), 0))
         self.species_detail.setText(a.species_detail)

@@ -90,7 +90,7 @@ def test_a_microchip_finds_the_registry_animal_and_its_owner(qtbot, dialog, wait
     qtbot.mouseClick(d.use_match_button, Qt.MouseButton.LeftButton)
     wait_idle()
     assert d.chosen_animal().id == rex.id
-    assert "From the registry: <b>Rex, dog, Beagle</b>" in d.chosen.text()
+    assert d.chosen.text() == f"<b>Rex, dog, Beagle</b>, registry animal #{rex.id}"
     assert d.owner.person_id() == pound.ana.id
     assert not d.name.isEnabled()
     assert d.repeat_text() == ""
