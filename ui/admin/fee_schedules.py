@@ -169,14 +169,16 @@ class FeeSchedulesWidget(QWidget):
     def save(self) -> None:
         if self._saving:
             return
-        self._saving = True
-        self.save_button.setEnabled(False)
+        self._set_saving(True)
         self.fields.clear_errors()
         self.banner.clear_message()
         self.ctx.tasks.run(enter_fee_schedule, self.ctx.db, self.ctx.actor, self.read_input(),
                            owner=self, on_done=self._on_saved, on_error=self._on_save_failed)
 
     def _on_schedules_loaded(self, schedules: tuple[FeeScheduleView, ...]) -> None:
+        self.show_schedules(schedules)
+
+    def show_schedules(self, schedules: tuple[FeeScheduleView, ...]) -> None:
         self.model.set_rows(schedule_rows(schedules, dict(self.ctx.profile.fees)))
         latest = schedules[0].fees if schedules else dict(self.ctx.profile.fees)
         for sp in SPECIES:  # start the form from the fees in force
@@ -185,9 +187,15 @@ class FeeSchedulesWidget(QWidget):
                 if not edit.text() and sp in latest:
                     edit.setText(f"{getattr(latest[sp], key):.2f}")
 
+    def _set_saving(self, saving: bool) -> None:
+        self._saving = saving
+        self.save_button.setEnabled(not saving)
+
     def _on_saved(self, view: FeeScheduleView) -> None:
-        self._saving = False
-        self.save_button.setEnabled(True)
+        self._set_saving(False)
+        self.show_saved(view)
+
+    def show_saved(self, view: FeeScheduleView) -> None:
         self.banner.show_note(f"Resolution {view.resolution} saved: its fees apply to animals "
                               f"impounded from {day(view.effective_on)}.")
         self.resolution.clear()
@@ -195,8 +203,11 @@ class FeeSchedulesWidget(QWidget):
         self.refresh()
 
     def _on_save_failed(self, exc: BaseException) -> bool:
-        self._saving = False
-        self.save_button.setEnabled(True)
+        self._set_saving(False)
+        return self.show_refusal(exc)
+
+    def show_refusal(self, exc: BaseException) -> bool:
+        """Say why nothing was saved; False sends a bug on to the error router."""
         if isinstance(exc, ValidationError):
             unplaced = self.fields.show_errors(exc)
             self.banner.show_error("Nothing was saved: correct the marked fields."

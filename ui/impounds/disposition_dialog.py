@@ -112,9 +112,13 @@ class DispositionDialog(RecordDialog):
         self.ctx.bus.changed.emit("impoundment", view.id)
 
     def _on_save_failed(self, exc: BaseException) -> bool:
-        if isinstance(exc, RequirementsNotMet):
-            self._set_saving(False)
-            self.banner.show_error(f"{TITLES[self.kind]} refused. "
-                                   + " ".join(r.detail for r in exc.requirements))
-            return True
-        return super()._on_save_failed(exc)
+        if not isinstance(exc, RequirementsNotMet):
+            return super()._on_save_failed(exc)
+        self._set_saving(False)
+        self.banner.show_error(refusal_text(self.kind, exc))
+        return True
+
+
+def refusal_text(kind: str, exc: RequirementsNotMet) -> str:
+    """The rule's own words for why the disposition was refused."""
+    return f"{TITLES[kind]} refused. " + " ".join(r.detail for r in exc.requirements)

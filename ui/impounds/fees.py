@@ -136,8 +136,11 @@ class FeesWidget(QWidget):
         self.repeat_note.setText(fees.repeat_note)
 
     def _on_for_owner_toggled(self, owner: bool) -> None:
-        if self._view is None or not self._view.in_custody:
-            return
+        if self._view is not None and self._view.in_custody:
+            self.show_quote_for(owner)
+
+    def show_quote_for(self, owner: bool) -> None:
+        """The fees for the owner (already in the view) or for someone else (asked for)."""
         if owner:
             self._generation += 1
             self._show_fees(self._view.fees)

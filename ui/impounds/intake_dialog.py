@@ -328,8 +328,10 @@ class IntakeDialog(RecordDialog):
                            owner=self, on_done=partial(self._on_repeat_checked, key))
 
     def _on_repeat_checked(self, key: tuple[int, datetime], info: RepeatInfo | None) -> None:
-        if self._animal is None or key != (self._animal.id, self.impounded_at.value()):
-            return  # the animal or the time changed while the check ran
+        if self._animal is not None and key == (self._animal.id, self.impounded_at.value()):
+            self._answer_repeat(info, key)  # else the animal or time changed meanwhile
+
+    def _answer_repeat(self, info: RepeatInfo | None, key: tuple[int, datetime]) -> None:
         self._show_repeat(info, key)
         if self._save_after_check:
             self._save_after_check = False
@@ -402,8 +404,10 @@ class IntakeDialog(RecordDialog):
         self.find_matches_now()
 
     def _on_matches_found(self, generation: int, matches: tuple[AnimalMatch, ...]) -> None:
-        if generation != self._match_generation:
-            return
+        if generation == self._match_generation:
+            self.show_matches(matches)
+
+    def show_matches(self, matches: tuple[AnimalMatch, ...]) -> None:
         self.matches_model.set_rows(matches)
         n = len(matches)
         self.matches_heading.setText(

@@ -170,11 +170,15 @@ class ImpoundsWidget(QWidget):
         self.count.setText("Type at least two characters")
 
     def _on_header_sort_changed(self, column: int, order: Qt.SortOrder) -> None:
+        self.sort_by(column, order)
+
+    def sort_by(self, column: int, order: Qt.SortOrder) -> None:
+        """Sort in SQL by a header; "#" and "Status" have no order and keep the current one."""
         if column in SORT_KEYS:
             self._sorted_by = (column, order)
             self.model.sort(column, order)
             return
-        with QSignalBlocker(self.view.horizontalHeader()):  # "#" and "Status" do not sort
+        with QSignalBlocker(self.view.horizontalHeader()):
             self.view.horizontalHeader().setSortIndicator(*self._sorted_by)
 
     def _on_model_searching_changed(self, searching: bool) -> None:

@@ -114,6 +114,10 @@ class WhoPage(QWizardPage):
         return self.recipient.person_id() is not None
 
     def _on_to_owner_toggled(self, owner: bool) -> None:
+        self.choose_kind(owner)
+
+    def choose_kind(self, owner: bool) -> None:
+        """Explain the kind of release, and offer the owner as the person for a reclaim."""
         v = self.view
         if owner:
             self.explain.setText("The owner may reclaim at any time before a final "
@@ -227,8 +231,10 @@ class RequirementsPage(QWizardPage):
                            on_done=partial(self._on_checked, self._generation))
 
     def _on_checked(self, generation: int, result: ReleaseCheck) -> None:
-        if generation != self._generation:
-            return
+        if generation == self._generation:  # else the evidence changed meanwhile
+            self.show_check(result)
+
+    def show_check(self, result: ReleaseCheck) -> None:
         self.fees = result.fees
         self.fees_label.setText(totals_text(result.fees))
         self.checklist.show_checked(result.requirements)
@@ -248,7 +254,11 @@ class RequirementsPage(QWizardPage):
     def isComplete(self) -> bool:  # noqa: N802 (Qt's name)
         return self._current and self.checklist.all_met()
 
-    def show_refusal(self, exc: BaseException) -> None:
+    def show_refusal(self, exc: BaseException) -> bool:
+        """Say why the release was refused; False (a bug) leaves it to the error router."""
+        if not isinstance(exc, UserError):
+            self.banner.show_error("Nothing was saved because of an error in FieldOps.")
+            return False
         if isinstance(exc, RequirementsNotMet):
             lines = "".join(f"\n• {r.label}: {r.detail}" for r in exc.requirements)
             self.banner.show_error(f"The release was refused:{lines}")
@@ -258,6 +268,7 @@ class RequirementsPage(QWizardPage):
         else:
             self.banner.show_error(str(exc))
         self.check_now()
+        return True
 
     def _on_evidence_changed(self, *_args: object) -> None:
         self._set_current(False)
@@ -319,9 +330,4 @@ class ReleaseWizardDialog(QWizard):
 
     def _on_release_failed(self, exc: BaseException) -> bool:
         self._releasing = False
-        if not isinstance(exc, UserError):
-            self.requirements.banner.show_error("Nothing was saved because of an error in "
-                                                "FieldOps.")
-            return False
-        self.requirements.show_refusal(exc)
-        return True
+        return self.requirements.show_refusal(exc)

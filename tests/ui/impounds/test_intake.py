@@ -96,7 +96,8 @@ def test_a_microchip_finds_the_registry_animal_and_its_owner(qtbot, dialog, wait
     assert d.repeat_text() == ""
 
 
-def test_a_description_suggests_possible_matches(qtbot, dialog, wait_idle, pound):
+def test_a_description_suggests_possible_matches(qtbot, dialog, wait_idle, pound,
+                                                qtmodeltester):
     pound.animal("Rex", owner=pound.ana, breed="Beagle", colour="tan")
     pound.animal("Tibbles", species="cat", breed="Beagle")  # another species: not offered
     pound.animal("Max", breed="Boxer", colour="tan")
@@ -108,6 +109,7 @@ def test_a_description_suggests_possible_matches(qtbot, dialog, wait_idle, pound
     assert [(m.matched_by, m.animal.name) for m in d.matches_model._rows] == [
         ("Description", "Rex")]
     assert d.matches_heading.text() == "Possible matches in the registry — 1"
+    qtmodeltester.check(d.matches_model)
 
 
 def test_a_repeat_impoundment_is_announced_before_saving(

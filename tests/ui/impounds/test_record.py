@@ -146,3 +146,32 @@ def test_the_record_sheet_prints(qtbot, open_record, biter, wait_idle, monkeypat
     assert "Max" in text and "Boxer" in text and "ISO-1" in text
     assert not record.documents.receipt_button.isEnabled()
     record.close()
+
+
+def test_a_payment_shows_its_errors_beside_each_line(qtbot, open_record, biter, wait_idle):
+    record = open_record(biter.id)
+    payment = record.open_payment()
+    items = payment.line_items
+    assert [items.row(i).value().amount for i in range(items.count())] == ["40.00", "30.00"]
+    items.row(1).amount.setText("ten")
+    extra = items.add_line("other", "5.00")
+    assert items.total.text() == "Total: check the amounts"
+    qtbot.mouseClick(payment.save_button, Qt.MouseButton.LeftButton)
+    wait_idle()
+    assert payment.fields.error_text("lines.1.amount") == (
+        "Enter an amount in dollars and cents, e.g. 40.00.")
+    assert payment.fields.error_text("lines.2.description") == "Say what the payment was for."
+    assert payment.fields.error_text("receipt_number") == "Receipt number is required."
+    assert payment.fields.is_marked("lines.1.amount")
+    assert not payment.fields.is_marked("lines.0.amount")
+    items.remove_line(2)
+    assert extra.amount is not None and items.count() == 2
+    items.row(1).amount.setText("30")
+    qtbot.keyClicks(payment.receipt_number, "R-77")
+    qtbot.mouseClick(payment.save_button, Qt.MouseButton.LeftButton)
+    wait_idle()
+    wait_idle()
+    assert record.fees.totals.text() == "Total $70.00   ·   Paid $70.00   ·   Balance due $0.00"
+    assert record.fees.payment_model.index(0, 5).data() == (
+        "Impound fee (dog) $40.00; Boarding, 2 days at 15.00 a day $30.00")
+    record.close()
