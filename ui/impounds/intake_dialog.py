@@ -47,8 +47,8 @@ PHOTO_TYPES = {".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".png": "image/png"}
 NEW_ANIMAL_TEXT = "A new animal, described below (or use a possible match)."
 
 MATCH_COLUMNS = (
-    Column("Matched by", lambda m: m.matched_by, 84),
-    Column("Name", lambda m: m.animal.name or "(no name)", 80),
+    Column("Matched by", lambda m: m.matched_by, 94),
+    Column("Name", lambda m: m.animal.name or "(no name)", 74),
     Column("Breed", lambda m: m.animal.breed, 104),
     Column("Colour", lambda m: m.animal.colour, 80),
     Column("Microchip", lambda m: m.animal.microchip, 124),
