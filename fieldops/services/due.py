@@ -45,18 +45,25 @@ def due_items(db: Database, day: date, profile: Profile) -> tuple[DueItem, ...]:
         rows = s.execute(
             select(Impoundment.id, Impoundment.last_claim_day, Impoundment.custody_day,
                    Impoundment.release_to_others_from, Animal.name, Animal.species, Animal.breed,
-                   Impoundment.kennel)
+                   Impoundment.kennel, Impoundment.surrendered, Impoundment.bit_person)
             .join(Animal, Animal.id == Impoundment.animal_id)
             .where(Impoundment.disposed.is_(False),
                    Impoundment.last_claim_day <= day + timedelta(days=1))
             .order_by(Impoundment.last_claim_day, Impoundment.id)
         ).all()
     items: list[DueItem] = []
-    for imp_id, last, custody, others_from, name, species, breed, kennel in rows:
+    for imp_id, last, custody, others_from, name, species, breed, kennel, surrendered, bit in rows:
         animal = f"#{imp_id} {name or '(no name)'} ({species}{', ' + breed if breed else ''})"
         where = f", kennel {kennel}" if kennel else ""
         others_day = others_from.astimezone(profile.timezone).date()
-        if last == day:
+        no_claim_period = surrendered and not bit  # unclaimed at once (Wis. Stat. 173.13)
+        if no_claim_period:
+            cat = "adoptable_today" if others_day == day else "past_hold"
+            text = (f"{animal}{where}: surrendered by the owner; may be adopted or transferred"
+                    if cat == "adoptable_today" else
+                    f"{animal}{where}: surrendered {format_day_short(custody)}, "
+                    f"{(day - custody).days} day(s) ago, no disposition")
+        elif last == day:
             cat, text = "hold_ends_today", f"{animal}{where}: owner may claim until end of today"
         elif last == day + timedelta(days=1):
             cat, text = "hold_ends_tomorrow", (f"{animal}{where}: owner may claim until "

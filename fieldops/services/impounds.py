@@ -200,10 +200,13 @@ def _party(s: Session, person_id: int | None) -> PartyView | None:
 def _age(birth: date | None, on: date) -> str:
     if birth is None:
         return "unknown"
+    # Age on the custody day: the record describes the animal as it was impounded.
     months = (on.year - birth.year) * 12 + on.month - birth.month
     if months < 12:
-        return f"about {max(months, 0)} months"
-    return f"about {months // 12} years"
+        months = max(months, 0)
+        return f"about {months} month{'s' if months != 1 else ''}"
+    years = months // 12
+    return f"about {years} year{'s' if years != 1 else ''}"
 
 
 def describe_animal(a: Animal, on: date) -> AnimalDescription:
@@ -254,7 +257,7 @@ def build_view(s: Session, imp: Impoundment, profile: Profile, at: datetime) -> 
     has_photo = s.scalar(select(ImpoundPhoto.id).where(ImpoundPhoto.impoundment_id == imp.id)
                          .limit(1)) is not None
     return ImpoundView(
-        id=imp.id, animal=describe_animal(animal, to_local(at, profile).date()),
+        id=imp.id, animal=describe_animal(animal, imp.custody_day),
         impounded_at=imp.impounded_at, custody_day=imp.custody_day, found_place=imp.found_place,
         found_at=imp.found_at, officer=imp.officer, reason=imp.reason,
         reason_detail=imp.reason_detail, bit_person=imp.bit_person, surrendered=imp.surrendered,

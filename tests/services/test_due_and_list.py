@@ -32,6 +32,33 @@ def test_today_lists_holds_ending_adoptable_and_overdue(db, operator, rex, impou
     assert on_hold.id not in items and gone.id not in items
 
 
+def test_an_owner_surrender_is_adoptable_on_its_intake_day(db, operator, owner, impound,
+                                                          profile, today):
+    from fieldops.services.animals import AnimalInput, create_animal
+
+    dog = create_animal(db, operator, AnimalInput(species="dog", name="Gus", owner_id=owner.id),
+                        today=today)
+    imp = impound(dog.id, local(2026, 11, 20, 9), reason="owner_surrender", owner_id=owner.id)
+    (item,) = due_items(db, date(2026, 11, 20), profile)
+    assert item.impoundment_id == imp.id and item.category == "adoptable_today"
+    assert "surrendered by the owner" in item.text
+    (later,) = due_items(db, date(2026, 11, 23), profile)
+    assert later.category == "past_hold" and "3 day(s) ago" in later.text
+
+
+def test_a_biting_surrendered_animal_still_serves_its_hold(db, operator, owner, impound,
+                                                          profile, today):
+    from fieldops.services.animals import AnimalInput, create_animal
+
+    dog = create_animal(db, operator, AnimalInput(species="dog", name="Ace", owner_id=owner.id),
+                        today=today)
+    impound(dog.id, local(2026, 11, 2, 9), reason="owner_surrender", owner_id=owner.id,
+            bit_person=True)
+    assert due_items(db, date(2026, 11, 2), profile) == ()
+    (item,) = due_items(db, date(2026, 11, 12), profile)  # 2 Nov + 10, a Thursday
+    assert item.category == "hold_ends_today"
+
+
 def test_list_filters_and_sorts_in_sql(db, operator, rex, impound, profile, today):
     from fieldops.services.animals import AnimalInput, create_animal
 

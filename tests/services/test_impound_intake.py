@@ -116,3 +116,13 @@ def test_fee_schedule_needs_a_supervisor_and_valid_money(db, operator, superviso
         enter_fee_schedule(db, supervisor, FeeScheduleInput("", date(2026, 12, 1), bad))
     assert {"resolution", "cat.impound", "cat.boarding_per_day", "cat.adoption"} <= set(
         exc.value.by_field())
+
+
+@pytest.mark.parametrize(("birth", "age"), [
+    (date(2025, 10, 1), "about 1 year"), (date(2023, 11, 1), "about 3 years"),
+    (date(2026, 10, 1), "about 1 month"), (None, "unknown")])
+def test_the_record_gives_an_approximate_age(db, operator, impound, today, birth, age):
+    from fieldops.services.animals import create_animal
+
+    a = create_animal(db, operator, AnimalInput(species="dog", birth_date=birth), today=today)
+    assert impound(a.id, local(2026, 11, 2)).animal.approximate_age == age
