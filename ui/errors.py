@@ -99,6 +99,23 @@ class ErrorRouter:
     def __init__(self, interactive: bool = True) -> None:
         self.interactive = interactive
         self.reports: list[Report] = []
+        self.questions: list[str] = []
+        self.answer = True  # what a non-interactive router answers to confirm()
+
+    def confirm(self, question: str, yes: str, no: str, parent: QWidget | None = None,
+                title: str = "FieldOps") -> bool:
+        """Ask before something that cannot be undone; ``no`` is the safe default."""
+        self.questions.append(question)
+        if not self.interactive:
+            return self.answer
+        box = QMessageBox(QMessageBox.Icon.Question, title, question,
+                          QMessageBox.StandardButton.NoButton, parent)
+        yes_button = box.addButton(yes, QMessageBox.ButtonRole.DestructiveRole)
+        no_button = box.addButton(no, QMessageBox.ButtonRole.RejectRole)
+        box.setDefaultButton(no_button)
+        box.setEscapeButton(no_button)
+        box.exec()
+        return box.clickedButton() is yes_button
 
     def report(self, exc: BaseException, details: str = "", parent: QWidget | None = None) -> None:
         kind = classify(exc)

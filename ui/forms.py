@@ -14,13 +14,20 @@ from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtGui import QAction, QKeySequence, QShowEvent
 from PySide6.QtWidgets import (
+    QAbstractButton,
+    QAbstractSpinBox,
+    QComboBox,
+    QDateTimeEdit,
     QDialog,
     QDialogButtonBox,
     QFormLayout,
     QLabel,
+    QLineEdit,
+    QPlainTextEdit,
     QPushButton,
+    QTextEdit,
     QVBoxLayout,
     QWidget,
 )
@@ -111,6 +118,21 @@ class FormFields:
                 _repolish(self._inputs[name])
 
 
+def form_state(root: QWidget) -> tuple:
+    """Everything typed or chosen in a form, to tell whether it has unsaved changes."""
+    state: list[object] = []
+    for w in root.findChildren(QLineEdit):
+        if not w.isReadOnly() and not isinstance(w.parent(), QAbstractSpinBox | QComboBox):
+            state.append(w.text())
+    state += [w.toPlainText() for w in root.findChildren(QPlainTextEdit) if not w.isReadOnly()]
+    state += [w.toPlainText() for w in root.findChildren(QTextEdit) if not w.isReadOnly()]
+    state += [w.currentIndex() for w in root.findChildren(QComboBox)]
+    state += [w.isChecked() for w in root.findChildren(QAbstractButton) if w.isCheckable()]
+    state += [w.dateTime().toString(Qt.DateFormat.ISODate)
+              for w in root.findChildren(QDateTimeEdit)]
+    return tuple(state)
+
+
 def form_layout() -> QFormLayout:
     layout = QFormLayout()
     layout.setLabelAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignTop)
@@ -158,6 +180,7 @@ class RecordDialog(QDialog):
         outer.addLayout(self.body, 1)
         outer.addWidget(self.buttons)
         self._saving = False
+        self._clean_state: tuple | None = None
 
     # -- for subclasses --------------------------------------------------
 
@@ -180,6 +203,26 @@ class RecordDialog(QDialog):
     def is_saving(self) -> bool:
         return self._saving
 
+    def has_unsaved_changes(self) -> bool:
+        return self._clean_state is not None and form_state(self) != self._clean_state
+
+    def mark_clean(self) -> None:
+        """Take the form as it is now as saved (after filling it, after a save)."""
+        self._clean_state = form_state(self)
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        if self._clean_state is None:
+            self.mark_clean()
+
+    def reject(self) -> None:
+        """Close (Esc); typed changes are never thrown away without asking."""
+        if self.has_unsaved_changes() and not self.ctx.errors.confirm(
+                "You have changes that are not saved. Close and discard them?",
+                "&Discard changes", "&Keep editing", self):
+            return
+        super().reject()
+
     # -- the round trip --------------------------------------------------
 
     def _set_saving(self, saving: bool) -> None:
@@ -194,6 +237,7 @@ class RecordDialog(QDialog):
     def _on_save_done(self, view: Any) -> None:
         self._set_saving(False)
         self._on_record_saved(view)
+        self.mark_clean()
         self.saved.emit(view)
         if self.close_on_save:
             self.accept()

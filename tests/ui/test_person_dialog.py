@@ -162,13 +162,31 @@ def test_a_new_person_cannot_have_animals_until_saved(new_person_dialog):
     assert not d.tabs.isTabEnabled(1)
 
 
-def test_escape_closes_without_saving(qtbot, new_person_dialog, sqlite_db, wait_idle):
+def test_escape_closes_without_saving(qtbot, new_person_dialog, sqlite_db, wait_idle, errors):
     d = new_person_dialog
     type_into(qtbot, d.full_name, "Ana Ruiz")
-    qtbot.keyClick(d.full_name, Qt.Key.Key_Escape)
+    qtbot.keyClick(d.full_name, Qt.Key.Key_Escape)  # the router answers "discard"
     qtbot.waitUntil(lambda: not d.isVisible())
     wait_idle()
     assert count_people(sqlite_db) == 0
+    assert errors.questions == ["You have changes that are not saved. Close and discard them?"]
+
+
+def test_escape_asks_before_throwing_away_what_was_typed(qtbot, new_person_dialog, errors):
+    d = new_person_dialog
+    type_into(qtbot, d.full_name, "Ana Ruiz")
+    errors.answer = False  # "Keep editing"
+    qtbot.keyClick(d.full_name, Qt.Key.Key_Escape)
+    qtbot.wait(50)
+    assert d.isVisible() and d.full_name.text() == "Ana Ruiz"
+    assert len(errors.questions) == 1
+
+
+def test_escape_on_an_untouched_form_closes_without_asking(qtbot, new_person_dialog, errors):
+    d = new_person_dialog
+    qtbot.keyClick(d.full_name, Qt.Key.Key_Escape)
+    qtbot.waitUntil(lambda: not d.isVisible())
+    assert errors.questions == []
 
 
 def test_tab_order_follows_the_form(new_person_dialog):
