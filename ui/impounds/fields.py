@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QWidget
 
 from fieldops.errors import ValidationError
+from ui.forms import MarkedFields
 
 
 class _Group(Protocol):
@@ -25,11 +25,6 @@ class _Group(Protocol):
     def is_marked(self, name: str) -> bool: ...
 
 
-def _repolish(widget: QWidget) -> None:
-    widget.style().unpolish(widget)
-    widget.style().polish(widget)
-
-
 def error_label() -> QLabel:
     label = QLabel()
     label.setObjectName("FieldError")
@@ -38,59 +33,16 @@ def error_label() -> QLabel:
     return label
 
 
-class GridFields:
+class GridFields(MarkedFields):
     """Named inputs placed anywhere, each with an error label the caller placed."""
 
-    def __init__(self) -> None:
-        self._inputs: dict[str, QWidget] = {}
-        self._errors: dict[str, QLabel] = {}
-
     def add(self, name: str, widget: QWidget, error: QLabel) -> None:
-        self._inputs[name] = widget
-        self._errors[name] = error
+        self._register(name, widget, error)
 
     def remove_prefix(self, prefix: str) -> None:
         for name in [n for n in self._inputs if n.startswith(prefix)]:
             del self._inputs[name], self._errors[name]
-
-    def __contains__(self, name: str) -> bool:
-        return name in self._inputs
-
-    def input(self, name: str) -> QWidget:
-        return self._inputs[name]
-
-    def error_text(self, name: str) -> str:
-        label = self._errors[name]
-        return label.text() if not label.isHidden() else ""
-
-    def is_marked(self, name: str) -> bool:
-        return bool(self._inputs[name].property("invalid"))
-
-    def show_errors(self, error: ValidationError) -> list[str]:
-        self.clear_errors()
-        unplaced, first = [], None
-        for fe in error.errors:
-            if fe.field not in self._inputs:
-                unplaced.append(fe.message)
-                continue
-            label = self._errors[fe.field]
-            # Two fields may share one label (a row's kind and amount).
-            label.setText("\n".join(t for t in (label.text(), fe.message) if t))
-            label.show()
-            self._inputs[fe.field].setProperty("invalid", True)
-            _repolish(self._inputs[fe.field])
-            first = first or self._inputs[fe.field]
-        if first is not None:
-            first.setFocus(Qt.FocusReason.OtherFocusReason)
-        return unplaced
-
-    def clear_errors(self) -> None:
-        for name, label in self._errors.items():
-            label.clear()
-            label.hide()
-            if self._inputs[name].property("invalid"):
-                self._inputs[name].setProperty("invalid", False)
-                _repolish(self._inputs[name])
+            self._order.remove(name)
 
 
 class FieldGroups:
