@@ -143,7 +143,7 @@ def adoption_fees(
 
 def _boarding_label(days: int, per_day: Decimal) -> str:
     unit = "day" if days == 1 else "days"
-    return f"Boarding, {days} {unit} at {_money(per_day)} a day"
+    return f"Boarding, {days} {unit} at ${_money(per_day)} a day"
 
 
 def _quote(

@@ -29,7 +29,7 @@ def test_owner_redemption_dog(profile):
     assert q.multiplier_applied == 1 and not q.repeat and q.to_owner
     assert q.lines == (
         ("Impound fee (dog)", M("40.00")),
-        ("Boarding, 3 days at 15.00 a day", M("45.00")),
+        ("Boarding, 3 days at $15.00 a day", M("45.00")),
     )
     assert all(isinstance(amount, Decimal) for _, amount in q.lines)
 
@@ -46,7 +46,7 @@ def test_repeat_doubles_only_the_impound_fee(profile):
 def test_same_day_release_charges_one_day(profile):
     q = redemption_fees("cat", L(2026, 3, 2, 9), L(2026, 3, 2, 17), profile, repeat=False)
     assert (q.boarding_days, q.total) == (1, M("42.00"))  # 30 + 12
-    assert q.lines[1][0] == "Boarding, 1 day at 12.00 a day"
+    assert q.lines[1][0] == "Boarding, 1 day at $12.00 a day"
 
 
 @pytest.mark.parametrize(
@@ -90,7 +90,7 @@ def test_adoption_is_boarding_plus_adoption_fee(profile):
     assert (q.impound_fee, q.boarding_fee, q.adoption_fee) == (M("0.00"), M("120.00"), M("75.00"))
     assert q.total == M("195.00")
     assert not q.to_owner and not q.repeat and q.multiplier_applied == 1
-    assert [label for label, _ in q.lines] == ["Boarding, 8 days at 15.00 a day", "Adoption fee (dog)"]
+    assert [label for label, _ in q.lines] == ["Boarding, 8 days at $15.00 a day", "Adoption fee (dog)"]
 
 
 def test_adoption_with_impound_fee_is_never_multiplied(profile):

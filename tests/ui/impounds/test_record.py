@@ -173,5 +173,5 @@ def test_a_payment_shows_its_errors_beside_each_line(qtbot, open_record, biter, 
     wait_idle()
     assert record.fees.totals.text() == "Total $70.00   ·   Paid $70.00   ·   Balance due $0.00"
     assert record.fees.payment_model.index(0, 5).data() == (
-        "Impound fee (dog) $40.00; Boarding, 2 days at 15.00 a day $30.00")
+        "Impound fee (dog) $40.00; Boarding, 2 days at $15.00 a day $30.00")
     record.close()

@@ -126,7 +126,7 @@ def test_the_owner_reclaims_a_repeat_impoundment_at_double_the_impound_fee(
     fees = record.fees
     assert [(m.label, f"${m.amount:.2f}") for m in fees.fee_model._rows] == [
         ("Impound fee (dog), x2: impounded again within 60 days (58-526(a))", "$80.00"),
-        ("Boarding, 3 days at 15.00 a day", "$45.00")]
+        ("Boarding, 3 days at $15.00 a day", "$45.00")]
     assert fees.fee_model.index(0, 1).data() == "$80.00"
     assert fees.totals.text() == "Total $125.00   ·   Paid $0.00   ·   Balance due $125.00"
     assert fees.repeat_note.text().startswith("Impound fee x2: this animal was impounded on "
