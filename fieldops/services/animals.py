@@ -217,16 +217,22 @@ def _view(s: Session, a: Animal) -> AnimalView:
     )
 
 
+def add_animal(s: Session, actor: Actor, inp: AnimalInput, today: date) -> Animal:
+    """Create an animal inside a caller's unit of work (an intake creates one too)."""
+    inp = validate_animal(inp, today)
+    _check_unique_chip(s, inp, None)
+    animal = Animal()
+    _apply(s, animal, inp)
+    s.add(animal)
+    s.flush()
+    audit(s, actor, "create", "animal", animal.id, after=_snap(animal))
+    return animal
+
+
 def create_animal(db: Database, actor: Actor, inp: AnimalInput, *, today: date) -> AnimalView:
     inp = validate_animal(inp, today)
     with db.write() as s:
-        _check_unique_chip(s, inp, None)
-        animal = Animal()
-        _apply(s, animal, inp)
-        s.add(animal)
-        s.flush()
-        audit(s, actor, "create", "animal", animal.id, after=_snap(animal))
-        return _view(s, animal)
+        return _view(s, add_animal(s, actor, inp, today))
 
 
 def update_animal(db: Database, actor: Actor, animal_id: int, inp: AnimalInput, *,

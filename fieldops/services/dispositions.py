@@ -36,7 +36,6 @@ from fieldops.rules import (
     to_local,
 )
 from fieldops.services import validate as v
-from fieldops.services.animals import load_animal
 from fieldops.services.blocks import declared_vicious, in_open_quarantine
 from fieldops.services.context import Actor, audit, jsonable, now
 from fieldops.services.impound_views import ImpoundView
@@ -342,8 +341,3 @@ def correct_disposition(db: Database, actor: Actor, impoundment_id: int, *, kind
               after={"disposition": new.id, "kind": kind, "at": jsonable(at)},
               reason=v.clean(reason))
         return build_view(s, imp, profile, now())
-
-
-def animal_for(db: Database, impoundment_id: int):
-    with db.read() as s:
-        return load_animal(s, load_impoundment(s, impoundment_id).animal_id).id

@@ -49,7 +49,7 @@ class FeeScheduleView:
 DEFAULT_SCHEDULE = "the city profile's default fees"
 
 
-def _money(c: Collector, field: str, value) -> Decimal | None:
+def parse_amount(c: Collector, field: str, value) -> Decimal | None:
     try:
         amount = value if isinstance(value, Decimal) else Decimal(str(value).strip().lstrip("$"))
     except (InvalidOperation, ValueError):
@@ -74,7 +74,7 @@ def enter_fee_schedule(db: Database, actor: Actor, inp: FeeScheduleInput) -> Fee
         if fees is None:
             c.add(f"{species}.impound", f"Fees for {species} are required.")
             continue
-        amounts = {f: _money(c, f"{species}.{f}", getattr(fees, f))
+        amounts = {f: parse_amount(c, f"{species}.{f}", getattr(fees, f))
                    for f in ("impound", "boarding_per_day", "adoption")}
         if None not in amounts.values():
             parsed[species] = FeeSchedule(**amounts)

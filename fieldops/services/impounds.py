@@ -20,7 +20,7 @@ from fieldops.db.models import (
 from fieldops.errors import Collector, NotFoundError
 from fieldops.rules import Profile, impound_hold, is_repeat_impoundment, to_local
 from fieldops.services import validate as v
-from fieldops.services.animals import AnimalInput, load_animal, validate_animal
+from fieldops.services.animals import AnimalInput, add_animal, load_animal, validate_animal
 from fieldops.services.context import Actor, audit, jsonable, now, snapshot
 from fieldops.services.impound_views import (
     AnimalDescription,
@@ -141,15 +141,7 @@ def intake(db: Database, actor: Actor, inp: IntakeInput, profile: Profile) -> Im
                         surrendered=inp.reason == "owner_surrender")
     with db.write() as s:
         if inp.new_animal is not None:
-            from fieldops.services.animals import _apply, _check_unique_chip, _snap
-
-            clean = validate_animal(inp.new_animal, to_local(at, profile).date())
-            _check_unique_chip(s, clean, None)
-            animal = Animal()
-            _apply(s, animal, clean)
-            s.add(animal)
-            s.flush()
-            audit(s, actor, "create", "animal", animal.id, after=_snap(animal))
+            animal = add_animal(s, actor, inp.new_animal, to_local(at, profile).date())
         else:
             animal = load_animal(s, inp.animal_id)
         if inp.owner_id is not None:

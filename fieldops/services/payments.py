@@ -12,6 +12,7 @@ from fieldops.db.engine import Database
 from fieldops.db.models import (
     PAYMENT_KIND_CODES,
     PAYMENT_METHOD_CODES,
+    Animal,
     Impoundment,
     Payment,
     PaymentLine,
@@ -20,7 +21,7 @@ from fieldops.errors import Collector
 from fieldops.rules import Profile, adoption_fees, redemption_fees
 from fieldops.services import validate as v
 from fieldops.services.context import Actor, audit, jsonable, now
-from fieldops.services.fee_schedules import _money, profile_in_force
+from fieldops.services.fee_schedules import parse_amount, profile_in_force
 from fieldops.services.impound_views import FeeLine, FeeSummary
 
 # Payment kinds that count towards the release fees; a licence or a rabies
@@ -56,7 +57,7 @@ def fee_summary(s: Session, imp: Impoundment, at: datetime, to_owner: bool,
     """
     at = max(at, imp.impounded_at)
     in_force, schedule = profile_in_force(s, profile, imp.custody_day)
-    species = imp_species(s, imp)
+    species = s.get(Animal, imp.animal_id).species
     repeat = imp.repeat_of_id is not None
     if to_owner:
         quote = redemption_fees(species, imp.impounded_at, at, in_force, repeat=repeat)
@@ -78,12 +79,6 @@ def fee_summary(s: Session, imp: Impoundment, at: datetime, to_owner: bool,
     )
 
 
-def imp_species(s: Session, imp: Impoundment) -> str:
-    from fieldops.db.models import Animal
-
-    return s.get(Animal, imp.animal_id).species
-
-
 def quote(db: Database, impoundment_id: int, at: datetime, to_owner: bool,
           profile: Profile) -> FeeSummary:
     from fieldops.services.impounds import load_impoundment
@@ -102,7 +97,7 @@ def validate_payment(inp: PaymentInput, at: datetime) -> list[tuple[str, Decimal
     lines = []
     for i, line in enumerate(inp.lines):
         c.check(line.kind in PAYMENT_KIND_CODES, f"lines.{i}.kind", "Choose what was paid for.")
-        amount = _money(c, f"lines.{i}.amount", line.amount)
+        amount = parse_amount(c, f"lines.{i}.amount", line.amount)
         if amount is not None and amount <= 0:
             c.add(f"lines.{i}.amount", "An amount paid must be more than zero.")
         if line.kind == "other":
