@@ -40,6 +40,11 @@ def build_parser() -> argparse.ArgumentParser:
     due = sub.add_parser("due", help="what is due today (holds ending, overdue items)")
     due.add_argument("--date", type=_date, default=None, help="the day (default: today)")
     due.add_argument("--json", action="store_true", help="print JSON instead of text")
+    staff = sub.add_parser("staff", help="list staff, or set one's role (administrators)")
+    staff.add_argument("username", nargs="?", help="login name to add or change")
+    staff.add_argument("--role", choices=["operator", "officer", "supervisor", "admin"])
+    staff.add_argument("--name", default="", help="full name")
+    staff.add_argument("--inactive", action="store_true", help="mark the login inactive")
     report = sub.add_parser("report", help="print a record report to a PDF file")
     report.add_argument("kind", choices=["register"],
                         help="register: every impounded animal in a period (58-528)")
@@ -148,7 +153,24 @@ def cmd_report(args) -> int:
     return 0
 
 
-COMMANDS = {"demo": cmd_demo, "check": cmd_check, "due": cmd_due, "report": cmd_report}
+def cmd_staff(args) -> int:
+    from fieldops.services.staff import list_staff, set_staff
+
+    db, actor = _open(args)
+    if args.username:
+        if not args.role:
+            print("fieldops: give --role for the staff member", file=sys.stderr)
+            return 2
+        set_staff(db, actor, args.username, args.role, full_name=args.name,
+                  active=not args.inactive)
+    for u in list_staff(db):
+        print(f"{u.username:<20} {u.role:<11} {'active' if u.active else 'inactive':<9} "
+              f"{u.full_name}")
+    return 0
+
+
+COMMANDS = {"demo": cmd_demo, "check": cmd_check, "due": cmd_due, "report": cmd_report,
+            "staff": cmd_staff}
 
 
 if __name__ == "__main__":

@@ -127,3 +127,15 @@ def test_report_refuses_a_backwards_period(tmp_path):
                  "--to", "2026-11-01", "--out", str(tmp_path / "r.pdf"))
     assert result.returncode == 1 and "period" in result.stderr
     assert not (tmp_path / "r.pdf").exists()
+
+
+def test_the_first_user_administers_staff_from_the_command_line(tmp_path):
+    db = str(tmp_path / "s.db")
+    env = {"USER": "clerk7", "LOGNAME": "clerk7"}
+    result = run("--db", db, "staff", "sam", "--role", "supervisor", "--name", "Sam S", env=env)
+    assert result.returncode == 0, result.stderr
+    assert "sam" in result.stdout and "supervisor" in result.stdout
+    assert "clerk7" in result.stdout and "admin" in result.stdout  # first user of a new database
+    other = run("--db", db, "staff", "eve", "--role", "admin",
+                env={"USER": "sam", "LOGNAME": "sam"})
+    assert other.returncode == 1 and "administrator" in other.stderr
