@@ -27,6 +27,7 @@ from ui.admin.page import AdministrationWidget
 from ui.context import AppContext
 from ui.impounds.page import ImpoundsWidget
 from ui.people.page import PeopleAndAnimalsWidget
+from ui.reports.page import ReportsWidget
 from ui.today.page import TodayWidget
 
 PageFactory = Callable[[AppContext], QWidget]
@@ -54,7 +55,7 @@ AREAS: tuple[Area, ...] = (
         "Vicious-animal declarations: notices served, conditions imposed, hearings "
         "and deadlines.")),
     Area("people", "People and animals", page=PeopleAndAnimalsWidget),
-    Area("reports", "Reports", coming=(
+    Area("reports", "Reports", page=ReportsWidget, coming=(
         "Printable reports as PDF: daily activity, impound and quarantine registers, "
         "fees collected.")),
     Area("admin", "Administration", page=AdministrationWidget, coming=(
