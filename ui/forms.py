@@ -194,6 +194,7 @@ class RecordDialog(QDialog):
         outer.addLayout(self.body, 1)
         outer.addWidget(self.buttons)
         self._saving = False
+        self._save_text = self.save_button.text()
         self._clean_state: tuple | None = None
 
     # -- for subclasses --------------------------------------------------
@@ -240,9 +241,15 @@ class RecordDialog(QDialog):
     # -- the round trip --------------------------------------------------
 
     def _set_saving(self, saving: bool) -> None:
+        # A form may name its button for what it does ("&Record"): keep that name.
+        if saving and not self._saving:
+            self._save_text = self.save_button.text()
         self._saving = saving
         self.save_button.setEnabled(not saving)
-        self.save_button.setText("Saving…" if saving else "&Save")
+        self.save_button.setText("Saving…" if saving else self._save_text)
+        if not saving:
+            # Disabling the default button hands "default" to Close; Enter saves again.
+            self.save_button.setDefault(True)
 
     def _on_save_button_clicked(self) -> None:
         if not self._saving:
