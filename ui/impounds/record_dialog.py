@@ -81,8 +81,11 @@ class ImpoundmentDialog(QDialog):
             action.setData(kind)
             self.other_actions[kind] = action
         self.other_button.setMenu(self.other_menu)
+        self.correct_button = QPushButton("Correct d&isposition…")
+        self.correct_button.setToolTip("A supervisor corrects a disposition recorded in error; "
+                                       "the original stays on the record")
         self.close_button = QPushButton("&Close")
-        for b in (self.release_button, self.other_button, self.close_button):
+        for b in (self.release_button, self.other_button, self.correct_button, self.close_button):
             b.setAutoDefault(False)
         self._lay_out()
         self._connect()
@@ -95,6 +98,7 @@ class ImpoundmentDialog(QDialog):
         buttons = QHBoxLayout()
         buttons.addWidget(self.release_button)
         buttons.addWidget(self.other_button)
+        buttons.addWidget(self.correct_button)
         buttons.addStretch(1)
         buttons.addWidget(self.close_button)
         layout = QVBoxLayout(self)
@@ -107,6 +111,7 @@ class ImpoundmentDialog(QDialog):
     def _connect(self) -> None:
         self.release_button.clicked.connect(self._on_release_button_clicked)
         self.other_menu.triggered.connect(self._on_other_menu_triggered)
+        self.correct_button.clicked.connect(self._on_correct_button_clicked)
         self.close_button.clicked.connect(self.close)
         self.fees.record_payment_requested.connect(self._on_fees_record_payment_requested)
         self.summary.move_kennel_requested.connect(self._on_summary_move_kennel_requested)
@@ -135,6 +140,8 @@ class ImpoundmentDialog(QDialog):
         self.documents.show_view(v)
         self.release_button.setEnabled(v.in_custody)
         self.other_button.setEnabled(v.in_custody)
+        # Only a supervisor corrects a disposition (the service checks it too).
+        self.correct_button.setVisible(not v.in_custody and self.ctx.actor.is_supervisor)
         self.ctx.tasks.run(history, self.ctx.db, "impoundment", v.id, owner=self,
                            on_done=self.history_model.set_rows)
 
@@ -158,6 +165,13 @@ class ImpoundmentDialog(QDialog):
         dialog.open()
         return dialog
 
+    def open_correction(self):
+        from ui.impounds.correction_dialog import CorrectionDialog
+
+        dialog = CorrectionDialog(self.ctx, self._view, self)
+        dialog.open()
+        return dialog
+
     def open_payment(self):
         from ui.impounds.payment_dialog import PaymentDialog
 
@@ -172,6 +186,9 @@ class ImpoundmentDialog(QDialog):
 
     def _on_other_menu_triggered(self, action) -> None:
         self.open_disposition(action.data())
+
+    def _on_correct_button_clicked(self) -> None:
+        self.open_correction()
 
     def _on_fees_record_payment_requested(self) -> None:
         self.open_payment()

@@ -18,6 +18,7 @@ from fieldops.services.impound_views import DispositionView, ImpoundView, PartyV
 from ui.context import AppContext
 from ui.impounds.text import day, species, when
 
+RELEASES = ("reclaimed", "adopted")
 SEX = {"male": "Male", "female": "Female", "unknown": "Unknown"}
 
 
@@ -128,6 +129,7 @@ class SummaryWidget(QScrollArea):
         self.impoundment = PairsWidget("The impoundment")
         self.animal = PairsWidget("The animal")
         self.disposition = PairsWidget("Disposition")
+        self.corrections = PairsWidget("Superseded dispositions")
         self.kennel = QLineEdit()
         self.kennel.setMaximumWidth(140)
         self.move_button = QPushButton("&Move")
@@ -150,6 +152,7 @@ class SummaryWidget(QScrollArea):
         left.addWidget(self.kennel_row)
         left.addStretch(1)
         right.addWidget(self.disposition)
+        right.addWidget(self.corrections)
         right.addWidget(self.animal)
         right.addStretch(1)
         columns = QHBoxLayout(inner)
@@ -186,6 +189,8 @@ class SummaryWidget(QScrollArea):
             ("Licence", a.licence or "None"), ("Registry", f"animal #{a.id}"),
         ])
         self.disposition.set_pairs(self._disposition_pairs(v.disposition, v))
+        self.corrections.set_pairs(self._correction_pairs(v))
+        self.corrections.setVisible(bool(v.corrections))
         self.kennel.setText(v.kennel)
         self.kennel_row.setVisible(v.in_custody)
 
@@ -194,28 +199,47 @@ class SummaryWidget(QScrollArea):
         if d is None:
             return [("Status", f"In custody: {v.status(self.ctx.now()).lower()}")]
         pairs = [("Disposition", d.label), ("When", when(self.ctx, d.at))]
-        if d.recipient is not None:
+        # A correction keeps the original's recipient, destination and release evidence;
+        # they belong on screen only with the kinds they describe.
+        if d.recipient is not None and d.kind in RELEASES:
             pairs.append(("Released to", party_text(d.recipient)))
             pairs.append(("Recipient is", "the owner or the owner's representative"
                           if d.to_owner else "not the owner (new owner)"))
-        if d.transfer_to:
+        if d.transfer_to and d.kind == "transferred":
             pairs.append(("Transferred to", d.transfer_to))
         if d.kind == "euthanized":
             pairs.append(("Hopelessly injured or imminent threat", yes_no(d.hopeless_or_threat)))
         if d.preserve_until:
             pairs.append(("Preserve for necropsy until", day(d.preserve_until)))
-        for e in d.evidence:
+        for e in d.evidence if d.kind in RELEASES else ():
             text = f"{e.label}: {e.evidence or 'met'}"
             if e.overridden:
                 text += f" — overridden by {e.override_by}: {e.override_reason}"
             pairs.append(("Evidence", text))
         if d.notes:
             pairs.append(("Notes", d.notes))
-        if d.correction_reason:
-            pairs.append(("Corrected because", d.correction_reason))
+        if d.corrects_id is not None:
+            pairs.append(("Correction", f"Corrected by a supervisor: {d.correction_reason}"))
         pairs.append(("Recorded by", d.recorded_by))
+        return pairs
+
+    def _correction_pairs(self, v: ImpoundView) -> list[tuple[str, str]]:
+        """Each entry a correction superseded, with the reason given by the one that did."""
+        chain = [*v.corrections, *([v.disposition] if v.disposition else [])]
+        by_target = {d.corrects_id: d for d in chain if d.corrects_id is not None}
+        pairs = []
         for old in v.corrections:
-            pairs.append(("Superseded", f"{old.label}, {when(self.ctx, old.at)}"))
+            lines = [f"{when(self.ctx, old.at)}, recorded by {old.recorded_by}"]
+            if old.recipient is not None and old.kind in RELEASES:
+                lines.append(f"Released to {party_text(old.recipient)}")
+            if old.transfer_to and old.kind == "transferred":
+                lines.append(f"Transferred to {old.transfer_to}")
+            if old.notes:
+                lines.append(f"Notes: {old.notes}")
+            newer = by_target.get(old.id)
+            reason = newer.correction_reason if newer is not None else ""
+            lines.append(f"Corrected by a supervisor: {reason or '(no reason recorded)'}")
+            pairs.append((old.label, "\n".join(lines)))
         return pairs
 
     def _on_move_button_clicked(self) -> None:

@@ -1,0 +1,135 @@
+"""A supervisor's correction of a final disposition (escape recorded for a death, ...).
+
+A disposition is final: a mistake in it is fixed by a new entry that names
+the one it corrects, with the supervisor's reason. The original stays on the
+record, on the record sheet and in the audit trail.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QComboBox,
+    QLabel,
+    QLineEdit,
+    QPlainTextEdit,
+    QSizePolicy,
+    QVBoxLayout,
+    QWidget,
+)
+
+from fieldops.services.dispositions import correct_disposition
+from fieldops.services.impound_views import DISPOSITIONS, DispositionView, ImpoundView
+from ui.context import AppContext
+from ui.forms import FormFields, RecordDialog, form_layout
+from ui.impounds.inputs import LocalDateTimeEdit
+from ui.impounds.style import POUND_STYLE
+from ui.impounds.text import when
+
+RELEASES = ("reclaimed", "adopted")
+
+
+def recorded_text(ctx: AppContext, d: DispositionView) -> str:
+    """What is on record now, as the supervisor needs it to decide."""
+    text = f"On record: {d.label}, {when(ctx, d.at)}, recorded by {d.recorded_by}."
+    if d.recipient is not None:
+        text += f" Released to {d.recipient.full_name}."
+    if d.transfer_to:
+        text += f" Transferred to {d.transfer_to}."
+    return text + (" The correction is kept beside it: the original stays on the record "
+                   "and the record sheet.")
+
+
+class CorrectionDialog(RecordDialog):
+    """Correct the disposition in force: kind, when, notes, and the required reason."""
+
+    close_on_save = True
+
+    def __init__(self, ctx: AppContext, view: ImpoundView, parent: QWidget | None = None) -> None:
+        super().__init__(ctx, f"Correct the disposition — impoundment #{view.id}", parent)
+        assert view.disposition is not None, "only a disposition on record can be corrected"
+        self.setObjectName("CorrectionDialog")
+        self.setStyleSheet(POUND_STYLE)
+        self.resize(680, 560)
+        self._current = current = view.disposition
+        self._impoundment_id = view.id
+        self.save_button.setText("&Record correction")
+        heading = QLabel(f"Correct the disposition: #{view.id} {view.animal.summary}")
+        heading.setObjectName("SectionHeading")
+        heading.setWordWrap(True)
+        self.on_record = QLabel(recorded_text(ctx, current))
+        self.on_record.setObjectName("FieldHint")
+        self.on_record.setWordWrap(True)
+        self.body.addWidget(heading)
+        self.body.addWidget(self.on_record)
+        form = form_layout()
+        self.form = form
+        self.fields = FormFields(form)
+        self.kind = QComboBox()
+        for code, label in DISPOSITIONS.items():
+            self.kind.addItem(label, code)
+        self.kind.setCurrentIndex(max(self.kind.findData(current.kind), 0))
+        self.kind_note = QLabel()
+        self.kind_note.setObjectName("FieldHint")
+        self.kind_note.setWordWrap(True)
+        kind_box = QWidget()
+        # Expanding: the form then gives the note the row's width instead of wrapping it short.
+        kind_box.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
+        kind_column = QVBoxLayout(kind_box)
+        kind_column.setContentsMargins(0, 0, 0, 0)
+        kind_column.setSpacing(2)
+        kind_column.addWidget(self.kind, 0, Qt.AlignmentFlag.AlignLeft)
+        kind_column.addWidget(self.kind_note)
+        self.fields.add("kind", "Corrected &disposition:", kind_box, focus=self.kind)
+        self.at = self.fields.add("at", "&When:", LocalDateTimeEdit(ctx.timezone),
+                                  hint="The city's local time.")
+        self.at.set_value(current.at)
+        self.transfer_to = QLineEdit(current.transfer_to)
+        self.fields.add("transfer_to", "&Transferred to:", self.transfer_to)
+        self.notes = QPlainTextEdit()
+        self.notes.setTabChangesFocus(True)
+        self.notes.setMaximumHeight(80)
+        self.fields.add("notes", "N&otes:", self.notes,
+                        hint="Left empty, the notes recorded with the original are kept.")
+        self.reason = QPlainTextEdit()
+        self.reason.setTabChangesFocus(True)
+        self.reason.setMaximumHeight(80)
+        self.fields.add("reason", "&Reason for the correction:", self.reason,
+                        hint="Required. Kept with the correction and in the audit trail.")
+        self.body.addLayout(form)
+        self.body.addStretch(1)
+        self.result_view: ImpoundView | None = None
+        self.kind.currentIndexChanged.connect(self._on_kind_current_index_changed)
+        self.show_kind()
+
+    def corrected_kind(self) -> str:
+        return self.kind.currentData()
+
+    def show_kind(self) -> None:
+        """Offer the destination only for a transfer; say what a release keeps."""
+        kind, current = self.corrected_kind(), self._current
+        self.form.setRowVisible(self.transfer_to.parentWidget(), kind == "transferred")
+        note = ""
+        if kind == current.kind:
+            note = "The same disposition: correct its time or notes."
+        elif kind in RELEASES:
+            note = (f"The animal stays recorded as released to {current.recipient.full_name}."
+                    if current.recipient is not None else
+                    "No one is on record as taking the animal: the corrected entry will "
+                    "name no one.")
+        self.kind_note.setText(note)
+        self.kind_note.setVisible(bool(note))
+
+    def save(self) -> None:
+        ctx, kind = self.ctx, self.corrected_kind()
+        self.save_with(correct_disposition, ctx.db, ctx.actor, self._impoundment_id, kind=kind,
+                       at=self.at.value(), reason=self.reason.toPlainText(),
+                       profile=ctx.profile, notes=self.notes.toPlainText(),
+                       transfer_to=self.transfer_to.text() if kind == "transferred" else "")
+
+    def _on_record_saved(self, view: ImpoundView) -> None:
+        self.result_view = view
+        self.ctx.bus.changed.emit("impoundment", view.id)
+
+    def _on_kind_current_index_changed(self, _index: int) -> None:
+        self.show_kind()
