@@ -7,13 +7,11 @@ record, on the record sheet and in the audit trail.
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QComboBox,
     QLabel,
     QLineEdit,
     QPlainTextEdit,
-    QSizePolicy,
     QVBoxLayout,
     QWidget,
 )
@@ -63,9 +61,17 @@ class CorrectionDialog(RecordDialog):
         self.body.addWidget(heading)
         self.body.addWidget(self.on_record)
         form = form_layout()
+        # Every row as wide as the form, so an error under the narrow kind or time is not
+        # wrapped to their width and cut short; those two keep their own width.
+        form.setFieldGrowthPolicy(form.FieldGrowthPolicy.AllNonFixedFieldsGrow)
         self.form = form
         self.fields = FormFields(form)
+        self.at = LocalDateTimeEdit(ctx.timezone)
+        self.at.set_value(current.at)
+        narrow = self.at.sizeHint().width()
+        self.at.setMaximumWidth(narrow)
         self.kind = QComboBox()
+        self.kind.setMaximumWidth(narrow)
         for code, label in DISPOSITIONS.items():
             self.kind.addItem(label, code)
         self.kind.setCurrentIndex(max(self.kind.findData(current.kind), 0))
@@ -73,17 +79,13 @@ class CorrectionDialog(RecordDialog):
         self.kind_note.setObjectName("FieldHint")
         self.kind_note.setWordWrap(True)
         kind_box = QWidget()
-        # Expanding: the form then gives the note the row's width instead of wrapping it short.
-        kind_box.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
         kind_column = QVBoxLayout(kind_box)
         kind_column.setContentsMargins(0, 0, 0, 0)
         kind_column.setSpacing(2)
-        kind_column.addWidget(self.kind, 0, Qt.AlignmentFlag.AlignLeft)
+        kind_column.addWidget(self.kind)
         kind_column.addWidget(self.kind_note)
         self.fields.add("kind", "Corrected &disposition:", kind_box, focus=self.kind)
-        self.at = self.fields.add("at", "&When:", LocalDateTimeEdit(ctx.timezone),
-                                  hint="The city's local time.")
-        self.at.set_value(current.at)
+        self.fields.add("at", "&When:", self.at, hint="The city's local time.")
         self.transfer_to = QLineEdit(current.transfer_to)
         self.fields.add("transfer_to", "&Transferred to:", self.transfer_to)
         self.notes = QPlainTextEdit()
