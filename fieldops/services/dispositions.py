@@ -307,7 +307,11 @@ def correct_disposition(db: Database, actor: Actor, impoundment_id: int, *, kind
                         transfer_to: str = "") -> ImpoundView:
     """A supervisor's correction: a new disposition that supersedes the current one.
 
-    The corrected record stays in the database and on the record sheet.
+    The corrected record stays in the database and on the record sheet. A
+    release (reclaimed, adopted) carries the evidence its requirements were
+    checked against, so a correction can fix a release's time or notes but
+    cannot turn another disposition into a release, or one kind of release
+    into the other: that would record a release nobody checked.
     """
     actor.require_supervisor("Correcting a disposition")
     with db.write() as s:
@@ -320,11 +324,23 @@ def correct_disposition(db: Database, actor: Actor, impoundment_id: int, *, kind
         if at.tzinfo is None:
             raise ValueError("at must be timezone-aware")
         c.check(at >= imp.impounded_at, "at", "This cannot be before the impoundment.")
+        c.check(at <= now() + timedelta(minutes=5), "at", "This cannot be in the future.")
         c.raise_if_any()
+        releases = ("reclaimed", "adopted")
+        if kind in releases and old.kind != kind:
+            c.add("kind", "A release is recorded with its evidence through Release…; a "
+                          "correction cannot turn this disposition into one.")
+        if kind == "transferred":
+            v.required(c, "transfer_to", v.clean(transfer_to) or old.transfer_to,
+                       "Transferred to", 300)
+        c.raise_if_any()
+        is_release = kind in releases
         new = Disposition(
-            impoundment_id=imp.id, kind=kind, at=at, recipient_id=old.recipient_id,
-            to_owner=old.to_owner if kind in ("reclaimed", "adopted") else False,
-            transfer_to=v.clean(transfer_to) or old.transfer_to, notes=(notes or old.notes),
+            impoundment_id=imp.id, kind=kind, at=at,
+            recipient_id=old.recipient_id if is_release else None,
+            to_owner=old.to_owner if is_release else False,
+            transfer_to=(v.clean(transfer_to) or old.transfer_to) if kind == "transferred" else "",
+            notes=(notes or old.notes),
             hopeless_or_threat=old.hopeless_or_threat,
             preserve_until=preserve_until(at, profile) if kind == "euthanized" and imp.bit_person
             else None,
@@ -333,7 +349,8 @@ def correct_disposition(db: Database, actor: Actor, impoundment_id: int, *, kind
         )
         new.evidence = [ReleaseEvidence(code=e.code, label=e.label, evidence=e.evidence,
                                         overridden=e.overridden, override_reason=e.override_reason,
-                                        override_by=e.override_by) for e in old.evidence]
+                                        override_by=e.override_by)
+                        for e in (old.evidence if is_release else ())]
         s.add(new)
         s.flush()
         audit(s, actor, "correct_disposition", "impoundment", imp.id,

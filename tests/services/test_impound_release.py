@@ -194,6 +194,29 @@ def test_a_disposition_is_final_and_corrected_only_by_a_supervisor(db, operator,
     assert [c.kind for c in view.corrections] == ["escaped"]  # the original is kept
 
 
+def test_a_correction_cannot_record_an_unchecked_release(db, operator, supervisor, owner, rex,
+                                                         impound, profile, vaccinate):
+    imp = impound(rex.id, local(2026, 11, 2))
+    record_escape(db, operator, imp.id, profile, at=local(2026, 11, 3), notes="gate")
+    with pytest.raises(ValidationError) as exc:
+        correct_disposition(db, supervisor, imp.id, kind="reclaimed", at=local(2026, 11, 3),
+                            reason="owner came", profile=profile)
+    assert exc.value.field == "kind"
+    # a release corrected to a death keeps neither recipient nor release evidence
+    imp2 = impound(rex.id, local(2026, 11, 10))
+    vaccinate(rex.id)
+    at = local(2026, 11, 11)
+    pay_quote(db, operator, imp2.id, profile, at)
+    release(db, operator, imp2.id, ReleaseRequest(True, owner.id, at=at, licence_receipt="L"),
+            profile)
+    view = correct_disposition(db, supervisor, imp2.id, kind="died", at=local(2026, 11, 11, 9),
+                               reason="died before the owner came; release entered in error",
+                               profile=profile)
+    assert view.disposition.kind == "died"
+    assert view.disposition.recipient is None and view.disposition.evidence == ()
+    assert view.corrections[0].kind == "reclaimed"  # kept, superseded
+
+
 def test_transfer_needs_the_hold_over_and_a_destination(db, operator, rex, impound, profile):
     imp = impound(rex.id, local(2026, 11, 2))
     with pytest.raises(RequirementsNotMet):
