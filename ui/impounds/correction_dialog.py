@@ -24,15 +24,13 @@ from ui.impounds.inputs import LocalDateTimeEdit
 from ui.impounds.style import POUND_STYLE
 from ui.impounds.text import when
 
-RELEASES = ("reclaimed", "adopted")
-
 
 def recorded_text(ctx: AppContext, d: DispositionView) -> str:
     """What is on record now, as the supervisor needs it to decide."""
     text = f"On record: {d.label}, {when(ctx, d.at)}, recorded by {d.recorded_by}."
-    if d.recipient is not None:
+    if d.recipient is not None and d.kind in ("reclaimed", "adopted"):
         text += f" Released to {d.recipient.full_name}."
-    if d.transfer_to:
+    if d.transfer_to and d.kind == "transferred":
         text += f" Transferred to {d.transfer_to}."
     return text + (" The correction is kept beside it: the original stays on the record "
                    "and the record sheet.")
@@ -108,19 +106,12 @@ class CorrectionDialog(RecordDialog):
         return self.kind.currentData()
 
     def show_kind(self) -> None:
-        """Offer the destination only for a transfer; say what a release keeps."""
-        kind, current = self.corrected_kind(), self._current
+        """Offer the destination only for a transfer (the service says which kinds it allows)."""
+        kind = self.corrected_kind()
         self.form.setRowVisible(self.transfer_to.parentWidget(), kind == "transferred")
-        note = ""
-        if kind == current.kind:
-            note = "The same disposition: correct its time or notes."
-        elif kind in RELEASES:
-            note = (f"The animal stays recorded as released to {current.recipient.full_name}."
-                    if current.recipient is not None else
-                    "No one is on record as taking the animal: the corrected entry will "
-                    "name no one.")
-        self.kind_note.setText(note)
-        self.kind_note.setVisible(bool(note))
+        self.kind_note.setText("The same disposition: correct its time or notes."
+                               if kind == self._current.kind else "")
+        self.kind_note.setVisible(kind == self._current.kind)
 
     def save(self) -> None:
         ctx, kind = self.ctx, self.corrected_kind()
