@@ -120,6 +120,20 @@ def test_a_correction_without_a_reason_is_refused_beside_the_reason(
     dialog.done(0)  # close without the discard question
 
 
+def test_a_correction_cannot_make_an_escape_a_release(
+        qtbot, supervisor_ctx, open_as, escaped, idle, sqlite_db, pound):
+    record = open_as(supervisor_ctx, escaped.id)
+    dialog = record.open_correction()
+    dialog.kind.setCurrentIndex(dialog.kind.findData("reclaimed"))
+    qtbot.keyClicks(dialog.reason, "The owner came for her")
+    qtbot.mouseClick(dialog.save_button, Qt.MouseButton.LeftButton)
+    idle(supervisor_ctx)
+    assert dialog.fields.error_text("kind").startswith("A release is recorded with its evidence")
+    assert dialog.fields.is_marked("kind")
+    assert get_impoundment(sqlite_db, escaped.id, pound.profile).corrections == ()
+    dialog.done(0)
+
+
 def test_a_release_corrected_to_a_death_no_longer_shows_the_recipient(
         supervisor_ctx, open_as, pound, sqlite_db, supervisor):
     p = pound
