@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QPlainTextEdit,
     QPushButton,
+    QSizePolicy,
     QTextEdit,
     QVBoxLayout,
     QWidget,
@@ -114,7 +115,14 @@ class FormFields(MarkedFields):
         column = QVBoxLayout(box)
         column.setContentsMargins(0, 0, 0, 0)
         column.setSpacing(2)
-        column.addWidget(widget)
+        # The row takes the form's width so an error under a narrow input (a date, a
+        # choice) wraps to the form, not to the input, and is never cut short; the
+        # input itself keeps its own width.
+        box.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
+        grows = widget.sizePolicy().horizontalPolicy() in (
+            QSizePolicy.Policy.Expanding, QSizePolicy.Policy.MinimumExpanding,
+            QSizePolicy.Policy.Ignored)
+        column.addWidget(widget, 0, Qt.AlignmentFlag(0) if grows else Qt.AlignmentFlag.AlignLeft)
         if hint:
             note = QLabel(hint)
             note.setObjectName("FieldHint")
