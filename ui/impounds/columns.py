@@ -27,13 +27,13 @@ def impound_columns(ctx: AppContext) -> tuple[Column, ...]:
     """The impounds list; ``SORT_KEYS`` says which of these sort in SQL."""
     return (
         Column("#", lambda r: str(r.id), 40),
-        Column("Status", lambda r: r.status, 132),
-        Column("Animal", lambda r: r.animal, 205),
+        Column("Status", lambda r: r.status, 96),
+        Column("Animal", lambda r: r.animal, 176),
         Column("Species", lambda r: species(r.species), 74),
-        Column("Impounded", lambda r: when(ctx, r.impounded_at), 232),
+        Column("Impounded", lambda r: when(ctx, r.impounded_at), 230),
         Column("Days held", lambda r: str(r.days_held), 86),
-        Column("Hold ends", lambda r: day(r.last_claim_day), 125),
-        Column("Owner", lambda r: r.owner or "(unknown)", 140),
+        Column("Hold ends", lambda r: day(r.last_claim_day), 126),
+        Column("Owner", lambda r: r.owner or "(unknown)", 124),
         Column("Kennel", lambda r: r.kennel),
     )
 
