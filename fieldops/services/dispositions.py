@@ -184,7 +184,7 @@ def release(db: Database, actor: Actor, impoundment_id: int, req: ReleaseRequest
             profile: Profile) -> ImpoundView:
     """Release to the owner (reclaimed) or to another person (adopted) (58-526(b))."""
     with db.write() as s:
-        imp = load_impoundment(s, impoundment_id)
+        imp = load_impoundment(s, impoundment_id, lock=True)
         _ensure_open(s, imp)
         c = Collector()
         at = _when(req.at, imp, c)
@@ -234,7 +234,7 @@ def _simple(db: Database, actor: Actor, impoundment_id: int, kind: str, at: date
             profile: Profile, *, notes: str = "", transfer_to: str = "",
             hopeless_or_threat: bool = False, required_notes: str = "") -> ImpoundView:
     with db.write() as s:
-        imp = load_impoundment(s, impoundment_id)
+        imp = load_impoundment(s, impoundment_id, lock=True)
         _ensure_open(s, imp)
         c = Collector()
         moment = _when(at, imp, c)
@@ -315,7 +315,7 @@ def correct_disposition(db: Database, actor: Actor, impoundment_id: int, *, kind
     """
     actor.require_supervisor("Correcting a disposition")
     with db.write() as s:
-        imp = load_impoundment(s, impoundment_id)
+        imp = load_impoundment(s, impoundment_id, lock=True)
         old = current_disposition(s, imp.id)
         c = Collector()
         c.check(old is not None, "kind", "There is no disposition to correct.")

@@ -174,8 +174,11 @@ def intake(db: Database, actor: Actor, inp: IntakeInput, profile: Profile) -> Im
         return build_view(s, imp, profile, at)
 
 
-def load_impoundment(s: Session, impoundment_id: int) -> Impoundment:
-    imp = s.get(Impoundment, impoundment_id)
+def load_impoundment(s: Session, impoundment_id: int, *, lock: bool = False) -> Impoundment:
+    """The impoundment; ``lock`` holds its row until commit (FOR UPDATE on PostgreSQL;
+    SQLite's IMMEDIATE write transaction already serialises writers), so two
+    workstations recording a disposition at once cannot both see it open."""
+    imp = s.get(Impoundment, impoundment_id, with_for_update=lock)
     if imp is None:
         raise NotFoundError(f"There is no impoundment #{impoundment_id}.")
     return imp

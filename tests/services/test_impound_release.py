@@ -262,3 +262,39 @@ def test_a_payment_cannot_predate_the_impoundment(db, operator, rex, impound, pr
         record_payment(db, operator, imp.id, PaymentInput(
             (LineInput("impound", "40.00"),), "cash", "R-1", paid_at=local(2026, 11, 1)), profile)
     assert exc.value.field == "paid_at"
+
+
+def test_two_workstations_cannot_both_dispose_of_one_animal(db, operator, rex, impound, profile):
+    """The second of two simultaneous dispositions waits for the first and is refused."""
+    import threading
+
+    from fieldops.db.models import Disposition
+    from fieldops.services.impounds import load_impoundment
+
+    imp = impound(rex.id, local(2026, 11, 2))
+    outcome: dict[str, object] = {}
+    first_holds_lock = threading.Event()
+    with db.write() as s:
+        load_impoundment(s, imp.id, lock=True)  # workstation A is mid-disposition
+
+        def workstation_b():
+            first_holds_lock.wait()
+            try:
+                record_escape(db, operator, imp.id, profile, at=local(2026, 11, 3), notes="B")
+                outcome["b"] = "recorded"
+            except AlreadyDisposedError:
+                outcome["b"] = "refused"
+            except Exception as exc:  # a lock timeout would show here
+                outcome["b"] = repr(exc)
+
+        thread = threading.Thread(target=workstation_b)
+        thread.start()
+        first_holds_lock.set()
+        thread.join(timeout=0.5)
+        assert thread.is_alive(), "B must wait while A holds the impoundment"
+        s.add(Disposition(impoundment_id=imp.id, kind="died", at=local(2026, 11, 3),
+                          notes="A", recorded_by="opal", recorded_at=local(2026, 11, 3)))
+        load_impoundment(s, imp.id).disposed = True
+    thread.join(timeout=30)
+    assert outcome == {"b": "refused"}
+    assert get_impoundment(db, imp.id, profile).disposition.notes == "A"
