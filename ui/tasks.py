@@ -26,6 +26,7 @@ import shiboken6
 from PySide6.QtCore import QObject, Signal, Slot
 
 from ui.errors import ErrorRouter
+from ui.gc import collect_on_gui_thread
 
 DoneCallback = Callable[[Any], None]
 # Returns True when it dealt with the error; False sends it to the router.
@@ -57,6 +58,8 @@ class TaskRunner(QObject):
                  max_threads: int = 4) -> None:
         super().__init__(parent)
         self._errors = errors
+        # Qt objects must never be destroyed by a collection on a worker thread.
+        collect_on_gui_thread()
         self._executor = ThreadPoolExecutor(max_workers=max_threads,
                                             thread_name_prefix="fieldops-task")
         self._relay = _Relay(self)
