@@ -6,12 +6,12 @@ import getpass
 from dataclasses import dataclass, fields, is_dataclass
 from datetime import UTC, date, datetime
 from decimal import Decimal
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy.orm import Session
 
 from fieldops.db.models import AuditEvent, StaffUser
-from fieldops.errors import PermissionDeniedError
+from fieldops.errors import NotFoundError, PermissionDeniedError
 
 SUPERVISOR_ROLES = frozenset({"supervisor", "admin"})
 
@@ -93,6 +93,17 @@ def audit(
             reason=reason,
         )
     )
+
+
+T = TypeVar("T")
+
+
+def fetch(session: Session, model: type[T], row_id: int) -> T:
+    """A row that a foreign key says exists; a missing one is a clear error, not None."""
+    row = session.get(model, row_id)
+    if row is None:
+        raise NotFoundError(f"There is no {model.__name__.lower()} #{row_id}.")
+    return row
 
 
 def actor_for(session: Session, username: str) -> Actor:

@@ -24,7 +24,7 @@ from fieldops.db.models import (
     Person,
     ReleaseEvidence,
 )
-from fieldops.errors import Collector, PermissionDeniedError, UserError
+from fieldops.errors import Collector, PermissionDeniedError, UserError, ValidationError
 from fieldops.rules import (
     Profile,
     ReleaseFacts,
@@ -37,7 +37,7 @@ from fieldops.rules import (
 )
 from fieldops.services import validate as v
 from fieldops.services.blocks import declared_vicious, in_open_quarantine
-from fieldops.services.context import Actor, audit, jsonable, now
+from fieldops.services.context import Actor, audit, fetch, jsonable, now
 from fieldops.services.impound_views import ImpoundView
 from fieldops.services.impounds import build_view, current_disposition, load_impoundment
 from fieldops.services.payments import fee_summary
@@ -145,7 +145,7 @@ def _facts(s: Session, imp: Impoundment, animal: Animal, req: ReleaseRequest, at
 
 def _check(s: Session, imp: Impoundment, req: ReleaseRequest, at: datetime,
            profile: Profile) -> tuple[CheckedRequirement, ...]:
-    animal = s.get(Animal, imp.animal_id)
+    animal = fetch(s, Animal, imp.animal_id)
     facts, evidence = _facts(s, imp, animal, req, at, profile)
     hold = impound_hold(imp.impounded_at, profile, bit_person=imp.bit_person,
                         surrendered=imp.surrendered)
@@ -190,6 +190,7 @@ def release(db: Database, actor: Actor, impoundment_id: int, req: ReleaseRequest
         at = _when(req.at, imp, c)
         c.check(req.recipient_id is not None, "recipient_id", "Choose who takes the animal.")
         c.raise_if_any()
+        assert req.recipient_id is not None  # checked above
         recipient = load_person(s, req.recipient_id)
         checked = _check(s, imp, req, at, profile)
         overridden = [x for x in checked if x.override_reason]
@@ -222,7 +223,7 @@ def release(db: Database, actor: Actor, impoundment_id: int, req: ReleaseRequest
             audit(s, actor, "override", "impoundment", imp.id,
                   after={"requirement": x.requirement.code}, reason=x.override_reason)
         if not req.to_owner:
-            animal = s.get(Animal, imp.animal_id)
+            animal = fetch(s, Animal, imp.animal_id)
             before = animal.owner_id
             animal.owner_id = recipient.id
             audit(s, actor, "update", "animal", animal.id, before={"owner_id": before},
@@ -317,8 +318,9 @@ def correct_disposition(db: Database, actor: Actor, impoundment_id: int, *, kind
     with db.write() as s:
         imp = load_impoundment(s, impoundment_id, lock=True)
         old = current_disposition(s, imp.id)
+        if old is None:
+            raise ValidationError({"kind": "There is no disposition to correct."})
         c = Collector()
-        c.check(old is not None, "kind", "There is no disposition to correct.")
         c.check(kind in DISPOSITION_CODES, "kind", "Choose the corrected disposition.")
         c.check(bool(v.clean(reason)), "reason", "Say why the disposition is corrected.")
         if at.tzinfo is None:

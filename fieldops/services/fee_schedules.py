@@ -74,30 +74,32 @@ def enter_fee_schedule(db: Database, actor: Actor, inp: FeeScheduleInput) -> Fee
         if fees is None:
             c.add(f"{species}.impound", f"Fees for {species} are required.")
             continue
-        amounts = {f: parse_amount(c, f"{species}.{f}", getattr(fees, f))
-                   for f in ("impound", "boarding_per_day", "adoption")}
-        if None not in amounts.values():
-            parsed[species] = FeeSchedule(**amounts)
+        impound, boarding, adoption = (parse_amount(c, f"{species}.{f}", getattr(fees, f))
+                                       for f in ("impound", "boarding_per_day", "adoption"))
+        if impound is not None and boarding is not None and adoption is not None:
+            parsed[species] = FeeSchedule(impound, boarding, adoption)
     c.raise_if_any()
+    effective_on = inp.effective_on
+    assert effective_on is not None  # checked above
     with db.write() as s:
         clash = s.scalar(select(FeeScheduleEntry.resolution)
-                         .where(FeeScheduleEntry.effective_on == inp.effective_on).limit(1))
+                         .where(FeeScheduleEntry.effective_on == effective_on).limit(1))
         if clash:
             c.add("effective_on", f"Resolution {clash} already takes effect on that date.")
             c.raise_if_any()
         at = now()
-        for species, fees in parsed.items():
-            entry = FeeScheduleEntry(resolution=resolution, effective_on=inp.effective_on,
-                                     species=species, impound=fees.impound,
-                                     boarding_per_day=fees.boarding_per_day,
-                                     adoption=fees.adoption, entered_by=actor.username,
+        for species, schedule in parsed.items():
+            entry = FeeScheduleEntry(resolution=resolution, effective_on=effective_on,
+                                     species=species, impound=schedule.impound,
+                                     boarding_per_day=schedule.boarding_per_day,
+                                     adoption=schedule.adoption, entered_by=actor.username,
                                      entered_at=at)
             s.add(entry)
             s.flush()
             audit(s, actor, "create", "fee_schedule", entry.id,
-                  after=jsonable({"resolution": resolution, "effective_on": inp.effective_on,
-                                  "species": species, **dataclasses.asdict(fees)}))
-        return FeeScheduleView(resolution, inp.effective_on, parsed, actor.username, at)
+                  after=jsonable({"resolution": resolution, "effective_on": effective_on,
+                                  "species": species, **dataclasses.asdict(schedule)}))
+        return FeeScheduleView(resolution, effective_on, parsed, actor.username, at)
 
 
 def fee_schedules(db: Database) -> tuple[FeeScheduleView, ...]:

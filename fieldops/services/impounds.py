@@ -21,7 +21,7 @@ from fieldops.errors import Collector, NotFoundError
 from fieldops.rules import Profile, impound_hold, is_repeat_impoundment, to_local
 from fieldops.services import validate as v
 from fieldops.services.animals import AnimalInput, add_animal, load_animal, validate_animal
-from fieldops.services.context import Actor, audit, jsonable, now, snapshot
+from fieldops.services.context import Actor, audit, fetch, jsonable, now, snapshot
 from fieldops.services.impound_views import (
     AnimalDescription,
     DispositionView,
@@ -137,16 +137,19 @@ def intake(db: Database, actor: Actor, inp: IntakeInput, profile: Profile) -> Im
     """Log an animal into the pound; computes and records its hold (58-526)."""
     at = now()
     inp = validate_intake(inp, at, profile)
-    hold = impound_hold(inp.impounded_at, profile, bit_person=inp.bit_person,
+    impounded_at = inp.impounded_at
+    assert impounded_at is not None  # validate_intake refuses a missing time
+    hold = impound_hold(impounded_at, profile, bit_person=inp.bit_person,
                         surrendered=inp.reason == "owner_surrender")
     with db.write() as s:
         if inp.new_animal is not None:
             animal = add_animal(s, actor, inp.new_animal, to_local(at, profile).date())
         else:
+            assert inp.animal_id is not None  # validate_intake: one or the other
             animal = load_animal(s, inp.animal_id)
         if inp.owner_id is not None:
             load_person(s, inp.owner_id)
-        repeat = _earlier_in_window(s, animal.id, inp.impounded_at, profile)
+        repeat = _earlier_in_window(s, animal.id, impounded_at, profile)
         imp = Impoundment(
             animal_id=animal.id, impounded_at=inp.impounded_at, custody_day=hold.custody_day,
             last_claim_day=hold.last_claim_day,
@@ -187,7 +190,7 @@ def load_impoundment(s: Session, impoundment_id: int, *, lock: bool = False) -> 
 def _party(s: Session, person_id: int | None) -> PartyView | None:
     if person_id is None:
         return None
-    p = s.get(Person, person_id)
+    p = fetch(s, Person, person_id)
     address = ", ".join(x for x in (p.address, p.city, p.postal_code) if x)
     return PartyView(p.id, p.full_name, address, p.phone)
 
@@ -234,13 +237,14 @@ def current_disposition(s: Session, impoundment_id: int) -> Disposition | None:
 def build_view(s: Session, imp: Impoundment, profile: Profile, at: datetime) -> ImpoundView:
     from fieldops.services.payments import fee_summary
 
-    animal = s.get(Animal, imp.animal_id)
+    animal = fetch(s, Animal, imp.animal_id)
     hold = impound_hold(imp.impounded_at, profile, bit_person=imp.bit_person,
                         surrendered=imp.surrendered)
     all_disp = s.scalars(select(Disposition).where(Disposition.impoundment_id == imp.id)
                          .order_by(Disposition.id)).all()
     current = current_disposition(s, imp.id)
-    repeat_day = s.get(Impoundment, imp.repeat_of_id).custody_day if imp.repeat_of_id else None
+    repeat_day = (fetch(s, Impoundment, imp.repeat_of_id).custody_day if imp.repeat_of_id
+                  else None)
     payments = tuple(
         PaymentView(p.id, p.paid_at, _party(s, p.payer_id), p.method, p.receipt_number,
                     p.recorded_by,

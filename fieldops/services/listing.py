@@ -7,9 +7,9 @@ and filter and sort in SQL, never in a proxy model.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
-from sqlalchemy import Integer, Select, func, literal_column, select, text
+from sqlalchemy import ColumnElement, Integer, Select, func, literal_column, select, text
 
 from fieldops.db.engine import Database
 from fieldops.db.search import (
@@ -43,7 +43,7 @@ def fts_ids(db: Database, table: str, text_: str) -> Select | None:
             literal_column(fts).op("MATCH")(fts5_query(terms))
         )
     q = tsquery(terms)
-    vector = literal_column(pg_vector(_COLUMNS[table]))
+    vector: ColumnElement[Any] = literal_column(pg_vector(_COLUMNS[table]))
     return (
         select(literal_column("id"))
         .select_from(text(table))

@@ -20,7 +20,7 @@ from fieldops.db.models import (
 from fieldops.errors import Collector
 from fieldops.rules import Profile, adoption_fees, redemption_fees
 from fieldops.services import validate as v
-from fieldops.services.context import Actor, audit, jsonable, now
+from fieldops.services.context import Actor, audit, fetch, jsonable, now
 from fieldops.services.fee_schedules import parse_amount, profile_in_force
 from fieldops.services.impound_views import FeeLine, FeeSummary
 
@@ -57,13 +57,13 @@ def fee_summary(s: Session, imp: Impoundment, at: datetime, to_owner: bool,
     """
     at = max(at, imp.impounded_at)
     in_force, schedule = profile_in_force(s, profile, imp.custody_day)
-    species = s.get(Animal, imp.animal_id).species
+    species = fetch(s, Animal, imp.animal_id).species
     repeat = imp.repeat_of_id is not None
     if to_owner:
         quote = redemption_fees(species, imp.impounded_at, at, in_force, repeat=repeat)
         note = ""
-        if repeat:
-            earlier = s.get(Impoundment, imp.repeat_of_id)
+        if imp.repeat_of_id is not None:
+            earlier = fetch(s, Impoundment, imp.repeat_of_id)
             note = (f"Impound fee x{quote.multiplier_applied}: this animal was impounded on "
                     f"{earlier.custody_day:%a %d %b %Y} (impoundment #{earlier.id}), within "
                     f"{profile.repeat_window_days} days (city code 58-526(a)).")
@@ -88,13 +88,14 @@ def quote(db: Database, impoundment_id: int, at: datetime, to_owner: bool,
 
 
 def validate_payment(inp: PaymentInput, at: datetime) -> list[tuple[str, Decimal, str]]:
+    """Check a payment; returns its lines as (kind, amount, description)."""
     c = Collector()
     c.check(inp.method in PAYMENT_METHOD_CODES, "method", "Choose how it was paid.")
     v.required(c, "receipt_number", v.clean(inp.receipt_number), "Receipt number", 50)
     c.check(bool(inp.lines), "lines", "Add at least one line to the payment.")
     if inp.paid_at is not None and inp.paid_at > at + timedelta(minutes=5):
         c.add("paid_at", "A payment cannot be in the future.")
-    lines = []
+    lines: list[tuple[str, Decimal, str]] = []
     for i, line in enumerate(inp.lines):
         c.check(line.kind in PAYMENT_KIND_CODES, f"lines.{i}.kind", "Choose what was paid for.")
         amount = parse_amount(c, f"lines.{i}.amount", line.amount)
@@ -103,7 +104,8 @@ def validate_payment(inp: PaymentInput, at: datetime) -> list[tuple[str, Decimal
         if line.kind == "other":
             c.check(bool(v.clean(line.description)), f"lines.{i}.description",
                     "Say what the payment was for.")
-        lines.append((line.kind, amount, v.clean(line.description)))
+        if amount is not None:
+            lines.append((line.kind, amount, v.clean(line.description)))
     c.raise_if_any()
     return lines
 
