@@ -99,6 +99,7 @@ def upgrade(engine: Engine, url: str) -> UpgradeResult:
     sqlite = engine.dialect.name == "sqlite"
     with engine.connect() as conn:
         raw = conn.connection.driver_connection
+        assert raw is not None  # a live DBAPI connection while the Connection is open
         if sqlite:
             # Batch migrations recreate tables; foreign keys are checked once, at the end.
             raw.execute("PRAGMA foreign_keys=OFF")

@@ -99,7 +99,7 @@ def search_terms(text: str) -> list[str]:
         return []
     if _PHONEISH.match(text) and sum(ch.isdigit() for ch in text) >= 4:
         return [re.sub(r"\D", "", text)]
-    terms = []
+    terms: list[str] = []
     for raw in _TOKEN.findall(text):
         # FTS5's unicode61 splits on punctuation, so do the same to each term.
         terms.extend(t for t in re.split(r"[^\w]+", raw, flags=re.UNICODE) if t)

@@ -364,7 +364,7 @@ class Document:
         totals = [[cell(c, v) for c, v in enumerate(row)] for row in total_rows]
         head = [wrap_text(clean(h), self.bold, font_size, limits[c]) for c, h in enumerate(header)]
         if not body:
-            body = [["No entries."] + [""] * (len(head) - 1)]
+            body = [["No entries.", *[""] * (len(head) - 1)]]
         pieces = [body[i:i + chunk] for i in range(0, len(body), chunk)]
         flowables: list[Flowable] = []
         for n, piece in enumerate(pieces):

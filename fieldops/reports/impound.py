@@ -19,7 +19,16 @@ from zoneinfo import ZoneInfo
 from reportlab.lib.units import inch
 from reportlab.platypus import Flowable, KeepTogether, Table, TableStyle
 
-from fieldops.reports.base import Document, clean, fmt_date, fmt_datetime, markup, money, yes_no
+from fieldops.reports.base import (
+    Document,
+    Markup,
+    clean,
+    fmt_date,
+    fmt_datetime,
+    markup,
+    money,
+    yes_no,
+)
 from fieldops.reports.impound_parts import (
     RELEASE_KINDS,
     animal_pairs,
@@ -329,6 +338,7 @@ class ImpoundRecordSheet(Document):
             if clean(old.transfer_to).strip():
                 what += f"\nto {clean(old.transfer_to).strip()}"
             newer = by_target.get(old.id)
+            reason: Markup | str
             if newer is not None:
                 reason = markup("{}<br/><i>Corrected by {} ({})</i>",
                                 newer.correction_reason or "(no reason recorded)",

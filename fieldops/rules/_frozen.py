@@ -18,6 +18,7 @@ class FrozenMap(Mapping[K, V]):
     """Read-only mapping with value semantics (equality and hash by content)."""
 
     __slots__ = ("_data",)
+    _data: dict[K, V]
 
     def __init__(self, data: Mapping[K, V] | Any = ()) -> None:
         object.__setattr__(self, "_data", dict(data))
