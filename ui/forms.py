@@ -140,6 +140,22 @@ class FormFields(MarkedFields):
         return widget
 
 
+def show_refusal(exc: BaseException, fields: MarkedFields, banner: Banner, *,
+                 invalid: str, bug: str) -> bool:
+    """Say on the form why nothing happened: field errors beside their fields and
+    ``invalid`` in the banner, a user error as written, otherwise ``bug``.
+    Returns False for a bug, so the error router shows its details."""
+    if isinstance(exc, ValidationError):
+        unplaced = fields.show_errors(exc)
+        banner.show_error(invalid + "".join(f"\n{m}" for m in unplaced))
+        return True
+    if isinstance(exc, UserError):
+        banner.show_error(str(exc))
+        return True
+    banner.show_error(bug)
+    return False
+
+
 def form_state(root: QWidget) -> tuple:
     """Everything typed or chosen in a form, to tell whether it has unsaved changes."""
     state: list[object] = []
@@ -275,21 +291,12 @@ class RecordDialog(QDialog):
 
     def _on_save_failed(self, exc: BaseException) -> bool:
         self._set_saving(False)
-        if isinstance(exc, ValidationError):
-            unplaced = self.fields.show_errors(exc)
-            count = len(exc.errors)
-            self.banner.show_error(
-                "Nothing was saved: " + ("correct the marked field." if count == 1 else
-                                         f"correct the {count} marked fields.")
-                + "".join(f"\n{m}" for m in unplaced)
-            )
-            return True
+        count = len(exc.errors) if isinstance(exc, ValidationError) else 0
+        handled = show_refusal(
+            exc, self.fields, self.banner,
+            invalid="Nothing was saved: " + ("correct the marked field." if count == 1 else
+                                             f"correct the {count} marked fields."),
+            bug="Nothing was saved because of an error in FieldOps.")
         if isinstance(exc, StaleRecordError):
-            self.banner.show_error(str(exc))
             self.ctx.errors.tell(str(exc), self, "Not saved: the record changed")
-            return True
-        if isinstance(exc, UserError):
-            self.banner.show_error(str(exc))
-            return True
-        self.banner.show_error("Nothing was saved because of an error in FieldOps.")
-        return False
+        return handled

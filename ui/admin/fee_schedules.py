@@ -22,7 +22,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from fieldops.errors import UserError, ValidationError
 from fieldops.rules import SPECIES, FeeSchedule
 from fieldops.services.fee_schedules import (
     FeeScheduleInput,
@@ -32,7 +31,7 @@ from fieldops.services.fee_schedules import (
     fee_schedules,
 )
 from ui.context import AppContext
-from ui.forms import FormFields, form_layout
+from ui.forms import FormFields, form_layout, show_refusal
 from ui.impounds.fields import FieldGroups, GridFields, error_label
 from ui.impounds.text import day, money, species, when
 from ui.table_models import Column, ListTableModel
@@ -208,16 +207,9 @@ class FeeSchedulesWidget(QWidget):
 
     def show_refusal(self, exc: BaseException) -> bool:
         """Say why nothing was saved; False sends a bug on to the error router."""
-        if isinstance(exc, ValidationError):
-            unplaced = self.fields.show_errors(exc)
-            self.banner.show_error("Nothing was saved: correct the marked fields."
-                                   + "".join(f"\n{m}" for m in unplaced))
-            return True
-        if isinstance(exc, UserError):
-            self.banner.show_error(str(exc))
-            return True
-        self.banner.show_error("Nothing was saved because of an error in FieldOps.")
-        return False
+        return show_refusal(exc, self.fields, self.banner,
+                            invalid="Nothing was saved: correct the marked fields.",
+                            bug="Nothing was saved because of an error in FieldOps.")
 
     def _on_save_button_clicked(self) -> None:
         self.save()

@@ -32,12 +32,11 @@ from PySide6.QtWidgets import (
 )
 
 from fieldops.db.engine import Database
-from fieldops.errors import UserError, ValidationError
 from fieldops.reports import impound_register
 from fieldops.rules import Profile
 from fieldops.services.registers import impound_register_views
 from ui.context import AppContext
-from ui.forms import FormFields, form_layout
+from ui.forms import FormFields, form_layout, show_refusal
 from ui.impounds.style import paint_page_white
 from ui.widgets import Banner, set_date
 
@@ -230,16 +229,9 @@ class ImpoundRegisterWidget(QWidget):
 
     def _on_register_failed(self, exc: BaseException) -> bool:
         self._set_idle()
-        if isinstance(exc, ValidationError):
-            unplaced = self.fields.show_errors(exc)
-            self.banner.show_error("Nothing was written: correct the period."
-                                   + "".join(f"\n{m}" for m in unplaced))
-            return True
-        if isinstance(exc, UserError):
-            self.banner.show_error(str(exc))
-            return True
-        self.banner.show_error("The register was not prepared because of an error in FieldOps.")
-        return False  # a bug: the router shows the details
+        return show_refusal(
+            exc, self.fields, self.banner, invalid="Nothing was written: correct the period.",
+            bug="The register was not prepared because of an error in FieldOps.")
 
     def _on_pdf_written(self, register: RenderedRegister, path: str) -> None:
         self._set_idle()
