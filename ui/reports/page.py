@@ -10,9 +10,6 @@ register under the name the user chose.
 
 from __future__ import annotations
 
-import contextlib
-import os
-import uuid
 from dataclasses import dataclass
 from datetime import date, datetime, tzinfo
 from pathlib import Path
@@ -32,6 +29,7 @@ from PySide6.QtWidgets import (
 )
 
 from fieldops.db.engine import Database
+from fieldops.files import write_whole_file
 from fieldops.reports import impound_register
 from fieldops.rules import Profile
 from fieldops.services.registers import impound_register_views
@@ -68,30 +66,6 @@ def render_register(db: Database, start: date, end: date, profile: Profile, *, a
     pdf = impound_register(rows, period_start=start, period_end=end, jurisdiction=jurisdiction,
                            tz=tz, printed_at=at)
     return RenderedRegister(pdf, len(rows), start, end)
-
-
-def write_whole_file(path: str, content: bytes) -> str:
-    """Write ``content`` to ``path`` all or nothing (in a task); returns the path.
-
-    The bytes go to a temporary file beside the target and are renamed over it
-    only once they are on disk; on failure the temporary file is removed.
-    """
-    target = Path(path)
-    temp = target.with_name(f".{target.name}.{uuid.uuid4().hex[:8]}.part")
-    # os.open rather than mkstemp: the file gets the user's usual permissions (umask),
-    # not mkstemp's owner-only ones, so a register saved to a shared folder stays readable.
-    fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o666)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(content)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(temp, target)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(temp)
-        raise
-    return str(target)
 
 
 def cli_equivalent(start: date, end: date) -> str:

@@ -162,21 +162,6 @@ def test_a_folder_that_cannot_be_written_says_so_and_leaves_no_file(
     assert list(folder.iterdir()) == []
 
 
-def test_an_interrupted_write_leaves_neither_a_half_file_nor_a_temporary_one(
-        monkeypatch, tmp_path):
-    out = tmp_path / "register.pdf"
-    out.write_bytes(b"last month's register")
-
-    def disk_full(fd):
-        raise OSError(28, "No space left on device")
-
-    monkeypatch.setattr(reports_page.os, "fsync", disk_full)
-    with pytest.raises(OSError):
-        reports_page.write_whole_file(str(out), b"%PDF-1.4 new register")
-    assert out.read_bytes() == b"last month's register"
-    assert [p.name for p in tmp_path.iterdir()] == ["register.pdf"]
-
-
 def test_the_reports_area_shows_the_register(window):
     page = window.show_area("reports")
     assert isinstance(page, ReportsWidget)
