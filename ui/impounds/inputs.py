@@ -192,6 +192,8 @@ class OfficerComboBox(QComboBox):
         super().__init__(parent)
         self.setEditable(True)
         self.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
+        self.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.setMinimumContentsLength(30)  # "Off. Firstname Lastname" reads whole
         self.lineEdit().setPlaceholderText("Impounding officer: choose or type a name")
 
     def text(self) -> str:

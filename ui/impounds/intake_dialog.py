@@ -209,6 +209,7 @@ class IntakeDialog(RecordDialog):
         use_row = QHBoxLayout()
         use_row.addWidget(self.use_match_button)
         use_row.addWidget(self.offer_label, 1)
+        use_row.addStretch(0)  # the button keeps its width while the note is hidden
         column.addWidget(heading)
         column.addLayout(form)
         column.addWidget(self.matches_heading)
