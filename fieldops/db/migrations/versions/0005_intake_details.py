@@ -17,20 +17,16 @@ depends_on = None
 
 # What the officer saw at intake: spayed/neutered (unknown when NULL), the
 # animal's condition and any injuries. Existing impoundments read as not recorded.
-COLUMNS = (
-    ("altered", lambda: sa.Column("altered", sa.Boolean(), nullable=True)),
-    ("condition", lambda: sa.Column("condition", sa.String(length=200), nullable=False,
-                                    server_default="")),
-    ("injuries", lambda: sa.Column("injuries", sa.Text(), nullable=False,
-                                   server_default="")),
-)
 
 
 def upgrade() -> None:
-    for _name, column in COLUMNS:
-        op.add_column("impoundment", column())
+    op.add_column("impoundment", sa.Column("altered", sa.Boolean(), nullable=True))
+    op.add_column("impoundment", sa.Column("condition", sa.String(length=200), nullable=False,
+                                           server_default=""))
+    op.add_column("impoundment", sa.Column("injuries", sa.Text(), nullable=False,
+                                           server_default=""))
 
 
 def downgrade() -> None:
-    for name, _column in reversed(COLUMNS):
+    for name in ("injuries", "condition", "altered"):
         op.drop_column("impoundment", name)
