@@ -68,8 +68,8 @@ IDENTIFIERS = ("Microchip", "Licence")  # matches that identify the animal, not 
 MATCH_COLUMNS = (
     Column("Matched by", lambda m: m.matched_by, 94),
     Column("Name", lambda m: m.animal.name or "(no name)", 74),
-    Column("Breed", lambda m: m.animal.breed, 104),
-    Column("Colour", lambda m: m.animal.colour, 80),
+    Column("Breed", lambda m: m.animal.breed, 96),
+    Column("Colour", lambda m: m.animal.colour, 72),
     Column("Microchip", lambda m: m.animal.microchip),  # widths: always whole (see below)
     Column("Licence", lambda m: m.animal.licence_number),
     Column("Owner", lambda m: m.animal.owner_name),
@@ -234,6 +234,8 @@ class IntakeDialog(RecordDialog):
             f"&Bit a person (the hold is {self.ctx.profile.bite_hold_days} days, "
             f"not {self.ctx.profile.hold_days})"))
         self.found_place = add("found_place", "&Found at (place):", QLineEdit())
+        self.found_place.setPlaceholderText("Address or place; for a surrender, where it was "
+                                            "handed over")
         self.found_at = OptionalDateTimeEdit(self.ctx.timezone)
         self.found_at.edit.set_value(self.ctx.now())
         add("found_at", "Found &when:", self.found_at, focus=self.found_at.edit)
