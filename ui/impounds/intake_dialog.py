@@ -4,6 +4,10 @@ Quick to fill: a scanned microchip or a licence tag brings up the registry
 animal it belongs to, a name or a description suggests possible matches, and
 a repeat impoundment (the owner's fee doubles, 58-526(a)) is shown before
 anything is saved; Save asks once more when it has not been seen yet.
+
+A scanner types the chip and Enter: Enter in the chip or licence field looks
+the animal up and offers it ("Use this animal" takes the focus, so a second
+Enter uses it); it never saves. Only Save (or Ctrl+S) saves.
 """
 
 from __future__ import annotations
