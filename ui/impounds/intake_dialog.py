@@ -7,7 +7,7 @@ anything is saved; Save asks once more when it has not been seen yet.
 
 A scanner types the chip and Enter: Enter in the chip or licence field looks
 the animal up and offers it ("Use this animal" takes the focus, so a second
-Enter uses it); it never saves. Only Save (or Ctrl+S) saves.
+Enter uses it); Enter there, or in the match list, never saves.
 """
 
 from __future__ import annotations
