@@ -8,6 +8,8 @@ and shows the hold the rules would give).
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from PySide6.QtWidgets import (
     QCheckBox,
     QHBoxLayout,
@@ -144,10 +146,13 @@ class IntakeCorrectionDialog(RecordDialog):
         self._hold_locked = why
 
     def read_details(self) -> IntakeDetails:
+        o = self._original
         return IntakeDetails(
-            impounded_at=self.impounded_at.value(), bit_person=self.bit_person.isChecked(),
+            impounded_at=_unless_same_minute(self.impounded_at.value(), o.impounded_at),
+            bit_person=self.bit_person.isChecked(),
             reason=self.reason.currentData(), reason_detail=self.reason_detail.text(),
-            found_place=self.found_place.text(), found_at=self.found_at.value(),
+            found_place=self.found_place.text(),
+            found_at=_unless_same_minute(self.found_at.value(), o.found_at),
             officer=self.officer.text(), altered=self.altered.currentData(),
             condition=self.condition.text(), injuries=self.injuries.toPlainText(),
             name=self.name.text(), breed=self.breed.text(), colour=self.colour.text(),
@@ -177,6 +182,15 @@ class IntakeCorrectionDialog(RecordDialog):
         moved = hold.last_claim_day != self._view.last_claim_day
         self.hold_note.setText(("The hold moves. " if moved else "Hold: ")
                                + hold.why["last_claim_day"])
+
+
+def _unless_same_minute(edited: datetime | None, original: datetime | None) -> datetime | None:
+    """The form edits to the minute: a time left as it was keeps its recorded seconds,
+    so it does not read as a correction (of the hold, for the time of impoundment)."""
+    if edited is not None and original is not None and edited == original.replace(
+            second=0, microsecond=0):
+        return original
+    return edited
 
 
 def _heading(text: str) -> QLabel:

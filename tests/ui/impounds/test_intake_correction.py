@@ -96,3 +96,22 @@ def test_a_supervisor_corrects_a_bite_and_the_record_shows_the_longer_hold(
     # 16 Nov + 10 days = Thanksgiving, so the owner has until Fri 27 Nov.
     assert record.view().last_claim_day == date(2026, 11, 27)
     assert record.summary.hold.pairs.value("Owner may claim until").startswith("Fri 27 Nov 2026")
+
+
+def test_times_recorded_with_seconds_are_not_read_as_corrected(
+        qtbot, ctx, open_as, wait_dialog, idle, pound, sqlite_db):
+    at = local(2026, 11, 16, 9, 30).replace(second=45)
+    view = pound.impound(pound.animal("Rex", breed="Boxer"), at,
+                         found_at=at.replace(minute=10, second=12))
+    record = open_as(ctx, view.id)
+    qtbot.mouseClick(record.correct_intake_button, Qt.MouseButton.LeftButton)
+    dialog = wait_dialog("IntakeCorrectionDialog")
+    idle(ctx)
+    qtbot.keyClicks(dialog.condition, "thin")
+    qtbot.keyClicks(dialog.correction_reason, "forgot the condition")
+    qtbot.mouseClick(dialog.save_button, Qt.MouseButton.LeftButton)
+    idle(ctx)
+    qtbot.waitUntil(lambda: closed(dialog), timeout=5_000)  # an operator: no hold moved
+    after = get_impoundment(sqlite_db, view.id, pound.profile)
+    assert (after.impounded_at, after.found_at, after.condition) == (
+        at, at.replace(minute=10, second=12), "thin")
