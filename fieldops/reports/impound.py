@@ -218,6 +218,8 @@ class ImpoundRecordSheet(Document):
         v = self.view
         pairs: list[tuple[str, object]] = [("Where found", v.found_place),
                                            ("Owner", party_markup(v.owner, unknown="Unknown"))]
+        pairs += [(k, t) for k, t in (("Condition", v.condition), ("Injuries", v.injuries))
+                  if clean(t).strip()]  # as seen at intake
         if clean(v.notes).strip():
             pairs.append(("Notes", v.notes))
         return pairs

@@ -111,6 +111,41 @@ class AnimalView:
 
 FIELDS = tuple(AnimalInput.__dataclass_fields__)
 
+UNKNOWN_AGE = "unknown"
+
+
+def _months_between(birth: date, on: date) -> int:
+    """Whole months from ``birth`` to ``on`` (a month is complete on the same day of the month)."""
+    months = (on.year - birth.year) * 12 + on.month - birth.month
+    return months - 1 if on.day < birth.day else months
+
+
+def approximate_age(birth_date: date | None, on: date) -> str:
+    """The animal's approximate age on a day, as every screen and the record sheet say it.
+
+    The intake form (a registry animal's birth date, or the years the officer
+    guessed) and the saved record both use this, on the custody day, so the
+    age the officer saw is the age the record keeps.
+    """
+    if birth_date is None:
+        return UNKNOWN_AGE
+    months = max(_months_between(birth_date, on), 0)
+    if months < 12:
+        return f"about {months} month{'s' if months != 1 else ''}"
+    years = months // 12
+    return f"about {years} year{'s' if years != 1 else ''}"
+
+
+def birth_date_for_age(years: int, on: date) -> date:
+    """The approximate birth date of an animal guessed to be ``years`` old on ``on``:
+    the same day that many years before (28 Feb for 29 Feb), or six months for 0."""
+    if years <= 0:
+        month = on.month - 6
+        year = on.year + (month - 1) // 12
+        month = (month - 1) % 12 + 1
+        return date(year, month, min(on.day, 28))
+    return date(on.year - years, on.month, min(on.day, 28) if on.month == 2 else on.day)
+
 
 def validate_animal(inp: AnimalInput, today: date) -> AnimalInput:
     """Clean and check an animal's fields; raises ValidationError naming each bad field."""

@@ -21,7 +21,7 @@ class HistoryEntry:
 
 
 def _summary(action: str, before: dict | None, after: dict | None) -> str:
-    if action == "update" and after:
+    if action in ("update", "correct_intake") and after:  # old value → new
         parts = [f"{k}: {(before or {}).get(k)!s} → {v!s}" for k, v in after.items()]
         return "; ".join(parts)
     if after:

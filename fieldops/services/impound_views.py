@@ -187,6 +187,8 @@ class ImpoundView:
     has_photo: bool
     recorded_by: str
     corrections: tuple[DispositionView, ...] = field(default=())
+    condition: str = ""  # as seen at intake
+    injuries: str = ""
 
     @property
     def reason_label(self) -> str:

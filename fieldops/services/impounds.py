@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date, datetime, timedelta
 
 from sqlalchemy import select
@@ -17,10 +17,16 @@ from fieldops.db.models import (
     ImpoundPhoto,
     Person,
 )
-from fieldops.errors import Collector, NotFoundError
+from fieldops.errors import Collector, NotFoundError, ValidationError
 from fieldops.rules import Profile, impound_hold, is_repeat_impoundment, to_local
 from fieldops.services import validate as v
-from fieldops.services.animals import AnimalInput, add_animal, load_animal, validate_animal
+from fieldops.services.animals import (
+    AnimalInput,
+    add_animal,
+    approximate_age,
+    load_animal,
+    validate_animal,
+)
 from fieldops.services.context import Actor, audit, fetch, jsonable, now, snapshot
 from fieldops.services.impound_views import (
     AnimalDescription,
@@ -32,6 +38,7 @@ from fieldops.services.impound_views import (
     PaymentView,
 )
 from fieldops.services.people import load_person
+from fieldops.services.staff import list_staff
 
 MAX_PHOTO_BYTES = 8 * 1024 * 1024
 PHOTO_TYPES = {"image/jpeg", "image/png"}
@@ -59,6 +66,10 @@ class IntakeInput:
     kennel: str = ""
     notes: str = ""
     photo: Photo | None = None
+    # What the officer saw: spayed/neutered (None: not known), condition, injuries.
+    altered: bool | None = None
+    condition: str = ""
+    injuries: str = ""
 
 
 @dataclass(frozen=True)
@@ -70,7 +81,21 @@ class RepeatInfo:
     days_before: int
 
 
-def validate_intake(inp: IntakeInput, at: datetime, profile: Profile) -> IntakeInput:
+def registered_chip_message(chip: str, animal_id: int, name: str) -> str:
+    return (f"Microchip {chip} is already registered to animal #{animal_id}"
+            f"{' ' + name if name else ''}: choose it in the list below with "
+            "\u201cUse this animal\u201d instead of describing a new one.")
+
+
+def _has_description(a: AnimalInput) -> bool:
+    """A description someone could recognise the animal by (58-528): breed, colour or markings."""
+    return any(v.clean(x) for x in (a.breed, a.colour, a.markings))
+
+
+def validate_intake(inp: IntakeInput, at: datetime, profile: Profile, *,
+                    registered: tuple[int, str] | None = None) -> IntakeInput:
+    """Check an intake; ``registered`` is the active registry animal (id, name) that
+    already has the new animal's microchip, if any."""
     c = Collector()
     if inp.impounded_at is None:
         c.add("impounded_at", "Date and time of impoundment are required.")
@@ -91,7 +116,9 @@ def validate_intake(inp: IntakeInput, at: datetime, profile: Profile) -> IntakeI
     c.check((inp.animal_id is None) != (inp.new_animal is None), "animal",
             "Choose an animal from the registry or describe a new one.")
     v.optional_len(c, "kennel", v.clean(inp.kennel), "Kennel", 50)
-    v.optional_len(c, "found_place", v.clean(inp.found_place), "Where found", 300)
+    v.required(c, "found_place", v.clean(inp.found_place), "Where the animal was found", 300)
+    v.optional_len(c, "condition", v.clean(inp.condition), "Condition", 200)
+    v.optional_len(c, "injuries", (inp.injuries or "").strip(), "Injuries", 4000)
     if inp.photo is not None:
         c.check(inp.photo.media_type in PHOTO_TYPES, "photo", "The photo must be a JPEG or PNG.")
         c.check(0 < len(inp.photo.content) <= MAX_PHOTO_BYTES, "photo",
@@ -99,15 +126,26 @@ def validate_intake(inp: IntakeInput, at: datetime, profile: Profile) -> IntakeI
     if inp.new_animal is not None:
         try:
             validate_animal(inp.new_animal, to_local(at, profile).date())
-        except Exception as exc:  # re-key animal errors under "animal." for the form
-            from fieldops.errors import ValidationError
-
-            if not isinstance(exc, ValidationError):
-                raise
+        except ValidationError as exc:  # re-key animal errors under "animal." for the form
             for e in exc.errors:
                 c.add(f"animal.{e.field}", e.message)
+        if registered is not None:
+            c.add("animal.microchip", registered_chip_message(
+                v.clean(inp.new_animal.microchip).replace(" ", ""), *registered))
+        elif not _has_description(inp.new_animal):
+            c.add("animal.breed", "Describe the animal (breed, colour or markings), or use "
+                                  "a registry animal from the list below.")
     c.raise_if_any()
     return inp
+
+
+def _chip_holder(s: Session, chip: str) -> tuple[int, str] | None:
+    chip = v.clean(chip).replace(" ", "")
+    if not chip:
+        return None
+    row = s.execute(select(Animal.id, Animal.name).where(
+        Animal.microchip == chip, Animal.archived_at.is_(None)).limit(1)).first()
+    return (row.id, row.name) if row else None
 
 
 def _earlier_in_window(s: Session, animal_id: int, impounded_at: datetime, profile: Profile,
@@ -136,14 +174,25 @@ def repeat_check(db: Database, animal_id: int, impounded_at: datetime,
 def intake(db: Database, actor: Actor, inp: IntakeInput, profile: Profile) -> ImpoundView:
     """Log an animal into the pound; computes and records its hold (58-526)."""
     at = now()
-    inp = validate_intake(inp, at, profile)
+    registered = None
+    if inp.new_animal is not None and inp.new_animal.microchip.strip():
+        with db.read() as s:
+            registered = _chip_holder(s, inp.new_animal.microchip)
+    inp = validate_intake(inp, at, profile, registered=registered)
     impounded_at = inp.impounded_at
     assert impounded_at is not None  # validate_intake refuses a missing time
     hold = impound_hold(impounded_at, profile, bit_person=inp.bit_person,
                         surrendered=inp.reason == "owner_surrender")
     with db.write() as s:
         if inp.new_animal is not None:
-            animal = add_animal(s, actor, inp.new_animal, to_local(at, profile).date())
+            holder = _chip_holder(s, inp.new_animal.microchip)  # registered meanwhile?
+            if holder is not None:
+                raise ValidationError({"animal.microchip": registered_chip_message(
+                    v.clean(inp.new_animal.microchip).replace(" ", ""), *holder)})
+            new = inp.new_animal
+            if new.altered is None:
+                new = replace(new, altered=inp.altered)
+            animal = add_animal(s, actor, new, to_local(at, profile).date())
         else:
             assert inp.animal_id is not None  # validate_intake: one or the other
             animal = load_animal(s, inp.animal_id)
@@ -160,6 +209,8 @@ def intake(db: Database, actor: Actor, inp: IntakeInput, profile: Profile) -> Im
             surrendered=inp.reason == "owner_surrender",
             owner_id=inp.owner_id if inp.owner_id is not None else animal.owner_id,
             kennel=v.clean(inp.kennel), notes=(inp.notes or "").strip(),
+            altered=inp.altered, condition=v.clean(inp.condition),
+            injuries=(inp.injuries or "").strip(),
             repeat_of_id=repeat.impoundment_id if repeat else None,
             recorded_by=actor.username,
         )
@@ -170,11 +221,38 @@ def intake(db: Database, actor: Actor, inp: IntakeInput, profile: Profile) -> Im
                                media_type=inp.photo.media_type, content=inp.photo.content,
                                added_at=at))
         after = snapshot(imp, ("animal_id", "impounded_at", "officer", "reason", "bit_person",
-                               "owner_id", "kennel", "last_claim_day", "repeat_of_id"))
+                               "owner_id", "kennel", "last_claim_day", "repeat_of_id",
+                               "found_place", "found_at", "altered", "condition", "injuries"))
         audit(s, actor, "intake", "impoundment", imp.id, after=after)
         audit(s, actor, "impounded", "animal", animal.id,
               after={"impoundment": imp.id, "impounded_at": jsonable(inp.impounded_at)})
         return build_view(s, imp, profile, at)
+
+
+@dataclass(frozen=True)
+class OfficerChoices:
+    """Who the intake form offers as the impounding officer."""
+
+    names: tuple[str, ...]  # active staff who go out on calls, officers first
+    last: str  # the officer on this user's latest intake, "" if none
+
+
+OFFICER_ROLES = ("officer", "supervisor", "admin")
+
+
+def officer_choices(db: Database, actor: Actor) -> OfficerChoices:
+    """Staff to choose the officer from, and the one this user named last time.
+
+    The last officer comes from the database (this user's latest intake), not
+    from one workstation's settings: a clerk at another desk gets the same."""
+    staff = [x for x in list_staff(db) if x.active and x.role in OFFICER_ROLES]
+    staff.sort(key=lambda x: (OFFICER_ROLES.index(x.role), (x.full_name or x.username).lower()))
+    names = tuple(dict.fromkeys(x.full_name or x.username for x in staff))
+    with db.read() as s:
+        last = s.scalar(select(Impoundment.officer)
+                        .where(Impoundment.recorded_by == actor.username)
+                        .order_by(Impoundment.id.desc()).limit(1))
+    return OfficerChoices(names, last or "")
 
 
 def load_impoundment(s: Session, impoundment_id: int, *, lock: bool = False) -> Impoundment:
@@ -195,22 +273,13 @@ def _party(s: Session, person_id: int | None) -> PartyView | None:
     return PartyView(p.id, p.full_name, address, p.phone)
 
 
-def _age(birth: date | None, on: date) -> str:
-    if birth is None:
-        return "unknown"
-    # Age on the custody day: the record describes the animal as it was impounded.
-    months = (on.year - birth.year) * 12 + on.month - birth.month
-    if months < 12:
-        months = max(months, 0)
-        return f"about {months} month{'s' if months != 1 else ''}"
-    years = months // 12
-    return f"about {years} year{'s' if years != 1 else ''}"
-
-
-def describe_animal(a: Animal, on: date) -> AnimalDescription:
+def describe_animal(a: Animal, on: date, altered: bool | None = None) -> AnimalDescription:
+    """The animal as it was impounded: its age on the custody day ``on``, and spayed or
+    neutered as the officer saw it at intake (``altered``), else as the registry says."""
     licence = f"{a.licence_number} ({a.licence_year})" if a.licence_number else ""
     return AnimalDescription(a.id, a.name, a.species, a.species_detail, a.breed, a.colour, a.sex,
-                             a.altered, _age(a.birth_date, on), a.markings, a.microchip or "",
+                             a.altered if altered is None else altered,
+                             approximate_age(a.birth_date, on), a.markings, a.microchip or "",
                              licence)
 
 
@@ -256,7 +325,7 @@ def build_view(s: Session, imp: Impoundment, profile: Profile, at: datetime) -> 
     has_photo = s.scalar(select(ImpoundPhoto.id).where(ImpoundPhoto.impoundment_id == imp.id)
                          .limit(1)) is not None
     return ImpoundView(
-        id=imp.id, animal=describe_animal(animal, imp.custody_day),
+        id=imp.id, animal=describe_animal(animal, imp.custody_day, imp.altered),
         impounded_at=imp.impounded_at, custody_day=imp.custody_day, found_place=imp.found_place,
         found_at=imp.found_at, officer=imp.officer, reason=imp.reason,
         reason_detail=imp.reason_detail, bit_person=imp.bit_person, surrendered=imp.surrendered,
@@ -267,6 +336,7 @@ def build_view(s: Session, imp: Impoundment, profile: Profile, at: datetime) -> 
         fees=fee_summary(s, imp, fees_at, to_owner, profile), has_photo=has_photo,
         recorded_by=imp.recorded_by,
         corrections=tuple(_disposition_view(s, d) for d in all_disp if current and d.id != current.id),
+        condition=imp.condition, injuries=imp.injuries,
     )
 
 

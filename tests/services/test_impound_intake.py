@@ -64,7 +64,7 @@ def test_sixty_days_apart_is_not_a_repeat(db, rex, impound, profile):
 def test_intake_of_a_new_animal_creates_it_in_the_registry(db, operator, profile):
     view = intake(db, operator, IntakeInput(
         impounded_at=local(2026, 11, 2), officer="Off. Lee", reason="at_large",
-        new_animal=AnimalInput(species="cat", colour="grey tabby"),
+        found_place="Elm & 3rd", new_animal=AnimalInput(species="cat", colour="grey tabby"),
         photo=Photo("cat.png", "image/png", b"\x89PNG fake")), profile)
     assert view.animal.species == "cat" and view.has_photo
     assert get_photo(db, view.id).content == b"\x89PNG fake"
@@ -126,3 +126,106 @@ def test_the_record_gives_an_approximate_age(db, operator, impound, today, birth
 
     a = create_animal(db, operator, AnimalInput(species="dog", birth_date=birth), today=today)
     assert impound(a.id, local(2026, 11, 2)).animal.approximate_age == age
+
+
+def _count_impoundments(db) -> int:
+    return count_impounds(db, ImpoundFilter(status="all"), local(2026, 11, 30))
+
+
+def test_an_intake_needs_where_found_and_a_description(db, operator, profile):
+    # The counter's defect: a chip and an officer saved "#20 (no name), dog" and nothing else.
+    with pytest.raises(ValidationError) as exc:
+        intake(db, operator, IntakeInput(
+            impounded_at=local(2026, 11, 2), officer="Off. Lee", reason="at_large",
+            new_animal=AnimalInput(species="dog", microchip="985112345678901")), profile)
+    assert {"found_place", "animal.breed"} <= set(exc.value.by_field())
+    assert "registry animal" in exc.value.by_field()["animal.breed"]
+    assert count_animals(db) == 0 and _count_impoundments(db) == 0
+
+
+def test_a_registry_animal_is_its_own_description(db, rex, operator, profile):
+    with pytest.raises(ValidationError) as exc:
+        intake(db, operator, IntakeInput(impounded_at=local(2026, 11, 2), officer="Off. Lee",
+                                         reason="at_large", animal_id=rex.id), profile)
+    assert set(exc.value.by_field()) == {"found_place"}
+    view = intake(db, operator, IntakeInput(impounded_at=local(2026, 11, 2), officer="Off. Lee",
+                                            reason="at_large", animal_id=rex.id,
+                                            found_place="Elm & 3rd"), profile)
+    assert view.found_place == "Elm & 3rd"
+
+
+def test_a_known_chip_described_as_new_points_to_the_registry_animal(db, operator, profile,
+                                                                    today):
+    from fieldops.services.animals import create_animal
+
+    rex = create_animal(db, operator, AnimalInput(species="dog", name="Rex",
+                                                  microchip="985112345678901"), today=today)
+    with pytest.raises(ValidationError) as exc:
+        intake(db, operator, IntakeInput(
+            impounded_at=local(2026, 11, 2), officer="Off. Lee", reason="at_large",
+            found_place="Elm & 3rd",
+            new_animal=AnimalInput(species="dog", colour="tan", microchip="985 112 345 678 901")),
+            profile)
+    message = exc.value.by_field()["animal.microchip"]
+    assert f"#{rex.id}" in message and "Use this animal" in message
+    assert count_animals(db) == 1 and _count_impoundments(db) == 0
+
+
+def test_altered_condition_and_injuries_are_kept_with_the_intake(db, rex, operator, profile):
+    view = intake(db, operator, IntakeInput(
+        impounded_at=local(2026, 11, 2), officer="Off. Lee", reason="at_large",
+        found_place="Elm & 3rd", animal_id=rex.id, altered=True, condition=" thin,  matted ",
+        injuries="Cut on the left fore paw"), profile)
+    assert (view.animal.altered, view.condition, view.injuries) == (
+        True, "thin, matted", "Cut on the left fore paw")
+    new = intake(db, operator, IntakeInput(
+        impounded_at=local(2026, 11, 2), officer="Off. Lee", reason="at_large",
+        found_place="Elm & 3rd", new_animal=AnimalInput(species="cat", colour="black"),
+        altered=False), profile)
+    from fieldops.services.animals import get_animal
+
+    assert new.animal.altered is False
+    assert get_animal(db, new.animal.id).altered is False  # the registry learns it too
+    plain = intake(db, operator, IntakeInput(
+        impounded_at=local(2026, 11, 3), officer="Off. Lee", reason="at_large",
+        found_place="Elm & 3rd", animal_id=rex.id), profile)
+    assert plain.animal.altered is None and plain.condition == "" and plain.injuries == ""
+
+
+def test_officer_choices_are_the_staff_and_the_last_officer_this_user_named(
+        db, rex, operator, profile):
+    from fieldops.services.context import Actor
+    from fieldops.services.impounds import officer_choices
+    from fieldops.services.staff import set_staff
+
+    admin = Actor("ada", "admin", "Ada Admin")
+    set_staff(db, admin, "ada", "admin", full_name="Ada Admin")
+    set_staff(db, admin, "marco", "officer", full_name="Off. Marco Vang")
+    set_staff(db, admin, "opal", "operator", full_name="Opal Operator")
+    set_staff(db, admin, "gone", "officer", full_name="Off. Gone", active=False)
+    first = officer_choices(db, operator)
+    assert first.names == ("Off. Marco Vang", "Ada Admin") and first.last == ""
+    for officer, who in (("Off. Marco Vang", operator), ("Off. Dana Lee", admin)):
+        intake(db, who, IntakeInput(impounded_at=local(2026, 11, 2), officer=officer,
+                                    reason="at_large", animal_id=rex.id, found_place="Elm"),
+               profile)
+    assert officer_choices(db, operator).last == "Off. Marco Vang"
+    assert officer_choices(db, admin).last == "Off. Dana Lee"
+
+
+@pytest.mark.parametrize("on", [date(2026, 11, 2), date(2026, 2, 28), date(2028, 2, 29),
+                                date(2026, 8, 31), date(2026, 1, 1)])
+@pytest.mark.parametrize("years", [0, 1, 3, 12])
+def test_an_age_in_years_reads_back_as_that_age(on, years):
+    from fieldops.services.animals import approximate_age, birth_date_for_age
+
+    expected = "about 6 months" if years == 0 else \
+        f"about {years} year{'s' if years != 1 else ''}"
+    assert approximate_age(birth_date_for_age(years, on), on) == expected
+
+
+def test_an_age_counts_whole_months():
+    from fieldops.services.animals import approximate_age
+
+    assert approximate_age(date(2023, 11, 20), date(2026, 11, 2)) == "about 2 years"
+    assert approximate_age(date(2026, 10, 20), date(2026, 11, 2)) == "about 0 months"

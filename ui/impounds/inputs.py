@@ -1,19 +1,26 @@
-"""Inputs the pound's forms share: a local date and time, and choosing a person."""
+"""Inputs the pound's forms share: a local date and time, choosing a person, an
+approximate age, and the impounding officer."""
 
 from __future__ import annotations
 
-from datetime import datetime, tzinfo
+import re
+from collections.abc import Callable, Sequence
+from datetime import date, datetime, tzinfo
 
 from PySide6.QtCore import QDate, QDateTime, QTime, Signal
+from PySide6.QtGui import QValidator
 from PySide6.QtWidgets import (
     QCheckBox,
+    QComboBox,
     QDateTimeEdit,
     QHBoxLayout,
     QLineEdit,
     QPushButton,
+    QSpinBox,
     QWidget,
 )
 
+from fieldops.services.animals import UNKNOWN_AGE, approximate_age, birth_date_for_age
 from ui.context import AppContext
 from ui.people.picker import PersonPickerDialog
 
@@ -114,3 +121,90 @@ class PersonField(QWidget):
 
     def _on_clear_button_clicked(self) -> None:
         self.set_person(None, "")
+
+
+_REGISTRY = object()  # AgeSpinBox: no registry animal shown
+
+
+class AgeSpinBox(QSpinBox):
+    """An approximate age in years, written as the record will write it.
+
+    Each value reads through ``approximate_age`` on the custody day (0 is "about
+    6 months"), and the birth date it stands for comes from ``birth_date_for_age``
+    on that day, so the age the officer sees is the age the record keeps. For a
+    registry animal it shows that animal's age from its birth date, read-only.
+    """
+
+    def __init__(self, custody_day: Callable[[], date], parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._custody_day = custody_day
+        self._registry: object = _REGISTRY
+        self.setRange(-1, 30)
+        self.setValue(-1)
+
+    def birth_date(self) -> date | None:
+        years = self.value()
+        return None if years < 0 else birth_date_for_age(years, self._custody_day())
+
+    def show_registry(self, birth: date | None) -> None:
+        self._registry = birth
+        self.setEnabled(False)
+        self.refresh()
+
+    def show_new(self) -> None:
+        self._registry = _REGISTRY
+        self.setEnabled(True)
+        self.refresh()
+
+    def refresh(self) -> None:
+        """Read the age again (the custody day changed)."""
+        self.lineEdit().setText(self.textFromValue(self.value()))
+
+    def textFromValue(self, value: int) -> str:  # noqa: N802 (Qt override)
+        day = self._custody_day()
+        if self._registry is not _REGISTRY:
+            return approximate_age(self._registry, day)  # type: ignore[arg-type]
+        return approximate_age(None if value < 0 else birth_date_for_age(value, day), day)
+
+    def valueFromText(self, text: str) -> int:  # noqa: N802 (Qt override)
+        t = text.strip().lower()
+        if "month" in t:
+            return 0
+        digits = re.search(r"\d+", t)
+        return int(digits.group()) if digits else -1
+
+    def validate(self, text: str, pos: int) -> QValidator.State:
+        t = text.strip().lower()
+        if t in (UNKNOWN_AGE, "") or "month" in t:
+            return QValidator.State.Acceptable if t else QValidator.State.Intermediate
+        if UNKNOWN_AGE.startswith(t) or "about".startswith(t):
+            return QValidator.State.Intermediate
+        m = re.fullmatch(r"(about\s*)?(\d{1,2})(\s*y[a-z]*)?", t)
+        if m and int(m.group(2)) <= self.maximum():
+            return QValidator.State.Acceptable
+        return QValidator.State.Invalid
+
+
+class OfficerComboBox(QComboBox):
+    """The impounding officer: chosen from the staff, or typed (the record keeps a name)."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setEditable(True)
+        self.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
+        self.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.setMinimumContentsLength(30)  # "Off. Firstname Lastname" reads whole
+        self.lineEdit().setPlaceholderText("Impounding officer: choose or type a name")
+
+    def text(self) -> str:
+        return self.currentText()
+
+    def set_choices(self, names: Sequence[str], last: str) -> None:
+        """Offer ``names``; start from ``last`` unless something was typed already."""
+        typed = self.currentText()
+        self.blockSignals(True)
+        self.clear()
+        self.addItems(list(names))
+        self.setCurrentIndex(-1)
+        self.setEditText(typed or last)
+        self.blockSignals(False)

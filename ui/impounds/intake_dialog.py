@@ -4,20 +4,26 @@ Quick to fill: a scanned microchip or a licence tag brings up the registry
 animal it belongs to, a name or a description suggests possible matches, and
 a repeat impoundment (the owner's fee doubles, 58-526(a)) is shown before
 anything is saved; Save asks once more when it has not been seen yet.
+
+A scanner types the chip and Enter: Enter in the chip or licence field looks
+the animal up and offers it ("Use this animal" takes the focus, so a second
+Enter uses it); Enter there, or in the match list, never saves.
 """
 
 from __future__ import annotations
 
-from datetime import date, datetime, timedelta
+from datetime import date, datetime
 from functools import partial
 from pathlib import Path
 
-from PySide6.QtCore import QTimer
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
     QFileDialog,
     QHBoxLayout,
+    QHeaderView,
     QLabel,
     QLineEdit,
     QPlainTextEdit,
@@ -27,14 +33,29 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from fieldops.rules import impound_hold
+from fieldops.errors import ValidationError
+from fieldops.rules import impound_hold, to_local
 from fieldops.services.animals import AnimalInput, AnimalView, get_animal
 from fieldops.services.impound_views import REASONS, ImpoundView
-from fieldops.services.impounds import IntakeInput, Photo, RepeatInfo, intake, repeat_check
+from fieldops.services.impounds import (
+    IntakeInput,
+    OfficerChoices,
+    Photo,
+    RepeatInfo,
+    intake,
+    officer_choices,
+    repeat_check,
+)
 from ui.context import AppContext
 from ui.forms import FormFields, RecordDialog, form_layout
 from ui.impounds.fields import FieldGroups
-from ui.impounds.inputs import LocalDateTimeEdit, OptionalDateTimeEdit, PersonField
+from ui.impounds.inputs import (
+    AgeSpinBox,
+    LocalDateTimeEdit,
+    OfficerComboBox,
+    OptionalDateTimeEdit,
+    PersonField,
+)
 from ui.impounds.matches import AnimalMatch, MatchQuery, find_matches
 from ui.impounds.style import POUND_STYLE
 from ui.impounds.text import SPECIES, day
@@ -45,16 +66,21 @@ from ui.widgets import RecordTableView
 MATCH_DELAY_MS = 300
 PHOTO_TYPES = {".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".png": "image/png"}
 NEW_ANIMAL_TEXT = "A new animal, described below (or use a possible match)."
+ALTERED = {None: "Not known", True: "Yes", False: "No"}
+IDENTIFIERS = ("Microchip", "Licence")  # matches that identify the animal, not suggest it
 
 MATCH_COLUMNS = (
     Column("Matched by", lambda m: m.matched_by, 94),
     Column("Name", lambda m: m.animal.name or "(no name)", 74),
-    Column("Breed", lambda m: m.animal.breed, 104),
-    Column("Colour", lambda m: m.animal.colour, 80),
-    Column("Microchip", lambda m: m.animal.microchip, 124),
-    Column("Licence", lambda m: m.animal.licence_number, 84),
+    Column("Breed", lambda m: m.animal.breed, 96),
+    Column("Colour", lambda m: m.animal.colour, 72),
+    Column("Microchip", lambda m: m.animal.microchip),  # widths: always whole (see below)
+    Column("Licence", lambda m: m.animal.licence_number),
     Column("Owner", lambda m: m.animal.owner_name),
 )
+
+
+WHOLE_COLUMNS = ("Microchip", "Licence")  # the very fields matched: never clipped
 
 
 def _combo(items: dict) -> QComboBox:
@@ -112,6 +138,23 @@ class IntakeDialog(RecordDialog):
         self._on_species_current_index_changed()
         self._update_hold_preview()
         self.microchip.setFocus()
+        self.ctx.tasks.run(officer_choices, self.ctx.db, self.ctx.actor, owner=self,
+                           on_done=self._on_officer_choices_loaded)
+
+    def _custody_day(self) -> date:
+        """The local date of impoundment: the day the record gives the animal's age on."""
+        if not hasattr(self, "impounded_at"):
+            return self.ctx.today()  # the age field is built before the time
+        return to_local(self.impounded_at.value(), self.ctx.profile).date()
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 (Qt override)
+        # Enter in the chip or licence field looks the animal up (a scanner types the
+        # digits and Enter), and in the match list chooses the match: never a save.
+        if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and self.focusWidget() in (
+                self.microchip, self.licence_number, self.matches_view):
+            event.accept()
+            return
+        super().keyPressEvent(event)
 
     # -- layout ----------------------------------------------------------
 
@@ -132,7 +175,7 @@ class IntakeDialog(RecordDialog):
         self.species_detail = add("animal.species_detail", "&Kind of animal:", QLineEdit(),
                                   hint="Only for species Other, e.g. ferret or rabbit.")
         self.microchip = add("animal.microchip", "&Microchip:", QLineEdit())
-        self.microchip.setPlaceholderText("Scan or type the chip number")
+        self.microchip.setPlaceholderText("Scan or type the chip number, then Enter to look it up")
         self.licence_number = add("animal.licence_number", "&Licence tag:", QLineEdit())
         self.licence_year = add("animal.licence_year", "Licence &year:", QSpinBox())
         self.licence_year.setRange(1999, 2100)
@@ -142,11 +185,9 @@ class IntakeDialog(RecordDialog):
         self.breed = add("animal.breed", "&Breed:", QLineEdit())
         self.colour = add("animal.colour", "Co&lour:", QLineEdit())
         self.sex = add("animal.sex", "Se&x:", _combo(SEX_LABELS))
-        self.age = add("animal.birth_date", "Appro&x. age:", QSpinBox())
-        self.age.setRange(-1, 30)
-        self.age.setSpecialValueText("Unknown")
-        self.age.setSuffix(" years")
-        self.age.setValue(-1)
+        self.age = add("animal.birth_date", "Appro&x. age:", AgeSpinBox(self._custody_day))
+        self.altered = add("altered", "Spayed/ne&utered:", _combo(ALTERED),
+                           hint="As seen at intake.")
         self.markings = add("animal.markings", "Mar&kings:", QLineEdit())
         self._description = [self.species, self.species_detail, self.microchip,
                              self.licence_number, self.licence_year, self.name, self.breed,
@@ -157,12 +198,22 @@ class IntakeDialog(RecordDialog):
         self.matches_view = RecordTableView()
         self.matches_view.setModel(self.matches_model)
         self.matches_heading.setBuddy(self.matches_view)
+        header = self.matches_view.horizontalHeader()
+        for i, match_column in enumerate(MATCH_COLUMNS):
+            if match_column.title in WHOLE_COLUMNS:
+                header.setSectionResizeMode(i, QHeaderView.ResizeMode.ResizeToContents)
         self.use_match_button = QPushButton("&Use this animal")
-        self.use_match_button.setAutoDefault(False)
+        # When offered (a scanned chip found its animal) it has the focus, and Enter uses it.
+        self.use_match_button.setAutoDefault(True)
         self.use_match_button.setEnabled(False)
+        self.offer_label = QLabel()
+        self.offer_label.setObjectName("FieldHint")
+        self.offer_label.setWordWrap(True)
+        self.offer_label.hide()
         use_row = QHBoxLayout()
         use_row.addWidget(self.use_match_button)
-        use_row.addStretch(1)
+        use_row.addWidget(self.offer_label, 1)
+        use_row.addStretch(0)  # the button keeps its width while the note is hidden
         column.addWidget(heading)
         column.addLayout(form)
         column.addWidget(self.matches_heading)
@@ -180,17 +231,25 @@ class IntakeDialog(RecordDialog):
         self.impounded_at = add("impounded_at", "&Impounded at:",
                                 LocalDateTimeEdit(self.ctx.timezone))
         self.impounded_at.set_value(self.ctx.now())
-        self.officer = add("officer", "&Officer:", QLineEdit())
-        self.officer.setPlaceholderText("Impounding officer")
+        self.officer = add("officer", "&Officer:", OfficerComboBox())
         self.reason = add("reason", "&Reason:", _combo(REASONS))
         self.reason_detail = add("reason_detail", "Reason &details:", QLineEdit())
         self.bit_person = add("bit_person", "", QCheckBox(
             f"&Bit a person (the hold is {self.ctx.profile.bite_hold_days} days, "
             f"not {self.ctx.profile.hold_days})"))
         self.found_place = add("found_place", "&Found at (place):", QLineEdit())
+        self.found_place.setPlaceholderText("Address or place; for a surrender, where it was "
+                                            "handed over")
         self.found_at = OptionalDateTimeEdit(self.ctx.timezone)
         self.found_at.edit.set_value(self.ctx.now())
         add("found_at", "Found &when:", self.found_at, focus=self.found_at.edit)
+        self.condition = add("condition", "Con&dition:", QLineEdit())
+        self.condition.setPlaceholderText("e.g. good, thin, matted, aggressive")
+        self.injuries = QPlainTextEdit()
+        self.injuries.setTabChangesFocus(True)
+        self.injuries.setMaximumHeight(48)
+        self.injuries.setPlaceholderText("None seen")
+        add("injuries", "In&juries:", self.injuries)
         self.owner = PersonField(self.ctx, "Owner not known")
         add("owner_id", "O&wner:", self.owner, focus=self.owner.choose_button,
             hint="An owner surrender needs the owner who signed the relinquishment.")
@@ -233,10 +292,10 @@ class IntakeDialog(RecordDialog):
     def _chain_tabs(self) -> None:
         chain = [self.microchip, self.licence_number, self.licence_year, self.species,
                  self.species_detail, self.name, self.breed, self.colour, self.sex, self.age,
-                 self.markings, self.matches_view, self.use_match_button, self.new_animal_button,
+                 self.altered, self.markings, self.matches_view, self.use_match_button, self.new_animal_button,
                  self.impounded_at, self.officer, self.reason, self.reason_detail,
                  self.bit_person, self.found_place, self.found_at.edit, self.found_at.unknown,
-                 self.owner.choose_button, self.owner.clear_button, self.kennel,
+                 self.condition, self.injuries, self.owner.choose_button, self.owner.clear_button, self.kennel,
                  self.photo_button, self.remove_photo_button, self.notes]
         for a, b in zip(chain, chain[1:], strict=False):
             QWidget.setTabOrder(a, b)
@@ -244,7 +303,8 @@ class IntakeDialog(RecordDialog):
     def _connect(self) -> None:
         for edit in (self.microchip, self.licence_number, self.name, self.breed, self.colour):
             edit.textEdited.connect(self._on_description_edited)
-        self.microchip.returnPressed.connect(self._on_match_timer_timeout)
+        self.microchip.returnPressed.connect(self._on_identifier_return_pressed)
+        self.licence_number.returnPressed.connect(self._on_identifier_return_pressed)
         self.species.currentIndexChanged.connect(self._on_species_current_index_changed)
         self._match_timer.timeout.connect(self._on_match_timer_timeout)
         self._repeat_timer.timeout.connect(self._on_repeat_timer_timeout)
@@ -266,16 +326,19 @@ class IntakeDialog(RecordDialog):
                           licence=self.licence_number.text(), name=self.name.text(),
                           breed=self.breed.text(), colour=self.colour.text())
 
-    def find_matches_now(self) -> None:
-        """Look the description up in the registry (also after a pause in typing)."""
+    def find_matches_now(self, *, offer: bool = False, focus: bool = False) -> None:
+        """Look the description up in the registry (also after a pause in typing).
+
+        ``offer``: an animal the chip or licence identifies is selected, ready for
+        "Use this animal" (which takes the focus when ``focus``)."""
         self._match_timer.stop()
         self._match_generation += 1
         q = self.match_query()
+        done = partial(self._on_matches_found, self._match_generation, offer, focus)
         if q.is_empty():
-            self._on_matches_found(self._match_generation, ())
+            done(())
             return
-        self.ctx.tasks.run(find_matches, self.ctx.db, q, owner=self,
-                           on_done=partial(self._on_matches_found, self._match_generation))
+        self.ctx.tasks.run(find_matches, self.ctx.db, q, owner=self, on_done=done)
 
     def choose_match(self, row: int) -> None:
         match: AnimalMatch | None = self.matches_model.row_object(row)
@@ -293,6 +356,7 @@ class IntakeDialog(RecordDialog):
         self._on_species_current_index_changed()
         self.chosen.setText(NEW_ANIMAL_TEXT)
         self.new_animal_button.hide()
+        self.age.show_new()
         self._show_repeat(None, None)
         self.microchip.setFocus()
 
@@ -309,8 +373,13 @@ class IntakeDialog(RecordDialog):
             edit.setText(value)
         self.licence_year.setValue(a.licence_year or self.licence_year.minimum())
         self.sex.setCurrentIndex(max(self.sex.findData(a.sex), 0))
+        self.altered.setCurrentIndex(max(self.altered.findData(a.altered), 0))
         for widget in self._description:
             widget.setEnabled(False)
+        self.age.show_registry(a.birth_date)
+        self.offer_label.hide()
+        if self.focusWidget() in (self.use_match_button, self.matches_view, None):
+            self.officer.setFocus()  # the animal is done: on to the impoundment
         if a.owner_id is not None and self.owner.person_id() is None:
             self.owner.set_person(a.owner_id, a.owner_name)
         self.check_repeat()
@@ -361,26 +430,20 @@ class IntakeDialog(RecordDialog):
                 species_detail=self.species_detail.text()
                 if self.species.currentData() == "other" else "",
                 breed=self.breed.text(), colour=self.colour.text(), sex=self.sex.currentData(),
-                birth_date=self._birth_date(), markings=self.markings.text(),
+                birth_date=self.age.birth_date(), markings=self.markings.text(),
                 microchip=self.microchip.text(), licence_number=self.licence_number.text(),
                 licence_year=None if year == self.licence_year.minimum() else year,
                 owner_id=self.owner.person_id())
         return IntakeInput(
             impounded_at=self.impounded_at.value(), officer=self.officer.text(),
+            altered=self.altered.currentData(), condition=self.condition.text(),
+            injuries=self.injuries.toPlainText(),
             reason=self.reason.currentData(), reason_detail=self.reason_detail.text()
             if self.reason.currentData() == "other" else "",
             animal_id=self._animal.id if self._animal else None, new_animal=new_animal,
             found_place=self.found_place.text(), found_at=self.found_at.value(),
             bit_person=self.bit_person.isChecked(), owner_id=self.owner.person_id(),
             kennel=self.kennel.text(), notes=self.notes.toPlainText(), photo=self._photo)
-
-    def _birth_date(self) -> date | None:
-        years = self.age.value()
-        if years < 0:
-            return None
-        today = self.ctx.today()
-        return today - timedelta(days=182) if years == 0 else today.replace(
-            year=today.year - years, day=min(today.day, 28))
 
     def save(self) -> None:
         if self._animal is not None and self._repeat_for != (self._animal.id,
@@ -389,6 +452,13 @@ class IntakeDialog(RecordDialog):
             self.check_repeat()
             return
         self.save_with(intake, self.ctx.db, self.ctx.actor, self.read_input(), self.ctx.profile)
+
+    def _on_save_failed(self, exc: BaseException) -> bool:
+        handled = super()._on_save_failed(exc)
+        if (isinstance(exc, ValidationError) and self._animal is None
+                and "animal.microchip" in exc.by_field() and self.microchip.text().strip()):
+            self.find_matches_now(offer=True)  # the chip is registered: offer that animal
+        return handled
 
     def _on_record_saved(self, view: ImpoundView) -> None:
         if self._animal is None:
@@ -403,11 +473,20 @@ class IntakeDialog(RecordDialog):
     def _on_match_timer_timeout(self) -> None:
         self.find_matches_now()
 
-    def _on_matches_found(self, generation: int, matches: tuple[AnimalMatch, ...]) -> None:
-        if generation == self._match_generation:
-            self.show_matches(matches)
+    def _on_identifier_return_pressed(self) -> None:
+        if self._animal is None:
+            self.find_matches_now(offer=True, focus=True)
 
-    def show_matches(self, matches: tuple[AnimalMatch, ...]) -> None:
+    def _on_officer_choices_loaded(self, choices: OfficerChoices) -> None:
+        self.officer.set_choices(choices.names, choices.last)
+
+    def _on_matches_found(self, generation: int, offer: bool, focus: bool,
+                          matches: tuple[AnimalMatch, ...]) -> None:
+        if generation == self._match_generation:
+            self.show_matches(matches, offer=offer, focus=focus)
+
+    def show_matches(self, matches: tuple[AnimalMatch, ...], *, offer: bool = False,
+                     focus: bool = False) -> None:
         self.matches_model.set_rows(matches)
         n = len(matches)
         self.matches_heading.setText(
@@ -415,6 +494,22 @@ class IntakeDialog(RecordDialog):
                                                   (" — none" if not self.match_query().is_empty()
                                                    else "")))
         self.use_match_button.setEnabled(False)
+        self.offer_label.hide()
+        if offer and matches and matches[0].matched_by in IDENTIFIERS:
+            self.offer(matches[0], focus=focus)
+
+    def offer(self, match: AnimalMatch, *, focus: bool) -> None:
+        """Select the animal a chip or licence identifies and say how to take it in."""
+        self.matches_view.selectRow(0)
+        self.use_match_button.setEnabled(True)
+        a = match.animal
+        what = "microchip" if match.matched_by == "Microchip" else "licence tag"
+        self.offer_label.setText(f"This {what} is registered to {a.name or '(no name)'} "
+                                 f"(#{a.id}). Use this animal to take it in"
+                                 + (" (Enter)." if focus else "."))
+        self.offer_label.show()
+        if focus:
+            self.use_match_button.setFocus()
 
     def _on_matches_current_changed(self) -> None:
         self.use_match_button.setEnabled(self.matches_view.current_row() >= 0)
@@ -434,6 +529,7 @@ class IntakeDialog(RecordDialog):
 
     def _on_impounded_at_changed(self) -> None:
         self._update_hold_preview()
+        self.age.refresh()
         self._repeat_timer.start()
 
     def _on_repeat_timer_timeout(self) -> None:

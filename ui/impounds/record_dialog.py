@@ -84,8 +84,12 @@ class ImpoundmentDialog(QDialog):
         self.correct_button = QPushButton("Correct d&isposition…")
         self.correct_button.setToolTip("A supervisor corrects a disposition recorded in error; "
                                        "the original stays on the record")
+        self.correct_intake_button = QPushButton("Correct in&take…")
+        self.correct_intake_button.setToolTip("Correct where and when the animal was found, its "
+                                              "description or how it came in, with a reason")
         self.close_button = QPushButton("&Close")
-        for b in (self.release_button, self.other_button, self.correct_button, self.close_button):
+        for b in (self.release_button, self.other_button, self.correct_button,
+                  self.correct_intake_button, self.close_button):
             b.setAutoDefault(False)
         self._lay_out()
         self._connect()
@@ -99,6 +103,7 @@ class ImpoundmentDialog(QDialog):
         buttons.addWidget(self.release_button)
         buttons.addWidget(self.other_button)
         buttons.addWidget(self.correct_button)
+        buttons.addWidget(self.correct_intake_button)
         buttons.addStretch(1)
         buttons.addWidget(self.close_button)
         layout = QVBoxLayout(self)
@@ -112,6 +117,7 @@ class ImpoundmentDialog(QDialog):
         self.release_button.clicked.connect(self._on_release_button_clicked)
         self.other_menu.triggered.connect(self._on_other_menu_triggered)
         self.correct_button.clicked.connect(self._on_correct_button_clicked)
+        self.correct_intake_button.clicked.connect(self._on_correct_intake_button_clicked)
         self.close_button.clicked.connect(self.close)
         self.fees.record_payment_requested.connect(self._on_fees_record_payment_requested)
         self.summary.move_kennel_requested.connect(self._on_summary_move_kennel_requested)
@@ -172,6 +178,13 @@ class ImpoundmentDialog(QDialog):
         dialog.open()
         return dialog
 
+    def open_intake_correction(self):
+        from ui.impounds.intake_correction_dialog import IntakeCorrectionDialog
+
+        dialog = IntakeCorrectionDialog(self.ctx, self._view, self)
+        dialog.open()
+        return dialog
+
     def open_payment(self):
         from ui.impounds.payment_dialog import PaymentDialog
 
@@ -189,6 +202,9 @@ class ImpoundmentDialog(QDialog):
 
     def _on_correct_button_clicked(self) -> None:
         self.open_correction()
+
+    def _on_correct_intake_button_clicked(self) -> None:
+        self.open_intake_correction()
 
     def _on_fees_record_payment_requested(self) -> None:
         self.open_payment()

@@ -170,6 +170,8 @@ class SummaryWidget(QScrollArea):
             ("Impounded at", when(self.ctx, v.impounded_at)),
             ("Found", ", ".join(x for x in (v.found_place, when(self.ctx, v.found_at)) if x)
              or "Not recorded"),
+            ("Condition", v.condition or "Not recorded"),
+            ("Injuries", v.injuries or "None recorded"),
             ("Officer", v.officer),
             ("Reason", reason),
             ("Bit a person", yes_no(v.bit_person)),

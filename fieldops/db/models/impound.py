@@ -2,7 +2,8 @@
 
 A disposition is final. A correction adds a new disposition row that names the
 one it corrects; no row here is ever updated in place after it is written,
-except the impoundment's own notes and kennel.
+except the impoundment itself: its kennel, notes and intake details (corrected
+with a reason; the old values are kept in the audit trail).
 """
 
 from __future__ import annotations
@@ -59,6 +60,10 @@ class Impoundment(Timestamped, Base):
     owner_id: Mapped[int | None] = mapped_column(ForeignKey("person.id"), default=None)
     kennel: Mapped[str] = mapped_column(String(50), default="")
     notes: Mapped[str] = mapped_column(Text, default="")
+    # Seen at intake: spayed/neutered (None: not known), condition, injuries.
+    altered: Mapped[bool | None] = mapped_column(default=None)
+    condition: Mapped[str] = mapped_column(String(200), default="", server_default="")
+    injuries: Mapped[str] = mapped_column(Text, default="", server_default="")
     repeat_of_id: Mapped[int | None] = mapped_column(ForeignKey("impoundment.id"), default=None)
     recorded_by: Mapped[str] = mapped_column(String(100))
     # Denormalised "has a final disposition" flag for list filters; set once.

@@ -86,7 +86,8 @@ def pound(sqlite_db, operator, today):
                              today=today)
 
     def impound(a, at, **kw):
-        data = {"officer": "Off. Dana Lee", "reason": "at_large", "kennel": "K-1"}
+        data = {"officer": "Off. Dana Lee", "reason": "at_large", "kennel": "K-1",
+                "found_place": "Elm & 3rd"}
         data.update(kw)
         return intake(db, actor, IntakeInput(impounded_at=at, animal_id=a.id, **data),
                       ns.profile)

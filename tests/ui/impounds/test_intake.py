@@ -45,7 +45,9 @@ def test_errors_show_beside_their_fields_and_nothing_is_saved(qtbot, dialog, wai
     assert d.fields.error_text("animal.species_detail") == "Say what kind of animal it is."
     assert "9 to 15" in d.fields.error_text("animal.microchip")
     assert d.fields.is_marked("animal.microchip")
-    assert d.banner.text().startswith("Nothing was saved: correct the 4 marked fields.")
+    # Where it was found, and a description (or a registry animal): issue 7, item 3.
+    assert d.fields.is_marked("found_place") and d.fields.is_marked("animal.breed")
+    assert d.banner.text().startswith("Nothing was saved: correct the 6 marked fields.")
     with sqlite_db.read() as s:
         from sqlalchemy import text
         assert s.execute(text("select count(*) from impoundment")).scalar_one() == 0
@@ -158,6 +160,7 @@ def test_the_photo_is_kept_and_shown_on_the_record(
     image.save(str(path))
     d = dialog
     qtbot.keyClicks(d.name, "Pixel")
+    qtbot.keyClicks(d.colour, "black")
     fill_impoundment(qtbot, d)
     d.add_photo(str(path))
     wait_idle()
@@ -175,6 +178,7 @@ def test_the_photo_is_kept_and_shown_on_the_record(
 def test_an_owner_surrender_needs_the_owner(qtbot, dialog, wait_idle, pound):
     d = dialog
     qtbot.keyClicks(d.name, "Patch")
+    qtbot.keyClicks(d.breed, "Terrier")
     fill_impoundment(qtbot, d)
     d.reason.setCurrentIndex(d.reason.findData("owner_surrender"))
     assert "No claim period" in d.hold_preview.text()
