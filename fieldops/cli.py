@@ -14,9 +14,11 @@ import os
 import sys
 from collections.abc import Sequence
 from datetime import date
+from pathlib import Path
 
 from fieldops import __version__
-from fieldops.errors import UserError
+from fieldops import cli_guard as guard
+from fieldops.errors import UserError, ValidationError
 
 
 def _date(text: str) -> date:
@@ -29,6 +31,8 @@ def _date(text: str) -> date:
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="fieldops", description="Animal control records.")
     p.add_argument("--version", action="version", version=f"fieldops {__version__}")
+    p.add_argument("--debug", action="store_true",
+                   help="on an unexpected error, print the full traceback")
     p.add_argument("--db", metavar="PATH", default=None,
                    help="database file or URL (default: $FIELDOPS_DATABASE_URL, then the "
                         "user's data folder)")
@@ -45,6 +49,8 @@ def build_parser() -> argparse.ArgumentParser:
     staff.add_argument("--role", choices=["operator", "officer", "supervisor", "admin"])
     staff.add_argument("--name", default="", help="full name")
     staff.add_argument("--inactive", action="store_true", help="mark the login inactive")
+    staff.add_argument("--new", action="store_true",
+                       help="add a login that is not (yet) an account on this computer")
     report = sub.add_parser("report", help="print a record report to a PDF file")
     report.add_argument("kind", choices=["register"],
                         help="register: every impounded animal in a period (58-528)")
@@ -69,33 +75,54 @@ NO_DISPLAY = """fieldops: no display to open the window on (DISPLAY and WAYLAND_
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    if args.command is None:
-        if not has_display():
-            print(NO_DISPLAY, file=sys.stderr)
-            return 2
-        # The one place the core reaches the front end, and only now: every other
-        # command runs headless without Qt installed or loaded (tests/test_layering.py).
-        window = importlib.import_module("ui.app")
-        return window.run(args.db)
     try:
-        return COMMANDS[args.command](args)
-    except UserError as exc:
-        print(f"fieldops: {exc}", file=sys.stderr)
-        return 1
+        if args.command is None:
+            if not has_display():
+                print(NO_DISPLAY, file=sys.stderr)
+                return 2
+            # The one place the core reaches the front end, and only now: every other
+            # command runs headless without Qt installed or loaded (tests/test_layering.py).
+            window = importlib.import_module("ui.app")
+            return window.run(args.db)
+        code = COMMANDS[args.command](args)
+        sys.stdout.flush()  # a closed pipe shows here, inside the guard, not at exit
+        return code
+    except Exception as exc:
+        return guard.report(exc, debug=args.debug)
+    except KeyboardInterrupt:
+        guard.say("interrupted.")
+        return guard.EXIT_INTERRUPTED
 
 
 def _open(args):
+    """The database for a command that may change it (created on first use), and who acts."""
     from fieldops.services.setup import open_database, sign_in_os_user
 
     opened = open_database(args.db)
-    return opened.db, sign_in_os_user(opened.db)
+    if opened.created:  # said, so that a mistyped --db does not pass unnoticed
+        guard.say(f"created a new database at {opened.db.description}")
+    try:
+        return opened.db, sign_in_os_user(opened.db)
+    except BaseException:
+        opened.db.dispose()
+        raise
+
+
+def _open_existing(args):
+    """The database for a command that only reads: no upgrade, no sign-in, nothing created."""
+    from fieldops.services.setup import open_existing_database
+
+    return open_existing_database(args.db)
 
 
 def cmd_demo(args) -> int:
     from fieldops.demo import fill
 
     db, actor = _open(args)
-    summary = fill(db, actor, seed=args.seed, people=args.people)
+    try:
+        summary = fill(db, actor, seed=args.seed, people=args.people)
+    finally:
+        db.dispose()
     print(f"demo data written to {db.description}: {summary}")
     return 0
 
@@ -103,8 +130,11 @@ def cmd_demo(args) -> int:
 def cmd_check(args) -> int:
     from fieldops.check import integrity_problems
 
-    db, _ = _open(args)
-    problems = integrity_problems(db)
+    db = _open_existing(args)
+    try:
+        problems = integrity_problems(db)
+    finally:
+        db.dispose()
     if problems:
         for p in problems:
             print(p)
@@ -118,52 +148,131 @@ def cmd_due(args) -> int:
     from fieldops.services.context import now
     from fieldops.services.due import due_items
 
-    db, _ = _open(args)
-    profile = Profile.default()
-    day = args.date or now().astimezone(profile.timezone).date()
-    items = due_items(db, day, profile)
+    db = _open_existing(args)
+    try:
+        profile = Profile.default()
+        day = args.date or now().astimezone(profile.timezone).date()
+        items = due_items(db, day, profile)
+    finally:
+        db.dispose()
     if args.json:
         print(json.dumps({"date": day.isoformat(), "items": [i.as_json() for i in items]},
                          indent=2))
     else:
         print(f"Due on {day:%a %d %b %Y} ({len(items)} item(s))")
         for i in items:
-            print(f"  [{i.category}] {i.text}")
+            print(f"  [{i.category_label}] {i.text}")
     return 0
 
 
 def cmd_report(args) -> int:
-    from pathlib import Path
-
+    from fieldops.files import write_whole_file
     from fieldops.reports import impound_register
     from fieldops.rules import Profile
     from fieldops.services.context import now
     from fieldops.services.registers import impound_register_views
 
-    db, _ = _open(args)
-    profile = Profile.default()
-    rows = impound_register_views(db, args.start, args.end, profile)
+    # Everything the user typed is checked before the database is opened or a page drawn.
+    if args.end < args.start:
+        raise UserError(f"--to {args.end} is before --from {args.start}; the period cannot "
+                        "end before it starts.")
+    out = output_path(args.out, database=args.db)
+    db = _open_existing(args)
+    try:
+        profile = Profile.default()
+        rows = impound_register_views(db, args.start, args.end, profile)
+    except ValidationError as exc:  # the service names its fields; the user typed options
+        raise UserError("; ".join(f"{PERIOD_OPTIONS.get(e.field, e.field)}: {e.message}"
+                                  for e in exc.errors)) from None
+    finally:
+        db.dispose()
     pdf = impound_register(rows, period_start=args.start, period_end=args.end,
                            jurisdiction=profile.name, tz=profile.timezone, printed_at=now())
-    out = Path(args.out)
-    tmp = out.with_name(out.name + ".part")
-    tmp.write_bytes(pdf)
-    tmp.replace(out)  # never leave a half-written report under the real name
+    write_whole_file(out, pdf)  # all or nothing: never half a register under its name
     print(f"{len(rows)} impoundment(s) from {args.start} to {args.end} written to {out}")
     return 0
+
+
+PERIOD_OPTIONS = {"period_start": "--from", "period_end": "--to"}
+
+
+def output_path(text: str, *, database: str | None) -> Path:
+    """Where ``--out`` says to write, refused in words before anything is drawn.
+
+    The report may go anywhere the user may write, the database's own folder
+    included: this process holds the database open only while it reads, and never
+    touches the database file's descriptors while writing the report. What it must
+    never do is write over the database or the journals beside it.
+    """
+    from fieldops.db.engine import resolve_url
+    from fieldops.services.setup import sqlite_file
+
+    out = Path(text).expanduser()
+    if out.is_dir():
+        raise UserError(f"--out {text} is a folder; give the file to write, "
+                        f"e.g. {out / 'register.pdf'}")
+    folder = out.absolute().parent
+    if not folder.is_dir():
+        raise UserError(f"--out: the folder {folder} does not exist; create it first or "
+                        "choose another.")
+    if not os.access(folder, os.W_OK):
+        raise UserError(f"--out: you may not write in the folder {folder}.")
+    db_file = sqlite_file(resolve_url(database))
+    if db_file is not None:
+        target = out.resolve()
+        protected = {db_file.resolve()} | {
+            db_file.resolve().with_name(db_file.name + s) for s in ("-wal", "-shm", "-journal")}
+        if target in protected:
+            raise UserError(f"--out {text} is the database itself (or its journal); "
+                            "choose another file name.")
+    return out
+
+
+def refuse_unknown_login(username: str, staff: set[str]) -> None:
+    """Refuse a name that is neither a staff login nor a person's account on this computer.
+
+    A typo (``fieldops staff nobdy``) would otherwise become a login nobody can use,
+    with a role. ``--new`` says the login is meant to exist before its account does.
+    """
+    name = username.strip()
+    if name in staff or _is_login_account(name):
+        return
+    raise UserError(f"{name!r} is neither a FieldOps staff login nor an account that can log "
+                    "in to this computer; check the spelling, or add --new to create the "
+                    "staff login anyway.")
+
+
+def _is_login_account(name: str) -> bool:
+    """An operating-system account a person logs in with (not a service like ``nobody``)."""
+    try:
+        import pwd
+    except ImportError:  # Windows: no account database to ask; --new says it is meant
+        return False
+    try:
+        entry = pwd.getpwnam(name)
+    except KeyError:
+        return False
+    return os.path.basename(entry.pw_shell) not in ("nologin", "false")
 
 
 def cmd_staff(args) -> int:
     from fieldops.services.staff import list_staff, set_staff
 
+    if args.username and not args.role:
+        print("fieldops: give --role for the staff member", file=sys.stderr)
+        return 2
     db, actor = _open(args)
-    if args.username:
-        if not args.role:
-            print("fieldops: give --role for the staff member", file=sys.stderr)
-            return 2
-        set_staff(db, actor, args.username, args.role, full_name=args.name,
-                  active=not args.inactive)
-    for u in list_staff(db):
+    try:
+        if args.username:
+            if actor.role == "admin" and not args.new:
+                # (a non-administrator is refused by set_staff, whatever the name)
+                refuse_unknown_login(args.username, {u.username for u in list_staff(db)})
+            set_staff(db, actor, args.username, args.role, full_name=args.name,
+                      active=not args.inactive)
+        staff = list_staff(db)
+    finally:
+        db.dispose()
+    for u in staff:
         print(f"{u.username:<20} {u.role:<11} {'active' if u.active else 'inactive':<9} "
               f"{u.full_name}")
     return 0

@@ -81,6 +81,7 @@ def test_due_rejects_a_bad_date(tmp_path):
 
 def test_check_reports_a_record_that_bypassed_the_services(tmp_path):
     db = str(tmp_path / "c.db")
+    assert run("--db", db, "staff").returncode == 0  # check only reads: staff creates it
     assert run("--db", db, "check").returncode == 0
     con = sqlite3.connect(db)
     con.execute("INSERT INTO person (full_name, sort_name, address, city, postal_code, in_city, "
@@ -132,7 +133,8 @@ def test_report_refuses_a_backwards_period(tmp_path):
 def test_the_first_user_administers_staff_from_the_command_line(tmp_path):
     db = str(tmp_path / "s.db")
     env = {"USER": "clerk7", "LOGNAME": "clerk7"}
-    result = run("--db", db, "staff", "sam", "--role", "supervisor", "--name", "Sam S", env=env)
+    result = run("--db", db, "staff", "sam", "--role", "supervisor", "--name", "Sam S", "--new",
+                 env=env)
     assert result.returncode == 0, result.stderr
     assert "sam" in result.stdout and "supervisor" in result.stdout
     assert "clerk7" in result.stdout and "admin" in result.stdout  # first user of a new database

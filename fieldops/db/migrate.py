@@ -20,11 +20,21 @@ from alembic.script import ScriptDirectory
 from sqlalchemy import Engine
 from sqlalchemy.engine import make_url
 
+from fieldops.errors import UserError
+
 MIGRATIONS = Path(__file__).with_name("migrations")
 
 
-class SchemaTooNewError(RuntimeError):
+class SchemaTooNewError(UserError, RuntimeError):
     """The database was written by a newer FieldOps; opening it could damage it."""
+
+
+class SchemaTooOldError(UserError):
+    """The database is at an older schema: only a command that may upgrade it can use it."""
+
+
+class NotFieldOpsError(UserError):
+    """The database has tables, but none of them say FieldOps made it."""
 
 
 @dataclass(frozen=True)
@@ -85,11 +95,7 @@ def upgrade(engine: Engine, url: str) -> UpgradeResult:
     head = head_revision()
     before = current_revision(engine)
     if before is not None and not _known(scripts, before):
-        raise SchemaTooNewError(
-            f"This database uses schema version {before}, which is newer than this copy of "
-            f"FieldOps understands (it knows up to {head}). Install the newer FieldOps; "
-            "the database was not changed."
-        )
+        raise SchemaTooNewError(_too_new(before, head))
     if before == head:
         return UpgradeResult(before, head, None)
     backup = None
@@ -115,6 +121,33 @@ def upgrade(engine: Engine, url: str) -> UpgradeResult:
             if sqlite:
                 raw.execute("PRAGMA foreign_keys=ON")
     return UpgradeResult(before, head, backup)
+
+
+def require_head(revision: str | None, name: str) -> None:
+    """Refuse, in words, a database a read-only command cannot use as it is.
+
+    ``revision`` is the database's current one (``current_revision``); ``name``
+    says which database, as the user named it. Nothing is changed either way.
+    """
+    head = head_revision()
+    if revision == head:
+        return
+    if revision is None:
+        raise NotFieldOpsError(
+            f"{name} holds no FieldOps data yet (no schema version); nothing was changed.")
+    if not _known(script_directory(), revision):
+        raise SchemaTooNewError(f"{name}: {_too_new(revision, head)}")
+    raise SchemaTooOldError(
+        f"{name} uses schema version {revision}, older than this FieldOps ({head}); "
+        "open it once in the FieldOps window to upgrade it (a backup is made first). "
+        "Nothing was changed."
+    )
+
+
+def _too_new(revision: str, head: str) -> str:
+    return (f"This database uses schema version {revision}, which is newer than this copy of "
+            f"FieldOps understands (it knows up to {head}). Install the newer FieldOps; "
+            "the database was not changed.")
 
 
 def _known(scripts: ScriptDirectory, revision: str) -> bool:

@@ -1,33 +1,168 @@
-"""Opening a database for use: resolve, migrate, and know who is acting."""
+"""Opening a database for use: resolve, migrate, and know who is acting.
+
+Two ways in. ``open_database`` is for whoever may change the database (the
+window, ``fieldops demo``, ``fieldops staff``): it creates a missing one and
+upgrades an older one. ``open_existing_database`` is for the commands that only
+read (``check``, ``due``, ``report``): it opens a FieldOps database at the
+current schema as it is, and refuses anything else in words, creating nothing.
+Both refuse a file that is not a FieldOps database before SQLite writes to it.
+"""
 
 from __future__ import annotations
 
+import os
+import sqlite3
+import stat
 from dataclasses import dataclass
+from pathlib import Path
 
 from sqlalchemy import func, select
+from sqlalchemy.engine import make_url
 
-from fieldops.db.engine import Database, resolve_url
-from fieldops.db.migrate import UpgradeResult, upgrade
+from fieldops.db.engine import Database, describe_url, resolve_url
+from fieldops.db.migrate import (
+    NotFieldOpsError,
+    UpgradeResult,
+    current_revision,
+    require_head,
+    upgrade,
+)
 from fieldops.db.models import StaffUser
+from fieldops.errors import UserError
 from fieldops.services.context import Actor, actor_for, audit, os_username
+
+
+class DatabaseNotFoundError(UserError):
+    """A command that only reads was pointed at a database that does not exist."""
+
+
+class NotADatabaseError(UserError):
+    """The path names a folder, a device, or a file that is not a database (or is damaged)."""
 
 
 @dataclass(frozen=True)
 class OpenedDatabase:
     db: Database
     upgrade: UpgradeResult
+    created: bool = False  # there was no database file before this opening
 
 
 def open_database(db_arg: str | None = None) -> OpenedDatabase:
-    """Open (creating on first use) and upgrade the database; SchemaTooNewError if it is newer."""
+    """Open (creating on first use) and upgrade the database; SchemaTooNewError if it is newer.
+
+    A file that is not a database, or a SQLite database some other program made, is
+    refused (``NotADatabaseError``, ``NotFieldOpsError``) without being changed.
+    """
     url = resolve_url(db_arg)
+    path = sqlite_file(url)
+    created = False
+    if path is not None:
+        state = inspect_sqlite_file(path)
+        if state.tables and state.revision is None:
+            raise NotFieldOpsError(
+                f"{path} is a SQLite database, but not one FieldOps made (it has no FieldOps "
+                "schema version); FieldOps will not add its tables to it. Nothing was changed.")
+        created = not state.exists
     db = Database(url)
     try:
         result = upgrade(db.engine, url)
     except Exception:
         db.dispose()
         raise
-    return OpenedDatabase(db, result)
+    return OpenedDatabase(db, result, created)
+
+
+def open_existing_database(db_arg: str | None = None) -> Database:
+    """Open a FieldOps database at the current schema without changing it or signing in.
+
+    For the commands that only read. Refuses, with a message naming the database and
+    creating nothing: a missing file (``DatabaseNotFoundError``), something that is not
+    a FieldOps database (``NotADatabaseError``, ``NotFieldOpsError``), an older schema
+    (``SchemaTooOldError``: the window upgrades it) or a newer one (``SchemaTooNewError``).
+    """
+    url = resolve_url(db_arg)
+    path = sqlite_file(url)
+    if path is not None:
+        state = inspect_sqlite_file(path)
+        if not state.exists:
+            raise DatabaseNotFoundError(
+                f"There is no database at {path}; check --db (or FIELDOPS_DATABASE_URL). "
+                "Nothing was created.")
+        require_head(state.revision, str(path))
+        return Database(url)
+    db = Database(url)  # a server: Database() creates nothing there
+    try:
+        require_head(current_revision(db.engine), describe_url(url))
+    except BaseException:
+        db.dispose()
+        raise
+    return db
+
+
+def sqlite_file(url: str) -> Path | None:
+    """The file a SQLite URL names; None for a server or an in-memory database."""
+    u = make_url(url)
+    if u.get_backend_name() != "sqlite" or not u.database or u.database == ":memory:":
+        return None
+    if u.database.startswith("file:"):  # a SQLite URI: leave it to SQLite
+        return None
+    return Path(u.database)
+
+
+@dataclass(frozen=True)
+class SqliteFileState:
+    exists: bool
+    tables: tuple[str, ...] = ()
+    revision: str | None = None
+
+
+def inspect_sqlite_file(path: Path) -> SqliteFileState:
+    """What is at ``path``, read without writing a byte or leaving a file behind.
+
+    Raises ``NotADatabaseError`` for a folder, a device, a file SQLite cannot read
+    as a database, or a damaged one.
+    """
+    try:
+        mode = path.stat().st_mode
+    except FileNotFoundError:
+        return SqliteFileState(exists=False)
+    except NotADirectoryError:
+        raise NotADatabaseError(f"{path} cannot be a database: part of its folder "
+                                "path is a file.") from None
+    if stat.S_ISDIR(mode):
+        raise NotADatabaseError(f"{path} is a folder, not a database file.")
+    if not stat.S_ISREG(mode):
+        raise NotADatabaseError(f"{path} is not a regular file, so not a database.")
+    try:
+        con = sqlite3.connect(_read_only_uri(path), uri=True)
+        try:
+            tables = tuple(r[0] for r in con.execute(
+                "SELECT name FROM sqlite_master WHERE type = 'table'"))
+            revision = None
+            if "alembic_version" in tables:
+                row = con.execute("SELECT version_num FROM alembic_version").fetchone()
+                revision = row[0] if row else None
+        finally:
+            con.close()
+    except sqlite3.DatabaseError as exc:  # "file is not a database", "... malformed"
+        raise NotADatabaseError(
+            f"{path} is not a FieldOps database, or it is damaged ({exc}); nothing was "
+            "changed.") from None
+    return SqliteFileState(exists=True, tables=tables, revision=revision)
+
+
+def _read_only_uri(path: Path) -> str:
+    """A URI that opens ``path`` read-only and creates no ``-wal``/``-shm`` beside it.
+
+    With no journal beside it the file holds every committed change, and
+    ``immutable=1`` reads it without creating any; otherwise someone may be
+    writing, and ``mode=ro`` reads through the journal that is already there.
+    """
+    uri = path.absolute().as_uri()
+    journals = [path.with_name(path.name + s) for s in ("-wal", "-journal")]
+    if any(os.path.lexists(j) for j in journals):
+        return f"{uri}?mode=ro"
+    return f"{uri}?mode=ro&immutable=1"
 
 
 def sign_in_os_user(db: Database) -> Actor:
