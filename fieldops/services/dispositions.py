@@ -36,6 +36,7 @@ from fieldops.rules import (
     to_local,
 )
 from fieldops.rules.release import EUTHANASIA_BASES, euthanasia_allowed, euthanasia_needs_finding
+from fieldops.services import blocks
 from fieldops.services import validate as v
 from fieldops.services.blocks import declared_vicious, in_open_quarantine
 from fieldops.services.context import Actor, audit, fetch, jsonable, now
@@ -125,9 +126,15 @@ def _facts(s: Session, imp: Impoundment, animal: Animal, req: ReleaseRequest, at
                                   f"Hold ended {hold.last_claim_day:%a %d %b %Y}")
     quarantine = in_open_quarantine(s, animal.id)
     vicious = declared_vicious(s, animal.id)
-    evidence["no_open_quarantine"] = ("In an open bite quarantine" if quarantine
-                                      else "No open bite quarantine on record")
-    if not vicious:
+    if quarantine:
+        evidence["no_open_quarantine"] = "In an open bite quarantine"
+    elif not blocks.QUARANTINES_TRACKED:
+        evidence["no_open_quarantine"] = blocks.QUARANTINE_NOT_TRACKED
+    else:
+        evidence["no_open_quarantine"] = "No open bite quarantine on record"
+    if not vicious and not blocks.VICIOUS_TRACKED:
+        evidence["not_vicious"] = blocks.VICIOUS_NOT_TRACKED
+    elif not vicious:
         evidence["not_vicious"] = "Not declared vicious"
     elif recipient and not recipient.in_city:
         evidence["not_vicious"] = "Declared vicious; going to a person outside the city"

@@ -93,8 +93,10 @@ def test_completed_release_to_owner_with_doubled_fee(db, operator, owner, rex, i
     assert d.kind == "reclaimed" and d.to_owner and d.recipient.full_name == "Ana Ruiz"
     evidence = {e.code: e.evidence for e in d.evidence}
     assert "RV-77" in evidence["rabies"] and "L-2026-77" in evidence["licence"]
-    assert evidence["no_open_quarantine"] == "No open bite quarantine on record"
-    assert evidence["not_vicious"] == "Not declared vicious"
+    # Issue 7.5: until those modules land, the evidence says the app cannot know, not "none".
+    assert evidence["no_open_quarantine"] == blocks.QUARANTINE_NOT_TRACKED
+    assert evidence["not_vicious"] == blocks.VICIOUS_NOT_TRACKED
+    assert "does not track" in evidence["no_open_quarantine"]
     assert view.fees_paid_total == Decimal("20.00") + fees.total
     assert view.fees.balance == 0
     assert history(db, "impoundment", imp.id)[0].action == "reclaimed"
@@ -148,6 +150,18 @@ def test_open_quarantine_blocks_until_a_supervisor_overrides_with_a_reason(
     assert ev.overridden and ev.override_by == "sam" and "Dr Vet" in ev.override_reason
     overrides = [h for h in history(db, "impoundment", imp.id) if h.action == "override"]
     assert overrides and overrides[0].reason == "Vet certified early, Dr Vet"
+
+
+def test_once_the_modules_track_them_the_checklist_says_none_on_record(
+        db, owner, rex, impound, profile, monkeypatch):
+    monkeypatch.setattr(blocks, "QUARANTINES_TRACKED", True)
+    monkeypatch.setattr(blocks, "VICIOUS_TRACKED", True)
+    imp = impound(rex.id, local(2026, 11, 2))
+    checked = {c.requirement.code: c for c in release_check(
+        db, imp.id, ReleaseRequest(True, owner.id, at=local(2026, 11, 4)), profile)}
+    assert checked["no_open_quarantine"].evidence == "No open bite quarantine on record"
+    assert checked["not_vicious"].evidence == "Not declared vicious"
+    assert checked["no_open_quarantine"].met and checked["not_vicious"].met
 
 
 def test_statutory_requirements_cannot_be_overridden(db, supervisor, owner, rex, impound, profile):
