@@ -184,7 +184,7 @@ class PaymentDialog(RecordDialog):
         add("payer_id", "Paid &by:", self.payer, focus=self.payer.choose_button)
         self.paid_at = LocalDateTimeEdit(ctx.timezone)
         self.paid_at.set_value(ctx.now())
-        add("paid_at", "Paid &at:", self.paid_at)
+        add("paid_at", "Paid a&t:", self.paid_at)
         lines_heading = QLabel("Line items")
         lines_heading.setObjectName("SectionHeading")
         self.body.addWidget(QLabel(f"#{view.id} {view.animal.summary}"))
