@@ -28,7 +28,6 @@ def declared_vicious(s: Session, animal_id: int) -> bool:
 QUARANTINES_TRACKED = False  # set True by the quarantine module (58-527)
 VICIOUS_TRACKED = False  # set True by the vicious-animal module (58-524)
 
-QUARANTINE_NOT_TRACKED = ("FieldOps does not track bite quarantines yet: check the quarantine "
-                          "records kept elsewhere before releasing.")
+QUARANTINE_NOT_TRACKED = "FieldOps does not track bite quarantines yet: check the quarantine records."
 VICIOUS_NOT_TRACKED = ("FieldOps does not track vicious-animal declarations yet: check the "
-                       "declarations kept elsewhere before releasing.")
+                       "declarations.")

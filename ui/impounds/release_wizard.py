@@ -315,7 +315,7 @@ class ReleaseWizardDialog(QWizard):
         self.setWindowTitle(f"Release — impoundment #{view.id}")
         self.setWizardStyle(QWizard.WizardStyle.ClassicStyle)
         self.setOption(QWizard.WizardOption.NoBackButtonOnStartPage)
-        self.resize(880, 720)
+        self.resize(880, 740)
         self.who = WhoPage(ctx, view)
         self.requirements = RequirementsPage(ctx, view, self.who)
         self.addPage(self.who)

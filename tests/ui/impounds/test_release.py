@@ -255,3 +255,26 @@ def test_only_a_supervisor_sees_an_override_and_only_for_an_overridable_block(
     assert "Not in an open bite quarantine" not in wizard.requirements.unmet_label.text()
     wizard.reject()
     record.close()
+
+
+def test_an_adoption_shows_every_requirement_at_the_default_size(
+        qtbot, open_record, settle, pound):
+    # Issue 7.5: the summary under the checklist no longer repeats it, and no requirement of
+    # an adoption (the longest checklist: seven rows for a dog) is cut off by a scroll box.
+    p = pound
+    stray = p.impound(p.animal("Rex", owner=p.bo, breed="Beagle"), local(2026, 11, 12, 9, 30))
+    record = open_record(stray.id)
+    wizard = record.open_release()
+    wizard.who.to_other.setChecked(True)
+    wizard.who.recipient.set_person(p.ana.id, p.ana.full_name)
+    wizard.next()
+    settle(wizard)
+    page = wizard.requirements
+    qtbot.waitUntil(lambda: page.checklist.height() > 0)
+    assert len(page.checklist.rows()) == 7
+    assert not page.unmet_label.isHidden()
+    scroll = page.checklist_scroll
+    assert scroll.verticalScrollBar().maximum() == 0
+    assert page.checklist.height() <= scroll.viewport().height()
+    wizard.reject()
+    record.close()
