@@ -328,7 +328,7 @@ class ReleaseWizardDialog(QWizard):
         return self.button(QWizard.WizardButton.FinishButton)
 
     def accept(self) -> None:
-        """Finish: record the release; the wizard closes only when it is saved."""
+        """Release the animal (the finish button): record the release; the wizard closes only when it is saved."""
         if self.released is not None:
             super().accept()
             return
