@@ -147,9 +147,7 @@ def _impoundments(db, actor, rng, animals, persons, anchor, profile) -> int:
 
     def pay_all(view, at, to_owner, payer):
         fees = quote(db, view.id, at, to_owner, profile)
-        lines = tuple(LineInput("boarding" if "Boarding" in label else
-                                "adoption" if "Adoption" in label else "impound", amount, label)
-                      for label, amount in ((f.label, f.amount) for f in fees.lines) if amount > 0)
+        lines = tuple(LineInput(f.kind, f.amount, f.label) for f in fees.lines if f.amount > 0)
         record_payment(db, actor, view.id, PaymentInput(lines, "card", f"R-{view.id:05d}",
                                                         payer_id=payer, paid_at=at), profile)
 
@@ -188,6 +186,7 @@ def _impoundments(db, actor, rng, animals, persons, anchor, profile) -> int:
              at=_at(anchor - timedelta(days=12), 10, profile))
     _, eu = take(40, reason="bite", bit_person=True)
     destroy(db, actor, eu.id, profile, at=_at(anchor - timedelta(days=26), 10, profile),
+            basis="hold_ended", decided_by="Off. Dana Lee (officer)",
             notes="Owner unknown after bite hold; head preserved for State Lab")
     _, died = take(14)
     record_death(db, actor, died.id, profile, at=_at(anchor - timedelta(days=13), 7, profile),

@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
     QPlainTextEdit,
     QPushButton,
     QSizePolicy,
+    QTabBar,
     QTextEdit,
     QVBoxLayout,
     QWidget,
@@ -201,7 +202,6 @@ class RecordDialog(QDialog):
         self.buttons = QDialogButtonBox()
         self.save_button = QPushButton("&Save")
         self.save_button.setToolTip("Save (Ctrl+S)")
-        self.save_button.setDefault(True)
         self.buttons.addButton(self.save_button, QDialogButtonBox.ButtonRole.AcceptRole)
         self.close_button = self.buttons.addButton(QDialogButtonBox.StandardButton.Close)
         self.close_button.setText("&Close")
@@ -217,6 +217,7 @@ class RecordDialog(QDialog):
         outer.addWidget(self.banner)
         outer.addLayout(self.body, 1)
         outer.addWidget(self.buttons)
+        self._make_save_the_default()
         self._saving = False
         self._save_text = self.save_button.text()
         self._clean_state: tuple | None = None
@@ -253,6 +254,39 @@ class RecordDialog(QDialog):
         super().showEvent(event)
         if self._clean_state is None:
             self.mark_clean()
+            # Opened with the focus on a button (Save is first in the focus chain), one
+            # Enter would save what nobody typed: start in the first field instead.
+            focused = self.focusWidget()
+            first = self.initial_focus()
+            if first is not None and (focused is None or isinstance(focused, QAbstractButton)):
+                first.setFocus(Qt.FocusReason.OtherFocusReason)
+
+    def initial_focus(self) -> QWidget | None:
+        """The field the form opens in: the first input in the focus chain (subclasses may say)."""
+        w = self.nextInFocusChain()
+        while w is not None and w is not self:
+            if (w.window() is self and w.isVisibleTo(self) and w.isEnabled()
+                    and w.focusPolicy() & Qt.FocusPolicy.TabFocus
+                    and not isinstance(w, QPushButton | QTabBar)):
+                return w
+            w = w.nextInFocusChain()
+        return None
+
+    def confirm_save(self) -> bool:
+        """Asked before every save; a form whose save cannot be undone asks the user."""
+        return True
+
+    def _make_save_the_default(self) -> None:
+        """Make Save the dialog's own default button, the one Enter presses.
+
+        QDialog remembers its default button only when ``setDefault`` is called
+        on a button that is already inside it; set earlier, the first button to
+        take the focus and lose it again takes "default" away for good, and
+        Enter stops saving. Any button with the focus is still pressed by Enter
+        (autoDefault); the default returns to Save when the focus moves on.
+        """
+        self.save_button.setDefault(False)
+        self.save_button.setDefault(True)
 
     def reject(self) -> None:
         """Close (Esc); typed changes are never thrown away without asking."""
@@ -273,10 +307,10 @@ class RecordDialog(QDialog):
         self.save_button.setText("Saving…" if saving else self._save_text)
         if not saving:
             # Disabling the default button hands "default" to Close; Enter saves again.
-            self.save_button.setDefault(True)
+            self._make_save_the_default()
 
     def _on_save_button_clicked(self) -> None:
-        if not self._saving:
+        if not self._saving and self.confirm_save():
             self.save()
 
     def _on_save_done(self, view: Any) -> None:

@@ -300,6 +300,9 @@ class ImpoundRecordSheet(Document):
                           if d.to_owner else "Not the owner"))
         if clean(d.transfer_to).strip() or d.kind == "transferred":
             pairs.append(("Transferred to", d.transfer_to))
+        if d.kind == "euthanized":
+            pairs.append(("Basis", d.euthanasia_basis_label))
+            pairs.append(("Decided by", d.decided_by or "Not recorded"))
         if d.kind == "euthanized" or d.hopeless_or_threat:
             pairs.append(("Hopelessly injured, diseased or a threat", yes_no(d.hopeless_or_threat)))
         if d.preserve_until is not None:

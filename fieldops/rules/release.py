@@ -22,7 +22,26 @@ from fieldops.rules.requirement import Requirement, unmet
 if TYPE_CHECKING:  # pragma: no cover
     from fieldops.rules.profile import Profile
 
-__all__ = ["ReleaseFacts", "Requirement", "release_requirements", "unmet"]
+__all__ = [
+    "EUTHANASIA_BASES",
+    "ReleaseFacts",
+    "Requirement",
+    "euthanasia_allowed",
+    "euthanasia_needs_finding",
+    "release_requirements",
+    "unmet",
+]
+
+# Why an impounded animal may be humanely destroyed (58-526(c); Wis. Stat. 173.23(4)).
+# The codes are stored with the disposition and are stable; the labels are for the operator.
+EUTHANASIA_BASES: dict[str, str] = {
+    "hold_ended": "The hold has ended and the animal was not claimed",
+    "hopelessly_injured": "Hopelessly injured or diseased, as found by a veterinarian or officer",
+    "imminent_threat": "An imminent threat to public health or safety, as found by a "
+                       "veterinarian or officer",
+}
+# The bases that rest on a veterinarian's or officer's finding, allowed before the hold ends.
+_FINDINGS = ("hopelessly_injured", "imminent_threat")
 
 
 @dataclass(frozen=True)
@@ -183,3 +202,39 @@ def release_requirements(
         overridable=True,
     ))
     return tuple(reqs)
+
+
+def euthanasia_needs_finding(basis: str) -> bool:
+    """Whether the basis rests on a veterinarian's or officer's finding (Wis. Stat. 173.23(4)),
+    which must then be recorded: who made it, and what they found."""
+    return basis in _FINDINGS
+
+
+def euthanasia_allowed(basis: str, hold: ImpoundHold, at: datetime,
+                       profile: Profile | None = None) -> Requirement:
+    """Whether humane destruction at ``at`` on ``basis`` is allowed (58-526(c); Wis. Stat. 173.23(4)).
+
+    "hold_ended" only once the hold is over (RULES.md section 2: from 00:00 on
+    the day after the owner's last day to claim). "hopelessly_injured" and
+    "imminent_threat" at any time, since they rest on a veterinarian's or
+    officer's finding. Any other code is not a basis the law knows.
+    """
+    require_aware(at, "at")
+    if basis == "hold_ended":
+        ok = hold.is_over(at)
+        detail = "" if ok else (
+            f"The hold has not ended: it ends at "
+            f"{format_instant(hold.release_to_others_from, profile, midnight='start')}. "
+            "Before then, humane destruction needs a veterinarian's or officer's finding that "
+            "the animal is hopelessly injured or an imminent threat.")
+    else:
+        ok = basis in _FINDINGS
+        detail = "" if ok else "Choose why the animal is humanely destroyed."
+    return Requirement(
+        code="destruction_allowed",
+        label=("The hold has ended, or a veterinarian or officer has recorded that the animal "
+               "is hopelessly injured or an imminent threat"),
+        section="58-526(c); Wis. Stat. 173.23(4)",
+        satisfied=ok,
+        detail=detail,
+    )

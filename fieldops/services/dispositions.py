@@ -26,15 +26,17 @@ from fieldops.db.models import (
 )
 from fieldops.errors import Collector, PermissionDeniedError, UserError, ValidationError
 from fieldops.rules import (
+    ImpoundHold,
     Profile,
     ReleaseFacts,
     Requirement,
     impound_hold,
-    may_destroy,
     preserve_until,
     release_requirements,
     to_local,
 )
+from fieldops.rules.release import EUTHANASIA_BASES, euthanasia_allowed, euthanasia_needs_finding
+from fieldops.services import blocks
 from fieldops.services import validate as v
 from fieldops.services.blocks import declared_vicious, in_open_quarantine
 from fieldops.services.context import Actor, audit, fetch, jsonable, now
@@ -124,9 +126,15 @@ def _facts(s: Session, imp: Impoundment, animal: Animal, req: ReleaseRequest, at
                                   f"Hold ended {hold.last_claim_day:%a %d %b %Y}")
     quarantine = in_open_quarantine(s, animal.id)
     vicious = declared_vicious(s, animal.id)
-    evidence["no_open_quarantine"] = ("In an open bite quarantine" if quarantine
-                                      else "No open bite quarantine on record")
-    if not vicious:
+    if quarantine:
+        evidence["no_open_quarantine"] = "In an open bite quarantine"
+    elif not blocks.QUARANTINES_TRACKED:
+        evidence["no_open_quarantine"] = blocks.QUARANTINE_NOT_TRACKED
+    else:
+        evidence["no_open_quarantine"] = "No open bite quarantine on record"
+    if not vicious and not blocks.VICIOUS_TRACKED:
+        evidence["not_vicious"] = blocks.VICIOUS_NOT_TRACKED
+    elif not vicious:
         evidence["not_vicious"] = "Not declared vicious"
     elif recipient and not recipient.in_city:
         evidence["not_vicious"] = "Declared vicious; going to a person outside the city"
@@ -231,25 +239,50 @@ def release(db: Database, actor: Actor, impoundment_id: int, req: ReleaseRequest
         return build_view(s, imp, profile, at)
 
 
+@dataclass(frozen=True)
+class Destruction:
+    """What the operator records for a humane destruction (58-526(c); Wis. Stat. 173.23(4))."""
+
+    basis: str = ""  # a code of fieldops.rules.EUTHANASIA_BASES
+    decided_by: str = ""  # the staff member, veterinarian or officer who decided, with role
+
+
+def _check_destruction(c: Collector, d: Destruction, notes: str, hold: ImpoundHold,
+                       moment: datetime,
+                       profile: Profile) -> None:
+    """Refuse, naming the field, a humane destruction the rules do not allow."""
+    if d.basis not in EUTHANASIA_BASES:
+        c.add("basis", "Choose why the animal is humanely destroyed.")
+    else:
+        allowed = euthanasia_allowed(d.basis, hold, moment, profile)
+        if not allowed.satisfied:
+            c.add("basis", allowed.detail)
+    if not v.clean(d.decided_by):
+        c.add("decided_by", "Record who decided: the name, and whether a veterinarian, an "
+                            "officer or staff.")
+    v.optional_len(c, "decided_by", v.clean(d.decided_by), "Who decided", 200)
+    if euthanasia_needs_finding(d.basis):
+        c.check(bool(v.clean(notes)), "notes",
+                "Record what the veterinarian or officer found (Wis. Stat. 173.23(4)).")
+
+
 def _simple(db: Database, actor: Actor, impoundment_id: int, kind: str, at: datetime | None,
             profile: Profile, *, notes: str = "", transfer_to: str = "",
-            hopeless_or_threat: bool = False, required_notes: str = "") -> ImpoundView:
+            destruction: Destruction | None = None, required_notes: str = "") -> ImpoundView:
     with db.write() as s:
         imp = load_impoundment(s, impoundment_id, lock=True)
         _ensure_open(s, imp)
         c = Collector()
         moment = _when(at, imp, c)
+        hold = impound_hold(imp.impounded_at, profile, bit_person=imp.bit_person,
+                            surrendered=imp.surrendered)
         if kind == "transferred":
             v.required(c, "transfer_to", v.clean(transfer_to), "Transferred to", 300)
+        if destruction is not None:
+            _check_destruction(c, destruction, notes, hold, moment, profile)
         if required_notes:
             c.check(bool(v.clean(notes)), "notes", required_notes)
         c.raise_if_any()
-        hold = impound_hold(imp.impounded_at, profile, bit_person=imp.bit_person,
-                            surrendered=imp.surrendered)
-        if kind == "euthanized":
-            allowed = may_destroy(hold, moment, hopeless_or_threat=hopeless_or_threat)
-            if not allowed.satisfied:
-                raise RequirementsNotMet("Humane destruction", (allowed,))
         if kind == "transferred":
             blocks = [r for r in _check(s, imp, ReleaseRequest(False, None, moment), moment,
                                         profile)
@@ -257,9 +290,12 @@ def _simple(db: Database, actor: Actor, impoundment_id: int, kind: str, at: date
                       and not r.requirement.satisfied]
             if blocks:
                 raise RequirementsNotMet("Transfer", tuple(b.requirement for b in blocks))
+        basis = destruction.basis if destruction is not None else ""
+        decided_by = v.clean(destruction.decided_by) if destruction is not None else ""
         disp = Disposition(
             impoundment_id=imp.id, kind=kind, at=moment, transfer_to=v.clean(transfer_to),
-            notes=(notes or "").strip(), hopeless_or_threat=hopeless_or_threat,
+            notes=(notes or "").strip(), hopeless_or_threat=euthanasia_needs_finding(basis),
+            euthanasia_basis=basis, decided_by=decided_by,
             preserve_until=preserve_until(moment, profile) if kind == "euthanized"
             and imp.bit_person else None,
             recorded_by=actor.username, recorded_at=now(),
@@ -267,10 +303,13 @@ def _simple(db: Database, actor: Actor, impoundment_id: int, kind: str, at: date
         s.add(disp)
         imp.disposed = True
         s.flush()
-        audit(s, actor, kind, "impoundment", imp.id,
-              after=jsonable({"disposition": disp.id, "at": moment, "transfer_to": transfer_to,
-                              "hopeless_or_threat": hopeless_or_threat,
-                              "preserve_until": disp.preserve_until}), reason=v.clean(notes))
+        after = {"disposition": disp.id, "at": moment, "transfer_to": transfer_to,
+                 "hopeless_or_threat": disp.hopeless_or_threat,
+                 "preserve_until": disp.preserve_until}
+        if destruction is not None:
+            after.update(euthanasia_basis=basis, decided_by=decided_by)
+        audit(s, actor, kind, "impoundment", imp.id, after=jsonable(after),
+              reason=v.clean(notes))
         return build_view(s, imp, profile, moment)
 
 
@@ -282,13 +321,17 @@ def transfer(db: Database, actor: Actor, impoundment_id: int, transfer_to: str, 
 
 
 def destroy(db: Database, actor: Actor, impoundment_id: int, profile: Profile, *,
-            at: datetime | None = None, hopeless_or_threat: bool = False,
+            at: datetime | None = None, basis: str = "", decided_by: str = "",
             notes: str = "") -> ImpoundView:
-    """Humane destruction (58-526(c); Wis. Stat. 173.23(4)); a biting animal is preserved (58-522)."""
-    required = ("Record who (veterinarian or officer) found the animal hopelessly injured or an "
-                "imminent threat, and why.") if hopeless_or_threat else ""
+    """Humane destruction (58-526(c); Wis. Stat. 173.23(4)); a biting animal is preserved (58-522).
+
+    ``basis`` says why (a code of ``EUTHANASIA_BASES``): "hold_ended" only after
+    the hold; "hopelessly_injured" or "imminent_threat" at any time, with the
+    finding recorded in ``notes``. ``decided_by`` names who decided. A basis the
+    rules do not allow is refused as a ``ValidationError`` on "basis".
+    """
     return _simple(db, actor, impoundment_id, "euthanized", at, profile, notes=notes,
-                   hopeless_or_threat=hopeless_or_threat, required_notes=required)
+                   destruction=Destruction(basis, decided_by))
 
 
 def record_death(db: Database, actor: Actor, impoundment_id: int, profile: Profile, *,
@@ -344,6 +387,8 @@ def correct_disposition(db: Database, actor: Actor, impoundment_id: int, *, kind
             transfer_to=(v.clean(transfer_to) or old.transfer_to) if kind == "transferred" else "",
             notes=(notes or old.notes),
             hopeless_or_threat=old.hopeless_or_threat,
+            euthanasia_basis=old.euthanasia_basis if kind == "euthanized" else "",
+            decided_by=old.decided_by if kind == "euthanized" else "",
             preserve_until=preserve_until(at, profile) if kind == "euthanized" and imp.bit_person
             else None,
             recorded_by=actor.username, recorded_at=now(), corrects_id=old.id,

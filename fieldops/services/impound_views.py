@@ -10,6 +10,8 @@ from dataclasses import dataclass, field
 from datetime import date, datetime
 from decimal import Decimal
 
+from fieldops.rules.release import EUTHANASIA_BASES
+
 REASONS = {
     "at_large": "At large",
     "owner_surrender": "Owner surrender",
@@ -128,16 +130,26 @@ class DispositionView:
     evidence: tuple[EvidenceView, ...] = ()
     corrects_id: int | None = None
     correction_reason: str = ""
+    euthanasia_basis: str = ""  # a code of fieldops.rules.EUTHANASIA_BASES; "" when not recorded
+    decided_by: str = ""  # who decided a humane destruction
 
     @property
     def label(self) -> str:
         return DISPOSITIONS.get(self.kind, self.kind)
+
+    @property
+    def euthanasia_basis_label(self) -> str:
+        """Why the animal was humanely destroyed, as the operator chose it."""
+        if not self.euthanasia_basis:
+            return "Not recorded"
+        return EUTHANASIA_BASES.get(self.euthanasia_basis, self.euthanasia_basis)
 
 
 @dataclass(frozen=True)
 class FeeLine:
     label: str
     amount: Decimal
+    kind: str = "other"  # the payment kind that settles it: "impound", "boarding", "adoption"
 
 
 @dataclass(frozen=True)

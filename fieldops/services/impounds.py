@@ -291,6 +291,7 @@ def _disposition_view(s: Session, d: Disposition) -> DispositionView:
         evidence=tuple(EvidenceView(e.code, e.label, e.evidence, e.overridden, e.override_reason,
                                     e.override_by) for e in d.evidence),
         corrects_id=d.corrects_id, correction_reason=d.correction_reason,
+        euthanasia_basis=d.euthanasia_basis, decided_by=d.decided_by,
     )
 
 

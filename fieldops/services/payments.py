@@ -19,6 +19,7 @@ from fieldops.db.models import (
 )
 from fieldops.errors import Collector
 from fieldops.rules import Profile, adoption_fees, redemption_fees
+from fieldops.rules.fees import FeeQuote
 from fieldops.services import validate as v
 from fieldops.services.context import Actor, audit, fetch, jsonable, now
 from fieldops.services.fee_schedules import parse_amount, profile_in_force
@@ -73,10 +74,25 @@ def fee_summary(s: Session, imp: Impoundment, at: datetime, to_owner: bool,
     paid = sum((line.amount for p in imp.payments for line in p.lines if line.kind in FEE_KINDS),
                Decimal("0.00"))
     return FeeSummary(
-        as_of=at, to_owner=to_owner, lines=tuple(FeeLine(label, amount) for label, amount in quote.lines),
+        as_of=at, to_owner=to_owner, lines=_fee_lines(quote),
         total=quote.total, paid=paid, repeat_of=imp.repeat_of_id if to_owner else None,
         repeat_note=note, schedule=schedule,
     )
+
+
+def _fee_lines(quote: FeeQuote) -> tuple[FeeLine, ...]:
+    """The quote's receipt lines, each with the payment kind that settles it.
+
+    Both quotes asked for here carry the impound fee line (``fee_summary`` asks
+    the non-owner's with ``include_impound_fee=True``), then boarding, then for
+    a non-owner the adoption fee: the rules' documented order. The kind comes
+    from that order, never from the wording of a label.
+    """
+    kinds = ["impound", "boarding"] + ([] if quote.to_owner else ["adoption"])
+    if len(kinds) != len(quote.lines):  # a rules change the mapping above does not know
+        raise ValueError(f"fee quote has {len(quote.lines)} lines, expected {kinds}")
+    return tuple(FeeLine(label, amount, kind)
+                 for kind, (label, amount) in zip(kinds, quote.lines, strict=True))
 
 
 def quote(db: Database, impoundment_id: int, at: datetime, to_owner: bool,

@@ -91,9 +91,12 @@ def test_euthanized_biting_animal_preserved(sheet, released_view):
         released_view, bit_person=True,
         disposition=replace(released_view.disposition, kind="euthanized", recipient=None,
                             to_owner=False, preserve_until=date(2026, 3, 16),
-                            hopeless_or_threat=True, evidence=()),
+                            hopeless_or_threat=True, evidence=(),
+                            euthanasia_basis="imminent_threat", decided_by="Dr. Kim & <Vet>"),
     )
     t = sheet(view)
+    assert "Basis An imminent threat to public health or safety" in t
+    assert "Decided by Dr. Kim & <Vet>" in t
     assert "Bit a person Yes" in t
     assert "Disposition Euthanized" in t
     assert "Date and time Mon 9 Mar 2026, 14:05 CDT" in t

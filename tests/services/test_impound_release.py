@@ -93,8 +93,10 @@ def test_completed_release_to_owner_with_doubled_fee(db, operator, owner, rex, i
     assert d.kind == "reclaimed" and d.to_owner and d.recipient.full_name == "Ana Ruiz"
     evidence = {e.code: e.evidence for e in d.evidence}
     assert "RV-77" in evidence["rabies"] and "L-2026-77" in evidence["licence"]
-    assert evidence["no_open_quarantine"] == "No open bite quarantine on record"
-    assert evidence["not_vicious"] == "Not declared vicious"
+    # Issue 7.5: until those modules land, the evidence says the app cannot know, not "none".
+    assert evidence["no_open_quarantine"] == blocks.QUARANTINE_NOT_TRACKED
+    assert evidence["not_vicious"] == blocks.VICIOUS_NOT_TRACKED
+    assert "does not track" in evidence["no_open_quarantine"]
     assert view.fees_paid_total == Decimal("20.00") + fees.total
     assert view.fees.balance == 0
     assert history(db, "impoundment", imp.id)[0].action == "reclaimed"
@@ -150,6 +152,18 @@ def test_open_quarantine_blocks_until_a_supervisor_overrides_with_a_reason(
     assert overrides and overrides[0].reason == "Vet certified early, Dr Vet"
 
 
+def test_once_the_modules_track_them_the_checklist_says_none_on_record(
+        db, owner, rex, impound, profile, monkeypatch):
+    monkeypatch.setattr(blocks, "QUARANTINES_TRACKED", True)
+    monkeypatch.setattr(blocks, "VICIOUS_TRACKED", True)
+    imp = impound(rex.id, local(2026, 11, 2))
+    checked = {c.requirement.code: c for c in release_check(
+        db, imp.id, ReleaseRequest(True, owner.id, at=local(2026, 11, 4)), profile)}
+    assert checked["no_open_quarantine"].evidence == "No open bite quarantine on record"
+    assert checked["not_vicious"].evidence == "Not declared vicious"
+    assert checked["no_open_quarantine"].met and checked["not_vicious"].met
+
+
 def test_statutory_requirements_cannot_be_overridden(db, supervisor, owner, rex, impound, profile):
     imp = impound(rex.id, local(2026, 11, 2))
     req = ReleaseRequest(True, owner.id, at=local(2026, 11, 4),
@@ -160,21 +174,51 @@ def test_statutory_requirements_cannot_be_overridden(db, supervisor, owner, rex,
 
 
 def test_humane_destruction_refused_before_the_hold_ends(db, operator, rex, impound, profile):
+    # Issue 7: the basis and who decided are recorded, and a basis the rules do not allow
+    # ("hold ended" before it has) is refused on the field that chose it.
     imp = impound(rex.id, local(2026, 11, 2))
-    with pytest.raises(RequirementsNotMet) as exc:
-        destroy(db, operator, imp.id, profile, at=local(2026, 11, 9, 18))
-    assert codes(exc) == {"destruction_allowed"}
+    with pytest.raises(ValidationError) as exc:
+        destroy(db, operator, imp.id, profile, at=local(2026, 11, 9, 18), basis="hold_ended",
+                decided_by="Sgt. Ortiz")
+    assert exc.value.field == "basis"
+    assert "The hold has not ended" in exc.value.errors[0].message
     with pytest.raises(ValidationError) as exc2:
-        destroy(db, operator, imp.id, profile, at=local(2026, 11, 3), hopeless_or_threat=True)
+        destroy(db, operator, imp.id, profile, at=local(2026, 11, 3),
+                basis="hopelessly_injured", decided_by="Dr. Vet (veterinarian)")
     assert exc2.value.field == "notes"
-    view = destroy(db, operator, imp.id, profile, at=local(2026, 11, 3), hopeless_or_threat=True,
-                   notes="Dr Vet: hit by car, hopelessly injured")
-    assert view.disposition.kind == "euthanized" and view.disposition.preserve_until is None
+    view = destroy(db, operator, imp.id, profile, at=local(2026, 11, 3),
+                   basis="hopelessly_injured", decided_by="Dr. Vet (veterinarian)",
+                   notes="Hit by car, hopelessly injured")
+    d = view.disposition
+    assert d.kind == "euthanized" and d.preserve_until is None
+    assert (d.euthanasia_basis, d.decided_by, d.hopeless_or_threat) == (
+        "hopelessly_injured", "Dr. Vet (veterinarian)", True)
+    latest = history(db, "impoundment", imp.id)[0]
+    assert latest.action == "euthanized"
+    assert "euthanasia_basis=hopelessly_injured" in latest.summary
+    assert "decided_by=Dr. Vet (veterinarian)" in latest.summary
+
+
+def test_humane_destruction_needs_a_basis_and_who_decided(db, operator, rex, impound, profile):
+    imp = impound(rex.id, local(2026, 10, 1))
+    with pytest.raises(ValidationError) as exc:
+        destroy(db, operator, imp.id, profile, at=local(2026, 10, 20))
+    assert {e.field for e in exc.value.errors} == {"basis", "decided_by"}
+    with pytest.raises(ValidationError) as exc:
+        destroy(db, operator, imp.id, profile, at=local(2026, 10, 20), basis="because",
+                decided_by="Sgt. Ortiz")
+    assert exc.value.field == "basis"
+    assert get_impoundment(db, imp.id, profile, local(2026, 10, 20)).in_custody
+    view = destroy(db, operator, imp.id, profile, at=local(2026, 10, 20), basis="hold_ended",
+                   decided_by="Sgt. Ortiz (officer)")
+    assert (view.disposition.euthanasia_basis, view.disposition.hopeless_or_threat) == (
+        "hold_ended", False)
 
 
 def test_a_euthanized_biting_animal_is_preserved_seven_days(db, operator, rex, impound, profile):
     imp = impound(rex.id, local(2026, 10, 1), reason="bite", bit_person=True)
-    view = destroy(db, operator, imp.id, profile, at=local(2026, 10, 20))
+    view = destroy(db, operator, imp.id, profile, at=local(2026, 10, 20), basis="hold_ended",
+                   decided_by="Sgt. Ortiz (officer)")
     assert view.disposition.preserve_until == date(2026, 10, 27)
 
 

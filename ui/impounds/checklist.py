@@ -30,7 +30,7 @@ class _Row:
         self.override.hide()
         box = QWidget()
         column = QVBoxLayout(box)
-        column.setContentsMargins(0, 0, 0, 4)
+        column.setContentsMargins(0, 0, 0, 0)
         column.setSpacing(2)
         column.addWidget(self.title)
         column.addWidget(self.note)
@@ -51,7 +51,8 @@ class ChecklistWidget(QWidget):
         self._checked: tuple[CheckedRequirement, ...] = ()
         self.grid = QGridLayout(self)
         self.grid.setColumnStretch(1, 1)
-        self.grid.setVerticalSpacing(6)
+        # Tight rows, so an adoption's seven requirements fit the wizard's default size.
+        self.grid.setVerticalSpacing(4)
 
     def show_checked(self, checked: tuple[CheckedRequirement, ...]) -> None:
         self._checked = checked

@@ -94,7 +94,7 @@ class CorrectionDialog(RecordDialog):
         self.reason = QPlainTextEdit()
         self.reason.setTabChangesFocus(True)
         self.reason.setMaximumHeight(80)
-        self.fields.add("reason", "&Reason for the correction:", self.reason,
+        self.fields.add("reason", "R&eason for the correction:", self.reason,
                         hint="Required. Kept with the correction and in the audit trail.")
         self.body.addLayout(form)
         self.body.addStretch(1)

@@ -1,14 +1,18 @@
 """The other final dispositions: transfer, humane destruction, death, escape.
 
-Each is final; the service refuses with the rule's own words (a humane
-destruction before the hold ends needs a veterinarian's or officer's record
-that the animal is hopelessly injured or an imminent threat, 58-526(c)).
+Each is final, so Record asks first, naming the animal and the disposition,
+with "Go back" the default answer: neither Enter on the form nor Enter on
+the question records anything. A humane destruction records why (the hold
+ended, or a veterinarian's or officer's finding that the animal is hopelessly
+injured or an imminent threat, 58-526(c); Wis. Stat. 173.23(4)) and who
+decided; the service refuses a basis the rules do not allow, on its field.
 """
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import QCheckBox, QLabel, QLineEdit, QPlainTextEdit, QWidget
+from PySide6.QtWidgets import QComboBox, QLabel, QLineEdit, QPlainTextEdit, QWidget
 
+from fieldops.rules.release import EUTHANASIA_BASES
 from fieldops.services.dispositions import (
     RequirementsNotMet,
     destroy,
@@ -31,9 +35,16 @@ TITLES = {
 }
 NOTES = {
     "transferred": "N&otes:",
-    "euthanized": "Who found it and &why:",
-    "died": "&Circumstances:",
+    "euthanized": "&Finding and notes:",
+    "died": "Circu&mstances:",
     "escaped": "How it &escaped:",
+}
+# What the confirmation's Record button says it records.
+RECORDS = {
+    "transferred": "the transfer",
+    "euthanized": "the humane destruction",
+    "died": "the death",
+    "escaped": "the escape",
 }
 
 
@@ -62,13 +73,20 @@ class DispositionDialog(RecordDialog):
         self.at = self.fields.add("at", "&When:", LocalDateTimeEdit(ctx.timezone))
         self.at.set_value(ctx.now())
         self.transfer_to = QLineEdit()
-        self.hopeless = QCheckBox("A veterinarian or officer has recorded that the animal is "
-                                  "&hopelessly injured or an imminent threat")
+        self.basis = QComboBox()
+        self.basis.addItem("Choose why…", "")
+        for code, label in EUTHANASIA_BASES.items():
+            self.basis.addItem(label, code)
+        self.decided_by = QLineEdit()
+        self.decided_by.setPlaceholderText("e.g. Dr. Ana Kim, veterinarian")
         if kind == "transferred":
             self.fields.add("transfer_to", "&Transferred to:", self.transfer_to)
         if kind == "euthanized":
-            self.fields.add("hopeless_or_threat", "", self.hopeless,
-                            hint="Needed only before the hold ends (Wis. Stat. 173.23(4)).")
+            self.fields.add("basis", "&Basis:", self.basis,
+                            hint="Before the hold ends, only a veterinarian's or officer's finding "
+                                 "allows it (Wis. Stat. 173.23(4)).")
+            self.fields.add("decided_by", "&Decided by:", self.decided_by,
+                            hint="Name, and whether a veterinarian, an officer or staff.")
         self.notes = QPlainTextEdit()
         self.notes.setTabChangesFocus(True)
         self.notes.setMaximumHeight(90)
@@ -82,8 +100,8 @@ class DispositionDialog(RecordDialog):
         free = when(self.ctx, v.release_to_others_from, midnight="start")
         if self.kind == "euthanized":
             text = (f"Humane destruction is allowed from {free}, when the hold ends. Before "
-                    "then it needs a veterinarian's or officer's record that the animal is hopelessly "
-                    "injured or an imminent threat.")
+                    "then it needs a veterinarian's or officer's finding that the animal is "
+                    "hopelessly injured or an imminent threat: record who found it and what.")
             if v.bit_person:
                 text += " This animal bit a person: it is preserved for up to 7 days for a " \
                         "necropsy (58-522)."
@@ -99,13 +117,28 @@ class DispositionDialog(RecordDialog):
                            ctx.profile, at=at, notes=notes)
         elif self.kind == "euthanized":
             self.save_with(destroy, ctx.db, ctx.actor, v.id, ctx.profile, at=at,
-                           hopeless_or_threat=self.hopeless.isChecked(), notes=notes)
+                           basis=self.basis.currentData(), decided_by=self.decided_by.text(),
+                           notes=notes)
         elif self.kind == "died":
             self.save_with(record_death, ctx.db, ctx.actor, v.id, ctx.profile, at=at,
                            notes=notes)
         else:
             self.save_with(record_escape, ctx.db, ctx.actor, v.id, ctx.profile, at=at,
                            notes=notes)
+
+    def confirmation_text(self) -> str:
+        """The question Record asks: the animal and the disposition, by name."""
+        v = self._view
+        text = (f"Record {RECORDS[self.kind]} of #{v.id} {v.animal.summary}?\n\n"
+                "A disposition is final: after this only a supervisor's correction changes it.")
+        if self.kind == "euthanized" and self.basis.currentData():
+            text += f"\n\nBasis: {self.basis.currentText()}."
+        return text
+
+    def confirm_save(self) -> bool:
+        """Ask before recording; "Go back" is the default, so Enter records nothing."""
+        return self.ctx.errors.confirm(self.confirmation_text(), f"&Record {RECORDS[self.kind]}",
+                                       "&Go back", self, TITLES[self.kind])
 
     def _on_record_saved(self, view: ImpoundView) -> None:
         self.result_view = view

@@ -51,7 +51,7 @@ class DocumentsWidget(QWidget):
         self.photo.setMinimumHeight(200)
         print_heading = QLabel("Print")
         print_heading.setObjectName("SectionHeading")
-        self.receipt_button = QPushButton("Release &receipt (PDF)…")
+        self.receipt_button = QPushButton("Rele&ase receipt (PDF)…")
         self.sheet_button = QPushButton("Record &sheet, 58-528 (PDF)…")
         for b in (self.receipt_button, self.sheet_button):
             b.setAutoDefault(False)

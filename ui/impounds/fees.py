@@ -42,7 +42,7 @@ class FeesWidget(QWidget):
         self.fees: FeeSummary | None = None
         heading = QLabel("Fees so far")
         heading.setObjectName("SectionHeading")
-        self.for_owner = QRadioButton("If the &owner reclaims")
+        self.for_owner = QRadioButton("If the o&wner reclaims")
         self.for_other = QRadioButton("If someone &else takes the animal")
         self.for_owner.setChecked(True)
         group = QButtonGroup(self)

@@ -176,7 +176,7 @@ class IntakeDialog(RecordDialog):
                                   hint="Only for species Other, e.g. ferret or rabbit.")
         self.microchip = add("animal.microchip", "&Microchip:", QLineEdit())
         self.microchip.setPlaceholderText("Scan or type the chip number, then Enter to look it up")
-        self.licence_number = add("animal.licence_number", "&Licence tag:", QLineEdit())
+        self.licence_number = add("animal.licence_number", "Licence ta&g:", QLineEdit())
         self.licence_year = add("animal.licence_year", "Licence &year:", QSpinBox())
         self.licence_year.setRange(1999, 2100)
         self.licence_year.setSpecialValueText("Not known")
@@ -185,10 +185,10 @@ class IntakeDialog(RecordDialog):
         self.breed = add("animal.breed", "&Breed:", QLineEdit())
         self.colour = add("animal.colour", "Co&lour:", QLineEdit())
         self.sex = add("animal.sex", "Se&x:", _combo(SEX_LABELS))
-        self.age = add("animal.birth_date", "Appro&x. age:", AgeSpinBox(self._custody_day))
-        self.altered = add("altered", "Spayed/ne&utered:", _combo(ALTERED),
+        self.age = add("animal.birth_date", "Approx. age:", AgeSpinBox(self._custody_day))
+        self.altered = add("altered", "Spayed/neutered:", _combo(ALTERED),
                            hint="As seen at intake.")
-        self.markings = add("animal.markings", "Mar&kings:", QLineEdit())
+        self.markings = add("animal.markings", "M&arkings:", QLineEdit())
         self._description = [self.species, self.species_detail, self.microchip,
                              self.licence_number, self.licence_year, self.name, self.breed,
                              self.colour, self.sex, self.age, self.markings]
@@ -235,15 +235,15 @@ class IntakeDialog(RecordDialog):
         self.reason = add("reason", "&Reason:", _combo(REASONS))
         self.reason_detail = add("reason_detail", "Reason &details:", QLineEdit())
         self.bit_person = add("bit_person", "", QCheckBox(
-            f"&Bit a person (the hold is {self.ctx.profile.bite_hold_days} days, "
+            f"Bit a person (the hold is {self.ctx.profile.bite_hold_days} days, "
             f"not {self.ctx.profile.hold_days})"))
         self.found_place = add("found_place", "&Found at (place):", QLineEdit())
         self.found_place.setPlaceholderText("Address or place; for a surrender, where it was "
                                             "handed over")
         self.found_at = OptionalDateTimeEdit(self.ctx.timezone)
         self.found_at.edit.set_value(self.ctx.now())
-        add("found_at", "Found &when:", self.found_at, focus=self.found_at.edit)
-        self.condition = add("condition", "Con&dition:", QLineEdit())
+        add("found_at", "Found when:", self.found_at, focus=self.found_at.edit)
+        self.condition = add("condition", "Condition:", QLineEdit())
         self.condition.setPlaceholderText("e.g. good, thin, matted, aggressive")
         self.injuries = QPlainTextEdit()
         self.injuries.setTabChangesFocus(True)

@@ -66,7 +66,7 @@ class ImpoundsWidget(QWidget):
         self.count.setObjectName("SearchStatus")
         self.intake_button = QPushButton("&New intake…")
         self.intake_button.setToolTip("Log an animal into the pound (Ctrl+N)")
-        self.open_button = QPushButton("&Open")
+        self.open_button = QPushButton("Op&en")
         self._text = ""  # the last text searched (one character is not searched)
         self._lay_out()
         self._connect()
@@ -88,7 +88,7 @@ class ImpoundsWidget(QWidget):
         for caption, widget, buddy in (
             ("S&tatus:", self.status, self.status),
             ("S&pecies:", self.species, self.species),
-            ("Impounded &from:", self.date_from, self.date_from.date_edit),
+            ("Impounded fro&m:", self.date_from, self.date_from.date_edit),
             ("t&o:", self.date_to, self.date_to.date_edit),
         ):
             label = QLabel(caption)

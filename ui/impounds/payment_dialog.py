@@ -19,7 +19,6 @@ from PySide6.QtWidgets import (
 from fieldops.services.impound_views import (
     PAYMENT_KINDS,
     PAYMENT_METHODS,
-    FeeLine,
     FeeSummary,
     ImpoundView,
 )
@@ -31,16 +30,6 @@ from ui.impounds.fields import FieldGroups, GridFields, error_label
 from ui.impounds.inputs import LocalDateTimeEdit, PersonField
 from ui.impounds.style import POUND_STYLE
 from ui.impounds.text import money
-
-
-def kind_of(line: FeeLine) -> str:
-    """Which payment kind settles a quoted fee line."""
-    label = line.label.lower()
-    if label.startswith("boarding"):
-        return "boarding"
-    if label.startswith("adoption"):
-        return "adoption"
-    return "impound"
 
 
 def _combo(items: dict[str, str]) -> QComboBox:
@@ -163,12 +152,19 @@ class LineItemsWidget(QWidget):
 
 
 class PaymentDialog(RecordDialog):
-    """Record what was paid; the lines start as the fees still due."""
+    """Record what was paid; the lines start as the fees still due.
+
+    The fees are those of one release (``fees.to_owner``): the owner's, or a
+    new owner's with the adoption fee. Who pays follows them: ``payer`` when
+    the caller knows who takes the animal (the release wizard), else the
+    owner for the owner's fees, and nobody chosen yet for someone else's.
+    """
 
     close_on_save = True
 
     def __init__(self, ctx: AppContext, view: ImpoundView, fees: FeeSummary | None,
-                 parent: QWidget | None = None) -> None:
+                 parent: QWidget | None = None, *,
+                 payer: tuple[int, str] | None = None) -> None:
         super().__init__(ctx, f"Record a payment — impoundment #{view.id}", parent)
         self.setObjectName("PaymentDialog")
         self.setStyleSheet(POUND_STYLE)
@@ -188,7 +184,7 @@ class PaymentDialog(RecordDialog):
         add("payer_id", "Paid &by:", self.payer, focus=self.payer.choose_button)
         self.paid_at = LocalDateTimeEdit(ctx.timezone)
         self.paid_at.set_value(ctx.now())
-        add("paid_at", "Paid &at:", self.paid_at)
+        add("paid_at", "Paid a&t:", self.paid_at)
         lines_heading = QLabel("Line items")
         lines_heading.setObjectName("SectionHeading")
         self.body.addWidget(QLabel(f"#{view.id} {view.animal.summary}"))
@@ -198,7 +194,10 @@ class PaymentDialog(RecordDialog):
         self.body.addLayout(form)
         self.body.addStretch(1)
         self.fields = FieldGroups(self.grid_fields, self.form_fields)
-        if view.owner is not None:
+        for_owner = fees is None or fees.to_owner
+        if payer is not None:
+            self.payer.set_person(*payer)
+        elif for_owner and view.owner is not None:
             self.payer.set_person(view.owner.id, view.owner.full_name)
         self._prefill(fees)
 
@@ -206,11 +205,15 @@ class PaymentDialog(RecordDialog):
         if fees is not None and fees.paid == 0:
             for line in fees.lines:
                 if line.amount > 0:
-                    self.line_items.add_line(kind_of(line), f"{line.amount:.2f}", line.label)
+                    self.line_items.add_line(line.kind, f"{line.amount:.2f}", line.label)
         elif fees is not None and fees.balance > 0:
             self.line_items.add_line("boarding", f"{fees.balance:.2f}", "Balance of fees due")
         if not self.line_items.count():
             self.line_items.add_line()
+
+    def initial_focus(self) -> QWidget | None:
+        """The first line item: what was paid for comes first on the form."""
+        return self.line_items.row(0).kind if self.line_items.count() else None
 
     def read_input(self) -> PaymentInput:
         return PaymentInput(lines=self.line_items.lines(), method=self.method.currentData(),

@@ -1,7 +1,8 @@
 """The release wizard: who takes the animal, then every legal requirement with its evidence.
 
-Finish stays disabled until the service's own check (``release_check``) says
-every requirement is met, and the page lists what is still missing and why.
+"Release the animal" stays disabled until the service's own check
+(``release_check``) says every requirement is met; the checklist marks what
+is still missing and why, and a line under it says how many.
 A supervisor may give a reason to override a block the rules mark
 overridable (an open bite quarantine, a vicious declaration); nothing else
 can be overridden.
@@ -66,9 +67,16 @@ def check_release(db: Database, impoundment_id: int, req: ReleaseRequest,
                         quote(db, impoundment_id, req.at, req.to_owner, profile))
 
 
+RELEASE_BUTTON = "&Release the animal"
+
+
 def unmet_text(unmet: list[CheckedRequirement]) -> str:
-    lines = "\n".join(f"• {c.requirement.label}: {c.requirement.detail}" for c in unmet)
-    return f"Finish stays disabled until these are met:\n{lines}"
+    """The line under the checklist: why the release button is disabled, without repeating
+    what the checklist already says beside each requirement."""
+    button = RELEASE_BUTTON.replace("&", "")
+    count = ("1 requirement marked ✘ above is" if len(unmet) == 1
+             else f"{len(unmet)} requirements marked ✘ above are")
+    return f"{button} stays disabled: {count} not met yet."
 
 
 class WhoPage(QWizardPage):
@@ -182,8 +190,11 @@ class RequirementsPage(QWizardPage):
         evidence.addRow("Fees:", fee_row)
         evidence.addRow("N&otes:", self.notes)
         self.checklist = ChecklistWidget(ctx.actor.is_supervisor)
-        scroll = QScrollArea()
+        # A scroll box only for a checklist taller than the window (overrides typed
+        # into many rows); at the default size every requirement shows in full.
+        scroll = self.checklist_scroll = QScrollArea()
         scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QScrollArea.Shape.NoFrame)
         scroll.setWidget(self.checklist)
         self.unmet_label = QLabel()
         self.unmet_label.setObjectName("UnmetSummary")
@@ -204,6 +215,9 @@ class RequirementsPage(QWizardPage):
 
     def initializePage(self) -> None:  # noqa: N802 (Qt's name)
         owner = self.who.is_to_owner()
+        if self.fees is not None and self.fees.to_owner != owner:
+            self.fees = None  # another kind of release's fees: never offered for payment
+            self.fees_label.setText("")
         self.evidence.setRowVisible(self.licence_agreement,
                                     self.view.animal.species == "dog" and not owner)
         self.setSubTitle(("Release to the owner or the owner's representative: "
@@ -277,7 +291,12 @@ class RequirementsPage(QWizardPage):
     def _on_pay_button_clicked(self) -> None:
         from ui.impounds.payment_dialog import PaymentDialog
 
-        self.payment_dialog = PaymentDialog(self.ctx, self.view, self.fees, self.wizard())
+        who = self.who.recipient
+        payer = (who.person_id(), who.person_name()) if who.person_id() is not None else None
+        fees = self.fees if self.fees is not None and \
+            self.fees.to_owner == self.who.is_to_owner() else None
+        self.payment_dialog = PaymentDialog(self.ctx, self.view, fees, self.wizard(),
+                                            payer=payer)
         self.payment_dialog.open()
 
     def _on_bus_changed(self, entity: str, entity_id: int) -> None:
@@ -296,12 +315,12 @@ class ReleaseWizardDialog(QWizard):
         self.setWindowTitle(f"Release — impoundment #{view.id}")
         self.setWizardStyle(QWizard.WizardStyle.ClassicStyle)
         self.setOption(QWizard.WizardOption.NoBackButtonOnStartPage)
-        self.resize(880, 720)
+        self.resize(880, 740)
         self.who = WhoPage(ctx, view)
         self.requirements = RequirementsPage(ctx, view, self.who)
         self.addPage(self.who)
         self.addPage(self.requirements)
-        self.setButtonText(QWizard.WizardButton.FinishButton, "&Release the animal")
+        self.setButtonText(QWizard.WizardButton.FinishButton, RELEASE_BUTTON)
         self._releasing = False
         self.released: ImpoundView | None = None
 
@@ -309,7 +328,7 @@ class ReleaseWizardDialog(QWizard):
         return self.button(QWizard.WizardButton.FinishButton)
 
     def accept(self) -> None:
-        """Finish: record the release; the wizard closes only when it is saved."""
+        """Release the animal (the finish button): record the release; the wizard closes only when it is saved."""
         if self.released is not None:
             super().accept()
             return

@@ -210,6 +210,8 @@ class SummaryWidget(QScrollArea):
         if d.transfer_to and d.kind == "transferred":
             pairs.append(("Transferred to", d.transfer_to))
         if d.kind == "euthanized":
+            pairs.append(("Basis", d.euthanasia_basis_label))
+            pairs.append(("Decided by", d.decided_by or "Not recorded"))
             pairs.append(("Hopelessly injured or imminent threat", yes_no(d.hopeless_or_threat)))
         if d.preserve_until:
             pairs.append(("Preserve for necropsy until", day(d.preserve_until)))

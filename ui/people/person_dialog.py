@@ -67,7 +67,7 @@ class PersonDialog(RecordDialog):
         self.fields = FormFields(form)
         add = self.fields.add
         self.full_name = add("full_name", "&Name:", QLineEdit())
-        self.address = add("address", "A&ddress:", QLineEdit())
+        self.address = add("address", "Add&ress:", QLineEdit())
         self.city = add("city", "Cit&y:", QLineEdit())
         self.postal_code = add("postal_code", "&ZIP code:", QLineEdit())
         self.postal_code.setMaximumWidth(140)

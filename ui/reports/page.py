@@ -93,7 +93,7 @@ class ImpoundRegisterWidget(QWidget):
         # width (and be cut short) unless the field's box may grow.
         form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
         self.fields = FormFields(form)
-        self.start = self.fields.add("period_start", "&From:", self._date_edit())
+        self.start = self.fields.add("period_start", "Fro&m:", self._date_edit())
         self.end = self.fields.add("period_end", "&To:", self._date_edit())
         today = ctx.today()
         set_date(self.start, today.replace(day=1))

@@ -130,6 +130,11 @@ class Disposition(Base):
     transfer_to: Mapped[str] = mapped_column(String(300), default="")
     notes: Mapped[str] = mapped_column(Text, default="")
     hopeless_or_threat: Mapped[bool] = mapped_column(default=False)
+    # Humane destruction only: why (a code of fieldops.rules.EUTHANASIA_BASES) and who
+    # decided it, as the operator recorded them (name, and role: veterinarian or officer).
+    # Blank on the other kinds and on euthanasias recorded before FieldOps asked.
+    euthanasia_basis: Mapped[str] = mapped_column(String(30), default="", server_default="")
+    decided_by: Mapped[str] = mapped_column(String(200), default="", server_default="")
     preserve_until: Mapped[date | None] = mapped_column(default=None)
     recorded_by: Mapped[str] = mapped_column(String(100))
     recorded_at: Mapped[datetime] = mapped_column(UTCDateTime)

@@ -94,9 +94,7 @@ def pound(sqlite_db, operator, today):
 
     def pay_all(view, at, to_owner, payer):
         fees = quote(db, view.id, at, to_owner, ns.profile)
-        lines = tuple(LineInput("boarding" if f.label.startswith("Boarding") else
-                                "adoption" if f.label.startswith("Adoption") else "impound",
-                                f.amount) for f in fees.lines if f.amount > 0)
+        lines = tuple(LineInput(f.kind, f.amount) for f in fees.lines if f.amount > 0)
         record_payment(db, actor, view.id, PaymentInput(lines, "cash", f"R-{view.id}",
                                                         payer_id=payer.id, paid_at=at),
                        ns.profile)

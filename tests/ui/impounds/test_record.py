@@ -75,28 +75,36 @@ def test_history_and_a_kennel_move(qtbot, open_record, biter, wait_idle, qtmodel
 
 
 def test_humane_destruction_is_refused_before_the_hold_ends(
-        qtbot, open_record, biter, wait_idle, wait_dialog):
+        qtbot, open_record, biter, wait_idle, wait_dialog, errors):
+    # Issue 7.2: the dialog asks why and who decided; "the hold ended" is refused on its
+    # field before the hold ends, and only a veterinarian's or officer's finding allows it.
     record = open_record(biter.id)
     record.other_actions["euthanized"].trigger()
     dialog = wait_dialog("DispositionDialog")
+    dialog.basis.setCurrentIndex(dialog.basis.findData("hold_ended"))
+    qtbot.keyClicks(dialog.decided_by, "Sgt. Ortiz, officer")
     qtbot.mouseClick(dialog.save_button, Qt.MouseButton.LeftButton)
     wait_idle()
     assert dialog.isVisible()
-    assert dialog.banner.text() == (
-        "Humane destruction refused. The hold ends at Sat 5 Dec 2026 at 12 midnight CST (end of "
-        "the day). Before then, humane destruction needs a veterinarian's or officer's record "
-        "that the animal is hopelessly injured or an imminent threat.")
+    assert dialog.fields.error_text("basis") == (
+        "The hold has not ended: it ends at Sun 6 Dec 2026 12:00 AM CST (start of the day). "
+        "Before then, humane destruction needs a veterinarian's or officer's finding that the "
+        "animal is hopelessly injured or an imminent threat.")
     assert record.view().in_custody
-    # With the record of an imminent threat it is allowed, and the body is kept for a necropsy.
-    dialog.hopeless.setChecked(True)
+    # With the finding of an imminent threat it is allowed, and the body is kept for a necropsy.
+    dialog.basis.setCurrentIndex(dialog.basis.findData("imminent_threat"))
     qtbot.mouseClick(dialog.save_button, Qt.MouseButton.LeftButton)
     wait_idle()
-    assert dialog.fields.error_text("notes").startswith("Record who (veterinarian or officer)")
+    assert dialog.fields.error_text("notes").startswith("Record what the veterinarian or officer")
     qtbot.keyClicks(dialog.notes, "Dr. Kim: aggressive, imminent threat to staff")
     qtbot.mouseClick(dialog.save_button, Qt.MouseButton.LeftButton)
     wait_idle()
+    assert "Record the humane destruction of #" in errors.questions[-1]
+    assert "Max" in errors.questions[-1]
     assert record.view().disposition.label == "Euthanized"
     assert record.summary.disposition.value("Preserve for necropsy until") == "Fri 4 Dec 2026"
+    assert record.summary.disposition.value("Basis").startswith("An imminent threat")
+    assert record.summary.disposition.value("Decided by") == "Sgt. Ortiz, officer"
     assert record.summary.disposition.value("Hopelessly injured or imminent threat") == "Yes"
     assert not record.other_button.isEnabled()
     record.close()

@@ -1,6 +1,6 @@
 """Releasing an animal: who takes it, then every requirement with its evidence.
 
-Finish stays disabled, and says why, until the service's check passes; the
+"Release the animal" stays disabled, and says why, until the service's check passes; the
 animal then leaves custody and the receipt prints with the fees paid.
 """
 
@@ -72,11 +72,11 @@ def test_a_release_is_refused_with_each_missing_requirement_named(
         UNMET, "The boarding and impoundment fees have not been paid.")
     assert rows["Not in an open bite quarantine"][0] == MET
     assert not wizard.finish_button().isEnabled()
+    # Issue 7.5: the line names the button it explains and does not repeat the checklist.
     why = wizard.requirements.unmet_label.text()
-    assert why.startswith("Finish stays disabled until these are met:")
-    assert why.count("•") == 4
-    assert "• Boarding and impoundment fees paid: The boarding and impoundment fees have " \
-           "not been paid." in why
+    assert wizard.finish_button().text().replace("&", "") in why
+    assert "4 requirements" in why
+    assert "•" not in why and "fees" not in why
     assert wizard.requirements.fees_label.text() == (
         "Total $70.00   ·   Paid $0.00   ·   Balance due $70.00")
     # Forced through anyway (as a stale screen would), the service refuses and names each.
@@ -207,8 +207,12 @@ def test_adoption_after_the_hold_makes_the_adopter_the_owner(
     qtbot.mouseClick(wizard.requirements.pay_button, Qt.MouseButton.LeftButton)
     payment = wait_dialog("PaymentDialog")
     assert payment.line_items.total.text() == "Total $260.00"  # $30 + 15 days x $12 + $50
+    # Issue 7.4: the adopter pays, for the adoption's own lines (impound fee not doubled).
+    assert payment.payer.person_id() == p.ana.id
+    assert [r.value().kind for r in (payment.line_items.row(i)
+                                     for i in range(payment.line_items.count()))] == [
+        "impound", "boarding", "adoption"]
     qtbot.keyClicks(payment.receipt_number, "R-5502")
-    payment.payer.set_person(p.ana.id, p.ana.full_name)
     qtbot.mouseClick(payment.save_button, Qt.MouseButton.LeftButton)
     wait_idle()
     settle(wizard)
@@ -249,5 +253,28 @@ def test_only_a_supervisor_sees_an_override_and_only_for_an_overridable_block(
     assert checklist(wizard)["Not in an open bite quarantine"] == (
         MET, "Overridden: Quarantine moved to the pound under a vet's care")
     assert "Not in an open bite quarantine" not in wizard.requirements.unmet_label.text()
+    wizard.reject()
+    record.close()
+
+
+def test_an_adoption_shows_every_requirement_at_the_default_size(
+        qtbot, open_record, settle, pound):
+    # Issue 7.5: the summary under the checklist no longer repeats it, and no requirement of
+    # an adoption (the longest checklist: seven rows for a dog) is cut off by a scroll box.
+    p = pound
+    stray = p.impound(p.animal("Rex", owner=p.bo, breed="Beagle"), local(2026, 11, 12, 9, 30))
+    record = open_record(stray.id)
+    wizard = record.open_release()
+    wizard.who.to_other.setChecked(True)
+    wizard.who.recipient.set_person(p.ana.id, p.ana.full_name)
+    wizard.next()
+    settle(wizard)
+    page = wizard.requirements
+    qtbot.waitUntil(lambda: page.checklist.height() > 0)
+    assert len(page.checklist.rows()) == 7
+    assert not page.unmet_label.isHidden()
+    scroll = page.checklist_scroll
+    assert scroll.verticalScrollBar().maximum() == 0
+    assert page.checklist.height() <= scroll.viewport().height()
     wizard.reject()
     record.close()

@@ -1,0 +1,190 @@
+"""No Alt+letter is used twice where the user can press it (issue 7, item 4).
+
+Every area of the main window and every dialog the app opens is walked: for
+each window, each combination it shows (an area, a tab, a wizard page), the
+``&X`` letters of its visible buttons, buddied labels, tabs and menu bar are
+collected, and a letter used twice does nothing useful: Qt only cycles the
+focus between the two. Each menu is its own scope.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterator
+from datetime import timedelta
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QAbstractButton,
+    QApplication,
+    QGroupBox,
+    QLabel,
+    QMenu,
+    QMenuBar,
+    QTabWidget,
+    QWidget,
+    QWizard,
+)
+
+from fieldops.rules import Profile
+from fieldops.services.animals import AnimalInput, create_animal
+from fieldops.services.context import now
+from fieldops.services.dispositions import record_escape
+from fieldops.services.impounds import IntakeInput, get_impoundment, intake
+from fieldops.services.people import PersonInput, create_person
+from ui.app import build_context
+from ui.errors import BugDialog
+from ui.impounds.correction_dialog import CorrectionDialog
+from ui.impounds.disposition_dialog import TITLES, DispositionDialog
+from ui.impounds.intake_dialog import IntakeDialog
+from ui.impounds.payment_dialog import PaymentDialog
+from ui.impounds.record_dialog import ImpoundmentDialog
+from ui.impounds.release_wizard import ReleaseWizardDialog
+from ui.people.animal_dialog import AnimalDialog
+from ui.people.person_dialog import PersonDialog
+from ui.people.picker import PersonPickerDialog
+from ui.people.vaccination_dialog import VaccinationDialog
+
+_MNEMONIC = re.compile(r"&(?!&)(\w)")
+
+
+def mnemonic(text: str) -> str | None:
+    found = _MNEMONIC.search(text.replace("&&", ""))
+    return found.group(1).lower() if found else None
+
+
+def _texts(root: QWidget) -> Iterator[tuple[str, str]]:
+    """(letter, where) for everything with a mnemonic the user can reach in ``root`` now."""
+    for w in root.findChildren(QWidget):
+        if not w.isVisibleTo(root) or w.window() is not root:
+            continue
+        if isinstance(w, QAbstractButton) or (isinstance(w, QLabel) and w.buddy() is not None):
+            text = w.text()
+        elif isinstance(w, QGroupBox):
+            text = w.title()
+        else:
+            text = ""
+        if isinstance(w, QTabWidget):
+            for i in range(w.count()):
+                if w.isTabVisible(i) and (letter := mnemonic(w.tabText(i))):
+                    yield letter, f"tab {w.tabText(i)!r}"
+        if isinstance(w, QMenuBar):
+            for action in w.actions():
+                if action.isVisible() and (letter := mnemonic(action.text())):
+                    yield letter, f"menu {action.text()!r}"
+        if text and (letter := mnemonic(text)):
+            yield letter, f"{type(w).__name__} {text!r}"
+
+
+def duplicates(root: QWidget, scope: str) -> list[str]:
+    seen = list(_texts(root))
+    counts = Counter(letter for letter, _ in seen)
+    return [f"{scope}: Alt+{letter.upper()} on " + ", ".join(w for x, w in seen if x == letter)
+            for letter, n in counts.items() if n > 1]
+
+
+def tab_states(root: QWidget) -> Iterator[str]:
+    """Show each page of each tab widget in turn (the others at their first page)."""
+    yield "as opened"
+    for tabs in root.findChildren(QTabWidget):
+        if not tabs.isVisibleTo(root):
+            continue
+        for i in range(tabs.count()):
+            tabs.setCurrentIndex(i)
+            yield f"tab {tabs.tabText(i)!r}"
+        tabs.setCurrentIndex(0)
+
+
+def menu_duplicates(root: QWidget, scope: str) -> list[str]:
+    out = []
+    for menu in root.findChildren(QMenu):
+        letters = [(mnemonic(a.text()), a.text()) for a in menu.actions() if a.isVisible()]
+        counts = Counter(x for x, _ in letters if x)
+        out += [f"{scope}, menu {menu.title()!r}: Alt+{x.upper()} on "
+                + ", ".join(t for y, t in letters if y == x) for x, n in counts.items() if n > 1]
+    return out
+
+
+def walk(root: QWidget, scope: str) -> list[str]:
+    root.show()
+    QApplication.processEvents()
+    found = menu_duplicates(root, scope)
+    if isinstance(root, QWizard):
+        for page_id in root.pageIds():
+            while root.currentId() != page_id:
+                root.next()
+                QApplication.processEvents()
+            found += duplicates(root, f"{scope}, page {root.currentPage().title()!r}")
+    else:
+        for state in tab_states(root):
+            QApplication.processEvents()
+            found += duplicates(root, f"{scope}, {state}")
+    return found
+
+
+def close(dialog: QWidget) -> None:
+    deletes = dialog.testAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+    dialog.close()
+    if not deletes:
+        dialog.deleteLater()
+
+
+@pytest.fixture
+def records(sqlite_db, operator, supervisor, today):
+    db = sqlite_db
+    ana = create_person(db, operator, PersonInput(full_name="Ana Ruiz", address="12 Elm St",
+                                                  city="Madison"))
+    rex = create_animal(db, operator, AnimalInput(species="dog", name="Rex", owner_id=ana.id),
+                        today=today)
+    tom = create_animal(db, operator, AnimalInput(species="cat", name="Tom"), today=today)
+    profile = Profile.default()
+    held = intake(db, operator, IntakeInput(impounded_at=now() - timedelta(days=20),
+                                            animal_id=rex.id, officer="Off. Lee",
+                                            reason="at_large", found_place="Elm St"), profile)
+    closed = intake(db, operator, IntakeInput(impounded_at=now() - timedelta(days=20),
+                                              animal_id=tom.id, officer="Off. Lee",
+                                              reason="at_large", found_place="Elm St"), profile)
+    record_escape(db, operator, closed.id, profile, at=now() - timedelta(days=1), notes="gate")
+    closed = get_impoundment(db, closed.id, profile, now())
+    return ana, rex, held, closed, profile
+
+
+def test_no_mnemonic_is_used_twice_in_one_place(qtbot, window, records, sqlite_db, supervisor,
+                                                errors):
+    ana, rex, held, closed, profile = records
+    ctx = window.ctx
+    found: list[str] = []
+    for area in window.areas:
+        window.show_area(area.key)
+        QApplication.processEvents()
+        for state in tab_states(window):
+            found += duplicates(window, f"main window, {area.title}, {state}")
+    found += menu_duplicates(window, "main window")
+
+    sup = build_context(sqlite_db, supervisor, errors=errors)
+    dialogs = [
+        ("person (new)", PersonDialog(ctx)),
+        ("person", PersonDialog(ctx, ana)),
+        ("animal", AnimalDialog(ctx, rex)),
+        ("vaccination", VaccinationDialog(ctx, rex)),
+        ("person picker", PersonPickerDialog(ctx)),
+        ("intake", IntakeDialog(ctx)),
+        ("impoundment", ImpoundmentDialog(ctx, held)),
+        ("impoundment, closed, supervisor", ImpoundmentDialog(sup, closed)),
+        ("payment", PaymentDialog(ctx, held, held.fees)),
+        ("correction", CorrectionDialog(sup, closed)),
+        ("bug", BugDialog("message", "details")),
+    ] + [(TITLES[kind], DispositionDialog(ctx, held, kind)) for kind in TITLES]
+    for scope, dialog in dialogs:
+        found += walk(dialog, scope)
+        close(dialog)
+    wizard = ReleaseWizardDialog(ctx, held)
+    wizard.who.recipient.set_person(ana.id, ana.full_name)
+    found += walk(wizard, "release wizard")
+    close(wizard)
+    qtbot.waitUntil(lambda: ctx.tasks.pending_count() == 0 and sup.tasks.pending_count() == 0,
+                    timeout=10_000)
+    sup.shutdown()
+    assert found == [], "\n".join(found)
