@@ -6,7 +6,7 @@ reaches a Paragraph only through ``esc``/``markup`` (see ``base``).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from decimal import Decimal
 
 from reportlab.lib.units import inch
@@ -46,6 +46,17 @@ def party_markup(party: PartyView | None, *, unknown: str = "Unknown") -> Markup
     if clean(party.phone).strip():
         text = Markup(text + markup("<br/>Phone: {}", party.phone))
     return text
+
+
+def staff_name(username: str, names: Mapping[str, str] | None) -> str:
+    """The staff member's full name for a login name; the login name when none is set."""
+    return clean((names or {}).get(username, "")).strip() or username
+
+
+def staff_label(username: str, names: Mapping[str, str] | None) -> str:
+    """"Full Name (login)": the person, and the login the audit trail records."""
+    name = staff_name(username, names)
+    return name if name == username else f"{name} ({username})"
 
 
 def party_line(party: PartyView | None) -> str:

@@ -16,7 +16,6 @@ from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
-    QFileDialog,
     QHBoxLayout,
     QLabel,
     QLineEdit,
@@ -31,6 +30,7 @@ from fieldops.rules import impound_hold
 from fieldops.services.animals import AnimalInput, AnimalView, get_animal
 from fieldops.services.impound_views import REASONS, ImpoundView
 from fieldops.services.impounds import IntakeInput, Photo, RepeatInfo, intake, repeat_check
+from ui.common.file_dialogs import ask_open_path
 from ui.context import AppContext
 from ui.forms import FormFields, RecordDialog, form_layout
 from ui.impounds.fields import FieldGroups
@@ -446,8 +446,8 @@ class IntakeDialog(RecordDialog):
         self.hold_preview.setText("Hold: " + hold.why["last_claim_day"])
 
     def _on_photo_button_clicked(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self, "Add a photo", "",
-                                              "Photos (*.jpg *.jpeg *.png)")
+        path = ask_open_path(self, "Add a photo", "Photos (*.jpg *.jpeg *.png)",
+                             self.ctx.db.folder, lambda m: self.ctx.errors.tell(m, self))
         if path:
             self.add_photo(path)
 

@@ -12,13 +12,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date, datetime, tzinfo
-from pathlib import Path
 
 from PySide6.QtCore import Qt, QUrl
 from PySide6.QtGui import QDesktopServices, QFontDatabase
 from PySide6.QtWidgets import (
     QDateEdit,
-    QFileDialog,
     QFormLayout,
     QHBoxLayout,
     QLabel,
@@ -29,10 +27,12 @@ from PySide6.QtWidgets import (
 )
 
 from fieldops.db.engine import Database
-from fieldops.files import write_whole_file
+from fieldops.errors import UserError
 from fieldops.reports import impound_register
 from fieldops.rules import Profile
 from fieldops.services.registers import impound_register_views
+from ui.common.documents import write_document
+from ui.common.file_dialogs import ask_save_path
 from ui.context import AppContext
 from ui.forms import FormFields, form_layout, show_refusal
 from ui.impounds.style import paint_page_white
@@ -168,14 +168,12 @@ class ImpoundRegisterWidget(QWidget):
 
     def ask_save_path(self, suggested_name: str) -> str:
         """Where to save the PDF; "" when the user cancels (tests replace this)."""
-        path, _ = QFileDialog.getSaveFileName(self, "Save the register",
-                                              str(Path.home() / suggested_name),
-                                              "PDF documents (*.pdf)")
-        return path
+        return ask_save_path(self, "Save the register", suggested_name, self.ctx.db.folder,
+                             lambda message: self.ctx.errors.tell(message, self))
 
     def write(self, register: RenderedRegister, path: str) -> None:
         self._set_busy("Saving…", f"Writing {path}…")
-        self.ctx.tasks.run(write_whole_file, path, register.pdf, owner=self,
+        self.ctx.tasks.run(write_document, path, register.pdf, self.ctx.db.folder, owner=self,
                            on_done=lambda written: self._on_pdf_written(register, written),
                            on_error=lambda exc: self._on_write_failed(path, exc))
 
@@ -216,6 +214,9 @@ class ImpoundRegisterWidget(QWidget):
 
     def _on_write_failed(self, path: str, exc: BaseException) -> bool:
         self._set_idle()
+        if isinstance(exc, UserError):  # the database's folder: said as written
+            self.banner.show_error(f"Nothing was written to {path}. {exc}")
+            return True
         if isinstance(exc, OSError):
             self.banner.show_error(f"Nothing was written to {path}: "
                                    f"{exc.strerror or exc}. Choose another folder or free "

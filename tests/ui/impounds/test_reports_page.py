@@ -162,6 +162,22 @@ def test_a_folder_that_cannot_be_written_says_so_and_leaves_no_file(
     assert list(folder.iterdir()) == []
 
 
+def test_the_register_is_never_saved_into_the_database_folder(
+        qtbot, reports, november, wait_idle, monkeypatch, sqlite_db):
+    out = sqlite_db.folder / "register.pdf"
+    monkeypatch.setattr(reports_page.ImpoundRegisterWidget, "ask_save_path",
+                        lambda self, name: str(out))
+    before = sorted(p.name for p in sqlite_db.folder.iterdir())
+    qtbot.mouseClick(reports.save_button, Qt.MouseButton.LeftButton)
+    wait_idle()
+    wait_idle()
+    assert not out.exists()
+    assert sorted(p.name for p in sqlite_db.folder.iterdir()) == before
+    assert reports.banner.text().startswith(f"Nothing was written to {out}.")
+    assert "holds the FieldOps database" in reports.banner.text()
+    assert reports.save_button.isEnabled()
+
+
 def test_the_reports_area_shows_the_register(window):
     page = window.show_area("reports")
     assert isinstance(page, ReportsWidget)
