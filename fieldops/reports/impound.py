@@ -18,10 +18,11 @@ from datetime import datetime
 from zoneinfo import ZoneInfo
 
 from reportlab.lib.units import inch
-from reportlab.platypus import Flowable, KeepTogether, Table, TableStyle
+from reportlab.platypus import Flowable, Table, TableStyle
 
 from fieldops.reports.base import (
     Document,
+    FirstThatFits,
     Markup,
     clean,
     fmt_date,
@@ -114,28 +115,39 @@ class ReleaseReceipt(Document):
                                   f"{fmt_datetime(v.fees.as_of, self.tz)}; {clean(v.fees.schedule)})"),
                 ("Balance due", money(v.fees.balance)),
             ], label_width=1.45 * inch)]
+        # The statement and the signatures it asks for stay together, and tighten to
+        # stay on the page they close; when even that page has no room they take the
+        # last requirement with them (under its header), never a page to themselves.
+        evidence, last = d.evidence[:-1], d.evidence[-1:]
         story += [
             *self.heading("Requirements of release and the evidence recorded"),
-            *evidence_table(self, d.evidence),
-            self.spacer(8),
-            # The attestation and the signatures it asks for stay on one page.
-            KeepTogether([
-                self.text(
-                    "The animal described above was released from impoundment under city code "
-                    "58-526. This receipt is part of the record the pound operator keeps for "
-                    "each impounded animal under city code 58-528: the description of the "
-                    "animal, the date of impoundment, its disposition, the name and address of "
-                    "the person to whom it was released, the date of delivery and a listing of "
-                    "all fees paid.",
-                    "note",
-                ),
-                self.spacer(12),
-                self._signatures(),
-            ]),
+            *(evidence_table(self, evidence) if evidence else []),
+            FirstThatFits(
+                [*self._tail(last, header=not evidence), *self._closing(compact=False)],
+                [*self._tail(last, header=not evidence), *self._closing(compact=True)],
+                overflow=[*self._tail(last, header=True), *self._closing(compact=False)],
+            ),
         ]
         return story
 
-    def _signatures(self) -> Flowable:
+    def _tail(self, last: tuple, *, header: bool) -> list[Flowable]:
+        if not last and not header:
+            return []
+        return evidence_table(self, last, show_header=header)
+
+    def _closing(self, *, compact: bool) -> list[Flowable]:
+        statement = (
+            "The animal described above was released from impoundment under city code "
+            "58-526. This receipt is part of the record the pound operator keeps for "
+            "each impounded animal under city code 58-528: the description of the "
+            "animal, the date of impoundment, its disposition, the name and address of "
+            "the person to whom it was released, the date of delivery and a listing of "
+            "all fees paid."
+        )
+        return [self.spacer(3 if compact else 8), self.text(statement, "note"),
+                self.spacer(2 if compact else 12), self._signatures(compact=compact)]
+
+    def _signatures(self, *, compact: bool = False) -> Flowable:
         """Two signature lines with a gap between them, each with the printed name below."""
         d = self.disposition
         recipient = d.recipient.full_name if d.recipient else ""
@@ -152,7 +164,8 @@ class ReleaseReceipt(Document):
               caption("Signature for the pound operator",
                       staff_name(d.recorded_by, self.staff_names))],
              [self.text(date_line, "small"), "", self.text(date_line, "small")]],
-            colWidths=[half, gap, half], rowHeights=[28, None, None], hAlign="LEFT",
+            colWidths=[half, gap, half], rowHeights=[20 if compact else 28, None, None],
+            hAlign="LEFT",
         )
         table.setStyle(TableStyle([
             ("LINEBELOW", (0, 0), (0, 0), 0.8, "black"),
