@@ -100,9 +100,9 @@ class DocumentsWidget(QWidget):
         grid = QGridLayout()
         grid.setColumnStretch(4, 1)
         self.receipt_button, self.receipt_print_button, self.receipt_open_button = \
-            self._document_row(grid, 0, RECEIPT, "&Save PDF…", "&Print…", "&Open")
+            self._document_row(grid, 0, RECEIPT, "&Save PDF…", "&Print…", "Op&en")
         self.sheet_button, self.sheet_print_button, self.sheet_open_button = \
-            self._document_row(grid, 1, SHEET, "Sa&ve PDF…", "Pri&nt…", "Op&en")
+            self._document_row(grid, 1, SHEET, "Sa&ve PDF…", "Prin&t…", "Ope&n")
         self.status = QLabel()
         self.status.setObjectName("FieldHint")
         self.status.setWordWrap(True)

@@ -3,11 +3,10 @@ and never written into the database's folder."""
 
 from __future__ import annotations
 
-import os
-import stat
 from pathlib import Path
 
 import pytest
+from print_service import install_fake_lp
 from pypdf import PdfReader
 from PySide6.QtCore import Qt
 from PySide6.QtPrintSupport import QPrinter
@@ -57,17 +56,7 @@ def pdf_text(data: bytes | Path) -> str:
 
 @pytest.fixture
 def lp(tmp_path, monkeypatch):
-    """A stand-in for the print service's ``lp`` on PATH: keeps its arguments and input."""
-    bin_dir = tmp_path / "bin"
-    bin_dir.mkdir()
-    script = bin_dir / "lp"
-    script.write_text('#!/bin/sh\nprintf "%s\\n" "$@" > "$LP_ARGS"\ncat > "$LP_INPUT"\n'
-                      'echo "request id is Front-7 (1 file(s))"\n')
-    script.chmod(script.stat().st_mode | stat.S_IEXEC)
-    monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ['PATH']}")
-    monkeypatch.setenv("LP_ARGS", str(tmp_path / "lp-args"))
-    monkeypatch.setenv("LP_INPUT", str(tmp_path / "lp-input"))
-    return tmp_path / "lp-args", tmp_path / "lp-input"
+    return install_fake_lp(tmp_path, monkeypatch)
 
 
 def test_the_operator_signs_the_receipt_under_their_own_name(
