@@ -90,3 +90,39 @@ def test_nothing_is_written_into_or_read_from_the_database_folder(tmp_path):
     assert not in_database_folder(data / "sub" / "receipt.pdf", data)
     assert not in_database_folder(data / "receipt.pdf", None)  # a server database
     refuse_database_folder(tmp_path / "receipt.pdf", data)
+
+
+def test_a_save_into_the_database_folder_is_refused_and_asked_again(qapp, qtbot, tmp_path):
+    from PySide6.QtCore import QTimer
+    from PySide6.QtWidgets import QApplication
+
+    from ui.common.file_dialogs import ask_save_path
+
+    data = tmp_path / "data"
+    data.mkdir()
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    told: list[str] = []
+    answers = [data / "receipt.pdf", elsewhere / "receipt.pdf"]
+    seen: list[tuple[str, str]] = []
+
+    def answer() -> None:
+        dialog = QApplication.activeModalWidget()
+        if not isinstance(dialog, QFileDialog):
+            QTimer.singleShot(20, answer)
+            return
+        seen.append((dialog.directory().absolutePath(), dialog.selectedFiles()[0]))
+        target = answers.pop(0)
+        dialog.setDirectory(str(target.parent))
+        dialog.selectFile(target.name)
+        if answers:
+            QTimer.singleShot(20, answer)  # the dialog comes back after the refusal
+        dialog.accept()
+
+    QTimer.singleShot(20, answer)
+    chosen = ask_save_path(None, "Save PDF", "receipt.pdf", data, told.append)
+    assert chosen == str(elsewhere / "receipt.pdf")
+    assert len(told) == 1 and "holds the FieldOps database" in told[0]
+    # Neither the first nor the second showing started in the database's folder.
+    assert all(Path(folder) != data for folder, _ in seen)
+    assert seen[0][1].endswith("receipt.pdf")  # the suggested name was filled in
