@@ -62,7 +62,8 @@ def show_dialog(folder: Path, stock: bool) -> int:
     dialog.show()
     model = dialog.findChild(QFileSystemModel)
     listed: set[str] = set()
-    deadline = time.monotonic() + 5
+    deadline = time.monotonic() + 20
+    settled_at = None
     while time.monotonic() < deadline:
         app.processEvents()
         root = model.index(str(folder))
@@ -72,8 +73,10 @@ def show_dialog(folder: Path, stock: bool) -> int:
                 model.data(index, Qt.ItemDataRole.DecorationRole)  # the icon
                 model.data(index, Qt.ItemDataRole.DisplayRole)  # name, size, type, date
             listed.add(model.fileName(model.index(row, 0, root)))
-        if {"fieldops.db", "fieldops.db-wal"} <= listed and time.monotonic() > deadline - 3:
-            break  # listed, and two seconds for the icon thread to do its worst
+        if settled_at is None and {"fieldops.db", "fieldops.db-wal"} <= listed:
+            settled_at = time.monotonic() + 2  # listed: two seconds for the icon thread
+        if settled_at is not None and time.monotonic() > settled_at:
+            break
         time.sleep(0.02)
     dialog.close()
     QCoreApplication.processEvents()
