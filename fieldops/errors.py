@@ -58,6 +58,26 @@ class PermissionDeniedError(UserError):
     pass
 
 
+class DatabaseFilesReplacedError(UserError):
+    """The database's write-ahead log was removed or replaced while the app had it open.
+
+    Raised before any further unit of work: what this process would write from then
+    on could go to a file nobody else reads, so it stops instead of acknowledging.
+    """
+
+    code = "database_files_replaced"
+
+    def __init__(self, wal_path: str) -> None:
+        self.wal_path = wal_path
+        super().__init__(
+            "FieldOps has stopped saving: the database's write-ahead log "
+            f"({wal_path}) was removed or replaced by another program while FieldOps "
+            "had it open, so nothing saved from now on would reach the database. "
+            "Nothing more has been saved. Quit FieldOps and start it again, then check "
+            "the last records you saved before this message."
+        )
+
+
 class Collector:
     """Gathers field errors so a form reports all of them at once."""
 

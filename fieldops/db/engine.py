@@ -5,6 +5,18 @@ with ``synchronous=FULL`` lost no acknowledged commit under kill -9, and
 write transactions that begin IMMEDIATE never hit "database is locked" when
 two workstations write at once. Read-only units of work begin DEFERRED so
 that readers never queue behind a writer.
+
+SQLite's locks are POSIX locks, which belong to the process: closing ANY
+descriptor of the database file in this process (a file dialog sniffing it for
+an icon, say) silently drops them, and the next other process to close its
+connection then believes it was the last one and deletes the write-ahead log
+this process is still writing to ("How To Corrupt An SQLite Database File",
+2.2). The UI never lets anything but SQLite open these files
+(ui/common/file_dialogs.py); as a second line, every unit of work here first
+checks that the ``-wal`` file at the database's path is still the one each
+connection opened, and once it is not, the database refuses all further work
+with ``DatabaseFilesReplacedError`` rather than acknowledging saves that would
+go to a deleted file.
 """
 
 from __future__ import annotations
@@ -19,9 +31,14 @@ from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session, sessionmaker
 
+from fieldops.errors import DatabaseFilesReplacedError
+
 ENV_URL = "FIELDOPS_DATABASE_URL"
 BUSY_TIMEOUT_MS = 10_000
 READONLY = "fieldops_readonly"
+WAL_IDENTITY = "fieldops_wal_identity"
+
+FileIdentity = tuple[int, int]
 
 
 def default_database_path() -> Path:
@@ -63,12 +80,65 @@ def _prepare_sqlite_file(url: str) -> None:
         os.close(fd)
 
 
+def sqlite_file(url: str) -> Path | None:
+    """The database file of a SQLite URL; None for a server or an in-memory database."""
+    u = make_url(url)
+    if u.get_backend_name() != "sqlite" or not u.database or u.database == ":memory:":
+        return None
+    return Path(u.database)
+
+
+def _identity(path: Path) -> FileIdentity | None:
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        return None
+    return st.st_dev, st.st_ino
+
+
+class WalGuard:
+    """Notices that the ``-wal`` file was removed or replaced under this process's connections.
+
+    While any connection of ours is open, SQLite never deletes or recreates the
+    write-ahead log (it only rewinds it in place), so each connection's log is
+    the file at ``<db>-wal`` for the connection's whole life. When it is not,
+    another process has deleted the log this process writes to: every later save
+    would be acknowledged and lost. From then on every unit of work is refused,
+    even on new connections, because SQLite shares one lock and shared-memory
+    state per file among all of a process's connections: only a restart is clean.
+    """
+
+    def __init__(self, database: Path) -> None:
+        self.wal_path = database.with_name(database.name + "-wal")
+        self.failed = False
+
+    def opened(self, info: dict) -> None:
+        """Remember the log a new connection opened (none yet in a brand-new database)."""
+        info[WAL_IDENTITY] = _identity(self.wal_path)
+
+    def check(self, info: dict) -> None:
+        """Refuse the unit of work unless the connection's log is still the file at the path."""
+        if not self.failed:
+            expected = info.get(WAL_IDENTITY)
+            current = _identity(self.wal_path)
+            if expected is None:
+                # A new database gets its log at the first write: adopt it then.
+                info[WAL_IDENTITY] = current
+                return
+            if current == expected:
+                return
+            self.failed = True
+        raise DatabaseFilesReplacedError(str(self.wal_path))
+
+
 def make_engine(url: str, *, echo: bool = False) -> Engine:
     u = make_url(url)
     if u.get_backend_name() != "sqlite":
         return create_engine(url, echo=echo, pool_pre_ping=True)
     _prepare_sqlite_file(url)
     engine = create_engine(url, echo=echo, connect_args={"timeout": BUSY_TIMEOUT_MS / 1000})
+    database = sqlite_file(url)
+    guard = WalGuard(database) if database is not None else None
 
     @event.listens_for(engine, "connect")
     def _on_connect(dbapi_connection, _record) -> None:
@@ -79,14 +149,28 @@ def make_engine(url: str, *, echo: bool = False) -> Engine:
         cursor.execute("PRAGMA synchronous=FULL")
         cursor.execute("PRAGMA foreign_keys=ON")
         cursor.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+        # A first read opens the connection's write-ahead log, so the guard records
+        # the file this connection will write to, not one seen later.
+        cursor.execute("SELECT count(*) FROM sqlite_master").fetchall()
         cursor.close()
+        if guard is not None:
+            guard.opened(_record.info)
 
     @event.listens_for(engine, "begin")
     def _on_begin(conn) -> None:
+        if guard is not None:
+            guard.check(conn.connection.info)  # before BEGIN: a refusal leaves no transaction
         if conn.get_execution_options().get(READONLY):
             conn.exec_driver_sql("BEGIN")
         else:
             conn.exec_driver_sql("BEGIN IMMEDIATE")
+
+    @event.listens_for(engine, "commit")
+    def _on_commit(conn) -> None:
+        # Once more just before COMMIT: a refused commit is rolled back when the
+        # connection returns to the pool, never acknowledged.
+        if guard is not None:
+            guard.check(conn.connection.info)
 
     return engine
 
@@ -106,6 +190,12 @@ class Database:
     @property
     def description(self) -> str:
         return describe_url(self.url)
+
+    @property
+    def folder(self) -> Path | None:
+        """The folder holding the database's files (SQLite), where no document may go."""
+        path = sqlite_file(self.url)
+        return path.parent if path is not None else None
 
     @contextmanager
     def write(self) -> Iterator[Session]:

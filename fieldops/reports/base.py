@@ -55,7 +55,7 @@ from fieldops.reports.text import (
 )
 
 __all__ = [
-    "ALERT", "Document", "Markup", "NOT_RECORDED", "clean", "esc", "fit", "fmt_date",
+    "ALERT", "Document", "FirstThatFits", "Markup", "NOT_RECORDED", "clean", "esc", "fit", "fmt_date",
     "fmt_datetime", "fmt_local_date", "markup", "money", "para", "require_aware",
     "unicode_font", "wrap_text", "yes_no",
 ]
@@ -87,6 +87,70 @@ class _NumberedCanvas(Canvas):
             self._page_label(self, self._pageNumber, total)
             Canvas.showPage(self)
         Canvas.save(self)
+
+
+# ------------------------------------------------------------- a block that fits
+
+
+class FirstThatFits(Flowable):
+    """The first of several versions of a block that fits the space left in the frame.
+
+    Each version is kept whole. When none fits, the first (the roomiest), or
+    ``overflow`` when given, goes to the next page, where it fits. So a closing block (a statement and signature
+    lines) tightens its spacing to stay on the page it belongs to instead of
+    moving, alone, to a page of its own.
+    """
+
+    def __init__(self, *versions: Sequence[Flowable],
+                 overflow: Sequence[Flowable] | None = None) -> None:
+        super().__init__()
+        if not versions:
+            raise ValueError("FirstThatFits needs at least one version")
+        self._versions = [list(v) for v in versions]
+        self._overflow = list(overflow) if overflow is not None else None
+        self._overflowed = False
+        self._chosen = self._versions[0]
+        self._width = 0.0
+        self._height = 0.0
+
+    def _measure(self, flowables: Sequence[Flowable], width: float) -> float:
+        height = 0.0
+        for i, f in enumerate(flowables):
+            _, h = f.wrap(width, 1e6)
+            height += h
+            if i:
+                height += f.getSpaceBefore()
+            if i < len(flowables) - 1:
+                height += f.getSpaceAfter()
+        return height
+
+    def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:  # noqa: N803
+        self._width = availWidth
+        if not self._overflowed:
+            for version in self._versions:
+                height = self._measure(version, availWidth)
+                if height <= availHeight + 0.01:
+                    self._chosen, self._height = version, height
+                    return availWidth, height
+            # Nothing fits here: the block moves to the next page, as ``overflow``
+            # (say, with a table's header repeated) from now on.
+            self._overflowed = self._overflow is not None
+        self._chosen = self._overflow if self._overflowed and self._overflow else self._versions[0]
+        self._height = self._measure(self._chosen, availWidth)
+        return availWidth, self._height
+
+    def split(self, availWidth: float, availHeight: float) -> list[Flowable]:  # noqa: N803
+        return []  # whole or not at all: the frame moves it to the next page
+
+    def draw(self) -> None:
+        y = self._height
+        for i, f in enumerate(self._chosen):
+            if i:
+                y -= f.getSpaceBefore()
+            w, h = f.wrap(self._width, 1e6)
+            y -= h
+            f.drawOn(self.canv, 0, y, _sW=self._width - w)
+            y -= f.getSpaceAfter()
 
 
 # ----------------------------------------------------------------------- document
@@ -331,8 +395,12 @@ class Document:
         chunk: int = 500,
         font_size: float = 8.5,
         zebra: bool = True,
+        show_header: bool = True,
     ) -> list[Flowable]:
         """Rows as one or more tables with the header repeated on every page.
+
+        ``show_header=False`` draws the rows alone, styled as a continuation of a
+        table just above (the last rows of a table kept with what follows it).
 
         Cells are plain strings, drawn literally (no markup, nothing to
         escape) and fast; in a ``wrap`` column they are broken into lines by
@@ -369,25 +437,29 @@ class Document:
         flowables: list[Flowable] = []
         for n, piece in enumerate(pieces):
             last = n == len(pieces) - 1
-            data = [head, *piece, *(totals if last else [])]
+            data = [*([head] if show_header else []), *piece, *(totals if last else [])]
+            top = 1 if show_header else 0  # the first body row
             commands: list[tuple] = [
                 ("FONTNAME", (0, 0), (-1, -1), self.font),
                 ("FONTSIZE", (0, 0), (-1, -1), font_size),
                 ("LEADING", (0, 0), (-1, -1), font_size + 2),
-                ("FONTNAME", (0, 0), (-1, 0), self.bold),
-                ("BACKGROUND", (0, 0), (-1, 0), HEAD_BG),
                 ("VALIGN", (0, 0), (-1, -1), "TOP"),
                 ("LEFTPADDING", (0, 0), (-1, -1), CELL_PAD),
                 ("RIGHTPADDING", (0, 0), (-1, -1), CELL_PAD),
                 ("TOPPADDING", (0, 0), (-1, -1), 2),
                 ("BOTTOMPADDING", (0, 0), (-1, -1), 3),
-                ("LINEBELOW", (0, 0), (-1, 0), 0.8, colors.black),
-                ("LINEBELOW", (0, 1), (-1, -1), 0.25, GRID),
+                ("LINEBELOW", (0, top), (-1, -1), 0.25, GRID),
             ]
+            if show_header:
+                commands += [
+                    ("FONTNAME", (0, 0), (-1, 0), self.bold),
+                    ("BACKGROUND", (0, 0), (-1, 0), HEAD_BG),
+                    ("LINEBELOW", (0, 0), (-1, 0), 0.8, colors.black),
+                ]
             for col in right_set:
                 commands.append(("ALIGN", (col, 0), (col, -1), "RIGHT"))
             if zebra:
-                commands.append(("ROWBACKGROUNDS", (0, 1), (-1, -1), [None, ZEBRA]))
+                commands.append(("ROWBACKGROUNDS", (0, top), (-1, -1), [None, ZEBRA]))
             if last and totals:
                 first_total = len(data) - len(totals)
                 commands += [
@@ -395,7 +467,7 @@ class Document:
                     ("LINEABOVE", (0, first_total), (-1, first_total), 0.8, colors.black),
                     ("BACKGROUND", (0, first_total), (-1, -1), colors.white),
                 ]
-            table = Table(data, colWidths=widths, repeatRows=1, hAlign="LEFT")
+            table = Table(data, colWidths=widths, repeatRows=top, hAlign="LEFT")
             table.setStyle(TableStyle(commands))
             flowables.append(table)
         return flowables

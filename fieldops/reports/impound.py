@@ -13,14 +13,16 @@ built in ``register.py`` and re-exported here with the other two.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
 from reportlab.lib.units import inch
-from reportlab.platypus import Flowable, KeepTogether, Table, TableStyle
+from reportlab.platypus import Flowable, Table, TableStyle
 
 from fieldops.reports.base import (
     Document,
+    FirstThatFits,
     Markup,
     clean,
     fmt_date,
@@ -37,6 +39,8 @@ from fieldops.reports.impound_parts import (
     party_markup,
     payments_table,
     require_aware_view,
+    staff_label,
+    staff_name,
 )
 from fieldops.reports.register import impound_register
 from fieldops.services.impound_views import DispositionView, ImpoundView
@@ -57,7 +61,8 @@ class ReleaseReceipt(Document):
 
     title = "Receipt for release of impounded animal"
 
-    def __init__(self, view: ImpoundView, **kwargs: object) -> None:
+    def __init__(self, view: ImpoundView, *, staff_names: Mapping[str, str] | None = None,
+                 **kwargs: object) -> None:
         disposition = view.disposition
         if disposition is None:
             raise ValueError(f"impoundment {view.id} has no disposition: the animal is in custody")
@@ -70,6 +75,7 @@ class ReleaseReceipt(Document):
         super().__init__(**kwargs)  # type: ignore[arg-type]
         self.view = view
         self.disposition = disposition
+        self.staff_names = staff_names
 
     def subtitle(self) -> str:
         return f"Impoundment no. {self.view.id}"
@@ -90,7 +96,7 @@ class ReleaseReceipt(Document):
             ("Released (delivered)", markup("<b>{}</b>", fmt_datetime(d.at, self.tz))),
             ("Released to", party_markup(d.recipient, unknown="(not recorded)")),
             ("Recipient is", relation),
-            ("Released by", d.recorded_by),
+            ("Released by", staff_label(d.recorded_by, self.staff_names)),
         ]
         story: list[Flowable] = [
             self.key_values(release_pairs, columns=2, label_width=1.45 * inch),
@@ -109,28 +115,39 @@ class ReleaseReceipt(Document):
                                   f"{fmt_datetime(v.fees.as_of, self.tz)}; {clean(v.fees.schedule)})"),
                 ("Balance due", money(v.fees.balance)),
             ], label_width=1.45 * inch)]
+        # The statement and the signatures it asks for stay together, and tighten to
+        # stay on the page they close; when even that page has no room they take the
+        # last requirement with them (under its header), never a page to themselves.
+        evidence, last = d.evidence[:-1], d.evidence[-1:]
         story += [
             *self.heading("Requirements of release and the evidence recorded"),
-            *evidence_table(self, d.evidence),
-            self.spacer(8),
-            # The attestation and the signatures it asks for stay on one page.
-            KeepTogether([
-                self.text(
-                    "The animal described above was released from impoundment under city code "
-                    "58-526. This receipt is part of the record the pound operator keeps for "
-                    "each impounded animal under city code 58-528: the description of the "
-                    "animal, the date of impoundment, its disposition, the name and address of "
-                    "the person to whom it was released, the date of delivery and a listing of "
-                    "all fees paid.",
-                    "note",
-                ),
-                self.spacer(12),
-                self._signatures(),
-            ]),
+            *(evidence_table(self, evidence) if evidence else []),
+            FirstThatFits(
+                [*self._tail(last, header=not evidence), *self._closing(compact=False)],
+                [*self._tail(last, header=not evidence), *self._closing(compact=True)],
+                overflow=[*self._tail(last, header=True), *self._closing(compact=False)],
+            ),
         ]
         return story
 
-    def _signatures(self) -> Flowable:
+    def _tail(self, last: tuple, *, header: bool) -> list[Flowable]:
+        if not last and not header:
+            return []
+        return evidence_table(self, last, show_header=header)
+
+    def _closing(self, *, compact: bool) -> list[Flowable]:
+        statement = (
+            "The animal described above was released from impoundment under city code "
+            "58-526. This receipt is part of the record the pound operator keeps for "
+            "each impounded animal under city code 58-528: the description of the "
+            "animal, the date of impoundment, its disposition, the name and address of "
+            "the person to whom it was released, the date of delivery and a listing of "
+            "all fees paid."
+        )
+        return [self.spacer(3 if compact else 8), self.text(statement, "note"),
+                self.spacer(2 if compact else 12), self._signatures(compact=compact)]
+
+    def _signatures(self, *, compact: bool = False) -> Flowable:
         """Two signature lines with a gap between them, each with the printed name below."""
         d = self.disposition
         recipient = d.recipient.full_name if d.recipient else ""
@@ -144,9 +161,11 @@ class ReleaseReceipt(Document):
         table = Table(
             [["", "", ""],
              [caption("Signature of the person receiving the animal", recipient), "",
-              caption("Signature for the pound operator", d.recorded_by)],
+              caption("Signature for the pound operator",
+                      staff_name(d.recorded_by, self.staff_names))],
              [self.text(date_line, "small"), "", self.text(date_line, "small")]],
-            colWidths=[half, gap, half], rowHeights=[28, None, None], hAlign="LEFT",
+            colWidths=[half, gap, half], rowHeights=[20 if compact else 28, None, None],
+            hAlign="LEFT",
         )
         table.setStyle(TableStyle([
             ("LINEBELOW", (0, 0), (0, 0), 0.8, "black"),
@@ -160,13 +179,16 @@ class ReleaseReceipt(Document):
 
 
 def release_receipt(view: ImpoundView, *, jurisdiction: str, tz: ZoneInfo,
-                    printed_at: datetime) -> bytes:
+                    printed_at: datetime, staff_names: Mapping[str, str] | None = None) -> bytes:
     """The receipt given at release (city code 58-526(b); record under 58-528).
 
+    ``staff_names`` maps login names to staff members' full names: the operator
+    signs under their name (the login name only when no name is set).
     Raises ValueError if the animal has no disposition or was not released to
     a person (only "reclaimed" and "adopted" are releases).
     """
-    return ReleaseReceipt(view, jurisdiction=jurisdiction, tz=tz, printed_at=printed_at).render()
+    return ReleaseReceipt(view, jurisdiction=jurisdiction, tz=tz, printed_at=printed_at,
+                          staff_names=staff_names).render()
 
 
 # -------------------------------------------------------------- 58-528 record sheet
@@ -177,10 +199,12 @@ class ImpoundRecordSheet(Document):
 
     title = "Record of impounded animal"
 
-    def __init__(self, view: ImpoundView, **kwargs: object) -> None:
+    def __init__(self, view: ImpoundView, *, staff_names: Mapping[str, str] | None = None,
+                 **kwargs: object) -> None:
         require_aware_view(view)
         super().__init__(**kwargs)  # type: ignore[arg-type]
         self.view = view
+        self.staff_names = staff_names
 
     def subtitle(self) -> str:
         return f"Impoundment no. {self.view.id}"
@@ -245,7 +269,7 @@ class ImpoundRecordSheet(Document):
             ("Bit a person", yes_no(v.bit_person)),
             ("Surrendered", "Yes, by the owner in writing" if v.surrendered else "No"),
             ("Repeat", repeat),
-            ("Recorded by", v.recorded_by),
+            ("Recorded by", staff_label(v.recorded_by, self.staff_names)),
         ]
 
     def _hold_pairs(self) -> list[tuple[str, object]]:
@@ -309,7 +333,7 @@ class ImpoundRecordSheet(Document):
             pairs.append(("Preserve the body until",
                           markup("<b>{}</b> (animal that bit a person; city code 58-522)",
                                  fmt_date(d.preserve_until))))
-        pairs.append(("Recorded by", d.recorded_by))
+        pairs.append(("Recorded by", staff_label(d.recorded_by, self.staff_names)))
         if clean(d.notes).strip():
             pairs.append(("Notes", d.notes))
         if d.corrects_id is not None:
@@ -347,10 +371,11 @@ class ImpoundRecordSheet(Document):
             if newer is not None:
                 reason = markup("{}<br/><i>Corrected by {} ({})</i>",
                                 newer.correction_reason or "(no reason recorded)",
-                                newer.recorded_by, newer.label)
+                                staff_label(newer.recorded_by, self.staff_names), newer.label)
             else:
                 reason = old.correction_reason or "(no reason recorded)"
-            rows.append([what, fmt_datetime(old.at, self.tz), old.recorded_by, reason])
+            rows.append([what, fmt_datetime(old.at, self.tz),
+                         staff_label(old.recorded_by, self.staff_names), reason])
         w = self.body_width
         widths = [1.9 * inch, 1.55 * inch, 0.95 * inch, 0]
         widths[3] = w - sum(widths)
@@ -364,11 +389,12 @@ class ImpoundRecordSheet(Document):
 
 
 def impound_record_sheet(view: ImpoundView, *, jurisdiction: str, tz: ZoneInfo,
-                         printed_at: datetime) -> bytes:
+                         printed_at: datetime,
+                         staff_names: Mapping[str, str] | None = None) -> bytes:
     """The record of one impounded animal kept under city code 58-528.
 
     Description, date of impoundment, where and when found, hold, fees and
     payments, and the disposition with any earlier entries it corrected.
     """
-    return ImpoundRecordSheet(view, jurisdiction=jurisdiction, tz=tz,
-                              printed_at=printed_at).render()
+    return ImpoundRecordSheet(view, jurisdiction=jurisdiction, tz=tz, printed_at=printed_at,
+                              staff_names=staff_names).render()

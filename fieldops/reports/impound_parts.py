@@ -6,7 +6,7 @@ reaches a Paragraph only through ``esc``/``markup`` (see ``base``).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from decimal import Decimal
 
 from reportlab.lib.units import inch
@@ -46,6 +46,17 @@ def party_markup(party: PartyView | None, *, unknown: str = "Unknown") -> Markup
     if clean(party.phone).strip():
         text = Markup(text + markup("<br/>Phone: {}", party.phone))
     return text
+
+
+def staff_name(username: str, names: Mapping[str, str] | None) -> str:
+    """The staff member's full name for a login name; the login name when none is set."""
+    return clean((names or {}).get(username, "")).strip() or username
+
+
+def staff_label(username: str, names: Mapping[str, str] | None) -> str:
+    """"Full Name (login)": the person, and the login the audit trail records."""
+    name = staff_name(username, names)
+    return name if name == username else f"{name} ({username})"
 
 
 def party_line(party: PartyView | None) -> str:
@@ -124,7 +135,8 @@ def payments_table(doc: Document, payments: Sequence[PaymentView]) -> list[Flowa
     )
 
 
-def evidence_table(doc: Document, evidence: Sequence[EvidenceView]) -> list[Flowable]:
+def evidence_table(doc: Document, evidence: Sequence[EvidenceView], *,
+                   show_header: bool = True) -> list[Flowable]:
     """What satisfied each legal requirement; overrides marked in red with who and why."""
     rows: list[list[object]] = []
     for item in evidence:
@@ -137,11 +149,13 @@ def evidence_table(doc: Document, evidence: Sequence[EvidenceView]) -> list[Flow
             if clean(item.evidence).strip():
                 shown = Markup(shown + markup("<br/>{}", item.evidence))
         rows.append([item.label or item.code, shown or "(none recorded)"])
-    if not rows:
+    if not rows and show_header:
         rows = [["No requirement evidence was recorded.", ""]]
+    # The requirement takes half the width: its long legal wording then wraps to two
+    # lines at most, which keeps a receipt's closing signatures on its first page.
     w = doc.body_width
     return doc.data_table(["Requirement", "Evidence recorded"], rows,
-                          [2.6 * inch, w - 2.6 * inch], wrap={0, 1}, zebra=False)
+                          [w / 2, w / 2], wrap={0, 1}, zebra=False, show_header=show_header)
 
 
 def require_aware_view(view: ImpoundView) -> None:

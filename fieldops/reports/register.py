@@ -97,15 +97,25 @@ class ImpoundRegister(Document):
         return story
 
     def _summary(self, total: Decimal) -> list[Flowable]:
+        """The counts by disposition and the fees, across the page in two lines.
+
+        Across rather than down: a column of ten lines did not fit under a short
+        register and took a page of its own.
+        """
         counts = Counter(v.disposition.kind if v.disposition else "" for v in self.rows)
-        lines = [["In custody", str(counts.pop("", 0))]]
+        heads = ["In custody"]
+        values = [str(counts.pop("", 0))]
         for kind, label in DISPOSITIONS.items():
-            lines.append([label, str(counts.pop(kind, 0))])
-        lines += [[kind, str(n)] for kind, n in sorted(counts.items())]
-        table = self.data_table(["Disposition", "Impoundments"], lines,
-                                [2.2 * inch, 1.1 * inch], right={1},
-                                total_rows=[["All", str(len(self.rows))],
-                                            ["Fees paid", money(total)]])
+            heads.append(label)
+            values.append(str(counts.pop(kind, 0)))
+        for kind, n in sorted(counts.items()):
+            heads.append(kind)
+            values.append(str(n))
+        heads += ["All", "Fees paid"]
+        values += [str(len(self.rows)), money(total)]
+        width = min(1.15 * inch, self.body_width / len(heads))
+        table = self.data_table(heads, [values], [width] * len(heads),
+                                right=set(range(len(heads))), zebra=False)
         return [KeepTogether([self.text("Summary", "h2"), *table])]
 
 

@@ -1,39 +1,85 @@
 """The documents tab: the intake photo, and the receipt and record sheet as PDF.
 
-A PDF is rendered and written by a task (ReportLab takes a moment), then
-opened in the system's viewer; under test (a non-interactive error router)
-nothing is opened.
+Each document can be saved (where the user chooses, never in the database's
+folder), printed (Qt's print dialog, then the print service), or opened in
+the system's PDF viewer (from a private temporary copy). Rendering, writing
+and printing run in tasks; the dialogs are methods tests replace, so a test
+never opens a real one.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 
 from PySide6.QtCore import QByteArray, Qt, QUrl
 from PySide6.QtGui import QDesktopServices, QPixmap
 from PySide6.QtWidgets import (
-    QFileDialog,
-    QHBoxLayout,
+    QGridLayout,
     QLabel,
     QPushButton,
     QVBoxLayout,
     QWidget,
 )
 
+from fieldops.db.engine import Database
 from fieldops.reports.impound import impound_record_sheet, release_receipt
 from fieldops.services.impound_views import ImpoundView
 from fieldops.services.impounds import Photo, get_photo
+from fieldops.services.staff import list_staff
+from ui.common import documents as docs
+from ui.common.file_dialogs import DocumentInDatabaseFolderError, ask_save_path
 from ui.context import AppContext
 
 RELEASES = ("reclaimed", "adopted")
 Render = Callable[..., bytes]
 
 
-def write_pdf(render: Render, view: ImpoundView, path: str, **kwargs: object) -> str:
-    """Render and write a PDF (in a task); returns the path written."""
-    Path(path).write_bytes(render(view, **kwargs))
+@dataclass(frozen=True)
+class Kind:
+    """One printable document of the record."""
+
+    key: str
+    title: str
+    render: Render
+    file_stem: str
+
+    def file_name(self, view: ImpoundView) -> str:
+        return f"{self.file_stem}-{view.id}.pdf"
+
+
+RECEIPT = Kind("receipt", "Release receipt", release_receipt, "release-receipt")
+SHEET = Kind("sheet", "Record sheet, 58-528", impound_record_sheet, "impound-record")
+
+
+def staff_names(db: Database) -> Mapping[str, str]:
+    """Login name -> the staff member's full name, for the names printed on documents."""
+    return {s.username: s.full_name for s in list_staff(db) if s.full_name.strip()}
+
+
+def render_pdf(db: Database, render: Render, view: ImpoundView, **kwargs: object) -> bytes:
+    """Render a document of the record with the staff's names (in a task)."""
+    return render(view, staff_names=staff_names(db), **kwargs)
+
+
+def write_pdf(db: Database, render: Render, view: ImpoundView, path: str,
+              **kwargs: object) -> str:
+    """Render and write a PDF where the user chose (in a task); returns the path written."""
+    docs.write_document(path, render_pdf(db, render, view, **kwargs), db.folder)
     return path
+
+
+def open_copy(db: Database, render: Render, view: ImpoundView, name: str,
+              **kwargs: object) -> str:
+    """Render a PDF into a temporary copy for the viewer (in a task); returns its path."""
+    return str(docs.viewing_copy(render_pdf(db, render, view, **kwargs), name, db.folder))
+
+
+def print_pdf(db: Database, render: Render, view: ImpoundView, job: docs.PrintJob,
+              **kwargs: object) -> str:
+    """Render a PDF and hand it to the printer (in a task); returns what the service said."""
+    return docs.send_to_printer(render_pdf(db, render, view, **kwargs), job)
 
 
 class DocumentsWidget(QWidget):
@@ -49,35 +95,44 @@ class DocumentsWidget(QWidget):
         self.photo = QLabel("No photo was taken at intake.")
         self.photo.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
         self.photo.setMinimumHeight(200)
-        print_heading = QLabel("Print")
+        print_heading = QLabel("Documents")
         print_heading.setObjectName("SectionHeading")
-        self.receipt_button = QPushButton("Rele&ase receipt (PDF)…")
-        self.sheet_button = QPushButton("Record &sheet, 58-528 (PDF)…")
-        for b in (self.receipt_button, self.sheet_button):
-            b.setAutoDefault(False)
+        grid = QGridLayout()
+        grid.setColumnStretch(4, 1)
+        self.receipt_button, self.receipt_print_button, self.receipt_open_button = \
+            self._document_row(grid, 0, RECEIPT, "&Save PDF…", "&Print…", "Op&en")
+        self.sheet_button, self.sheet_print_button, self.sheet_open_button = \
+            self._document_row(grid, 1, SHEET, "Sa&ve PDF…", "Print…", "Ope&n")
         self.status = QLabel()
         self.status.setObjectName("FieldHint")
         self.status.setWordWrap(True)
-        buttons = QHBoxLayout()
-        buttons.addWidget(self.receipt_button)
-        buttons.addWidget(self.sheet_button)
-        buttons.addStretch(1)
+        self.status.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         layout = QVBoxLayout(self)
         layout.addWidget(print_heading)
-        layout.addLayout(buttons)
+        layout.addLayout(grid)
         layout.addWidget(self.status)
         layout.addSpacing(12)
         layout.addWidget(photo_heading)
         layout.addWidget(self.photo, 1)
-        self.receipt_button.clicked.connect(self._on_receipt_button_clicked)
-        self.sheet_button.clicked.connect(self._on_sheet_button_clicked)
+
+    def _document_row(self, grid: QGridLayout, row: int, kind: Kind, save: str, print_: str,
+                      open_: str) -> tuple[QPushButton, QPushButton, QPushButton]:
+        grid.addWidget(QLabel(kind.title), row, 0)
+        buttons = (QPushButton(save), QPushButton(print_), QPushButton(open_))
+        actions = (self.save_document, self.print_document, self.open_document)
+        for column, (button, action) in enumerate(zip(buttons, actions, strict=True), 1):
+            button.setAutoDefault(False)
+            button.setAccessibleName(f"{button.text().replace('&', '')} {kind.title}")
+            button.clicked.connect(lambda _=False, a=action, k=kind: a(k))
+            grid.addWidget(button, row, column)
+        return buttons
 
     def show_view(self, v: ImpoundView) -> None:
         self._view = v
         released = v.disposition is not None and v.disposition.kind in RELEASES
-        self.receipt_button.setEnabled(released)
-        self.receipt_button.setToolTip("" if released else
-                                       "Only an animal released to a person has a receipt.")
+        for b in (self.receipt_button, self.receipt_print_button, self.receipt_open_button):
+            b.setEnabled(released)
+            b.setToolTip("" if released else "Only an animal released to a person has a receipt.")
         if v.has_photo and self._photo_for != v.id:
             self._photo_for = v.id
             self.photo.setText("Loading the photo…")
@@ -92,35 +147,81 @@ class DocumentsWidget(QWidget):
                                            Qt.TransformationMode.SmoothTransformation))
         self.photo.setToolTip(photo.filename)
 
-    # -- PDFs ------------------------------------------------------------
+    # -- what tests replace -------------------------------------------------
+
+    def ask_save_path(self, suggested_name: str) -> str:
+        """Where to save the PDF; "" when the user cancels."""
+        return ask_save_path(self, "Save PDF", suggested_name, self.ctx.db.folder,
+                             lambda message: self.ctx.errors.tell(message, self))
+
+    def ask_printer(self, title: str) -> docs.PrintJob | None:
+        """The printer and copies chosen in Qt's print dialog; None when cancelled."""
+        return docs.ask_printer(self, title)
+
+    def open_in_viewer(self, path: str) -> None:
+        QDesktopServices.openUrl(QUrl.fromLocalFile(path))
+
+    # -- the three actions --------------------------------------------------
+
+    def _document_args(self) -> dict[str, object]:
+        return {"jurisdiction": self.ctx.jurisdiction, "tz": self.ctx.timezone,
+                "printed_at": self.ctx.now(), "owner": self, "on_error": self._on_failed}
 
     def save_receipt(self) -> None:
-        self._save(release_receipt, f"release-receipt-{self._view.id}.pdf")
+        self.save_document(RECEIPT)
 
     def save_record_sheet(self) -> None:
-        self._save(impound_record_sheet, f"impound-record-{self._view.id}.pdf")
+        self.save_document(SHEET)
 
-    def _save(self, render: Render, name: str) -> None:
-        path, _ = QFileDialog.getSaveFileName(self, "Save PDF", str(Path.home() / name),
-                                              "PDF documents (*.pdf)")
-        if not path or self._view is None:
+    def save_document(self, kind: Kind) -> None:
+        if self._view is None:
+            return
+        path = self.ask_save_path(kind.file_name(self._view))
+        if not path:
             return
         self.status.setText("Writing the PDF…")
-        self.ctx.tasks.run(write_pdf, render, self._view, path, jurisdiction=self.ctx.jurisdiction,
-                           tz=self.ctx.timezone, printed_at=self.ctx.now(), owner=self,
-                           on_done=self._on_pdf_written, on_error=self._on_pdf_failed)
+        self.ctx.tasks.run(write_pdf, self.ctx.db, kind.render, self._view, path,
+                           on_done=self._on_pdf_written, **self._document_args())
+
+    def print_document(self, kind: Kind) -> None:
+        if self._view is None:
+            return
+        title = f"{kind.title}, impoundment no. {self._view.id}"
+        job = self.ask_printer(title)
+        if job is None:
+            return
+        self.status.setText("Sending the document to the printer…")
+        self.ctx.tasks.run(print_pdf, self.ctx.db, kind.render, self._view, job,
+                           on_done=lambda said: self._on_printed(job, said),
+                           **self._document_args())
+
+    def open_document(self, kind: Kind) -> None:
+        if self._view is None:
+            return
+        self.status.setText("Preparing the PDF…")
+        self.ctx.tasks.run(open_copy, self.ctx.db, kind.render, self._view,
+                           kind.file_name(self._view), on_done=self._on_copy_ready,
+                           **self._document_args())
 
     def _on_pdf_written(self, path: str) -> None:
         self.status.setText(f"Saved {path}")
-        if self.ctx.errors.interactive:
-            QDesktopServices.openUrl(QUrl.fromLocalFile(path))
 
-    def _on_pdf_failed(self, _exc: BaseException) -> bool:
-        self.status.setText("The PDF was not written.")
-        return False  # the router says why
+    def _on_printed(self, job: docs.PrintJob, said: str) -> None:
+        where = job.printer or "the default printer"
+        copies = f"{job.copies} copies" if job.copies > 1 else "1 copy"
+        self.status.setText(f"Sent to {where} ({copies})." + (f" {said}" if said else ""))
 
-    def _on_receipt_button_clicked(self) -> None:
-        self.save_receipt()
+    def _on_copy_ready(self, path: str) -> None:
+        self.status.setText(f"Opened {Path(path).name} in the PDF viewer.")
+        self.open_in_viewer(path)
 
-    def _on_sheet_button_clicked(self) -> None:
-        self.save_record_sheet()
+    def _on_failed(self, exc: BaseException) -> bool:
+        if isinstance(exc, DocumentInDatabaseFolderError | docs.PrintingError):
+            self.status.setText(str(exc))  # said as written, beside the buttons
+            return True
+        if isinstance(exc, OSError):
+            self.status.setText(f"Nothing was written: {exc.strerror or exc}. Choose another "
+                                "folder or free some disk space, then try again.")
+            return True
+        self.status.setText("The document was not made because of an error in FieldOps.")
+        return False  # the router reports the bug

@@ -21,7 +21,6 @@ from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
-    QFileDialog,
     QHBoxLayout,
     QHeaderView,
     QLabel,
@@ -46,6 +45,7 @@ from fieldops.services.impounds import (
     officer_choices,
     repeat_check,
 )
+from ui.common.file_dialogs import ask_open_path
 from ui.context import AppContext
 from ui.forms import FormFields, RecordDialog, form_layout
 from ui.impounds.fields import FieldGroups
@@ -542,8 +542,8 @@ class IntakeDialog(RecordDialog):
         self.hold_preview.setText("Hold: " + hold.why["last_claim_day"])
 
     def _on_photo_button_clicked(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self, "Add a photo", "",
-                                              "Photos (*.jpg *.jpeg *.png)")
+        path = ask_open_path(self, "Add a photo", "Photos (*.jpg *.jpeg *.png)",
+                             self.ctx.db.folder, lambda m: self.ctx.errors.tell(m, self))
         if path:
             self.add_photo(path)
 

@@ -5,7 +5,9 @@ rows and rendering the PDF is one task, so a year's register never freezes
 the window; only then is the user asked where to save it (nothing to save
 means no question). A second task writes the file under a temporary name in
 the same folder and renames it, so a full disk or a crash never leaves half a
-register under the name the user chose.
+register under the name the user chose. Print and Open prepare it the same
+way, then hand it to the printer chosen in Qt's print dialog, or a temporary
+copy to the system's PDF viewer (ui/common/documents.py).
 """
 
 from __future__ import annotations
@@ -18,7 +20,6 @@ from PySide6.QtCore import Qt, QUrl
 from PySide6.QtGui import QDesktopServices, QFontDatabase
 from PySide6.QtWidgets import (
     QDateEdit,
-    QFileDialog,
     QFormLayout,
     QHBoxLayout,
     QLabel,
@@ -29,16 +30,28 @@ from PySide6.QtWidgets import (
 )
 
 from fieldops.db.engine import Database
-from fieldops.files import write_whole_file
+from fieldops.errors import UserError
 from fieldops.reports import impound_register
 from fieldops.rules import Profile
 from fieldops.services.registers import impound_register_views
+from ui.common.documents import (
+    PrintingError,
+    PrintJob,
+    ask_printer,
+    send_to_printer,
+    viewing_copy,
+    write_document,
+)
+from ui.common.file_dialogs import ask_save_path
 from ui.context import AppContext
 from ui.forms import FormFields, form_layout, show_refusal
 from ui.impounds.style import paint_page_white
 from ui.widgets import Banner, set_date
 
 SAVE_TEXT = "&Save PDF…"
+PRINT_TEXT = "&Print…"
+OPEN_TEXT = "&Open"
+SAVE, PRINT, OPEN = "save", "print", "open"
 
 
 @dataclass(frozen=True)
@@ -99,7 +112,14 @@ class ImpoundRegisterWidget(QWidget):
         set_date(self.start, today.replace(day=1))
         set_date(self.end, today)
         self.save_button = QPushButton(SAVE_TEXT)
-        self.save_button.setAutoDefault(False)
+        self.print_button = QPushButton(PRINT_TEXT)
+        self.open_button = QPushButton(OPEN_TEXT)
+        self._texts = {SAVE: SAVE_TEXT, PRINT: PRINT_TEXT, OPEN: OPEN_TEXT}
+        self._buttons = {SAVE: self.save_button, PRINT: self.print_button,
+                         OPEN: self.open_button}
+        for b in self._buttons.values():
+            b.setAutoDefault(False)
+        self._action = SAVE
         self.progress = QProgressBar()
         self.progress.setRange(0, 0)  # busy: the render cannot say how far along it is
         self.progress.setMaximumWidth(160)
@@ -117,6 +137,8 @@ class ImpoundRegisterWidget(QWidget):
         self.cli_hint.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         buttons = QHBoxLayout()
         buttons.addWidget(self.save_button)
+        buttons.addWidget(self.print_button)
+        buttons.addWidget(self.open_button)
         buttons.addWidget(self.progress)
         buttons.addWidget(self.status, 1)
         layout = QVBoxLayout(self)
@@ -130,6 +152,8 @@ class ImpoundRegisterWidget(QWidget):
         layout.addWidget(cli_caption)
         layout.addWidget(self.cli_hint)
         self.save_button.clicked.connect(self._on_save_button_clicked)
+        self.print_button.clicked.connect(self._on_print_button_clicked)
+        self.open_button.clicked.connect(self._on_open_button_clicked)
         self.start.dateChanged.connect(self._on_period_date_changed)
         self.end.dateChanged.connect(self._on_period_date_changed)
         self.show_cli_hint()
@@ -155,8 +179,20 @@ class ImpoundRegisterWidget(QWidget):
 
     def save_register(self) -> None:
         """Prepare the register for the chosen period, then ask where to save it."""
+        self.prepare(SAVE)
+
+    def print_register(self) -> None:
+        """Prepare the register, then ask for a printer and send it there."""
+        self.prepare(PRINT)
+
+    def open_register(self) -> None:
+        """Prepare the register and show it in the system's PDF viewer."""
+        self.prepare(OPEN)
+
+    def prepare(self, action: str) -> None:
         if self._busy:
             return
+        self._action = action
         start, end = self.period()
         self.fields.clear_errors()
         self.banner.clear_message()
@@ -168,38 +204,86 @@ class ImpoundRegisterWidget(QWidget):
 
     def ask_save_path(self, suggested_name: str) -> str:
         """Where to save the PDF; "" when the user cancels (tests replace this)."""
-        path, _ = QFileDialog.getSaveFileName(self, "Save the register",
-                                              str(Path.home() / suggested_name),
-                                              "PDF documents (*.pdf)")
-        return path
+        return ask_save_path(self, "Save the register", suggested_name, self.ctx.db.folder,
+                             lambda message: self.ctx.errors.tell(message, self))
+
+    def ask_printer(self, title: str) -> PrintJob | None:
+        """The printer chosen in Qt's print dialog; None when cancelled (tests replace this)."""
+        return ask_printer(self, title)
+
+    def open_in_viewer(self, path: str) -> None:
+        QDesktopServices.openUrl(QUrl.fromLocalFile(path))
 
     def write(self, register: RenderedRegister, path: str) -> None:
         self._set_busy("Saving…", f"Writing {path}…")
-        self.ctx.tasks.run(write_whole_file, path, register.pdf, owner=self,
+        self.ctx.tasks.run(write_document, path, register.pdf, self.ctx.db.folder, owner=self,
                            on_done=lambda written: self._on_pdf_written(register, written),
                            on_error=lambda exc: self._on_write_failed(path, exc))
 
     def _set_busy(self, button_text: str, status: str) -> None:
         self._busy = True
-        self.save_button.setEnabled(False)
-        self.save_button.setText(button_text)
+        for b in self._buttons.values():
+            b.setEnabled(False)
+        self._buttons[self._action].setText(button_text)
         self.progress.show()
         self.status.setText(status)
 
     def _set_idle(self, status: str = "") -> None:
         self._busy = False
-        self.save_button.setEnabled(True)
-        self.save_button.setText(SAVE_TEXT)
+        for action, b in self._buttons.items():
+            b.setEnabled(True)
+            b.setText(self._texts[action])
         self.progress.hide()
         self.status.setText(status)
 
     def _on_register_rendered(self, register: RenderedRegister) -> None:
+        if self._action == PRINT:
+            self._print(register)
+            return
+        if self._action == OPEN:
+            self._set_busy("Opening…", "Opening the register…")
+            self.ctx.tasks.run(viewing_copy, register.pdf, register.file_name, self.ctx.db.folder,
+                               owner=self, on_done=self._on_copy_ready,
+                               on_error=lambda exc: self._on_write_failed("a temporary copy", exc))
+            return
         self.status.setText("Choose where to save the register.")
         path = self.ask_save_path(register.file_name)
         if not path:
             self._set_idle("Not saved: no file was chosen.")
             return
         self.write(register, path)
+
+    def _print(self, register: RenderedRegister) -> None:
+        title = f"Register of impounded animals, {register.period_start.isoformat()} to " \
+                f"{register.period_end.isoformat()}"
+        self.status.setText("Choose a printer.")
+        job = self.ask_printer(title)
+        if job is None:
+            self._set_idle("Not printed: no printer was chosen.")
+            return
+        self._set_busy("Printing…", "Sending the register to the printer…")
+        self.ctx.tasks.run(send_to_printer, register.pdf, job, owner=self,
+                           on_done=lambda said: self._on_printed(register, job, said),
+                           on_error=self._on_print_failed)
+
+    def _on_printed(self, register: RenderedRegister, job: PrintJob, said: str) -> None:
+        self._set_idle()
+        n = register.count
+        where = job.printer or "the default printer"
+        self.banner.show_note(f"{n} impoundment{'' if n == 1 else 's'} sent to {where}."
+                              + (f" {said}" if said else ""))
+
+    def _on_print_failed(self, exc: BaseException) -> bool:
+        self._set_idle()
+        if isinstance(exc, PrintingError):
+            self.banner.show_error(str(exc))
+            return True
+        self.banner.show_error("The register was not printed because of an error in FieldOps.")
+        return False
+
+    def _on_copy_ready(self, path: Path) -> None:
+        self._set_idle(f"Opened {path.name} in the PDF viewer.")
+        self.open_in_viewer(str(path))
 
     def _on_register_failed(self, exc: BaseException) -> bool:
         self._set_idle()
@@ -216,6 +300,9 @@ class ImpoundRegisterWidget(QWidget):
 
     def _on_write_failed(self, path: str, exc: BaseException) -> bool:
         self._set_idle()
+        if isinstance(exc, UserError):  # the database's folder: said as written
+            self.banner.show_error(f"Nothing was written to {path}. {exc}")
+            return True
         if isinstance(exc, OSError):
             self.banner.show_error(f"Nothing was written to {path}: "
                                    f"{exc.strerror or exc}. Choose another folder or free "
@@ -228,6 +315,12 @@ class ImpoundRegisterWidget(QWidget):
 
     def _on_save_button_clicked(self) -> None:
         self.save_register()
+
+    def _on_print_button_clicked(self) -> None:
+        self.print_register()
+
+    def _on_open_button_clicked(self) -> None:
+        self.open_register()
 
     def _on_period_date_changed(self) -> None:
         self.show_cli_hint()

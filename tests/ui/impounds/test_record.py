@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 from pypdf import PdfReader
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QFileDialog
 from support import local
 
 from ui.impounds import opening
+from ui.impounds.documents import DocumentsWidget
 
 
 @pytest.fixture
@@ -146,8 +146,10 @@ def test_death_and_escape_need_their_circumstances(qtbot, open_record, past_hold
 
 def test_the_record_sheet_prints(qtbot, open_record, biter, wait_idle, monkeypatch, tmp_path):
     record = open_record(biter.id)
-    out = tmp_path / "sheet.pdf"
-    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(out), ""))
+    # Not beside the test database: no document is saved in the database's folder.
+    (tmp_path / "documents").mkdir()
+    out = tmp_path / "documents" / "sheet.pdf"
+    monkeypatch.setattr(DocumentsWidget, "ask_save_path", lambda self, name: str(out))
     qtbot.mouseClick(record.documents.sheet_button, Qt.MouseButton.LeftButton)
     wait_idle()
     text = "".join(page.extract_text() for page in PdfReader(out).pages)

@@ -9,12 +9,12 @@ from __future__ import annotations
 import pytest
 from pypdf import PdfReader
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QFileDialog
 from support import local
 
 from fieldops.services import dispositions
 from fieldops.services.animals import get_animal
 from ui.impounds import opening
+from ui.impounds.documents import DocumentsWidget
 
 UNMET, MET = "✘", "✔"
 
@@ -174,8 +174,10 @@ def test_the_owner_reclaims_a_repeat_impoundment_at_double_the_impound_fee(
     assert "Licence receipt: L-2026-0077" in [
         e.evidence for e in view.disposition.evidence]
 
-    out = tmp_path / "receipt.pdf"
-    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(out), ""))
+    # Not beside the test database: no document is saved in the database's folder.
+    (tmp_path / "documents").mkdir()
+    out = tmp_path / "documents" / "receipt.pdf"
+    monkeypatch.setattr(DocumentsWidget, "ask_save_path", lambda self, name: str(out))
     qtbot.mouseClick(record.documents.receipt_button, Qt.MouseButton.LeftButton)
     wait_idle()
     assert record.documents.status.text() == f"Saved {out}"

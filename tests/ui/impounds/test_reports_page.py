@@ -8,13 +8,16 @@ from __future__ import annotations
 
 import threading
 from datetime import date
+from pathlib import Path
 
 import pytest
+from print_service import install_fake_lp
 from pypdf import PdfReader
 from PySide6.QtCore import Qt
 from support import local
 
 from fieldops.services.dispositions import record_escape
+from ui.common.documents import PrintJob
 from ui.reports import page as reports_page
 from ui.reports.page import ReportsWidget
 from ui.widgets import set_date
@@ -160,6 +163,71 @@ def test_a_folder_that_cannot_be_written_says_so_and_leaves_no_file(
     wait_idle()
     assert reports.banner.text().startswith(f"Nothing was written to {out}: No such file")
     assert list(folder.iterdir()) == []
+
+
+def test_the_register_is_never_saved_into_the_database_folder(
+        qtbot, reports, november, wait_idle, monkeypatch, sqlite_db):
+    out = sqlite_db.folder / "register.pdf"
+    monkeypatch.setattr(reports_page.ImpoundRegisterWidget, "ask_save_path",
+                        lambda self, name: str(out))
+    before = sorted(p.name for p in sqlite_db.folder.iterdir())
+    qtbot.mouseClick(reports.save_button, Qt.MouseButton.LeftButton)
+    wait_idle()
+    wait_idle()
+    assert not out.exists()
+    assert sorted(p.name for p in sqlite_db.folder.iterdir()) == before
+    assert reports.banner.text().startswith(f"Nothing was written to {out}.")
+    assert "holds the FieldOps database" in reports.banner.text()
+    assert reports.save_button.isEnabled()
+
+
+def test_the_register_prints_on_the_printer_chosen(qtbot, reports, november, wait_idle,
+                                                    monkeypatch, tmp_path):
+    args_file, input_file = install_fake_lp(tmp_path, monkeypatch)
+    asked: list[str] = []
+
+    def choose(self, title):
+        asked.append(title)
+        return PrintJob(printer="Back-office", copies=1, title=title)
+
+    monkeypatch.setattr(reports_page.ImpoundRegisterWidget, "ask_printer", choose)
+    qtbot.mouseClick(reports.print_button, Qt.MouseButton.LeftButton)
+    wait_idle()
+    wait_idle()
+    assert asked == ["Register of impounded animals, 2026-11-01 to 2026-11-27"]
+    assert args_file.read_text().split("\n")[:2] == ["-d", "Back-office"]
+    text = " ".join(p.extract_text() for p in PdfReader(input_file).pages)
+    assert "Register of impounded animals" in text and "Total: 3 impoundments" in text
+    assert reports.banner.text().startswith("3 impoundments sent to Back-office.")
+    assert reports.print_button.isEnabled() and reports.print_button.text() == "&Print…"
+
+
+def test_cancelling_the_print_dialog_prints_nothing(qtbot, reports, november, wait_idle,
+                                                    monkeypatch, tmp_path):
+    args_file, _ = install_fake_lp(tmp_path, monkeypatch)
+    monkeypatch.setattr(reports_page.ImpoundRegisterWidget, "ask_printer",
+                        lambda self, title: None)
+    qtbot.mouseClick(reports.print_button, Qt.MouseButton.LeftButton)
+    wait_idle()
+    assert reports.status.text() == "Not printed: no printer was chosen."
+    assert not args_file.exists()
+    assert reports.save_button.isEnabled()
+
+
+def test_open_shows_the_register_from_a_temporary_copy(qtbot, reports, november, wait_idle,
+                                                       monkeypatch, sqlite_db):
+    opened: list[str] = []
+    monkeypatch.setattr(reports_page.ImpoundRegisterWidget, "open_in_viewer",
+                        lambda self, path: opened.append(path))
+    qtbot.mouseClick(reports.open_button, Qt.MouseButton.LeftButton)
+    wait_idle()
+    wait_idle()
+    assert len(opened) == 1
+    path = Path(opened[0])
+    assert path.name == "impound-register-2026-11-01-to-2026-11-27.pdf"
+    assert path.parent != sqlite_db.folder
+    assert "Total: 3 impoundments" in pdf_text(path)
+    assert reports.open_button.isEnabled()
 
 
 def test_the_reports_area_shows_the_register(window):

@@ -1,0 +1,1 @@
+"""UI pieces shared by every area: file dialogs, document actions."""
