@@ -164,7 +164,7 @@ def test_a_vaccination_is_added_and_listed_as_current(
     assert (stored.vaccinated_on, stored.expires_on, stored.certificate_number) == (
         date(2026, 3, 2), date(2029, 3, 2), "RV-0042")
     assert rows_of(d.vaccinations_view) == [
-        ("2026-03-02", "2029-03-02", "Current", "RV-0042", "Dr. Lee")]
+        ("Mon 2 Mar 2026", "Fri 2 Mar 2029", "Current", "RV-0042", "Dr. Lee")]
     assert d.history_model.row_object(0).action == "add_vaccination"
 
 
@@ -189,7 +189,7 @@ def test_history_lists_every_change_newest_first(qtbot, rex_dialog, wait_idle, s
     wait_idle()
     d.tabs.setCurrentIndex(2)
     assert [(r[1], r[2], r[3]) for r in rows_of(d.history_view)] == [
-        ("opal", "Changed", "colour:  → tan"),
+        ("opal", "Changed", "Changed colour from (blank) to “tan”."),
         ("opal", "Created", rows_of(d.history_view)[1][3]),
     ]
 
