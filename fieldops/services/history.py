@@ -389,8 +389,8 @@ def _corrected(e: Event, names: Names) -> str:
 
 def _fee_schedule(e: Event, names: Names) -> str:
     a = e.after
-    species = {"dog": "dogs", "cat": "cats", "other": "other animals"}.get(a.get("species"),
-                                                                           a.get("species"))
+    code = str(a.get("species", ""))
+    species = {"dog": "dogs", "cat": "cats", "other": "other animals"}.get(code, code)
     text = (f"Entered the fees for {species} under resolution {a.get('resolution')}, in force "
             f"from {names.day(a.get('effective_on'))}: impound {money(a.get('impound'))}, "
             f"boarding {money(a.get('boarding_per_day'))} a day, adoption "

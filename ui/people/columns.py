@@ -42,15 +42,17 @@ def _owner(r: AnimalListRow) -> str:
     return owner_text(r.owner_name, r.owner_is_former)
 
 
+# The owner reads whole with "(former owner)"; what became of the animal (blank for
+# one at home) takes the rest of the row.
 ANIMAL_COLUMNS = (
-    Column("Name", lambda r: animal_name(r.name), 140),
-    Column("Species", lambda r: species_label(r.species), 70),
-    Column("Breed", lambda r: r.breed, 140),
-    Column("Colour", lambda r: r.colour, 110),
-    Column("Microchip", lambda r: r.microchip, 140),
-    Column("Licence", lambda r: r.licence_number, 100),
-    Column("Status", lambda r: r.status, 250),
-    Column("Owner", _owner),
+    Column("Name", lambda r: animal_name(r.name), 110),
+    Column("Species", lambda r: species_label(r.species), 62),
+    Column("Breed", lambda r: r.breed, 130),
+    Column("Colour", lambda r: r.colour, 100),
+    Column("Microchip", lambda r: r.microchip, 136),
+    Column("Licence", lambda r: r.licence_number, 96),
+    Column("Owner", _owner, 190),
+    Column("Status", lambda r: r.status),
 )
 
 OWNED_ANIMAL_COLUMNS = (
