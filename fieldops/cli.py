@@ -114,7 +114,7 @@ def cmd_check(args) -> int:
 
 
 def cmd_due(args) -> int:
-    from fieldops.rules import Profile
+    from fieldops.rules import Profile, format_day, plural
     from fieldops.services.context import now
     from fieldops.services.due import due_items
 
@@ -126,7 +126,7 @@ def cmd_due(args) -> int:
         print(json.dumps({"date": day.isoformat(), "items": [i.as_json() for i in items]},
                          indent=2))
     else:
-        print(f"Due on {day:%a %d %b %Y} ({len(items)} item(s))")
+        print(f"Due on {format_day(day)} ({plural(len(items), 'item')})")
         for i in items:
             print(f"  [{i.category}] {i.text}")
     return 0
@@ -136,7 +136,7 @@ def cmd_report(args) -> int:
     from pathlib import Path
 
     from fieldops.reports import impound_register
-    from fieldops.rules import Profile
+    from fieldops.rules import Profile, plural
     from fieldops.services.context import now
     from fieldops.services.registers import impound_register_views
 
@@ -149,7 +149,7 @@ def cmd_report(args) -> int:
     tmp = out.with_name(out.name + ".part")
     tmp.write_bytes(pdf)
     tmp.replace(out)  # never leave a half-written report under the real name
-    print(f"{len(rows)} impoundment(s) from {args.start} to {args.end} written to {out}")
+    print(f"{plural(len(rows), 'impoundment')} from {args.start} to {args.end} written to {out}")
     return 0
 
 

@@ -49,9 +49,10 @@ class AnimalFate:
         return self.kind in NO_LONGER_OWNED
 
     def status(self, zone: tzinfo) -> str:
-        """"Deceased (euthanized Tue 1 Dec 2026)", "In the pound (impoundment #4)"."""
+        """"Deceased (euthanized Tue 1 Dec 2026)", "In the pound (#4)"; the word that
+        matters first, so a narrow column still says it."""
         if self.kind is None or self.at is None:
-            return f"In the pound (impoundment #{self.impoundment_id})"
+            return f"In the pound (#{self.impoundment_id})"
         day = format_day(self.at.astimezone(zone).date())
         if self.kind == "euthanized":
             return f"Deceased (euthanized {day})"

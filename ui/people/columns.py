@@ -46,12 +46,12 @@ def _owner(r: AnimalListRow) -> str:
 # one at home) takes the rest of the row.
 ANIMAL_COLUMNS = (
     Column("Name", lambda r: animal_name(r.name), 110),
-    Column("Species", lambda r: species_label(r.species), 62),
-    Column("Breed", lambda r: r.breed, 130),
-    Column("Colour", lambda r: r.colour, 100),
+    Column("Species", lambda r: species_label(r.species), 66),
+    Column("Breed", lambda r: r.breed, 124),
+    Column("Colour", lambda r: r.colour, 112),
     Column("Microchip", lambda r: r.microchip, 136),
     Column("Licence", lambda r: r.licence_number, 96),
-    Column("Owner", _owner, 190),
+    Column("Owner", _owner, 186),
     Column("Status", lambda r: r.status),
 )
 
