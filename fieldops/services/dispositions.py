@@ -29,6 +29,7 @@ from fieldops.rules import (
     Profile,
     ReleaseFacts,
     Requirement,
+    format_day,
     impound_hold,
     may_destroy,
     preserve_until,
@@ -100,8 +101,8 @@ def _facts(s: Session, imp: Impoundment, animal: Animal, req: ReleaseRequest, at
         evidence["rabies"] = f"Rabies certificate shown: {certificate}"
     elif vacc is not None:
         evidence["rabies"] = (f"Rabies certificate {vacc.certificate_number or '(no number)'}, "
-                              f"vaccinated {vacc.vaccinated_on:%d %b %Y}, "
-                              f"expires {vacc.expires_on:%d %b %Y}")
+                              f"vaccinated {format_day(vacc.vaccinated_on)}, "
+                              f"expires {format_day(vacc.expires_on)}")
     prepaid = v.clean(req.rabies_prepaid_receipt)
     if prepaid and "rabies" not in evidence:
         evidence["rabies"] = f"Veterinarian's receipt for prepaid vaccination: {prepaid}"
@@ -121,7 +122,7 @@ def _facts(s: Session, imp: Impoundment, animal: Animal, req: ReleaseRequest, at
     if hold.is_over(at):
         evidence["hold_ended"] = ("Owner surrendered the animal" if imp.surrendered and
                                   hold.hold_days == 0 else
-                                  f"Hold ended {hold.last_claim_day:%a %d %b %Y}")
+                                  f"Hold ended {format_day(hold.last_claim_day)}")
     quarantine = in_open_quarantine(s, animal.id)
     vicious = declared_vicious(s, animal.id)
     evidence["no_open_quarantine"] = ("In an open bite quarantine" if quarantine
