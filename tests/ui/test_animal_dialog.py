@@ -226,3 +226,24 @@ def test_tab_moves_through_the_animal_form_in_reading_order(new_animal):
                    and w.isVisible()):
             w = w.nextInFocusChain()
     assert seen == expected
+
+
+def test_a_new_owner_who_is_already_on_file_is_picked_not_made_twice(
+        qtbot, new_animal, wait_idle, wait_dialog, sqlite_db, operator):
+    from fieldops.services.people import count_people
+
+    bea = create_person(sqlite_db, operator, PersonInput(full_name="Bea Quinn",
+                                                         address="4 Oak Ave"))
+    d = new_animal
+    qtbot.mouseClick(d.choose_owner_button, Qt.MouseButton.LeftButton)
+    picker = wait_dialog("PersonPickerDialog")
+    qtbot.mouseClick(picker.new_button, Qt.MouseButton.LeftButton)
+    person = wait_dialog("PersonDialog")
+    type_into(qtbot, person.full_name, "Bea Quinn")
+    type_into(qtbot, person.address, "4 Oak Ave")
+    qtbot.keyClick(person, Qt.Key.Key_S, CTRL)
+    wait_idle()
+    assert person.match_panel.isVisible()
+    qtbot.mouseClick(person.use_existing_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: d.owner_name.text() == f"Bea Quinn (#{bea.id})")
+    assert count_people(sqlite_db) == 1
