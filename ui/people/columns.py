@@ -47,11 +47,11 @@ def _owner(r: AnimalListRow) -> str:
 ANIMAL_COLUMNS = (
     Column("Name", lambda r: animal_name(r.name), 110),
     Column("Species", lambda r: species_label(r.species), 66),
-    Column("Breed", lambda r: r.breed, 124),
-    Column("Colour", lambda r: r.colour, 112),
+    Column("Breed", lambda r: r.breed, 134),
+    Column("Colour", lambda r: r.colour, 108),
     Column("Microchip", lambda r: r.microchip, 136),
     Column("Licence", lambda r: r.licence_number, 96),
-    Column("Owner", _owner, 186),
+    Column("Owner", _owner, 200),
     Column("Status", lambda r: r.status),
 )
 
@@ -112,7 +112,7 @@ def animal_impoundment_columns(ctx: AppContext) -> tuple[Column, ...]:
         Column("Impounded", lambda r: format_local(r.impounded_at, ctx.timezone), 215),
         Column("Status", lambda r: r.status, 150),
         Column("Ended", ended, 215),
-        Column("Released or transferred to", lambda r: r.released_to, 190),
-        Column("Days held", lambda r: str(r.days_held), 80),
+        Column("Released to", lambda r: r.released_to, 200),
+        Column("Days held", lambda r: str(r.days_held), 84),
         Column("Kennel", lambda r: r.kennel),
     )
