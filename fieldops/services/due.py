@@ -9,7 +9,7 @@ from sqlalchemy import select
 
 from fieldops.db.engine import Database
 from fieldops.db.models import Animal, Impoundment
-from fieldops.rules import Profile, format_day_short
+from fieldops.rules import Profile, format_day_short, plural
 
 CATEGORIES = {
     "hold_ends_today": "Hold ends today",
@@ -62,7 +62,7 @@ def due_items(db: Database, day: date, profile: Profile) -> tuple[DueItem, ...]:
             text = (f"{animal}{where}: surrendered by the owner; may be adopted or transferred"
                     if cat == "adoptable_today" else
                     f"{animal}{where}: surrendered {format_day_short(custody)}, "
-                    f"{(day - custody).days} day(s) ago, no disposition")
+                    f"{plural((day - custody).days, 'day')} ago, no disposition")
         elif last == day:
             cat, text = "hold_ends_today", f"{animal}{where}: owner may claim until end of today"
         elif last == day + timedelta(days=1):
@@ -72,7 +72,7 @@ def due_items(db: Database, day: date, profile: Profile) -> tuple[DueItem, ...]:
             cat, text = "adoptable_today", f"{animal}{where}: may be adopted or transferred from today"
         else:
             cat, text = "past_hold", (f"{animal}{where}: hold ended {format_day_short(last)}, "
-                                      f"{(day - last).days} day(s) ago, no disposition")
+                                      f"{plural((day - last).days, 'day')} ago, no disposition")
         items.append(DueItem(cat, imp_id, animal, last, text))
     order = list(CATEGORIES)
     return tuple(sorted(items, key=lambda i: (order.index(i.category), i.last_claim_day,

@@ -9,7 +9,7 @@ from sqlalchemy import and_, func, or_, select
 
 from fieldops.db.engine import Database
 from fieldops.db.models import Animal, Disposition, Impoundment, Person
-from fieldops.rules import Profile, to_local
+from fieldops.rules import Profile, boarding_days
 from fieldops.services.impound_views import DISPOSITIONS, ImpoundRow
 from fieldops.services.listing import Page, fts_ids
 
@@ -104,21 +104,21 @@ def impounds_page(db: Database, f: ImpoundFilter, offset: int, limit: int, at: d
     key = SORTS.get(f.sort, Impoundment.impounded_at)
     order = [key.desc() if f.descending else key.asc(),
              Impoundment.id.desc() if f.descending else Impoundment.id.asc()]
-    today = to_local(at, profile).date()
     with db.read() as s:
         rows = s.execute(_query(db, f, at).order_by(*order).offset(offset).limit(limit)).all()
     out = []
-    for (imp_id, kind, disp_at, name, species, breed, colour, impounded_at, custody,
+    for (imp_id, kind, disp_at, name, species, breed, colour, impounded_at, _custody,
          last_claim, others_from, owner, kennel) in rows:
         if kind:
             status = DISPOSITIONS[kind]
-            end = to_local(disp_at, profile).date()
+            end = disp_at
         else:
             status = "Adoptable" if at >= others_from else "On hold"
-            end = today
+            end = max(at, impounded_at)
         animal = ", ".join(x for x in (name or "(no name)", breed, colour) if x)
         out.append(ImpoundRow(imp_id, status, animal, species, impounded_at,
-                              max((end - custody).days, 0), last_claim, owner, kennel))
+                              boarding_days(impounded_at, end, profile), last_claim, owner,
+                              kennel))
     return Page(offset=offset, rows=tuple(out))
 
 

@@ -14,6 +14,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from fieldops.rules import plural
 from fieldops.services.impound_views import DispositionView, ImpoundView, PartyView
 from ui.context import AppContext
 from ui.impounds.text import day, species, when
@@ -108,10 +109,10 @@ class HoldWidget(QWidget):
     def _length(self, v: ImpoundView) -> str:
         p = self.ctx.profile
         if v.bit_person:
-            return f"{p.bite_hold_days} days, because the animal bit a person"
+            return f"{plural(p.bite_hold_days, 'day')}, because the animal bit a person"
         if v.surrendered and v.last_claim_day == v.custody_day:
             return "None: the owner surrendered the animal in writing"
-        return f"{p.hold_days} days"
+        return plural(p.hold_days, "day")
 
 
 class SummaryWidget(QScrollArea):
