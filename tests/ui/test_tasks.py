@@ -150,3 +150,82 @@ def test_busy_changes_when_work_starts_and_ends(qtbot, tasks):
     tasks.run(lambda: 2)
     wait_done(qtbot, tasks)
     assert states == [True, False]
+
+
+# -- cancelling: a superseded query stops, and closing never waits ---------
+
+
+def _slow_query(db, started: threading.Event, ended: threading.Event):
+    """Minutes of work on SQLite unless interrupted (a sleeping function per row)."""
+    from sqlalchemy import text
+
+    from fieldops.db.cancel import cancellable
+
+    def work():
+        try:
+            with db.read() as s, cancellable(s):
+                def slow(x):
+                    started.set()
+                    time.sleep(0.005)
+                    return x
+                s.connection().connection.dbapi_connection.create_function("slow", 1, slow)
+                return s.execute(text(
+                    "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c "
+                    "WHERE x < 100000) SELECT count(slow(x)) FROM c")).scalar()
+        finally:
+            ended.set()
+    return work
+
+
+def test_cancel_interrupts_a_running_query(qtbot, tasks, router, sqlite_db):
+    started, ended = threading.Event(), threading.Event()
+    delivered = []
+    task_id = tasks.run(_slow_query(sqlite_db, started, ended), on_done=delivered.append)
+    assert started.wait(30)
+    tasks.cancel(task_id)
+    qtbot.waitUntil(ended.is_set, timeout=30_000)  # uninterrupted: about ten minutes
+    qtbot.wait(50)
+    assert delivered == [] and router.reports == []  # dropped silently, not an error
+
+
+def test_a_destroyed_owner_cancels_its_query(qtbot, tasks, router, sqlite_db):
+    started, ended = threading.Event(), threading.Event()
+    owner = QObject()
+    tasks.run(_slow_query(sqlite_db, started, ended), owner=owner)
+    assert started.wait(30)
+    owner.deleteLater()
+    qtbot.waitUntil(ended.is_set, timeout=30_000)
+    assert tasks.pending_count() == 0 and router.reports == []
+
+
+def test_shutdown_does_not_wait_for_a_running_task(qtbot, router):
+    runner = TaskRunner(router)
+    release = threading.Event()
+    running = threading.Event()
+    safety = threading.Timer(60, release.set)  # so a waiting shutdown cannot hang the suite
+    safety.start()
+    try:
+        runner.run(lambda: running.set() or release.wait())
+        assert running.wait(10)
+        runner.shutdown()
+        assert not release.is_set(), "shutdown waited for the running task"
+    finally:
+        release.set()
+        safety.cancel()
+
+
+def test_shutdown_interrupts_a_running_query(qtbot, router, sqlite_db):
+    runner = TaskRunner(router)
+    started, ended = threading.Event(), threading.Event()
+    runner.run(_slow_query(sqlite_db, started, ended))
+    assert started.wait(30)
+    runner.shutdown()
+    assert ended.wait(30), "the query kept a core busy after the window closed"
+    assert router.reports == []
+
+
+def test_workers_never_keep_the_process_alive(qtbot, tasks):
+    seen = []
+    tasks.run(lambda: seen.append(threading.current_thread().daemon))
+    wait_done(qtbot, tasks)
+    assert seen == [True]

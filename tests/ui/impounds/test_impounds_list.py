@@ -154,3 +154,46 @@ def test_double_click_opens_the_impoundment(qtbot, page, wait_idle, wait_dialog)
     wait_idle()
     assert dialog.impoundment_id() == page.model.row_object(1).id
     dialog.close()
+
+
+def test_typing_a_new_search_cancels_the_old_query(qtbot, page, wait_idle, monkeypatch):
+    """A superseded list query is interrupted, not left holding a core (issue 7, item 8)."""
+    import threading
+    import time
+
+    from sqlalchemy import text
+
+    import ui.impounds.list_model as list_model
+    from fieldops.db.cancel import cancellable
+
+    started, ended = threading.Event(), threading.Event()
+    real_count = list_model.count_impounds
+
+    def count(db, f, at):
+        if f.text != "slowdog":
+            return real_count(db, f, at)
+        try:  # minutes of work on SQLite unless interrupted
+            with db.read() as s, cancellable(s):
+                def slow(x):
+                    started.set()
+                    time.sleep(0.005)
+                    return x
+                s.connection().connection.dbapi_connection.create_function("slow", 1, slow)
+                return s.execute(text(
+                    "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c "
+                    "WHERE x < 100000) SELECT count(slow(x)) FROM c")).scalar()
+        finally:
+            ended.set()
+
+    monkeypatch.setattr(list_model, "count_impounds", count)
+    qtbot.keyClicks(page.search, "slowdog")
+    qtbot.keyClick(page.search, Qt.Key.Key_Return)
+    assert started.wait(30)
+    assert page.count.text() == "Searching…"
+    page.search.selectAll()
+    qtbot.keyClicks(page.search, "tom")
+    qtbot.keyClick(page.search, Qt.Key.Key_Return)
+    qtbot.waitUntil(ended.is_set, timeout=30_000)  # uninterrupted: about ten minutes
+    wait_idle()
+    assert column(page, "Animal") == ["Tom"]
+    assert page.count.text() == "1 impoundment"
