@@ -210,3 +210,19 @@ def test_an_upgraded_database_gets_its_copies(tmp_path):
     assert count_impounds(db, ImpoundFilter(status="disposed", species="dog",
                                             date_from=date(2026, 11, 1)), AT) == 1
     db.dispose()
+
+
+def test_the_copy_triggers_are_in_place(db):
+    """A later batch migration on SQLite would drop them silently; this says so."""
+    if db.dialect == "sqlite":
+        sql = "SELECT name FROM sqlite_master WHERE type = 'trigger'"
+        expected = {"impoundment_list_keys_ai", "impoundment_list_keys_au",
+                    "animal_impound_list_au", "person_impound_list_au",
+                    "disposition_impound_list_ai"}
+    else:
+        sql = "SELECT tgname FROM pg_trigger WHERE NOT tgisinternal"
+        expected = {"impoundment_list_keys", "animal_impound_list", "person_impound_list",
+                    "disposition_impound_list"}
+    with db.engine.connect() as conn:
+        names = {row[0] for row in conn.exec_driver_sql(sql)}
+    assert expected <= names
