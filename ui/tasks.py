@@ -14,7 +14,10 @@ Every task runs under a :class:`~fieldops.db.cancel.CancelToken`:
 ``cancel()`` interrupts its statement if it is running one (a superseded list
 query must not keep a core busy), and its ``Cancelled`` ending is dropped
 silently. The workers are daemon threads and ``shutdown()`` cancels what runs
-without waiting for it: closing the window never waits for a query.
+without waiting for a query: closing the window never waits for one. Other
+work still running (a save) gets a few seconds to finish, so a record the
+user saved just before closing is not lost; past that the process exits and
+the database rolls the unfinished transaction back whole.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ import contextlib
 import itertools
 import queue
 import threading
+import time
 import traceback
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -108,6 +112,9 @@ class TaskRunner(QObject):
 
     busy_changed = Signal(bool)
 
+    # How long closing waits for running work that is not a query (a save).
+    SHUTDOWN_WAIT_S = 10.0
+
     def __init__(self, errors: ErrorRouter, parent: QObject | None = None,
                  max_threads: int = 4) -> None:
         super().__init__(parent)
@@ -119,6 +126,8 @@ class TaskRunner(QObject):
         self._relay.ready.connect(self._on_relay_ready)
         self._lock = threading.Lock()
         self._outcomes: dict[int, tuple[bool, Any, str]] = {}
+        self._running: dict[int, CancelToken] = {}  # on a worker now (guarded by _lock)
+        self._finished = threading.Condition(self._lock)
         self._pending: dict[int, _Pending] = {}
         self._owned: dict[int, set[int]] = {}  # id(owner) -> its undelivered tasks
         self._ids = itertools.count(1)
@@ -176,11 +185,11 @@ class TaskRunner(QObject):
         return len(self._pending)
 
     def shutdown(self) -> None:
-        """Stop taking work, drop queued calls and cancel the running ones, without waiting.
+        """Stop taking work, drop queued calls and cancel the running ones.
 
-        A running query is interrupted; one that does not stop at once (a
-        statement between two checks, a save) is left to its daemon thread,
-        which the process does not wait for when it exits.
+        A running query is interrupted and never waited for. Other running
+        work (a save) has up to ``SHUTDOWN_WAIT_S`` to finish; whatever is
+        left is a daemon thread, which the process does not wait for.
         """
         if self._closed:
             return
@@ -191,6 +200,14 @@ class TaskRunner(QObject):
         for p in pending:
             p.token.cancel()
         self._workers.stop()
+        deadline = time.monotonic() + self.SHUTDOWN_WAIT_S
+        with self._finished:
+            # Interrupted queries end on their own; nobody waits for them.
+            while any(not t.querying for t in self._running.values()):
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    break
+                self._finished.wait(left)
 
     # -- worker side -----------------------------------------------------
 
@@ -199,11 +216,17 @@ class TaskRunner(QObject):
         if token.cancelled:  # cancelled while queued: it never runs
             outcome: tuple[bool, Any, str] = (False, Cancelled("cancelled before it ran"), "")
         else:
+            with self._lock:
+                self._running[task_id] = token
             try:
                 with running(token):
                     outcome = (True, fn(*args, **kwargs), "")
             except BaseException as exc:  # every failure must reach the GUI thread
                 outcome = (False, exc, traceback.format_exc())
+            finally:
+                with self._finished:
+                    del self._running[task_id]
+                    self._finished.notify_all()
         if self._closed:
             return  # nobody is left to tell
         with self._lock:

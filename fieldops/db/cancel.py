@@ -48,6 +48,11 @@ class CancelToken:
     def cancelled(self) -> bool:
         return self._cancelled
 
+    @property
+    def querying(self) -> bool:
+        """True while a cancellable statement block runs (``cancel()`` reaches it)."""
+        return bool(self._connections)
+
     def cancel(self) -> None:
         """Stop whatever statement runs under this token now, and any later one.
 

@@ -198,20 +198,70 @@ def test_a_destroyed_owner_cancels_its_query(qtbot, tasks, router, sqlite_db):
     assert tasks.pending_count() == 0 and router.reports == []
 
 
-def test_shutdown_does_not_wait_for_a_running_task(qtbot, router):
+def test_shutdown_never_waits_for_a_query(qtbot, router, sqlite_db):
+    """Even one whose statement cannot be interrupted at once (stuck in a slow call)."""
+    from sqlalchemy import text
+
+    from fieldops.db.cancel import cancellable
+
     runner = TaskRunner(router)
-    release = threading.Event()
-    running = threading.Event()
+    inside, release = threading.Event(), threading.Event()
     safety = threading.Timer(60, release.set)  # so a waiting shutdown cannot hang the suite
     safety.start()
+
+    def stuck(x):
+        inside.set()
+        release.wait()
+        return x
+
+    def query():
+        with sqlite_db.read() as s, cancellable(s):
+            s.connection().connection.dbapi_connection.create_function("stuck", 1, stuck)
+            return s.execute(text("SELECT stuck(1)")).scalar()
+
     try:
-        runner.run(lambda: running.set() or release.wait())
-        assert running.wait(10)
+        runner.run(query)
+        assert inside.wait(10)
         runner.shutdown()
-        assert not release.is_set(), "shutdown waited for the running task"
+        assert not release.is_set(), "shutdown waited for the running query"
     finally:
         release.set()
         safety.cancel()
+
+
+def test_shutdown_lets_a_running_save_finish(qtbot, router, sqlite_db):
+    """A record saved just before the window closed is not lost."""
+    from sqlalchemy import text
+
+    runner = TaskRunner(router)
+    saving = threading.Event()
+
+    def save():
+        with sqlite_db.write() as s:
+            saving.set()
+            time.sleep(0.3)
+            s.execute(text("INSERT INTO clinic (name, address, phone, licensed, created_at, updated_at,"
+                           " version) VALUES ('Eastside', '', '', 1, '2026-11-30', '2026-11-30', 1)"))
+
+    runner.run(save)
+    assert saving.wait(10)
+    runner.shutdown()
+    with sqlite_db.read() as s:
+        assert s.execute(text("SELECT count(*) FROM clinic")).scalar() == 1
+
+
+def test_shutdown_gives_up_on_work_that_does_not_end(qtbot, router):
+    runner = TaskRunner(router)
+    runner.SHUTDOWN_WAIT_S = 0.2
+    release = threading.Event()
+    started = threading.Event()
+    runner.run(lambda: started.set() or release.wait(60))
+    try:
+        assert started.wait(10)
+        runner.shutdown()
+        assert not release.is_set()
+    finally:
+        release.set()
 
 
 def test_shutdown_interrupts_a_running_query(qtbot, router, sqlite_db):
