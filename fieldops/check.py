@@ -6,6 +6,7 @@ from sqlalchemy import text
 
 from fieldops.db.engine import Database
 from fieldops.db.migrate import current_revision, head_revision
+from fieldops.services.impound_list import stale_list_copies
 
 
 def integrity_problems(db: Database) -> list[str]:
@@ -30,6 +31,7 @@ def integrity_problems(db: Database) -> list[str]:
             conn.rollback()
         if rev == head:
             problems += _unaudited(conn)
+            problems += stale_list_copies(conn)
     return problems
 
 

@@ -192,4 +192,32 @@ def impounds_page(db: Database, f: ImpoundFilter, offset: int, limit: int, at: d
     return Page(offset=offset, rows=tuple(out))
 
 
-__all__ = ["STATUSES", "SORTS", "ImpoundFilter", "count_impounds", "impounds_page"]
+def stale_list_copies(conn) -> list[str]:
+    """Impoundments whose list copies differ from their sources (for ``fieldops check``).
+
+    The triggers keep them in step; a difference means a trigger was lost (a
+    batch migration on SQLite drops them) or a row was changed around them,
+    and the impounds list would file those impoundments under the wrong
+    status or order.
+    """
+    from fieldops.db.models import Disposition
+
+    latest = (select(Disposition).where(Disposition.impoundment_id == Impoundment.id)
+              .order_by(Disposition.id.desc()).limit(1).correlate(Impoundment))
+    kind = latest.with_only_columns(Disposition.kind).scalar_subquery()
+    at = latest.with_only_columns(Disposition.at).scalar_subquery()
+    q = (select(func.count()).select_from(Impoundment)
+         .join(Animal, Animal.id == Impoundment.animal_id)
+         .outerjoin(Person, Person.id == Impoundment.owner_id)
+         .where(or_(Impoundment.animal_name != Animal.name,
+                    Impoundment.animal_species != Animal.species,
+                    Impoundment.owner_sort_name != func.coalesce(Person.sort_name, ""),
+                    Impoundment.disposition_kind.is_distinct_from(kind),
+                    Impoundment.disposition_at.is_distinct_from(at))))
+    n = conn.execute(q).scalar_one()
+    return [f"{n} impoundment(s) are listed under a stale animal, owner or disposition"] if n \
+        else []
+
+
+__all__ = ["STATUSES", "SORTS", "ImpoundFilter", "count_impounds", "impounds_page",
+           "stale_list_copies"]

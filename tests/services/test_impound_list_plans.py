@@ -226,3 +226,15 @@ def test_the_copy_triggers_are_in_place(db):
     with db.engine.connect() as conn:
         names = {row[0] for row in conn.exec_driver_sql(sql)}
     assert expected <= names
+
+
+def test_the_integrity_check_reports_a_stale_copy(db, operator, rex, impound, profile):
+    from fieldops.check import integrity_problems
+
+    imp = impound(rex.id, local(2026, 11, 2))
+    record_escape(db, operator, imp.id, profile, at=local(2026, 11, 3), notes="gate")
+    assert integrity_problems(db) == []
+    with db.engine.begin() as conn:  # a change made around the triggers
+        conn.execute(text("UPDATE impoundment SET disposition_kind = NULL"))
+    (problem,) = integrity_problems(db)
+    assert "1 impoundment(s)" in problem
