@@ -7,6 +7,7 @@ from sqlalchemy import text
 from fieldops.db.engine import Database
 from fieldops.db.migrate import current_revision, head_revision
 from fieldops.rules import plural
+from fieldops.services.impound_list import stale_list_copies
 
 
 def integrity_problems(db: Database) -> list[str]:
@@ -31,6 +32,7 @@ def integrity_problems(db: Database) -> list[str]:
             conn.rollback()
         if rev == head:
             problems += _unaudited(conn)
+            problems += stale_list_copies(conn)
     return problems
 
 
