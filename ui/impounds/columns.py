@@ -23,10 +23,10 @@ def impound_columns(ctx: AppContext) -> tuple[Column, ...]:
     return (
         Column("#", lambda r: str(r.id), 40),
         Column("Status", lambda r: r.status, 140),
-        Column("Animal", lambda r: r.animal, 276, stretch=True),
+        Column("Animal", lambda r: r.animal, 274, stretch=True),
         Column("Impounded", lambda r: when(ctx, r.impounded_at), 218),
         Column("Days held", lambda r: str(r.days_held), 82),
-        Column("Hold ends", lambda r: day(r.last_claim_day), 122),
+        Column("Hold ends", lambda r: day(r.last_claim_day), 126),  # "Wed 18 Nov 2026" whole
         Column("Owner", lambda r: r.owner or "(unknown)", 108),
         Column("Kennel", lambda r: r.kennel, 62),
     )

@@ -20,12 +20,13 @@ def _titles(model) -> list[str]:
 
 def test_status_and_animal_read_whole_at_the_default_window_size(qtbot, ctx, pound, wait_idle):
     p = pound
-    for name, breed, colour in (("Cleo", "Domestic longhair", "black and white"),
-                                ("Bella", "German Shepherd", "black and tan"),
-                                ("Shadow", "Siamese mix", "tricolour")):
+    # Shadow's hold ends on a Wednesday, the widest weekday ("Wed 18 Nov 2026").
+    for name, breed, colour, day in (("Cleo", "Domestic longhair", "black and white", 24),
+                                     ("Bella", "German Shepherd", "black and tan", 24),
+                                     ("Shadow", "Siamese mix", "tricolour", 11)):
         a = p.animal(name, species="cat" if "Shepherd" not in breed else "dog", breed=breed,
                      colour=colour, owner=p.ana)
-        p.impound(a, local(2026, 11, 24, 9, 15), kennel="ISO-1")
+        p.impound(a, local(2026, 11, day, 9, 15), kennel="ISO-1")
     back = p.animal("Max", breed="Husky", colour="black and white", owner=p.bo)
     p.vaccinate(back)
     home = p.impound(back, local(2026, 11, 2, 11, 0))
@@ -43,7 +44,7 @@ def test_status_and_animal_read_whole_at_the_default_window_size(qtbot, ctx, pou
     assert model.rowCount() == 4
     fm = view.fontMetrics()
     titles = _titles(model)
-    for title in ("Status", "Animal"):
+    for title in ("Status", "Animal", "Impounded", "Hold ends"):
         col = titles.index(title)
         for r in range(model.rowCount()):
             text = model.index(r, col).data()
