@@ -8,6 +8,7 @@ them; ``RegisterRow.from_view`` gives the line a record view prints.
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
@@ -86,3 +87,12 @@ def by_kind(paid: dict[str, Decimal]) -> tuple[tuple[str, Decimal], ...]:
         return tuple(paid.items())
     last = len(_KIND_ORDER)
     return tuple(sorted(paid.items(), key=lambda item: (_KIND_ORDER.get(item[0], last), item[0])))
+
+
+def fees_paid_by_kind(rows: Iterable[RegisterRow]) -> tuple[tuple[str, Decimal], ...]:
+    """Every fee paid on these lines, totalled by kind (58-528 keeps every fee paid)."""
+    totals: dict[str, Decimal] = defaultdict(lambda: ZERO)
+    for row in rows:
+        for kind, amount in row.fees_paid:
+            totals[kind] += amount
+    return by_kind(totals)

@@ -28,7 +28,7 @@ from fieldops.services.dispositions import (
 from fieldops.services.impounds import IntakeInput, build_view, intake
 from fieldops.services.payments import LineInput, PaymentInput, quote, record_payment
 from fieldops.services.people import PersonInput, create_person
-from fieldops.services.register_views import RegisterRow
+from fieldops.services.register_views import RegisterRow, fees_paid_by_kind
 from fieldops.services.registers import impound_register_rows
 
 AUGUST = (date(2026, 8, 1), date(2026, 8, 31))  # one group of ten
@@ -181,6 +181,10 @@ def test_the_rows_print_what_the_record_views_gave(db, pound, profile):
         rows = impound_register_rows(db, *period)
         assert [_printed(r) for r in rows] == [_printed(v) for v in views]
         assert list(rows) == [RegisterRow.from_view(v) for v in views]
+        paid: dict[str, Decimal] = {}
+        for line in (x for v in views for p in v.payments for x in p.lines):
+            paid[line.kind] = paid.get(line.kind, Decimal("0.00")) + line.amount
+        assert dict(fees_paid_by_kind(rows)) == paid
     # The set covers what the register must get right.
     kinds = {r.disposition.kind if r.disposition else None for r in rows}
     assert kinds == {None, "reclaimed", "adopted", "transferred", "euthanized", "died",
@@ -194,6 +198,8 @@ def test_the_rows_print_what_the_record_views_gave(db, pound, profile):
     assert by_id[group[2]].animal.approximate_age == "about 4 years"  # on the custody day
     assert dict(by_id[group[8]].fees_paid) == {"licence": Decimal("13.00")}
     assert dict(by_id[group[2]].fees_paid)["rabies_prepayment"] == Decimal("20.00")
+    assert [kind for kind, _ in fees_paid_by_kind(rows)] == [
+        "impound", "boarding", "adoption", "licence", "rabies_prepayment", "other"]
 
 
 def test_a_period_over_a_year_or_backwards_is_refused(db):
