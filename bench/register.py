@@ -41,7 +41,7 @@ RAW = """
 SELECT i.id, i.impounded_at, i.custody_day, i.altered, a.id, a.name, a.species,
        a.species_detail, a.breed, a.colour, a.sex, a.altered, a.birth_date, a.markings,
        a.microchip, a.licence_number, a.licence_year, d.kind, d.at, d.transfer_to, p.id,
-       p.full_name, p.address, p.city, p.postal_code, p.phone,
+       p.full_name, p.address, p.city, p.state, p.postal_code, p.phone,
        (SELECT sum(l.amount) FROM payment pay JOIN payment_line l ON l.payment_id = pay.id
          WHERE pay.impoundment_id = i.id)
 FROM impoundment i JOIN animal a ON a.id = i.animal_id
