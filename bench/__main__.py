@@ -30,6 +30,9 @@ def main() -> int:
         suites["ui"] = lambda: ui_lists.run(args.dir / f"people-{args.people}.db", args.people)
     except ImportError:
         pass
+    from bench import register
+
+    suites["register"] = lambda: register.run(args.dir / "register-30000.db")
     try:
         from bench import impound_list
 

@@ -17,15 +17,9 @@ from bench.common import Result, median_time
 ROWS = 10_000
 
 
-def _views():
-    from fieldops.services.impound_views import (
-        AnimalDescription,
-        DispositionView,
-        ImpoundView,
-        PartyView,
-        PaymentLineView,
-        PaymentView,
-    )
+def _rows():
+    from fieldops.services.impound_views import AnimalDescription, PartyView
+    from fieldops.services.register_views import RegisterDisposition, RegisterRow
 
     owner = PartyView(1, "Ana Ruiz", "12 Elm St, Madison, 53703")
     start = datetime(2026, 1, 1, 15, tzinfo=UTC)
@@ -34,19 +28,10 @@ def _views():
         at = start + timedelta(minutes=50 * n)
         animal = AnimalDescription(n, f"Rex {n}", "dog", "", "Beagle mix", "tan and white",
                                    "male", True, "about 3 years", "white blaze", "", "")
-        disp = DispositionView(n, "reclaimed", at + timedelta(days=2), owner, True, "", "",
-                               "opal", None, False) if n % 3 else None
-        pay = (PaymentView(n, at + timedelta(days=2), owner, "cash", f"R-{n}", "opal",
-                           (PaymentLineView("impound", "", Decimal("40.00")),
-                            PaymentLineView("boarding", "", Decimal("30.00")))),) if disp else ()
-        out.append(ImpoundView(
-            id=n, animal=animal, impounded_at=at, custody_day=at.date(), found_place="Elm St",
-            found_at=None, officer="Off. Lee", reason="at_large", reason_detail="",
-            bit_person=False, surrendered=False, owner=owner, kennel="K-1", notes="",
-            last_claim_day=at.date() + timedelta(days=7),
-            release_to_others_from=at + timedelta(days=8), hold_why={}, repeat_of=None,
-            repeat_custody_day=None, disposition=disp, payments=pay, fees=None,
-            has_photo=False, recorded_by="opal"))
+        disp = RegisterDisposition("reclaimed", at + timedelta(days=2), owner, "") \
+            if n % 3 else None
+        paid = (("impound", Decimal("40.00")), ("boarding", Decimal("30.00"))) if disp else ()
+        out.append(RegisterRow(n, at, animal, disp, paid))
     return out
 
 
@@ -56,7 +41,7 @@ def run() -> list[Result]:
 
     from fieldops.reports import impound_register
 
-    views = _views()
+    rows = _rows()
     plain = [[str(n), "Mon 2 Mar 2026", f"Rex {n}, dog, Beagle mix", "Reclaimed by owner",
               "Ana Ruiz, 12 Elm St", "Wed 4 Mar 2026", "$70.00", "x"] for n in range(ROWS)]
 
@@ -65,7 +50,7 @@ def run() -> list[Result]:
         SimpleDocTemplate(buf, pagesize=landscape(letter)).build([Table(plain, repeatRows=1)])
 
     def register():
-        impound_register(views, period_start=date(2026, 1, 1), period_end=date(2026, 12, 31),
+        impound_register(rows, period_start=date(2026, 1, 1), period_end=date(2026, 12, 31),
                          jurisdiction="City", tz=ZoneInfo("America/Chicago"),
                          printed_at=datetime(2026, 12, 31, tzinfo=UTC))
 

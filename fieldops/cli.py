@@ -170,7 +170,7 @@ def cmd_report(args) -> int:
     from fieldops.reports import impound_register
     from fieldops.rules import Profile, plural
     from fieldops.services.context import now
-    from fieldops.services.registers import impound_register_views
+    from fieldops.services.registers import impound_register_rows
 
     # Everything the user typed is checked before the database is opened or a page drawn.
     if args.end < args.start:
@@ -180,7 +180,7 @@ def cmd_report(args) -> int:
     db = _open_existing(args)
     try:
         profile = Profile.default()
-        rows = impound_register_views(db, args.start, args.end, profile)
+        rows = impound_register_rows(db, args.start, args.end)
     except ValidationError as exc:  # the service names its fields; the user typed options
         raise UserError("; ".join(f"{PERIOD_OPTIONS.get(e.field, e.field)}: {e.message}"
                                   for e in exc.errors)) from None

@@ -13,8 +13,9 @@ from reportlab.lib.units import inch
 from reportlab.platypus import Flowable, KeepTogether
 
 from fieldops.reports.base import Document, clean, fmt_date, fmt_local_date, markup, money
-from fieldops.reports.impound_parts import party_line, require_aware_view
-from fieldops.services.impound_views import DISPOSITIONS, ImpoundView
+from fieldops.reports.impound_parts import party_line
+from fieldops.services.impound_views import DISPOSITIONS
+from fieldops.services.register_views import RegisterRow
 
 __all__ = ["impound_register"]
 
@@ -26,13 +27,11 @@ class ImpoundRegister(Document):
     pagesize = landscape(letter)
     margin = 0.5 * inch
 
-    def __init__(self, rows: Sequence[ImpoundView], *, period_start: date, period_end: date,
+    def __init__(self, rows: Sequence[RegisterRow], *, period_start: date, period_end: date,
                  **kwargs: object) -> None:
         if period_end < period_start:
             raise ValueError("period_end is before period_start")
         super().__init__(**kwargs)  # type: ignore[arg-type]
-        for view in rows:
-            require_aware_view(view)
         self.rows = sorted(rows, key=lambda r: (r.impounded_at, r.id))
         self.period_start = period_start
         self.period_end = period_end
@@ -43,7 +42,7 @@ class ImpoundRegister(Document):
     def footer_note(self) -> str:
         return "Record kept under city code 58-528"
 
-    def _disposition_text(self, view: ImpoundView) -> str:
+    def _disposition_text(self, view: RegisterRow) -> str:
         d = view.disposition
         if d is None:
             return "In custody"
@@ -119,13 +118,14 @@ class ImpoundRegister(Document):
         return [KeepTogether([self.text("Summary", "h2"), *table])]
 
 
-def impound_register(rows: Sequence[ImpoundView], *, period_start: date, period_end: date,
+def impound_register(rows: Sequence[RegisterRow], *, period_start: date, period_end: date,
                      jurisdiction: str, tz: ZoneInfo, printed_at: datetime) -> bytes:
     """The register of impounded animals for a period (city code 58-528), landscape.
 
     One line per impoundment, in order of impoundment: number, impounded date,
     description, disposition, released to (name and address), date of delivery
-    or disposition, fees paid; totals at the end. The caller chooses the rows.
+    or disposition, fees paid; totals at the end. The caller chooses the rows
+    (``fieldops.services.registers.impound_register_rows``).
     """
     return ImpoundRegister(rows, period_start=period_start, period_end=period_end,
                            jurisdiction=jurisdiction, tz=tz, printed_at=printed_at).render()

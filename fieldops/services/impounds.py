@@ -265,22 +265,43 @@ def load_impoundment(s: Session, impoundment_id: int, *, lock: bool = False) -> 
     return imp
 
 
+def party_view(person_id: int, full_name: str, address: str, city: str, state: str,
+               postal_code: str, phone: str) -> PartyView:
+    """A person as the records show them, from the person's columns: the one place a
+    view's party is made, whether the person was read as an object or a column row."""
+    return PartyView(person_id, full_name, format_address(address, city, state, postal_code),
+                     phone)
+
+
 def _party(s: Session, person_id: int | None) -> PartyView | None:
     if person_id is None:
         return None
     p = fetch(s, Person, person_id)
-    address = format_address(p.address, p.city, p.state, p.postal_code)
-    return PartyView(p.id, p.full_name, address, p.phone)
+    return party_view(p.id, p.full_name, p.address, p.city, p.state, p.postal_code, p.phone)
+
+
+def animal_description(*, animal_id: int, name: str, species: str, species_detail: str,
+                       breed: str, colour: str, sex: str, altered: bool | None,
+                       birth_date: date | None, markings: str, microchip: str | None,
+                       licence_number: str | None, licence_year: int | None, on: date,
+                       seen_altered: bool | None = None) -> AnimalDescription:
+    """``describe_animal`` from the animal's columns (a column row, no ORM object):
+    ``altered`` is the registry's, ``seen_altered`` the officer's at intake."""
+    licence = f"{licence_number} ({licence_year})" if licence_number else ""
+    return AnimalDescription(animal_id, name, species, species_detail, breed, colour, sex,
+                             altered if seen_altered is None else seen_altered,
+                             approximate_age(birth_date, on), markings, microchip or "",
+                             licence)
 
 
 def describe_animal(a: Animal, on: date, altered: bool | None = None) -> AnimalDescription:
     """The animal as it was impounded: its age on the custody day ``on``, and spayed or
     neutered as the officer saw it at intake (``altered``), else as the registry says."""
-    licence = f"{a.licence_number} ({a.licence_year})" if a.licence_number else ""
-    return AnimalDescription(a.id, a.name, a.species, a.species_detail, a.breed, a.colour, a.sex,
-                             a.altered if altered is None else altered,
-                             approximate_age(a.birth_date, on), a.markings, a.microchip or "",
-                             licence)
+    return animal_description(
+        animal_id=a.id, name=a.name, species=a.species, species_detail=a.species_detail,
+        breed=a.breed, colour=a.colour, sex=a.sex, altered=a.altered, birth_date=a.birth_date,
+        markings=a.markings, microchip=a.microchip, licence_number=a.licence_number,
+        licence_year=a.licence_year, on=on, seen_altered=altered)
 
 
 def _disposition_view(s: Session, d: Disposition) -> DispositionView:

@@ -1,35 +1,99 @@
-"""Data for the supervisor's record reports (city code 58-528)."""
+"""Data for the supervisor's record reports (city code 58-528).
+
+The register's rows come from three set-based statements over the period,
+whatever its length: the impoundments with their animals, the disposition in
+force of each with the person it went to, and the fees paid by kind. (Built
+one impoundment at a time through the record view it took about eight
+statements a row: 18 s for a register of 10,361 impoundments.)
+"""
 
 from __future__ import annotations
 
-from datetime import date, datetime
+from collections import defaultdict
+from datetime import date
+from decimal import Decimal
 
-from sqlalchemy import select
+from sqlalchemy import func, select, type_coerce
 
 from fieldops.db.engine import Database
-from fieldops.db.models import Impoundment
+from fieldops.db.models import Animal, Disposition, Impoundment, Payment, PaymentLine, Person
+from fieldops.db.types import Money
 from fieldops.errors import Collector
-from fieldops.rules import Profile
-from fieldops.services.context import now
-from fieldops.services.impound_views import ImpoundView
-from fieldops.services.impounds import build_view
+from fieldops.services.impounds import animal_description, party_view
+from fieldops.services.register_views import RegisterDisposition, RegisterRow, by_kind
 
 MAX_PERIOD_DAYS = 366
 
 
-def impound_register_views(db: Database, period_start: date, period_end: date, profile: Profile,
-                           at: datetime | None = None) -> tuple[ImpoundView, ...]:
-    """Every impoundment whose custody day falls in the period, as the register prints it."""
+def _check_period(period_start: date, period_end: date) -> None:
     c = Collector()
     c.check(period_end >= period_start, "period_end", "The period cannot end before it starts.")
     c.check((period_end - period_start).days < MAX_PERIOD_DAYS, "period_end",
             "Print at most a year at a time.")
     c.raise_if_any()
-    at = at or now()
+
+
+def impound_register_rows(db: Database, period_start: date,
+                          period_end: date) -> tuple[RegisterRow, ...]:
+    """Every impoundment whose custody day falls in the period, as the register prints it,
+    in order of impoundment (58-528; RULES.md section 2, "The record").
+
+    Three statements whatever the period: the statement count never grows with it.
+    The period's impoundments reach the other two as a subquery, never as a list
+    of bound ids (SQLite limits those).
+    """
+    _check_period(period_start, period_end)
+    in_period = (Impoundment.custody_day >= period_start,
+                 Impoundment.custody_day <= period_end)
+    period_ids = select(Impoundment.id).where(*in_period)
+    # Dispositions are append-only and a correction is a newer row naming the one in
+    # force, so the newest row of an impoundment is the one no correction supersedes.
+    current_ids = (select(func.max(Disposition.id))
+                   .where(Disposition.impoundment_id.in_(period_ids))
+                   .group_by(Disposition.impoundment_id))
     with db.read() as s:
-        imps = s.scalars(
-            select(Impoundment)
-            .where(Impoundment.custody_day >= period_start, Impoundment.custody_day <= period_end)
+        conn = s.connection()  # column rows straight from Core: no ORM loading per row
+        impoundments = conn.execute(
+            select(Impoundment.id, Impoundment.impounded_at, Impoundment.custody_day,
+                   Impoundment.altered, Animal.id, Animal.name, Animal.species,
+                   Animal.species_detail, Animal.breed, Animal.colour, Animal.sex,
+                   Animal.altered, Animal.birth_date, Animal.markings, Animal.microchip,
+                   Animal.licence_number, Animal.licence_year)
+            .join(Animal, Animal.id == Impoundment.animal_id)
+            .where(*in_period)
             .order_by(Impoundment.impounded_at, Impoundment.id)
         ).all()
-        return tuple(build_view(s, imp, profile, at) for imp in imps)
+        dispositions = conn.execute(
+            select(Disposition.impoundment_id, Disposition.kind, Disposition.at,
+                   Disposition.transfer_to, Person.id, Person.full_name, Person.address,
+                   Person.city, Person.state, Person.postal_code, Person.phone)
+            .outerjoin(Person, Person.id == Disposition.recipient_id)
+            .where(Disposition.id.in_(current_ids))
+        ).all()
+        fees = conn.execute(
+            select(Payment.impoundment_id, PaymentLine.kind,
+                   type_coerce(func.sum(PaymentLine.amount), Money))
+            .join(Payment, Payment.id == PaymentLine.payment_id)
+            .where(Payment.impoundment_id.in_(period_ids))
+            .group_by(Payment.impoundment_id, PaymentLine.kind)
+        ).all()
+    current: dict[int, RegisterDisposition] = {}
+    for imp_id, kind, at, transfer_to, person_id, *person in dispositions:
+        recipient = None if person_id is None else party_view(person_id, *person)
+        current[imp_id] = RegisterDisposition(kind, at, recipient, transfer_to)
+    paid: dict[int, dict[str, Decimal]] = defaultdict(dict)
+    for imp_id, kind, amount in fees:
+        paid[imp_id][kind] = amount
+    rows = []
+    for (imp_id, impounded_at, custody_day, seen_altered, animal_id, name, species,
+         species_detail, breed, colour, sex, altered, birth_date, markings, microchip,
+         licence_number, licence_year) in impoundments:
+        animal = animal_description(
+            animal_id=animal_id, name=name, species=species, species_detail=species_detail,
+            breed=breed, colour=colour, sex=sex, altered=altered, birth_date=birth_date,
+            markings=markings, microchip=microchip, licence_number=licence_number,
+            licence_year=licence_year, on=custody_day, seen_altered=seen_altered)
+        fees_of = paid.get(imp_id)
+        rows.append(RegisterRow(imp_id, impounded_at, animal, current.get(imp_id),
+                                by_kind(fees_of) if fees_of else ()))
+    return tuple(rows)

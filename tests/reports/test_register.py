@@ -4,14 +4,21 @@ from __future__ import annotations
 
 from dataclasses import replace
 from datetime import UTC, date, datetime, timedelta
+from decimal import Decimal
 
 import pytest
 
-from fieldops.reports import impound_register
+from fieldops.reports import impound_register as render_register
+from fieldops.services.register_views import RegisterRow
 
 TRICKY = "O'Brien & <Sons> \"Rex\""
 HEADER = "No. Impounded Description Disposition Released to (name, address) Delivered / disposed Fees paid"
 MARCH = {"period_start": date(2026, 3, 1), "period_end": date(2026, 3, 31)}
+
+
+def impound_register(views, **kwargs):
+    """The register of these record views, each as its register line."""
+    return render_register([RegisterRow.from_view(v) for v in views], **kwargs)
 
 
 def _many(view, make_disposition, count):
@@ -91,3 +98,17 @@ def test_long_register_repeats_headers_and_numbers_pages(released_view, make_dis
     assert sum("Rex <the dog>" in text for text in pages) > 3
     assert "Register of impounded animals (continued)" in pages[1]
     assert "Total: 300 impoundments $83,550.00" in pages[-1] + pages[-2]
+
+
+def test_a_row_is_what_its_record_view_prints(released_view, adopted_view, custody_view):
+    row = RegisterRow.from_view(released_view)
+    assert (row.id, row.impounded_at) == (1042, released_view.impounded_at)
+    assert row.animal == released_view.animal
+    assert row.disposition.label == "Reclaimed by owner"
+    assert row.disposition.recipient == released_view.disposition.recipient
+    assert row.fees_paid == (("impound", Decimal("35.00")), ("boarding", Decimal("87.50")),
+                             ("licence", Decimal("1250.00")),
+                             ("rabies_prepayment", Decimal("20.00")))
+    assert row.fees_paid_total == released_view.fees_paid_total
+    assert RegisterRow.from_view(adopted_view).fees_paid == (("adoption", Decimal("75.00")),)
+    assert RegisterRow.from_view(custody_view).disposition is None

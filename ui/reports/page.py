@@ -33,7 +33,7 @@ from fieldops.db.engine import Database
 from fieldops.errors import UserError
 from fieldops.reports import impound_register
 from fieldops.rules import Profile
-from fieldops.services.registers import impound_register_views
+from fieldops.services.registers import impound_register_rows
 from ui.common.documents import (
     PrintingError,
     PrintJob,
@@ -75,7 +75,7 @@ def register_file_name(start: date, end: date) -> str:
 def render_register(db: Database, start: date, end: date, profile: Profile, *, at: datetime,
                     jurisdiction: str, tz: tzinfo) -> RenderedRegister:
     """Read the period's impoundments and render the register (in a task)."""
-    rows = impound_register_views(db, start, end, profile, at=at)
+    rows = impound_register_rows(db, start, end)
     pdf = impound_register(rows, period_start=start, period_end=end, jurisdiction=jurisdiction,
                            tz=tz, printed_at=at)
     return RenderedRegister(pdf, len(rows), start, end)

@@ -86,13 +86,13 @@ def test_the_register_for_the_month_so_far_is_saved_as_a_pdf(
         "--out impound-register-2026-11-01-to-2026-11-27.pdf")
     # Hold the query back to see the page while it prepares.
     gate = threading.Event()
-    real_views = reports_page.impound_register_views
+    real_views = reports_page.impound_register_rows
 
     def slow_views(*args, **kwargs):
         gate.wait(10)
         return real_views(*args, **kwargs)
 
-    monkeypatch.setattr(reports_page, "impound_register_views", slow_views)
+    monkeypatch.setattr(reports_page, "impound_register_rows", slow_views)
     qtbot.mouseClick(reports.save_button, Qt.MouseButton.LeftButton)
     assert not reports.save_button.isEnabled()
     assert reports.save_button.text() == "Preparing…"
