@@ -216,3 +216,14 @@ def test_a_naive_time_never_makes_a_row():
     animal = AnimalDescription(1, "", "dog", "", "", "", "male", None, "", "", "", "")
     with pytest.raises(ValueError, match="aware"):
         RegisterRow(1, datetime(2026, 3, 2, 12), animal, None)
+
+
+def test_the_period_is_found_through_its_index_not_by_reading_every_impoundment(sqlite_db):
+    statements: list[str] = []
+    with counting(sqlite_db) as statements:
+        impound_register_rows(sqlite_db, *AUGUST)
+    first = next(s for s in statements if "FROM impoundment" in s)
+    with sqlite_db.engine.connect() as conn:
+        plan = " ".join(str(r[3]) for r in conn.exec_driver_sql(
+            f"EXPLAIN QUERY PLAN {first}", (AUGUST[0].isoformat(), AUGUST[1].isoformat())))
+    assert "USING INDEX ix_impoundment_custody_day" in plan, plan

@@ -53,6 +53,8 @@ class Impoundment(Timestamped, Base):
         *(Index(f"ix_impoundment_status_{key}", "disposed", key, "id") for key in LIST_KEYS),
         *(Index(f"ix_impoundment_order_{key}", key, "id") for key in LIST_KEYS[2:]),
         Index("ix_impoundment_disposition_kind", "disposition_kind"),  # counts by kind
+        # The 58-528 register reads a period of custody days (migration 0008).
+        Index("ix_impoundment_custody_day", "custody_day"),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)
