@@ -219,7 +219,6 @@ def test_a_naive_time_never_makes_a_row():
 
 
 def test_the_period_is_found_through_its_index_not_by_reading_every_impoundment(sqlite_db):
-    statements: list[str] = []
     with counting(sqlite_db) as statements:
         impound_register_rows(sqlite_db, *AUGUST)
     first = next(s for s in statements if "FROM impoundment" in s)
