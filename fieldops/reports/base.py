@@ -304,7 +304,9 @@ class Document:
         canvas.saveState()
         canvas.setFillColor(colors.black)
         if first:
-            # The letterhead: the badge, then the jurisdiction over the title beside it.
+            # The letterhead: the badge, then the jurisdiction over the title beside it;
+            # the subtitle (the record's number) at the top right, leaving the title the
+            # whole width the badge leaves.
             mark = letterhead_mark()
             left = m
             if mark is not None:
@@ -312,14 +314,14 @@ class Document:
                                  mask="auto")
                 left = m + LETTERHEAD_SIZE + 8
             room = right - left
-            canvas.setFont(self.bold, 10)
-            canvas.drawString(left, top - 10, fit(self.jurisdiction, self.bold, 10, room))
-            canvas.setFont(self.bold, 17)
             sub_w = stringWidth(sub, self.bold, 11) + 12 if sub else 0
-            canvas.drawString(left, top - 32, fit(self.title, self.bold, 17, room - sub_w))
+            canvas.setFont(self.bold, 10)
+            canvas.drawString(left, top - 10, fit(self.jurisdiction, self.bold, 10, room - sub_w))
             if sub:
                 canvas.setFont(self.bold, 11)
-                canvas.drawRightString(right, top - 32, sub)
+                canvas.drawRightString(right, top - 10, sub)
+            canvas.setFont(self.bold, 17)
+            canvas.drawString(left, top - 32, fit(self.title, self.bold, 17, room))
             rule_y = top - 42
             canvas.setLineWidth(1.2)
         else:
