@@ -61,25 +61,25 @@ def write_ico(images: list[QImage], path: Path) -> None:
     path.write_bytes(header + directory + blobs)
 
 
+def icon_image(size: int) -> QImage:
+    """The icon ``size`` pixels square, from the SVG drawn for that size."""
+    name = "fieldops-small.svg" if size == SMALL else "fieldops.svg"
+    renderer = QSvgRenderer(str(HERE / name))
+    if not renderer.isValid():
+        raise ValueError(f"{name} could not be read")
+    return render(renderer, size)
+
+
 def main() -> int:
     app = QGuiApplication.instance() or QGuiApplication(sys.argv[:1])  # noqa: F841 (Qt needs one)
-    renderers = {name: QSvgRenderer(str(HERE / name)) for name in ("fieldops.svg", "fieldops-small.svg")}
-    for name, renderer in renderers.items():
-        if not renderer.isValid():
-            print(f"{name} could not be read", file=sys.stderr)
-            return 1
-
-    def icon(size: int) -> QImage:
-        return render(renderers["fieldops-small.svg" if size == SMALL else "fieldops.svg"], size)
-
     root = ROOT / "resources"
     for size in resources.ICON_SIZES:
         writer = QImageWriter(str(root / resources.icon_png(size)), b"png")
-        if not writer.write(icon(size)):
+        if not writer.write(icon_image(size)):
             print(f"could not write {size} px: {writer.errorString()}", file=sys.stderr)
             return 1
-    write_ico([icon(s) for s in ICO_SIZES], root / resources.ICON_ICO)
-    icon(LETTERHEAD_SIZE).save(str(root / resources.LETTERHEAD_MARK), "PNG")
+    write_ico([icon_image(s) for s in ICO_SIZES], root / resources.ICON_ICO)
+    icon_image(LETTERHEAD_SIZE).save(str(root / resources.LETTERHEAD_MARK), "PNG")
     return 0
 
 
