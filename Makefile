@@ -1,6 +1,6 @@
 # Two commands matter: `make run` starts the app, `make test` runs every test.
 # Each builds .venv the first time and reuses it afterwards (the stamp file
-# changes only when pyproject.toml does).
+# changes only when pyproject.toml or setup.py does).
 PYTHON ?= python3
 VENV := .venv
 STAMP := $(VENV)/.installed
@@ -8,7 +8,7 @@ BIN := $(VENV)/bin
 
 .PHONY: run test bench lint clean
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml setup.py
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[test]'

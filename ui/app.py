@@ -6,11 +6,12 @@ import sys
 import traceback
 from collections.abc import Callable, Sequence
 from datetime import date, datetime
-from importlib import resources
 from pathlib import Path
 
+from PySide6.QtGui import QIcon, QPixmap
 from PySide6.QtWidgets import QApplication, QMessageBox
 
+from fieldops import resources
 from fieldops.db.engine import Database, describe_url, resolve_url
 from fieldops.db.migrate import SchemaTooNewError
 from fieldops.rules import Profile
@@ -27,13 +28,25 @@ EXIT_CANNOT_OPEN = 4
 
 
 def stylesheet() -> str:
-    return resources.files("ui").joinpath("style.qss").read_text(encoding="utf-8")
+    return resources.read_text(resources.STYLESHEET)
+
+
+def app_icon() -> QIcon:
+    """The FieldOps badge at every size it was rendered at (resources/icons)."""
+    icon = QIcon()
+    for size in resources.ICON_SIZES:
+        pixmap = QPixmap()
+        if pixmap.loadFromData(resources.read_bytes(resources.icon_png(size)), "PNG"):
+            icon.addPixmap(pixmap)
+    return icon
 
 
 def configure_application(app: QApplication) -> None:
     app.setApplicationName("FieldOps")
     app.setOrganizationName("City Animal Control")
     app.setOrganizationDomain("fieldops.local")
+    app.setDesktopFileName(resources.APP_ID)  # the desktop entry, so docks show our icon
+    app.setWindowIcon(app_icon())  # every window and dialog without its own icon shows it
     app.setStyle("Fusion")  # the same look on every desktop; the stylesheet builds on it
     app.setStyleSheet(stylesheet())
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 import io
 from collections.abc import Callable, Collection, Iterable, Sequence
 from datetime import datetime
-from functools import partial
+from functools import lru_cache, partial
 from typing import Any
 from zoneinfo import ZoneInfo
 
@@ -22,6 +22,7 @@ from reportlab.lib import colors
 from reportlab.lib.pagesizes import letter
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import inch
+from reportlab.lib.utils import ImageReader
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import (
@@ -36,6 +37,7 @@ from reportlab.platypus import (
     TableStyle,
 )
 
+from fieldops import resources
 from fieldops.reports.text import (
     NOT_RECORDED,
     Markup,
@@ -162,6 +164,19 @@ MUTED = colors.HexColor("#555b61")
 ALERT = "#a3120f"  # overrides and other things a reader must not miss
 
 CELL_PAD = 3
+LETTERHEAD_SIZE = 36  # points: the badge spans the jurisdiction and title lines
+
+
+@lru_cache(maxsize=1)
+def letterhead_mark() -> ImageReader | None:
+    """The badge of the letterhead (resources/letterhead), read once; None if missing.
+
+    A broken install prints documents without the badge rather than not at all.
+    """
+    try:
+        return ImageReader(io.BytesIO(resources.read_bytes(resources.LETTERHEAD_MARK)))
+    except resources.ResourceMissing:
+        return None
 
 
 class Document:
@@ -289,14 +304,24 @@ class Document:
         canvas.saveState()
         canvas.setFillColor(colors.black)
         if first:
-            canvas.setFont(self.bold, 10)
-            canvas.drawString(m, top - 10, fit(self.jurisdiction, self.bold, 10, self.body_width))
-            canvas.setFont(self.bold, 17)
+            # The letterhead: the badge, then the jurisdiction over the title beside it;
+            # the subtitle (the record's number) at the top right, leaving the title the
+            # whole width the badge leaves.
+            mark = letterhead_mark()
+            left = m
+            if mark is not None:
+                canvas.drawImage(mark, m, top - LETTERHEAD_SIZE, LETTERHEAD_SIZE, LETTERHEAD_SIZE,
+                                 mask="auto")
+                left = m + LETTERHEAD_SIZE + 8
+            room = right - left
             sub_w = stringWidth(sub, self.bold, 11) + 12 if sub else 0
-            canvas.drawString(m, top - 32, fit(self.title, self.bold, 17, self.body_width - sub_w))
+            canvas.setFont(self.bold, 10)
+            canvas.drawString(left, top - 10, fit(self.jurisdiction, self.bold, 10, room - sub_w))
             if sub:
                 canvas.setFont(self.bold, 11)
-                canvas.drawRightString(right, top - 32, sub)
+                canvas.drawRightString(right, top - 10, sub)
+            canvas.setFont(self.bold, 17)
+            canvas.drawString(left, top - 32, fit(self.title, self.bold, 17, room))
             rule_y = top - 42
             canvas.setLineWidth(1.2)
         else:
