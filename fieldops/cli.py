@@ -161,7 +161,8 @@ def cmd_due(args) -> int:
     else:
         print(f"Due on {day:%a %d %b %Y} ({len(items)} item(s))")
         for i in items:
-            print(f"  [{i.category_label}] {i.text}")
+            late = "overdue: " if i.overdue else ""
+            print(f"  [{late}{i.category_label}] {i.text}")
     return 0
 
 

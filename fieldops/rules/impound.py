@@ -53,6 +53,13 @@ class ImpoundHold:
     release_to_others_from: datetime
     why: Mapping[str, str]
 
+    @property
+    def no_claim_period(self) -> bool:
+        """Whether the owner has no claim period at all: a written surrender of an animal that
+        bit no one is unclaimed at once (Wis. Stat. 173.13(3)(c)); a biting animal still serves
+        its bite hold (city code 58-526(c))."""
+        return self.surrendered and not self.bit_person
+
     def is_over(self, at: datetime) -> bool:
         """Whether at ``at`` the hold has ended (58-526(b)(2)a, (c); Wis. Stat. 173.19)."""
         return utc(at, "at") >= utc(self.release_to_others_from)
