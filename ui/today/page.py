@@ -44,9 +44,8 @@ def counts_text(items: tuple[DueItem, ...]) -> str:
                                 if m.due_items is not None)
         return f"Nothing is due at the {where} today." if where else "Nothing is due today."
     counts = Counter(i.category for i in items)
-    labels = {**modules.categories(), **{i.category: i.category_label for i in items}}
-    return " · ".join(f"{label}: {counts[key]}" for key, label in labels.items()
-                      if counts[key])
+    labels = {i.category: i.category_label for i in items}  # in the list's order
+    return " · ".join(f"{label}: {counts[key]}" for key, label in labels.items())
 
 
 class TodayWidget(QWidget):
