@@ -29,6 +29,7 @@ __all__ = [
     "Requirement",
     "euthanasia_allowed",
     "euthanasia_needs_finding",
+    "licence_agreement_accepted",
     "open_quarantine_block",
     "release_kind",
     "release_requirements",
@@ -45,6 +46,13 @@ RELEASE_KINDS: tuple[str, ...] = ("reclaimed", "adopted")
 def release_kind(to_owner: bool) -> str:
     """The disposition a release records: "reclaimed" by the owner, else "adopted"."""
     return "reclaimed" if to_owner else "adopted"
+
+
+def licence_agreement_accepted(to_owner: bool) -> bool:
+    """Whether an agreement to license the dog can stand for its licence (58-526(b)(2)d; Wis.
+    Stat. 173.23(1m)(a)2): only from someone other than the owner, who must show a licence or
+    buy one (58-526(b)(1)c)."""
+    return not to_owner
 
 
 # Why an impounded animal may be humanely destroyed (58-526(c); Wis. Stat. 173.23(4)).
@@ -198,7 +206,8 @@ def statutory_release_requirements(
                 "licence",
                 "Agreement to license the dog, unless it is shown to be licensed",
                 "58-526(b)(2)d; Wis. Stat. 173.23(1m)(a)2",
-                facts.licensed or facts.licence_agreement or facts.licence_receipt,
+                facts.licensed or facts.licence_receipt
+                or (facts.licence_agreement and licence_agreement_accepted(to_owner)),
                 "The dog is not shown to be licensed and the recipient has not agreed to license it.",
             ))
         reqs.append(_req(

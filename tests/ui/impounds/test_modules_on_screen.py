@@ -34,6 +34,7 @@ def _wizard(qtbot, context, view, host, wait_idle):
     wizard.open()
     wizard.next()
     page = wizard.requirements
+    qtbot.waitUntil(page.is_checked, timeout=10_000)
     qtbot.keyClicks(page.licence_receipt, "L-2026-0077")
     page.check_now()
     qtbot.waitUntil(page.is_checked, timeout=10_000)
