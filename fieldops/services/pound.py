@@ -16,6 +16,7 @@ from fieldops.db.engine import Database
 from fieldops.db.models import Animal, Impoundment
 from fieldops.modules import Demo, DueItem, Module
 from fieldops.rules import Profile, format_day_short
+from fieldops.rules.impound import no_claim_period
 from fieldops.services.pound_demo import impoundments as _demo_impoundments
 
 KEY = "impound"
@@ -69,10 +70,7 @@ def due_items(db: Database, day: date, profile: Profile) -> tuple[ImpoundDueItem
         animal = f"#{imp_id} {name or '(no name)'} ({species}{', ' + breed if breed else ''})"
         where = f", kennel {kennel}" if kennel else ""
         others_day = others_from.astimezone(profile.timezone).date()
-        # The stored hold says whether there was a claim period: none after a surrender
-        # (the rules' ImpoundHold.no_claim_period), so the owner's last day is the custody day.
-        no_claim_period = surrendered and not bit
-        if no_claim_period:
+        if no_claim_period(surrendered=surrendered, bit_person=bit):
             cat = "adoptable_today" if others_day == day else "past_hold"
             text_ = (f"{animal}{where}: surrendered by the owner; may be adopted or transferred"
                      if cat == "adoptable_today" else
