@@ -99,3 +99,16 @@ def test_a_record_no_module_opens_is_said_not_raised(qtbot, ctx, wait_idle, inst
     wait_idle()
     qtbot.mouseClick(page.open_button, Qt.MouseButton.LeftButton)
     assert "cannot open this permit record" in page.summary.text()
+
+
+def test_the_pound_and_the_registry_register_their_openers(ctx, host, pound, wait_dialog,
+                                                           wait_idle):
+    assert {("impound", "impoundment"), ("registry", "person"),
+            ("registry", "animal")} <= set(ui_modules.openers())
+    view = pound.impound(pound.animal("Luna"), local(2026, 11, 20, 10, 0))
+    assert ui_modules.open_record(ctx, "impound", "impoundment", view.id, host)
+    record = wait_dialog("ImpoundmentDialog")
+    wait_idle()
+    assert record.impoundment_id() == view.id
+    record.close()
+    assert not ui_modules.open_record(ctx, "nothing", "here", 1, host)
