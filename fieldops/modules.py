@@ -16,10 +16,22 @@ one ``Module`` value naming what it contributes:
 - ``demo(demo)``: demo data, written after the shared people and animals.
 - ``checks(conn)``: integrity problems in words, for ``fieldops check``.
 
-Adding a module is its new files plus one line in ``INSTALLED``. Nothing is
-imported until a module is first asked for (``installed_modules()``), so the
-command line stays quick and the rules stay light. A test registers a module
-of its own with ``with modules.extra(fake): ...``.
+Adding a module is its new files plus one line in ``INSTALLED`` (and, for its
+screens, one line in ``ui.modules.INSTALLED`` naming a file whose ``OPENERS``
+open its records by kind):
+
+1. its ordinance facts in ``fieldops/rules/`` (a block is a rules function
+   returning a ``Requirement``, as ``open_quarantine_block``);
+2. its tables through the migration chain, its services in
+   ``fieldops/services/``;
+3. a file with ``MODULE = Module("key", "Title", ...)`` naming its
+   contributions, listed here. The bite-quarantine and vicious-animal modules
+   take the placeholders' lines (``fieldops.services.untracked``), same key.
+
+Nothing is imported until a module is first asked for
+(``installed_modules()``), so the command line stays quick and the rules stay
+light. A test installs a module of its own with ``with modules.extra(fake):``
+(or the ``install`` fixture); one with an installed key takes that one's place.
 """
 
 from __future__ import annotations
