@@ -121,7 +121,8 @@ def test_check_reports_every_modules_problems(sqlite_db, capsys, install):
     assert fake.PROBLEM in capsys.readouterr().out
 
 
-def test_the_pound_checks_an_impoundment_changed_past_the_services(counter, capsys):
+def test_the_pound_checks_an_impoundment_changed_past_the_services(counter, operator, profile,
+                                                                   capsys):
     db, imp, _req = counter
     assert main(["--db", db.engine.url.database, "check"]) == 0
     capsys.readouterr()
@@ -130,6 +131,18 @@ def test_the_pound_checks_an_impoundment_changed_past_the_services(counter, caps
     assert main(["--db", db.engine.url.database, "check"]) == 1
     assert "1 impoundment(s) are marked disposed but have no disposition" in \
         capsys.readouterr().out
+    with db.engine.begin() as conn:
+        conn.exec_driver_sql(f"UPDATE impoundment SET disposed = 0 WHERE id = {imp.id}")
+    transfer(db, operator, imp.id, "Dane County Humane Society", profile,
+             at=local(2026, 11, 12))
+    assert main(["--db", db.engine.url.database, "check"]) == 0
+    capsys.readouterr()
+    with db.engine.begin() as conn:
+        conn.exec_driver_sql(f"UPDATE impoundment SET disposed = 0 WHERE id = {imp.id}")
+    assert main(["--db", db.engine.url.database, "check"]) == 1
+    assert "1 impoundment(s) have a disposition but are listed as in custody" in \
+        capsys.readouterr().out
+
 
 
 def test_demo_data_grows_by_registration(sqlite_db, operator, install):

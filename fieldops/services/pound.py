@@ -116,6 +116,12 @@ def checks(conn) -> list[str]:
     )).scalar_one()
     if n:
         out.append(f"{n} impoundment(s) are marked disposed but have no disposition")
+    n = conn.execute(text(
+        "SELECT count(*) FROM impoundment t WHERE NOT t.disposed AND EXISTS "
+        "(SELECT 1 FROM disposition d WHERE d.impoundment_id = t.id)"
+    )).scalar_one()
+    if n:
+        out.append(f"{n} impoundment(s) have a disposition but are listed as in custody")
     return out
 
 
