@@ -17,6 +17,7 @@ def main() -> int:
     p.add_argument("--people", type=int, default=1_000_000)
     p.add_argument("--dir", type=Path, default=Path(tempfile.gettempdir()) / "fieldops-bench",
                    help="where the benchmark databases are kept between runs")
+    p.add_argument("--impoundments", type=int, default=100_000)
     p.add_argument("--only", default="", help="run only suites whose name contains this")
     args = p.parse_args()
     args.dir.mkdir(parents=True, exist_ok=True)
@@ -27,6 +28,13 @@ def main() -> int:
         from bench import ui_lists
 
         suites["ui"] = lambda: ui_lists.run(args.dir / f"people-{args.people}.db", args.people)
+    except ImportError:
+        pass
+    try:
+        from bench import impound_list
+
+        suites["impounds"] = lambda: impound_list.run(
+            args.dir / f"impoundments-{args.impoundments}.db", args.impoundments)
     except ImportError:
         pass
     try:

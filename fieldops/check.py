@@ -11,6 +11,7 @@ from sqlalchemy import text
 from fieldops import modules
 from fieldops.db.engine import Database
 from fieldops.db.migrate import current_revision, head_revision
+from fieldops.rules import plural
 
 
 def integrity_problems(db: Database) -> list[str]:
@@ -50,5 +51,5 @@ def _unaudited(conn) -> list[str]:
             f"WHERE e.entity = '{table}' AND e.entity_id = t.id AND e.action = 'create')"
         )).scalar_one()
         if n:
-            out.append(f"{n} {table} record(s) have no audit trail of their creation")
+            out.append(f"{plural(n, table + ' record')} with no audit trail of creation")
     return out

@@ -144,7 +144,7 @@ def cmd_check(args) -> int:
 
 
 def cmd_due(args) -> int:
-    from fieldops.rules import Profile
+    from fieldops.rules import Profile, format_day, plural
     from fieldops.services.context import now
     from fieldops.services.due import due_items
 
@@ -159,7 +159,7 @@ def cmd_due(args) -> int:
         print(json.dumps({"date": day.isoformat(), "items": [i.as_json() for i in items]},
                          indent=2))
     else:
-        print(f"Due on {day:%a %d %b %Y} ({len(items)} item(s))")
+        print(f"Due on {format_day(day)} ({plural(len(items), 'item')})")
         for i in items:
             late = "overdue: " if i.overdue else ""
             print(f"  [{late}{i.category_label}] {i.text}")
@@ -169,7 +169,7 @@ def cmd_due(args) -> int:
 def cmd_report(args) -> int:
     from fieldops.files import write_whole_file
     from fieldops.reports import impound_register
-    from fieldops.rules import Profile
+    from fieldops.rules import Profile, plural
     from fieldops.services.context import now
     from fieldops.services.registers import impound_register_views
 
@@ -190,7 +190,7 @@ def cmd_report(args) -> int:
     pdf = impound_register(rows, period_start=args.start, period_end=args.end,
                            jurisdiction=profile.name, tz=profile.timezone, printed_at=now())
     write_whole_file(out, pdf)  # all or nothing: never half a register under its name
-    print(f"{len(rows)} impoundment(s) from {args.start} to {args.end} written to {out}")
+    print(f"{plural(len(rows), 'impoundment')} from {args.start} to {args.end} written to {out}")
     return 0
 
 

@@ -40,6 +40,7 @@ class Column:
     title: str
     text: Callable[[Any], str]
     width: int = 0  # preferred width in pixels; 0 lets the view decide
+    stretch: bool = False  # takes the view's spare width (else the last column does)
 
 
 class _ColumnsMixin:

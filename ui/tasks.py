@@ -6,25 +6,36 @@ worker thread; its result or exception comes back to the GUI thread and is
 handed to the caller's ``on_done``/``on_error``. An error the caller does
 not handle goes to the one error router (:mod:`ui.errors`).
 
-A task may name an ``owner`` QObject: when the owner is gone by the time the
-result arrives (a dialog closed while its query ran), the result is dropped
-instead of reaching a deleted widget.
+A task may name an ``owner`` QObject: when the owner is destroyed (a dialog or
+list closed while its query ran) the task is cancelled, and a result that
+arrives anyway is dropped instead of reaching a deleted widget.
+
+Every task runs under a :class:`~fieldops.db.cancel.CancelToken`:
+``cancel()`` interrupts its statement if it is running one (a superseded list
+query must not keep a core busy), and its ``Cancelled`` ending is dropped
+silently. The workers are daemon threads and ``shutdown()`` cancels what runs
+without waiting for a query: closing the window never waits for one. Other
+work still running (a save) gets a few seconds to finish, so a record the
+user saved just before closing is not lost; past that the process exits and
+the database rolls the unfinished transaction back whole.
 """
 
 from __future__ import annotations
 
 import contextlib
 import itertools
+import queue
 import threading
+import time
 import traceback
 from collections.abc import Callable
-from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import shiboken6
 from PySide6.QtCore import QObject, Signal, Slot
 
+from fieldops.db.cancel import Cancelled, CancelToken, running
 from ui.errors import ErrorRouter
 from ui.gc import collect_on_gui_thread
 
@@ -46,7 +57,54 @@ class _Pending:
     on_done: DoneCallback | None
     on_error: ErrorCallback | None
     owner: QObject | None
-    future: Future | None = None
+    token: CancelToken = field(default_factory=CancelToken)
+
+
+_STOP = object()
+
+
+class _Workers:
+    """Daemon threads started as work arrives, up to ``limit``.
+
+    Not a ThreadPoolExecutor: its threads are joined when the interpreter
+    exits, so a query still running would keep a closed app's process alive.
+    """
+
+    def __init__(self, limit: int, name: str) -> None:
+        self._limit = limit
+        self._name = name
+        self._jobs: queue.SimpleQueue[Any] = queue.SimpleQueue()
+        self._lock = threading.Lock()
+        self._threads: list[threading.Thread] = []
+        self._idle = 0
+
+    def submit(self, job: Callable[[], None]) -> None:
+        with self._lock:
+            if self._idle == 0 and len(self._threads) < self._limit:
+                t = threading.Thread(target=self._loop, daemon=True,
+                                     name=f"{self._name}-{len(self._threads)}")
+                self._threads.append(t)
+                t.start()
+            else:
+                self._idle -= 1 if self._idle else 0
+        self._jobs.put(job)
+
+    def stop(self) -> None:
+        """Idle threads end; busy ones end after their job. Nobody waits."""
+        with self._lock:
+            threads = len(self._threads)
+        for _ in range(threads):
+            self._jobs.put(_STOP)
+
+    def _loop(self) -> None:
+        while True:
+            job = self._jobs.get()
+            if job is _STOP:
+                return
+            with contextlib.suppress(BaseException):
+                job()
+            with self._lock:
+                self._idle += 1
 
 
 class TaskRunner(QObject):
@@ -54,19 +112,24 @@ class TaskRunner(QObject):
 
     busy_changed = Signal(bool)
 
+    # How long closing waits for running work that is not a query (a save).
+    SHUTDOWN_WAIT_S = 10.0
+
     def __init__(self, errors: ErrorRouter, parent: QObject | None = None,
                  max_threads: int = 4) -> None:
         super().__init__(parent)
         self._errors = errors
         # Qt objects must never be destroyed by a collection on a worker thread.
         collect_on_gui_thread()
-        self._executor = ThreadPoolExecutor(max_workers=max_threads,
-                                            thread_name_prefix="fieldops-task")
+        self._workers = _Workers(max_threads, "fieldops-task")
         self._relay = _Relay(self)
         self._relay.ready.connect(self._on_relay_ready)
         self._lock = threading.Lock()
         self._outcomes: dict[int, tuple[bool, Any, str]] = {}
+        self._running: dict[int, CancelToken] = {}  # on a worker now (guarded by _lock)
+        self._finished = threading.Condition(self._lock)
         self._pending: dict[int, _Pending] = {}
+        self._owned: dict[int, set[int]] = {}  # id(owner) -> its undelivered tasks
         self._ids = itertools.count(1)
         self._closed = False
 
@@ -79,18 +142,40 @@ class TaskRunner(QObject):
         task_id = next(self._ids)
         was_idle = not self._pending
         pending = self._pending[task_id] = _Pending(on_done, on_error, owner)
-        pending.future = self._executor.submit(self._work, task_id, fn, args, kwargs)
+        if owner is not None:
+            self._own(owner, task_id)
+        token = pending.token
+        self._workers.submit(lambda: self._work(task_id, token, fn, args, kwargs))
         if was_idle:
             self.busy_changed.emit(True)
         return task_id
 
     def cancel(self, task_id: int) -> None:
-        """Forget a task: a queued one never runs, a running one's result is dropped."""
+        """Forget a task: a queued one never runs, a running one's statement is interrupted
+        and its result dropped."""
         pending = self._pending.pop(task_id, None)
         if pending is not None:
-            if pending.future is not None:
-                pending.future.cancel()
+            pending.token.cancel()
+            self._disown(pending.owner, task_id)
             self._after_delivery()
+
+    def _own(self, owner: QObject, task_id: int) -> None:
+        key = id(owner)
+        tasks = self._owned.get(key)
+        if tasks is None:
+            tasks = self._owned[key] = set()
+            owner.destroyed.connect(lambda *_: self._on_owner_destroyed(key))
+        tasks.add(task_id)
+
+    def _disown(self, owner: QObject | None, task_id: int) -> None:
+        if owner is not None:
+            self._owned.get(id(owner), set()).discard(task_id)
+
+    def _on_owner_destroyed(self, key: int) -> None:
+        if self._closed or not shiboken6.isValid(self):
+            return
+        for task_id in self._owned.pop(key, set()):
+            self.cancel(task_id)
 
     def is_pending(self, task_id: int) -> bool:
         return task_id in self._pending
@@ -100,20 +185,50 @@ class TaskRunner(QObject):
         return len(self._pending)
 
     def shutdown(self) -> None:
-        """Stop taking work, drop queued calls and wait for the running ones."""
+        """Stop taking work, drop queued calls and cancel the running ones.
+
+        A running query is interrupted and never waited for. Other running
+        work (a save) has up to ``SHUTDOWN_WAIT_S`` to finish; whatever is
+        left is a daemon thread, which the process does not wait for.
+        """
         if self._closed:
             return
         self._closed = True
+        pending = list(self._pending.values())
         self._pending.clear()
-        self._executor.shutdown(wait=True, cancel_futures=True)
+        self._owned.clear()
+        for p in pending:
+            p.token.cancel()
+        self._workers.stop()
+        deadline = time.monotonic() + self.SHUTDOWN_WAIT_S
+        with self._finished:
+            # Interrupted queries end on their own; nobody waits for them.
+            while any(not t.querying for t in self._running.values()):
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    break
+                self._finished.wait(left)
 
     # -- worker side -----------------------------------------------------
 
-    def _work(self, task_id: int, fn: Callable[..., Any], args: tuple, kwargs: dict) -> None:
-        try:
-            outcome = (True, fn(*args, **kwargs), "")
-        except BaseException as exc:  # every failure must reach the GUI thread
-            outcome = (False, exc, traceback.format_exc())
+    def _work(self, task_id: int, token: CancelToken, fn: Callable[..., Any], args: tuple,
+              kwargs: dict) -> None:
+        if token.cancelled:  # cancelled while queued: it never runs
+            outcome: tuple[bool, Any, str] = (False, Cancelled("cancelled before it ran"), "")
+        else:
+            with self._lock:
+                self._running[task_id] = token
+            try:
+                with running(token):
+                    outcome = (True, fn(*args, **kwargs), "")
+            except BaseException as exc:  # every failure must reach the GUI thread
+                outcome = (False, exc, traceback.format_exc())
+            finally:
+                with self._finished:
+                    del self._running[task_id]
+                    self._finished.notify_all()
+        if self._closed:
+            return  # nobody is left to tell
         with self._lock:
             self._outcomes[task_id] = outcome
         # RuntimeError: the runner is gone (the app is closing) and nobody is left to tell.
@@ -127,7 +242,12 @@ class TaskRunner(QObject):
         with self._lock:
             ok, value, details = self._outcomes.pop(task_id, (True, None, ""))
         pending = self._pending.pop(task_id, None)
-        if pending is not None and (pending.owner is None or shiboken6.isValid(pending.owner)):
+        if pending is None:  # cancelled: its ending was already counted
+            return
+        self._disown(pending.owner, task_id)
+        if not ok and isinstance(value, Cancelled):
+            pass  # superseded: nobody wants the answer
+        elif pending.owner is None or shiboken6.isValid(pending.owner):
             if ok:
                 if pending.on_done is not None:
                     pending.on_done(value)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import date
 
 from PySide6.QtCore import QDate, QModelIndex, Qt, QTimer, Signal
-from PySide6.QtGui import QKeyEvent
+from PySide6.QtGui import QKeyEvent, QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
@@ -81,7 +81,7 @@ class OptionalDateEdit(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         self.date_edit = QDateEdit()
         self.date_edit.setCalendarPopup(True)
-        self.date_edit.setDisplayFormat("yyyy-MM-dd")
+        self.date_edit.setDisplayFormat("ddd d MMM yyyy")  # as every date reads
         self.date_edit.setMinimumDate(QDate(1900, 1, 1))
         self.unknown = QCheckBox(unknown_text)
         layout.addWidget(self.date_edit)
@@ -164,6 +164,7 @@ class RecordTableView(QTableView):
         self.verticalHeader().setDefaultSectionSize(26)
         self.horizontalHeader().setHighlightSections(False)
         self.horizontalHeader().setStretchLastSection(True)
+        self._stretch: tuple[int, int] | None = None  # (column, preferred width)
         self.activated.connect(self._on_self_activated)
 
     def setModel(self, model: PagedTableModel | ListTableModel) -> None:  # type: ignore[override]
@@ -178,6 +179,8 @@ class RecordTableView(QTableView):
                 header.resizeSection(i, column.width)
             else:
                 header.setSectionResizeMode(i, QHeaderView.ResizeMode.Interactive)
+            if column.stretch:
+                self.stretch_column(i)
 
     def _on_model_about_to_be_reset(self) -> None:
         self._place = (self.current_row(), self.verticalScrollBar().value())
@@ -197,6 +200,33 @@ class RecordTableView(QTableView):
     def current_row(self) -> int:
         index = self.currentIndex()
         return index.row() if index.isValid() else -1
+
+    def stretch_column(self, column: int) -> None:
+        """``column``, not the last, takes the spare width; it never narrows below its
+        preferred width (the view scrolls instead), so its text is not squeezed away."""
+        self._stretch = (column, self.horizontalHeader().sectionSize(column))
+        self.horizontalHeader().setStretchLastSection(False)
+        self._fit_stretch_column()
+
+    def wrap_rows(self, column: int) -> None:
+        """Rows as tall as their text, ``column`` taking the spare width: for short
+        lists of sentences (a record's history), which must read whole."""
+        self.setWordWrap(True)
+        self.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        self.stretch_column(column)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._fit_stretch_column()
+
+    def _fit_stretch_column(self) -> None:
+        if self._stretch is None or self.model() is None:
+            return
+        column, preferred = self._stretch
+        header = self.horizontalHeader()
+        others = sum(header.sectionSize(i) for i in range(header.count())
+                     if i != column and not header.isSectionHidden(i))
+        header.resizeSection(column, max(preferred, self.viewport().width() - others))
 
     def focus_first_row(self) -> None:
         self.setFocus(Qt.FocusReason.OtherFocusReason)

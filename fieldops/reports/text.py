@@ -9,9 +9,10 @@ template). Plain ``str`` table cells and canvas strings are drawn literally
 and need no escaping.
 
 Times are stored as aware UTC instants and printed in the jurisdiction's
-local time, with the weekday: "Mon 9 Mar 2026, 14:05 CST". Day and month
-names are spelled here rather than with ``strftime``: Qt sets the process
-locale at start-up, which would otherwise translate them.
+local time, with the weekday, exactly as the app shows them: "Mon 9 Mar
+2026 2:05 PM CST". The formats themselves live in ``fieldops.rules.explain``
+(one place for the app and the PDFs); day and month names are spelled there
+rather than with ``strftime``, since Qt sets the process locale at start-up.
 """
 
 from __future__ import annotations
@@ -30,6 +31,8 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfbase.ttfonts import TTFError, TTFont
 from reportlab.platypus import Paragraph
+
+from fieldops.rules.explain import format_day, format_local
 
 # --------------------------------------------------------------------------- text
 
@@ -80,8 +83,6 @@ def para(text: object, style: ParagraphStyle) -> Paragraph:
 
 # --------------------------------------------------------------------- formatting
 
-WEEKDAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
-MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 NOT_RECORDED = "—"
 
 
@@ -96,7 +97,7 @@ def fmt_date(day: date | None) -> str:
         return ""
     if isinstance(day, datetime):
         raise TypeError("fmt_date takes a date; use fmt_datetime for an instant")
-    return f"{WEEKDAYS[day.weekday()]} {day.day} {MONTHS[day.month - 1]} {day.year}"
+    return format_day(day)
 
 
 def local(moment: datetime, tz: ZoneInfo) -> datetime:
@@ -105,11 +106,11 @@ def local(moment: datetime, tz: ZoneInfo) -> datetime:
 
 
 def fmt_datetime(moment: datetime | None, tz: ZoneInfo) -> str:
-    """"Mon 9 Mar 2026, 14:05 CST": an aware instant in the jurisdiction's time; None -> ""."""
+    """"Mon 9 Mar 2026 2:05 PM CST": an aware instant in the jurisdiction's time; None -> ""."""
     if moment is None:
         return ""
-    here = local(moment, tz)
-    return f"{fmt_date(here.date())}, {here.hour:02d}:{here.minute:02d} {here.tzname() or ''}".rstrip()
+    require_aware(moment)
+    return format_local(moment, tz)
 
 
 def fmt_local_date(moment: datetime | None, tz: ZoneInfo) -> str:

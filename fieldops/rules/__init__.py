@@ -28,6 +28,8 @@ from fieldops.rules.explain import (
     format_day,
     format_day_short,
     format_instant,
+    format_local,
+    plural,
 )
 from fieldops.rules.fees import FeeQuote, adoption_fees, boarding_days, redemption_fees
 from fieldops.rules.impound import (
@@ -91,6 +93,8 @@ __all__ = [
     "format_day",
     "format_day_short",
     "format_instant",
+    "format_local",
+    "plural",
     "holiday_name",
     "hours_period",
     "impound_hold",

@@ -1,5 +1,11 @@
 """Plain-language "Why this date?" sentences and the date formats they use.
 
+This is the one place dates and times are written for people, on screen and
+in the PDFs alike: "Tue 1 Dec 2026" for a day, "Tue 1 Dec 2026 3:45 PM CST"
+for an instant (12-hour clock, the zone's abbreviation: US municipal records
+and courts read 12-hour time). ``fieldops.reports.text`` and the UI's text
+helpers call these; nothing else formats a date.
+
 Every computed date can explain itself in one or two sentences that name its
 source, e.g. "Owner may claim until Mon 9 Mar 2026: 7 days after impoundment
 on 2 Mar (city code 58-526(a); Wis. Stat. 990.001(4))."
@@ -10,7 +16,7 @@ text does not depend on the machine's locale or platform.
 
 from __future__ import annotations
 
-from datetime import date, datetime, time, timedelta
+from datetime import date, datetime, time, timedelta, tzinfo
 from typing import TYPE_CHECKING
 
 from fieldops.rules.calendar import (
@@ -74,6 +80,22 @@ def format_instant(
     if local.time() == time(0) and midnight == "start":
         text += " (start of the day)"
     return text
+
+
+def format_local(moment: datetime | None, zone: tzinfo) -> str:
+    """An aware instant in ``zone`` as "Tue 1 Dec 2026 3:45 PM CST"; None -> "".
+
+    The plain form for records (when something happened), with no midnight
+    wording: that is for deadlines (``format_instant``).
+    """
+    if moment is None:
+        return ""
+    return format_instant(require_aware(moment, "moment").astimezone(zone), midnight="plain")
+
+
+def plural(count: int, word: str, many: str | None = None) -> str:
+    """"1 day", "2 days", "0 items"; ``many`` for an irregular plural ("1 fee", ...)."""
+    return f"{count} {word if count == 1 else (many or word + 's')}"
 
 
 def _day_label(day: date) -> str:

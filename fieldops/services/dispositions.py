@@ -33,6 +33,7 @@ from fieldops.rules import (
     Profile,
     ReleaseFacts,
     Requirement,
+    format_day,
     impound_hold,
     preserve_until,
     to_local,
@@ -50,7 +51,7 @@ from fieldops.services.context import Actor, audit, fetch, jsonable, now
 from fieldops.services.impound_views import ImpoundView
 from fieldops.services.impounds import build_view, current_disposition, load_impoundment
 from fieldops.services.payments import fee_summary
-from fieldops.services.people import load_person
+from fieldops.services.people import format_address, load_person
 
 
 class RequirementsNotMet(UserError):
@@ -101,7 +102,8 @@ def _facts(s: Session, imp: Impoundment, animal: Animal, req: ReleaseRequest, at
     evidence: dict[str, str] = {}
     has_name_address = bool(recipient and recipient.full_name.strip() and recipient.address.strip())
     if recipient:
-        addr = ", ".join(x for x in (recipient.address, recipient.city, recipient.postal_code) if x)
+        addr = format_address(recipient.address, recipient.city, recipient.state,
+                              recipient.postal_code)
         evidence["name_address"] = f"{recipient.full_name}, {addr or 'no address recorded'}"
     vacc = next((x for x in sorted(animal.vaccinations, key=lambda x: x.expires_on, reverse=True)
                  if x.vaccinated_on <= day <= x.expires_on), None)
@@ -110,8 +112,8 @@ def _facts(s: Session, imp: Impoundment, animal: Animal, req: ReleaseRequest, at
         evidence["rabies"] = f"Rabies certificate shown: {certificate}"
     elif vacc is not None:
         evidence["rabies"] = (f"Rabies certificate {vacc.certificate_number or '(no number)'}, "
-                              f"vaccinated {vacc.vaccinated_on:%d %b %Y}, "
-                              f"expires {vacc.expires_on:%d %b %Y}")
+                              f"vaccinated {format_day(vacc.vaccinated_on)}, "
+                              f"expires {format_day(vacc.expires_on)}")
     prepaid = v.clean(req.rabies_prepaid_receipt)
     if prepaid and "rabies" not in evidence:
         evidence["rabies"] = f"Veterinarian's receipt for prepaid vaccination: {prepaid}"
@@ -130,7 +132,7 @@ def _facts(s: Session, imp: Impoundment, animal: Animal, req: ReleaseRequest, at
                         surrendered=imp.surrendered)
     if hold.is_over(at):
         evidence["hold_ended"] = ("Owner surrendered the animal" if hold.no_claim_period else
-                                  f"Hold ended {hold.last_claim_day:%a %d %b %Y}")
+                                  f"Hold ended {format_day(hold.last_claim_day)}")
     facts = ReleaseFacts(
         species=animal.species, name_and_address=has_name_address,
         rabies_certificate=bool(certificate) or vacc is not None,

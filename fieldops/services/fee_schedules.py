@@ -18,7 +18,7 @@ from sqlalchemy.orm import Session
 from fieldops.db.engine import Database
 from fieldops.db.models import SPECIES, FeeScheduleEntry
 from fieldops.errors import Collector
-from fieldops.rules import FeeSchedule, Profile
+from fieldops.rules import FeeSchedule, Profile, format_day
 from fieldops.services import validate as v
 from fieldops.services.context import Actor, audit, jsonable, now
 
@@ -126,7 +126,7 @@ def profile_in_force(s: Session, profile: Profile, day: date) -> tuple[Profile, 
     for r in rows:
         if r.species not in source:
             fees[r.species] = FeeSchedule(r.impound, r.boarding_per_day, r.adoption)
-            source[r.species] = f"Resolution {r.resolution}, in force from {r.effective_on:%d %b %Y}"
+            source[r.species] = f"Resolution {r.resolution}, in force from {format_day(r.effective_on)}"
     if not source:
         return profile, DEFAULT_SCHEDULE
     label = "; ".join(sorted(set(source.values())))

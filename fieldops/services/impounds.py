@@ -37,7 +37,7 @@ from fieldops.services.impound_views import (
     PaymentLineView,
     PaymentView,
 )
-from fieldops.services.people import load_person
+from fieldops.services.people import format_address, load_person
 from fieldops.services.staff import list_staff
 
 MAX_PHOTO_BYTES = 8 * 1024 * 1024
@@ -269,7 +269,7 @@ def _party(s: Session, person_id: int | None) -> PartyView | None:
     if person_id is None:
         return None
     p = fetch(s, Person, person_id)
-    address = ", ".join(x for x in (p.address, p.city, p.postal_code) if x)
+    address = format_address(p.address, p.city, p.state, p.postal_code)
     return PartyView(p.id, p.full_name, address, p.phone)
 
 

@@ -18,7 +18,7 @@ from fieldops.db.models import (
     PaymentLine,
 )
 from fieldops.errors import Collector
-from fieldops.rules import Profile, adoption_fees, redemption_fees
+from fieldops.rules import Profile, adoption_fees, format_day, redemption_fees
 from fieldops.rules.fees import FeeQuote
 from fieldops.services import validate as v
 from fieldops.services.context import Actor, audit, fetch, jsonable, now
@@ -66,7 +66,7 @@ def fee_summary(s: Session, imp: Impoundment, at: datetime, to_owner: bool,
         if imp.repeat_of_id is not None:
             earlier = fetch(s, Impoundment, imp.repeat_of_id)
             note = (f"Impound fee x{quote.multiplier_applied}: this animal was impounded on "
-                    f"{earlier.custody_day:%a %d %b %Y} (impoundment #{earlier.id}), within "
+                    f"{format_day(earlier.custody_day)} (impoundment #{earlier.id}), within "
                     f"{profile.repeat_window_days} days (city code 58-526(a)).")
     else:
         quote = adoption_fees(species, imp.impounded_at, at, in_force, include_impound_fee=True)

@@ -13,10 +13,32 @@ from sqlalchemy.orm.exc import StaleDataError
 from fieldops.db.engine import Database
 from fieldops.db.models import Animal, Person
 from fieldops.db.search import phone_search_text
-from fieldops.errors import Collector, NotFoundError, StaleRecordError
+from fieldops.errors import Collector, NotFoundError, StaleRecordError, UserError
 from fieldops.services import validate as v
 from fieldops.services.context import Actor, audit, changed_only, now, snapshot
 from fieldops.services.listing import Page, active_count, fts_ids, page_ids
+
+# The jurisdiction's state: the city is in Wisconsin. A person may live elsewhere.
+HOME_STATE = "WI"
+
+# USPS two-letter codes: the states, DC, the territories and the military post offices.
+_STATE_CODES = (
+    "AL AK AZ AR CA CO CT DE FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO MT NE NV NH NJ "
+    "NM NY NC ND OH OK OR PA RI SC SD TN TX UT VT VA WA WV WI WY DC AS GU MP PR VI UM AA AE AP")
+STATES = frozenset(_STATE_CODES.split(" "))
+
+
+def format_address(address: str = "", city: str = "", state: str = "",
+                   postal_code: str = "") -> str:
+    """The one way an address is written: "12 Elm St, Madison, WI 53703".
+
+    Missing parts are left out with their commas; a state alone (every record
+    has one) is not an address, so a person with nothing else on file reads "".
+    """
+    if not any(x.strip() for x in (address, city, postal_code)):
+        return ""
+    region = " ".join(x for x in (state.strip(), postal_code.strip()) if x)
+    return ", ".join(x for x in (address.strip(), city.strip(), region) if x)
 
 
 @dataclass(frozen=True)
@@ -24,6 +46,7 @@ class PersonInput:
     full_name: str
     address: str = ""
     city: str = ""
+    state: str = HOME_STATE
     postal_code: str = ""
     in_city: bool = True
     phone: str = ""
@@ -41,6 +64,33 @@ class PersonRow:
     city: str
     phone: str
     email: str
+
+
+@dataclass(frozen=True)
+class PersonMatch:
+    """A person already on file who may be the one being entered."""
+
+    id: int
+    full_name: str
+    address: str  # formatted
+    phone: str
+
+
+class PossibleDuplicateError(UserError):
+    """Refused: someone with the same name and address is already on file.
+
+    ``matches`` are offered to use instead; saving anyway is a deliberate
+    second call with ``allow_duplicate=True``.
+    """
+
+    def __init__(self, matches: tuple[PersonMatch, ...]) -> None:
+        self.matches = matches
+        first = matches[0]
+        more = f" (and {len(matches) - 1} more)" if len(matches) > 1 else ""
+        super().__init__(
+            f"An existing record matches: {first.full_name}, "
+            f"{first.address or 'no address recorded'} (person #{first.id}){more}. "
+            "Use that record, or save this one as a different person.")
 
 
 @dataclass(frozen=True)
@@ -68,14 +118,15 @@ class PersonView:
     created_at: datetime
     archived: bool
     animals: tuple[OwnedAnimal, ...] = field(default=())
+    state: str = HOME_STATE
 
     @property
     def mailing_address(self) -> str:
-        return ", ".join(p for p in (self.address, self.city, self.postal_code) if p)
+        return format_address(self.address, self.city, self.state, self.postal_code)
 
     def as_input(self) -> PersonInput:
         return PersonInput(
-            full_name=self.full_name, address=self.address, city=self.city,
+            full_name=self.full_name, address=self.address, city=self.city, state=self.state,
             postal_code=self.postal_code, in_city=self.in_city, phone=self.phone,
             email=self.email, is_veterinarian=self.is_veterinarian,
             clinic_id=self.clinic_id, notes=self.notes,
@@ -88,6 +139,7 @@ FIELDS = tuple(f for f in PersonInput.__dataclass_fields__)
 def normalise(inp: PersonInput) -> PersonInput:
     return PersonInput(
         full_name=v.clean(inp.full_name), address=v.clean(inp.address), city=v.clean(inp.city),
+        state=v.clean(inp.state).upper().replace(".", ""),
         postal_code=v.clean(inp.postal_code), in_city=bool(inp.in_city), phone=v.clean(inp.phone),
         email=v.clean(inp.email).lower(), is_veterinarian=bool(inp.is_veterinarian),
         clinic_id=inp.clinic_id, notes=(inp.notes or "").strip(),
@@ -101,6 +153,8 @@ def validate_person(inp: PersonInput) -> PersonInput:
     v.required(c, "full_name", inp.full_name, "Name", 200)
     v.optional_len(c, "address", inp.address, "Address", 300)
     v.optional_len(c, "city", inp.city, "City", 100)
+    if inp.state not in STATES:
+        c.add("state", "Give the state as its two-letter postal abbreviation, e.g. WI.")
     v.postal_code(c, "postal_code", inp.postal_code)
     v.phone(c, "phone", inp.phone)
     v.email(c, "email", inp.email)
@@ -133,7 +187,7 @@ def _view(session: Session, p: Person) -> PersonView:
     ).all()
     return PersonView(
         id=p.id, version=p.version, full_name=p.full_name, address=p.address, city=p.city,
-        postal_code=p.postal_code, in_city=p.in_city, phone=p.phone, email=p.email,
+        state=p.state, postal_code=p.postal_code, in_city=p.in_city, phone=p.phone, email=p.email,
         is_veterinarian=p.is_veterinarian, clinic_id=p.clinic_id, notes=p.notes,
         created_at=p.created_at, archived=p.archived_at is not None,
         animals=tuple(OwnedAnimal(*a) for a in animals),
@@ -147,9 +201,50 @@ def load_person(session: Session, person_id: int) -> Person:
     return person
 
 
-def create_person(db: Database, actor: Actor, inp: PersonInput) -> PersonView:
+def _match_key(text: str) -> str:
+    """Name or street line compared loosely: case, punctuation and spacing ignored."""
+    return " ".join(re.sub(r"[^\w\s]", " ", text.lower()).split())
+
+
+def _matches(s: Session, inp: PersonInput, exclude_id: int | None = None
+             ) -> tuple[PersonMatch, ...]:
+    name, street = _match_key(inp.full_name), _match_key(inp.address)
+    if not name:
+        return ()
+    # Same sort name narrows on the index; the loose comparison decides.
+    rows = s.execute(
+        select(Person.id, Person.full_name, Person.address, Person.city, Person.state,
+               Person.postal_code, Person.phone)
+        .where(Person.sort_name == sort_name(inp.full_name), Person.archived_at.is_(None),
+               Person.id != (exclude_id or -1))
+        .order_by(Person.id)
+    ).all()
+    return tuple(
+        PersonMatch(r.id, r.full_name, format_address(r.address, r.city, r.state, r.postal_code),
+                    r.phone)
+        for r in rows
+        if _match_key(r.full_name) == name and _match_key(r.address) == street
+        and (not inp.city or not r.city or _match_key(r.city) == _match_key(inp.city))
+    )
+
+
+def matching_people(db: Database, inp: PersonInput) -> tuple[PersonMatch, ...]:
+    """People on file with the same name and address (loosely compared), to offer first."""
+    inp = normalise(inp)
+    with db.read() as s:
+        return _matches(s, inp)
+
+
+def create_person(db: Database, actor: Actor, inp: PersonInput, *,
+                  allow_duplicate: bool = False) -> PersonView:
+    """Add a person; refuses with ``PossibleDuplicateError`` when someone with the same
+    name and address is on file, unless the user chose to save anyway."""
     inp = validate_person(inp)
     with db.write() as s:
+        if not allow_duplicate:
+            matches = _matches(s, inp)
+            if matches:
+                raise PossibleDuplicateError(matches)
         person = Person()
         _apply(person, inp)
         s.add(person)

@@ -15,7 +15,7 @@ from sqlalchemy import select, text
 from fieldops.db.engine import Database
 from fieldops.db.models import Animal, Impoundment
 from fieldops.modules import Demo, DueItem, Module
-from fieldops.rules import Profile, format_day_short
+from fieldops.rules import Profile, format_day_short, plural
 from fieldops.rules.impound import no_claim_period
 from fieldops.services.pound_demo import impoundments as _demo_impoundments
 
@@ -75,7 +75,7 @@ def due_items(db: Database, day: date, profile: Profile) -> tuple[ImpoundDueItem
             text_ = (f"{animal}{where}: surrendered by the owner; may be adopted or transferred"
                      if cat == "adoptable_today" else
                      f"{animal}{where}: surrendered {format_day_short(custody)}, "
-                     f"{(day - custody).days} day(s) ago, no disposition")
+                     f"{plural((day - custody).days, 'day')} ago, no disposition")
         elif last == day:
             cat, text_ = "hold_ends_today", f"{animal}{where}: owner may claim until end of today"
         elif last == day + timedelta(days=1):
@@ -86,7 +86,7 @@ def due_items(db: Database, day: date, profile: Profile) -> tuple[ImpoundDueItem
                           f"{animal}{where}: may be adopted or transferred from today")
         else:
             cat, text_ = "past_hold", (f"{animal}{where}: hold ended {format_day_short(last)}, "
-                                       f"{(day - last).days} day(s) ago, no disposition")
+                                       f"{plural((day - last).days, 'day')} ago, no disposition")
         code = f"{KEY}.{cat}"
         items.append(ImpoundDueItem(
             module=KEY, kind="impoundment", record_id=imp_id, due=last, category=code,
@@ -102,8 +102,11 @@ def demo(d: Demo) -> str:
 
 
 def checks(conn) -> list[str]:
-    """Impoundments written past the services, and dispositions out of step."""
-    out = []
+    """Impoundments written past the services, dispositions out of step, and list copies
+    out of step with their sources (``stale_list_copies``)."""
+    from fieldops.services.impound_list import stale_list_copies
+
+    out = stale_list_copies(conn)
     n = conn.execute(text(
         "SELECT count(*) FROM impoundment t WHERE NOT EXISTS (SELECT 1 FROM audit_event e "
         "WHERE e.entity = 'impoundment' AND e.entity_id = t.id AND e.action = 'intake')"

@@ -16,16 +16,32 @@ def clean(text: str | None) -> str:
     return " ".join((text or "").split())
 
 
+# A form label that is not a noun ("Transferred to:") makes no sentence of
+# "... is required": these say what to do, and what the field is, in words.
+_SENTENCES = {
+    "Transferred to": ("Say where the animal was transferred to.",
+                       "The place the animal was transferred to"),
+}
+
+
+def _missing(label: str) -> str:
+    return _SENTENCES.get(label, (f"{label} is required.", ""))[0]
+
+
+def _noun(label: str) -> str:
+    return _SENTENCES.get(label, ("", ""))[1] or label
+
+
 def required(c: Collector, field: str, value: str, label: str, max_len: int) -> None:
     if not value:
-        c.add(field, f"{label} is required.")
+        c.add(field, _missing(label))
     elif len(value) > max_len:
-        c.add(field, f"{label} is too long (at most {max_len} characters).")
+        c.add(field, f"{_noun(label)} is too long (at most {max_len} characters).")
 
 
 def optional_len(c: Collector, field: str, value: str, label: str, max_len: int) -> None:
     if len(value) > max_len:
-        c.add(field, f"{label} is too long (at most {max_len} characters).")
+        c.add(field, f"{_noun(label)} is too long (at most {max_len} characters).")
 
 
 def phone(c: Collector, field: str, value: str) -> None:

@@ -85,12 +85,24 @@ def test_money_refuses_floats(amount):
 
 
 def test_times_print_in_local_time_with_weekday_and_zone():
-    assert fmt_datetime(datetime(2026, 3, 2, 20, 5, tzinfo=UTC), CHICAGO) == "Mon 2 Mar 2026, 14:05 CST"
+    # The 12-hour clock the app uses: one format on screen and on paper.
+    assert fmt_datetime(datetime(2026, 3, 2, 20, 5, tzinfo=UTC), CHICAGO) == "Mon 2 Mar 2026 2:05 PM CST"
     # After the change to daylight time on Sun 8 Mar 2026.
-    assert fmt_datetime(datetime(2026, 3, 9, 19, 5, tzinfo=UTC), CHICAGO) == "Mon 9 Mar 2026, 14:05 CDT"
+    assert fmt_datetime(datetime(2026, 3, 9, 19, 5, tzinfo=UTC), CHICAGO) == "Mon 9 Mar 2026 2:05 PM CDT"
     # Late evening in Chicago is already the next day in UTC.
-    assert fmt_datetime(datetime(2026, 3, 3, 3, 30, tzinfo=UTC), CHICAGO) == "Mon 2 Mar 2026, 21:30 CST"
+    assert fmt_datetime(datetime(2026, 3, 3, 3, 30, tzinfo=UTC), CHICAGO) == "Mon 2 Mar 2026 9:30 PM CST"
+    # Midnight on a record is a time like any other, not a deadline's "end of the day".
+    assert fmt_datetime(datetime(2026, 3, 3, 6, 0, tzinfo=UTC), CHICAGO) == "Tue 3 Mar 2026 12:00 AM CST"
     assert fmt_date(date(2026, 11, 30)) == "Mon 30 Nov 2026"
+
+
+def test_the_pdfs_and_the_screens_write_an_instant_the_same_way():
+    from fieldops.rules import format_instant, format_local
+
+    moment = datetime(2026, 12, 1, 21, 45, tzinfo=UTC)
+    on_screen = format_instant(moment.astimezone(CHICAGO), midnight="plain")
+    assert fmt_datetime(moment, CHICAGO) == format_local(moment, CHICAGO) == on_screen
+    assert on_screen == "Tue 1 Dec 2026 3:45 PM CST"
 
 
 def test_naive_times_are_refused():
@@ -156,7 +168,7 @@ def test_every_page_says_page_x_of_y_and_the_print_time(read_pdf):
     assert len(pages) > 2
     for number, text in enumerate(pages, start=1):
         assert f"Page {number} of {len(pages)}" in text
-        assert "Printed Thu 12 Mar 2026, 10:30 CDT" in text
+        assert "Printed Thu 12 Mar 2026 10:30 AM CDT" in text
         assert "City of Riverton" in text
     assert "Test document" in pages[0]
     assert "Test document (continued)" in pages[1]

@@ -35,9 +35,9 @@ def test_describes_the_animal_with_every_field(sheet, released_view):
 def test_records_the_impoundment(sheet, released_view):
     t = sheet(released_view)
     assert "Record of impounded animal" in t and "Impoundment no. 1042" in t
-    assert "Impounded Mon 2 Mar 2026, 14:05 CST" in t
+    assert "Impounded Mon 2 Mar 2026 2:05 PM CST" in t
     assert "Custody day Mon 2 Mar 2026" in t
-    assert "When found Mon 2 Mar 2026, 13:40 CST" in t
+    assert "When found Mon 2 Mar 2026 1:40 PM CST" in t
     assert "Where found Behind 55 Mill St" in t
     assert "Officer Ofc. Tran" in t
     assert "Reason At large: running in traffic" in t
@@ -51,13 +51,13 @@ def test_records_the_impoundment(sheet, released_view):
 def test_explains_the_hold(sheet, released_view):
     t = sheet(released_view)
     assert "Owner's last day to claim Mon 9 Mar 2026 Owner may claim until Mon 9 Mar 2026" in t
-    assert "May go to others from Tue 10 Mar 2026, 00:00 CDT May be adopted by someone else" in t
+    assert "May go to others from Tue 10 Mar 2026 12:00 AM CDT May be adopted by someone else" in t
 
 
 def test_release_with_recipient_delivery_date_fees_and_evidence(sheet, released_view):
     t = sheet(released_view)
     assert "Disposition Reclaimed by owner" in t
-    assert "Date of delivery Mon 9 Mar 2026, 14:05 CDT" in t
+    assert "Date of delivery Mon 9 Mar 2026 2:05 PM CDT" in t
     assert f"Released to {TRICKY} 12 Elm St & 3rd Ave" in t
     assert "Impound fee $35.00" in t and "Boarding, 7 days $87.50" in t
     assert "Total fees $122.50" in t and "Paid $1,392.50" in t and "Balance $0.00" in t
@@ -99,7 +99,7 @@ def test_euthanized_biting_animal_preserved(sheet, released_view):
     assert "Decided by Dr. Kim & <Vet>" in t
     assert "Bit a person Yes" in t
     assert "Disposition Euthanized" in t
-    assert "Date and time Mon 9 Mar 2026, 14:05 CDT" in t
+    assert "Date and time Mon 9 Mar 2026 2:05 PM CDT" in t
     assert "Hopelessly injured, diseased or a threat Yes" in t
     assert "Preserve the body until Mon 16 Mar 2026" in t
     assert "Released to" not in t.split("Disposition Euthanized")[1]
@@ -126,7 +126,7 @@ def test_corrections_keep_the_superseded_entries_with_their_reasons(sheet, relea
     t = sheet(replace(released_view, disposition=current, corrections=(second, first)))
     corrections = t.split("Corrections", 1)[1]
     assert corrections.index("Adopted") < corrections.index("Escaped")  # in time order
-    assert "Tue 10 Mar 2026, 10:00 CDT" in corrections
+    assert "Tue 10 Mar 2026 10:00 AM CDT" in corrections
     assert "Adopter <changed> mind & left Corrected by opal (Escaped)" in corrections
     assert "Entered as escaped by mistake Corrected by sam (Reclaimed by owner)" in corrections
     assert "Corrects an earlier entry Entered as escaped by mistake" in t

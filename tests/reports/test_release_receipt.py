@@ -27,8 +27,8 @@ def test_says_what_was_released_when_and_to_whom(receipt_text):
     assert "City of Riverton Animal Control" in t
     assert "Impoundment no. 1042" in t
     assert "Released as Reclaimed by owner" in t
-    assert "Impounded Mon 2 Mar 2026, 14:05 CST" in t
-    assert "Released (delivered) Mon 9 Mar 2026, 14:05 CDT" in t
+    assert "Impounded Mon 2 Mar 2026 2:05 PM CST" in t
+    assert "Released (delivered) Mon 9 Mar 2026 2:05 PM CDT" in t
     assert f"Released to {TRICKY} 12 Elm St & 3rd Ave, Riverton WI 53000" in t
     assert "The owner, or the owner's representative" in t
 
@@ -41,11 +41,11 @@ def test_describes_the_animal(receipt_text):
 
 def test_lists_every_payment_line_method_receipt_and_the_total(receipt_text):
     t = receipt_text
-    assert "R-1001 Mon 9 Mar 2026, 13:50 CDT by " + TRICKY + " Card Impound fee $35.00" in t
+    assert "R-1001 Mon 9 Mar 2026 1:50 PM CDT by " + TRICKY + " Card Impound fee $35.00" in t
     assert "Boarding Boarding, 7 days at $12.50 $87.50" in t
     assert "Dog licence Dog licence 2026 $1,250.00" in t
     assert "Total of this payment $1,372.50" in t
-    assert "R-1002 Mon 9 Mar 2026, 13:58 CDT Cash Rabies vaccination (prepaid) $20.00" in t
+    assert "R-1002 Mon 9 Mar 2026 1:58 PM CDT Cash Rabies vaccination (prepaid) $20.00" in t
     assert "Total paid $1,392.50" in t
     assert "Fees assessed $122.50" in t
     assert "Balance due $0.00" in t

@@ -103,7 +103,8 @@ NOT_RULES = {
     # formatting and local-time helpers: no ordinance behind them
     "as_local_day", "format_clock", "format_day", "format_day_short", "format_instant",
     "local_date", "require_aware", "start_of_local_day", "to_local", "unmet", "parse_money",
-    "explain_days", "explain_hours", "nominal_last_day", "hours_period", "utc",
+    "explain_days", "explain_hours", "nominal_last_day", "hours_period", "utc", "format_local",
+    "plural",
 }
 
 

@@ -43,7 +43,7 @@ def test_an_owner_surrender_is_adoptable_on_its_intake_day(db, operator, owner, 
     assert item.impoundment_id == imp.id and item.category == "impound.adoptable_today"
     assert "surrendered by the owner" in item.text
     (later,) = due_items(db, date(2026, 11, 23), profile)
-    assert later.category == "impound.past_hold" and "3 day(s) ago" in later.text
+    assert later.category == "impound.past_hold" and "3 days ago" in later.text
 
 
 def test_a_biting_surrendered_animal_still_serves_its_hold(db, operator, owner, impound,

@@ -125,3 +125,18 @@ def test_a_correction_over_someone_elses_change_is_refused(db, rex, impound, ope
         correct_intake(db, operator, view.id, details, replace(details, injuries="cut"),
                        "second, from the old screen", profile)
     assert get_impoundment(db, view.id, profile).injuries == ""
+
+
+def test_the_history_reads_a_correction_as_a_sentence_with_old_and_new(
+        db, rex, impound, operator, profile):
+    from fieldops.services.history import record_history
+
+    view = impound(rex.id, local(2026, 11, 2, 10), found_place="Elm & 3rd")
+    details = IntakeDetails.of(view)
+    correct_intake(db, operator, view.id, details, replace(details, found_place="Elm & 4th"),
+                   "Typed the wrong street", profile)
+    line = [h for h in record_history(db, "impoundment", view.id, profile.timezone)
+            if h.what == "Intake corrected"][-1]
+    assert "Elm & 3rd" in line.sentence and "Elm & 4th" in line.sentence
+    assert "found_place" not in line.sentence and "{" not in line.sentence
+    assert line.reason == "Typed the wrong street"

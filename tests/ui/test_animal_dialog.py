@@ -164,7 +164,7 @@ def test_a_vaccination_is_added_and_listed_as_current(
     assert (stored.vaccinated_on, stored.expires_on, stored.certificate_number) == (
         date(2026, 3, 2), date(2029, 3, 2), "RV-0042")
     assert rows_of(d.vaccinations_view) == [
-        ("2026-03-02", "2029-03-02", "Current", "RV-0042", "Dr. Lee")]
+        ("Mon 2 Mar 2026", "Fri 2 Mar 2029", "Current", "RV-0042", "Dr. Lee")]
     assert d.history_model.row_object(0).action == "add_vaccination"
 
 
@@ -189,7 +189,7 @@ def test_history_lists_every_change_newest_first(qtbot, rex_dialog, wait_idle, s
     wait_idle()
     d.tabs.setCurrentIndex(2)
     assert [(r[1], r[2], r[3]) for r in rows_of(d.history_view)] == [
-        ("opal", "Changed", "colour:  → tan"),
+        ("opal", "Changed", "Changed colour from (blank) to “tan”."),
         ("opal", "Created", rows_of(d.history_view)[1][3]),
     ]
 
@@ -226,3 +226,24 @@ def test_tab_moves_through_the_animal_form_in_reading_order(new_animal):
                    and w.isVisible()):
             w = w.nextInFocusChain()
     assert seen == expected
+
+
+def test_a_new_owner_who_is_already_on_file_is_picked_not_made_twice(
+        qtbot, new_animal, wait_idle, wait_dialog, sqlite_db, operator):
+    from fieldops.services.people import count_people
+
+    bea = create_person(sqlite_db, operator, PersonInput(full_name="Bea Quinn",
+                                                         address="4 Oak Ave"))
+    d = new_animal
+    qtbot.mouseClick(d.choose_owner_button, Qt.MouseButton.LeftButton)
+    picker = wait_dialog("PersonPickerDialog")
+    qtbot.mouseClick(picker.new_button, Qt.MouseButton.LeftButton)
+    person = wait_dialog("PersonDialog")
+    type_into(qtbot, person.full_name, "Bea Quinn")
+    type_into(qtbot, person.address, "4 Oak Ave")
+    qtbot.keyClick(person, Qt.Key.Key_S, CTRL)
+    wait_idle()
+    assert person.match_panel.isVisible()
+    qtbot.mouseClick(person.use_existing_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: d.owner_name.text() == f"Bea Quinn (#{bea.id})")
+    assert count_people(sqlite_db) == 1

@@ -105,7 +105,8 @@ def test_editing_saves_only_the_change(qtbot, window, wait_idle, wait_dialog, sq
     wait_idle()
     assert get_person(sqlite_db, ana.id).phone == "608-555-0100"
     latest = d.history_model.row_object(0)
-    assert (latest.action, latest.summary) == ("update", "phone: 608-555-0142 → 608-555-0100")
+    assert (latest.action, latest.sentence) == (
+        "update", "Changed phone from “608-555-0142” to “608-555-0100”.")
 
 
 def test_a_record_changed_elsewhere_is_not_overwritten(
@@ -194,11 +195,79 @@ def test_tab_order_follows_the_form(new_person_dialog):
     d.full_name.setFocus()
     order = []
     w = d.full_name
-    for _ in range(8):
+    for _ in range(9):
         order.append(w)
         w = w.nextInFocusChain()
         while not (w.focusPolicy() & Qt.FocusPolicy.TabFocus) or not w.isEnabled() \
                 or not w.isVisible():
             w = w.nextInFocusChain()
-    assert order == [d.full_name, d.address, d.city, d.postal_code, d.in_city, d.phone,
-                     d.email, d.is_veterinarian]
+    assert order == [d.full_name, d.address, d.city, d.state, d.postal_code, d.in_city,
+                     d.phone, d.email, d.is_veterinarian]
+
+
+def _type_ana(qtbot, d) -> None:
+    type_into(qtbot, d.full_name, "ana ruiz")
+    type_into(qtbot, d.address, "12 Elm St.")
+    type_into(qtbot, d.city, "Madison")
+
+
+def test_the_same_person_again_is_offered_the_existing_record(
+        qtbot, window, new_person_dialog, wait_idle, sqlite_db, operator):
+    ana = create_person(sqlite_db, operator, PersonInput(
+        full_name="Ana Ruiz", address="12 Elm St", city="Madison", postal_code="53703",
+        phone="608-555-0142"))
+    d = new_person_dialog
+    _type_ana(qtbot, d)
+    chosen = []
+    d.saved.connect(chosen.append)
+    qtbot.keyClick(d, Qt.Key.Key_S, CTRL)
+    wait_idle()
+    # Nothing saved; the match is shown with a way to use it.
+    assert count_people(sqlite_db) == 1
+    assert d.match_panel.isVisible()
+    assert d.match_text.text() == ("An existing record matches: Ana Ruiz, 12 Elm St, Madison, "
+                                   f"WI 53703, 608-555-0142 (person #{ana.id}).")
+    assert d.full_name.text() == "ana ruiz"  # what was typed is kept
+    qtbot.mouseClick(d.use_existing_button, Qt.MouseButton.LeftButton)
+    wait_idle()
+    assert d.person().id == ana.id
+    assert d.windowTitle() == f"Ana Ruiz — person #{ana.id}"
+    assert d.phone.text() == "608-555-0142"
+    assert not d.match_panel.isVisible()
+    assert [v.id for v in chosen] == [ana.id]  # a picker that opened the form gets Ana
+    assert count_people(sqlite_db) == 1
+
+
+def test_saving_a_different_person_with_the_same_name_is_deliberate(
+        qtbot, window, new_person_dialog, wait_idle, sqlite_db, operator):
+    ana = create_person(sqlite_db, operator, PersonInput(
+        full_name="Ana Ruiz", address="12 Elm St", city="Madison"))
+    d = new_person_dialog
+    _type_ana(qtbot, d)
+    qtbot.keyClick(d, Qt.Key.Key_S, CTRL)
+    wait_idle()
+    assert d.match_panel.isVisible() and count_people(sqlite_db) == 1
+    qtbot.mouseClick(d.save_anyway_button, Qt.MouseButton.LeftButton)
+    wait_idle()
+    assert count_people(sqlite_db) == 2
+    assert d.person() is not None and d.person().id != ana.id
+    assert not d.match_panel.isVisible()
+    assert d.banner.text() == "Saved."
+
+
+def test_the_state_is_typed_with_the_address(qtbot, new_person_dialog, wait_idle, sqlite_db):
+    d = new_person_dialog
+    assert d.state.text() == "WI"  # the city's state unless the person lives elsewhere
+    type_into(qtbot, d.full_name, "Cy Vance")
+    type_into(qtbot, d.address, "3 Main St")
+    d.state.selectAll()
+    type_into(qtbot, d.state, "il")
+    qtbot.keyClick(d, Qt.Key.Key_S, CTRL)
+    wait_idle()
+    assert get_person(sqlite_db, d.person().id).mailing_address == "3 Main St, IL"
+    d.state.selectAll()
+    type_into(qtbot, d.state, "Q")
+    qtbot.keyClick(d, Qt.Key.Key_S, CTRL)
+    wait_idle()
+    assert d.fields.error_text("state").startswith("Give the state as its two-letter")
+    assert d.state.text() == "Q"

@@ -150,3 +150,132 @@ def test_busy_changes_when_work_starts_and_ends(qtbot, tasks):
     tasks.run(lambda: 2)
     wait_done(qtbot, tasks)
     assert states == [True, False]
+
+
+# -- cancelling: a superseded query stops, and closing never waits ---------
+
+
+def _slow_query(db, started: threading.Event, ended: threading.Event):
+    """Minutes of work on SQLite unless interrupted (a sleeping function per row)."""
+    from sqlalchemy import text
+
+    from fieldops.db.cancel import cancellable
+
+    def work():
+        try:
+            with db.read() as s, cancellable(s):
+                def slow(x):
+                    started.set()
+                    time.sleep(0.005)
+                    return x
+                s.connection().connection.dbapi_connection.create_function("slow", 1, slow)
+                return s.execute(text(
+                    "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c "
+                    "WHERE x < 100000) SELECT count(slow(x)) FROM c")).scalar()
+        finally:
+            ended.set()
+    return work
+
+
+def test_cancel_interrupts_a_running_query(qtbot, tasks, router, sqlite_db):
+    started, ended = threading.Event(), threading.Event()
+    delivered = []
+    task_id = tasks.run(_slow_query(sqlite_db, started, ended), on_done=delivered.append)
+    assert started.wait(30)
+    tasks.cancel(task_id)
+    qtbot.waitUntil(ended.is_set, timeout=30_000)  # uninterrupted: about ten minutes
+    qtbot.wait(50)
+    assert delivered == [] and router.reports == []  # dropped silently, not an error
+
+
+def test_a_destroyed_owner_cancels_its_query(qtbot, tasks, router, sqlite_db):
+    started, ended = threading.Event(), threading.Event()
+    owner = QObject()
+    tasks.run(_slow_query(sqlite_db, started, ended), owner=owner)
+    assert started.wait(30)
+    owner.deleteLater()
+    qtbot.waitUntil(ended.is_set, timeout=30_000)
+    assert tasks.pending_count() == 0 and router.reports == []
+
+
+def test_shutdown_never_waits_for_a_query(qtbot, router, sqlite_db):
+    """Even one whose statement cannot be interrupted at once (stuck in a slow call)."""
+    from sqlalchemy import text
+
+    from fieldops.db.cancel import cancellable
+
+    runner = TaskRunner(router)
+    inside, release = threading.Event(), threading.Event()
+    safety = threading.Timer(60, release.set)  # so a waiting shutdown cannot hang the suite
+    safety.start()
+
+    def stuck(x):
+        inside.set()
+        release.wait()
+        return x
+
+    def query():
+        with sqlite_db.read() as s, cancellable(s):
+            s.connection().connection.dbapi_connection.create_function("stuck", 1, stuck)
+            return s.execute(text("SELECT stuck(1)")).scalar()
+
+    try:
+        runner.run(query)
+        assert inside.wait(10)
+        runner.shutdown()
+        assert not release.is_set(), "shutdown waited for the running query"
+    finally:
+        release.set()
+        safety.cancel()
+
+
+def test_shutdown_lets_a_running_save_finish(qtbot, router, sqlite_db):
+    """A record saved just before the window closed is not lost."""
+    from sqlalchemy import text
+
+    runner = TaskRunner(router)
+    saving = threading.Event()
+
+    def save():
+        with sqlite_db.write() as s:
+            saving.set()
+            time.sleep(0.3)
+            s.execute(text("INSERT INTO clinic (name, address, phone, licensed, created_at, updated_at,"
+                           " version) VALUES ('Eastside', '', '', 1, '2026-11-30', '2026-11-30', 1)"))
+
+    runner.run(save)
+    assert saving.wait(10)
+    runner.shutdown()
+    with sqlite_db.read() as s:
+        assert s.execute(text("SELECT count(*) FROM clinic")).scalar() == 1
+
+
+def test_shutdown_gives_up_on_work_that_does_not_end(qtbot, router):
+    runner = TaskRunner(router)
+    runner.SHUTDOWN_WAIT_S = 0.2
+    release = threading.Event()
+    started = threading.Event()
+    runner.run(lambda: started.set() or release.wait(60))
+    try:
+        assert started.wait(10)
+        runner.shutdown()
+        assert not release.is_set()
+    finally:
+        release.set()
+
+
+def test_shutdown_interrupts_a_running_query(qtbot, router, sqlite_db):
+    runner = TaskRunner(router)
+    started, ended = threading.Event(), threading.Event()
+    runner.run(_slow_query(sqlite_db, started, ended))
+    assert started.wait(30)
+    runner.shutdown()
+    assert ended.wait(30), "the query kept a core busy after the window closed"
+    assert router.reports == []
+
+
+def test_workers_never_keep_the_process_alive(qtbot, tasks):
+    seen = []
+    tasks.run(lambda: seen.append(threading.current_thread().daemon))
+    wait_done(qtbot, tasks)
+    assert seen == [True]

@@ -7,11 +7,13 @@ record, on the record sheet and in the audit trail.
 
 from __future__ import annotations
 
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QComboBox,
     QLabel,
     QLineEdit,
     QPlainTextEdit,
+    QSizePolicy,
     QVBoxLayout,
     QWidget,
 )
@@ -78,10 +80,14 @@ class CorrectionDialog(RecordDialog):
         self.kind_note.setObjectName("FieldHint")
         self.kind_note.setWordWrap(True)
         kind_box = QWidget()
+        # The box takes the row's width (the choice inside keeps its own), so the note
+        # under the choice wraps to the form rather than to the narrow choice, where
+        # its second line was cut off.
+        kind_box.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
         kind_column = QVBoxLayout(kind_box)
         kind_column.setContentsMargins(0, 0, 0, 0)
         kind_column.setSpacing(2)
-        kind_column.addWidget(self.kind)
+        kind_column.addWidget(self.kind, 0, Qt.AlignmentFlag.AlignLeft)
         kind_column.addWidget(self.kind_note)
         self.fields.add("kind", "Corrected &disposition:", kind_box, focus=self.kind)
         self.fields.add("at", "&When:", self.at, hint="The city's local time.")

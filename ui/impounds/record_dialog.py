@@ -14,7 +14,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from fieldops.services.audit import history
+from fieldops.services.history import record_history
 from fieldops.services.impound_views import ImpoundView
 from fieldops.services.impounds import get_impoundment, move_kennel
 from ui.context import AppContext
@@ -24,6 +24,7 @@ from ui.impounds.fees import FeesWidget
 from ui.impounds.style import POUND_STYLE
 from ui.impounds.summary import SummaryWidget
 from ui.impounds.text import countdown
+from ui.people.columns import HISTORY_SENTENCE_COLUMN
 from ui.table_models import ListTableModel
 from ui.widgets import Banner, RecordTableView
 
@@ -65,6 +66,7 @@ class ImpoundmentDialog(QDialog):
         self.history_model = ListTableModel(impound_history_columns(ctx), parent=self)
         self.history_view = RecordTableView()
         self.history_view.setModel(self.history_model)
+        self.history_view.wrap_rows(HISTORY_SENTENCE_COLUMN)
         self.tabs = QTabWidget()
         self.tabs.addTab(self.summary, "&Record")
         self.tabs.addTab(self.fees, "&Fees and payments")
@@ -147,8 +149,8 @@ class ImpoundmentDialog(QDialog):
         self.other_button.setEnabled(v.in_custody)
         # Only a supervisor corrects a disposition (the service checks it too).
         self.correct_button.setVisible(not v.in_custody and self.ctx.actor.is_supervisor)
-        self.ctx.tasks.run(history, self.ctx.db, "impoundment", v.id, owner=self,
-                           on_done=self.history_model.set_rows)
+        self.ctx.tasks.run(record_history, self.ctx.db, "impoundment", v.id, self.ctx.timezone,
+                           owner=self, on_done=self.history_model.set_rows)
 
     def reload(self) -> None:
         self.ctx.tasks.run(get_impoundment, self.ctx.db, self._view.id, self.ctx.profile,

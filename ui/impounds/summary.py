@@ -14,6 +14,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from fieldops.rules import plural
 from fieldops.rules.release import RELEASE_KINDS
 from fieldops.services.impound_views import DispositionView, ImpoundView, PartyView
 from ui.context import AppContext
@@ -110,8 +111,8 @@ class HoldWidget(QWidget):
         if v.no_claim_period:
             return "None: the owner surrendered the animal in writing"
         if v.bit_person:
-            return f"{v.hold_days} days, because the animal bit a person"
-        return f"{v.hold_days} days"
+            return f"{plural(v.hold_days, 'day')}, because the animal bit a person"
+        return plural(v.hold_days, "day")
 
 
 class SummaryWidget(QScrollArea):

@@ -1,8 +1,9 @@
 """How the pound's values read on screen: money, local times with weekday, the hold.
 
 One place so every screen writes "$40.00" and "Tue 1 Dec 2026 2:30 PM CST" the
-same way; dates and times go through the rules' formatters, which do not
-depend on the machine's locale.
+same way; dates and times go through the core's formatters
+(``fieldops.rules.explain``, which the PDFs use too), which do not depend on
+the machine's locale.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from __future__ import annotations
 from datetime import date, datetime
 from decimal import Decimal
 
-from fieldops.rules import format_day, format_instant
+from fieldops.rules import format_day, format_instant, plural
 from fieldops.services.impound_views import ImpoundView
 from ui.context import AppContext
 
@@ -39,7 +40,7 @@ def species(code: str) -> str:
 
 
 def _days(n: int) -> str:
-    return f"{n} day" if n == 1 else f"{n} days"
+    return plural(n, "day")
 
 
 def countdown(view: ImpoundView, at: datetime, today: date) -> str:

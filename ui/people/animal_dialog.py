@@ -1,4 +1,4 @@
-"""An animal's record: details and owner, rabies vaccinations, history."""
+"""An animal's record: details and owner, rabies vaccinations, impoundments, history."""
 
 from __future__ import annotations
 
@@ -10,24 +10,41 @@ from PySide6.QtGui import QIntValidator
 from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
+    QLabel,
     QLineEdit,
     QPushButton,
+    QSizePolicy,
     QTabWidget,
     QVBoxLayout,
     QWidget,
 )
 
+from fieldops.rules.release import RELEASE_KINDS
+from fieldops.services.animal_record import (
+    AnimalFate,
+    AnimalImpoundment,
+    animal_fate,
+    animal_impoundments,
+)
 from fieldops.services.animals import (
     AnimalInput,
     AnimalView,
-    animal_history,
     create_animal,
     update_animal,
 )
+from fieldops.services.history import record_history
 from ui.context import AppContext
 from ui.forms import FormFields, RecordDialog, form_layout
 from ui.people import opening
-from ui.people.columns import SEX_LABELS, SPECIES_LABELS, history_columns, vaccination_columns
+from ui.people.columns import (
+    HISTORY_SENTENCE_COLUMN,
+    SEX_LABELS,
+    SPECIES_LABELS,
+    animal_impoundment_columns,
+    history_columns,
+    owner_text,
+    vaccination_columns,
+)
 from ui.people.person_dialog import notes_edit
 from ui.people.picker import PersonPickerDialog
 from ui.people.vaccination_dialog import VaccinationDialog
@@ -55,9 +72,16 @@ class AnimalDialog(RecordDialog):
                  parent: QWidget | None = None, *, owner: tuple[int, str] | None = None) -> None:
         super().__init__(ctx, "New animal", parent)
         self.setObjectName("AnimalDialog")
-        self.resize(760, 680)
+        self.resize(1020, 680)  # the history and impoundments read whole
         self._animal = animal
         self._owner_id: int | None = None
+        self._fate: AnimalFate | None = None
+        # What became of the animal (deceased, transferred, in the pound), above the tabs.
+        self.fate_label = QLabel()
+        self.fate_label.setObjectName("SectionHeading")
+        self.fate_label.setWordWrap(True)
+        self.fate_label.hide()
+        self.body.addWidget(self.fate_label)
         self.tabs = QTabWidget()
         self.body.addWidget(self.tabs)
         self.tabs.addTab(self._build_details(), "&Details")
@@ -65,7 +89,14 @@ class AnimalDialog(RecordDialog):
         self.history_model = ListTableModel(history_columns(ctx), parent=self)
         self.history_view = RecordTableView()
         self.history_view.setModel(self.history_model)
+        self.history_view.wrap_rows(HISTORY_SENTENCE_COLUMN)
         self.tabs.addTab(self.history_view, "&History")
+        self.impoundments_model = ListTableModel(animal_impoundment_columns(ctx), parent=self)
+        self.impoundments_view = RecordTableView()
+        self.impoundments_view.setModel(self.impoundments_model)
+        self.impoundments_view.setToolTip("Enter or double-click opens the impoundment")
+        self.impoundments_view.opened.connect(self._on_impoundments_view_opened)
+        self.impoundments_tab = self.tabs.addTab(self.impoundments_view, "Impoundments")
         self._show_animal(animal)
         if animal is None and owner is not None:
             self._set_owner(*owner)
@@ -110,6 +141,8 @@ class AnimalDialog(RecordDialog):
 
     def _build_owner_row(self) -> QWidget:
         box = QWidget()
+        # As wide as the form, so "Name (#12) (former owner)" reads whole.
+        box.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
         row = QHBoxLayout(box)
         row.setContentsMargins(0, 0, 0, 0)
         self.owner_name = QLineEdit()
@@ -131,7 +164,8 @@ class AnimalDialog(RecordDialog):
     def _build_vaccinations(self) -> QWidget:
         page = QWidget()
         column = QVBoxLayout(page)
-        self.vaccinations_model = ListTableModel(vaccination_columns(self.ctx), parent=self)
+        self.vaccinations_model = ListTableModel(vaccination_columns(self.ctx, lambda: self._fate),
+                                                 parent=self)
         self.vaccinations_view = RecordTableView()
         self.vaccinations_view.setModel(self.vaccinations_model)
         self.add_vaccination_button = QPushButton("&Add vaccination…")
@@ -171,13 +205,40 @@ class AnimalDialog(RecordDialog):
         self.vaccinations_model.set_rows(a.vaccinations if a else ())
         self.tabs.setTabEnabled(1, a is not None)
         self.tabs.setTabEnabled(2, a is not None)
+        self.tabs.setTabEnabled(self.impoundments_tab, a is not None)
         if a is not None:
-            self.ctx.tasks.run(animal_history, self.ctx.db, a.id, owner=self,
-                               on_done=self.history_model.set_rows)
+            self._load_history(a.id)
+            self.ctx.tasks.run(animal_fate, self.ctx.db, a.id, owner=self,
+                               on_done=self._show_fate)
+            self.ctx.tasks.run(animal_impoundments, self.ctx.db, a.id, self.ctx.profile,
+                               self.ctx.now(), owner=self,
+                               on_done=self.impoundments_model.set_rows)
+
+    def _load_history(self, animal_id: int) -> None:
+        self.ctx.tasks.run(record_history, self.ctx.db, "animal", animal_id, self.ctx.timezone,
+                           owner=self, on_done=self.history_model.set_rows)
+
+    def fate(self) -> AnimalFate | None:
+        return self._fate
+
+    def _show_fate(self, fate: AnimalFate | None) -> None:
+        """A dead or transferred animal says so, and its owner reads as the former owner."""
+        self._fate = fate
+        ended = fate is not None and fate.kind not in RELEASE_KINDS
+        self.fate_label.setText(fate.status(self.ctx.timezone) if fate and ended else "")
+        self.fate_label.setVisible(ended)
+        a = self._animal
+        if a is not None and a.owner_id == self._owner_id:
+            self._set_owner(self._owner_id, a.owner_name)
+        # The vaccinations' status depends on whether the animal is alive.
+        self.vaccinations_model.set_rows(a.vaccinations if a else ())
 
     def _set_owner(self, owner_id: int | None, name: str) -> None:
         self._owner_id = owner_id
-        self.owner_name.setText(f"{name} (#{owner_id})" if owner_id else "")
+        former = (self._fate is not None and self._fate.owner_is_former
+                  and self._animal is not None and owner_id == self._animal.owner_id)
+        self.owner_name.setText(owner_text(f"{name} (#{owner_id})", former) if owner_id else "")
+        self.owner_name.setCursorPosition(0)
         self.clear_owner_button.setEnabled(owner_id is not None)
         self.open_owner_button.setEnabled(owner_id is not None)
 
@@ -243,9 +304,15 @@ class AnimalDialog(RecordDialog):
         if self._animal is not None:
             self._animal = replace(self._animal, vaccinations=view.vaccinations)
         self.vaccinations_model.set_rows(view.vaccinations)
-        self.ctx.tasks.run(animal_history, self.ctx.db, view.id, owner=self,
-                           on_done=self.history_model.set_rows)
+        self._load_history(view.id)
         self.ctx.bus.changed.emit("animal", view.id)
+
+    def _on_impoundments_view_opened(self, row: int) -> None:
+        from ui.impounds.opening import open_impoundment
+
+        imp: AnimalImpoundment | None = self.impoundments_model.row_object(row)
+        if imp is not None:
+            open_impoundment(self.ctx, imp.id, self)
 
 
 def _qdate(d: date) -> QDate:

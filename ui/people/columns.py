@@ -2,20 +2,16 @@
 
 from __future__ import annotations
 
-from datetime import date
+from collections.abc import Callable
 
+from fieldops.rules import format_day, format_local
+from fieldops.services.animal_record import AnimalFate, AnimalImpoundment, AnimalListRow
 from fieldops.services.animals import VaccinationView
 from ui.context import AppContext
 from ui.table_models import Column
 
 SPECIES_LABELS = {"dog": "Dog", "cat": "Cat", "other": "Other"}
 SEX_LABELS = {"unknown": "Unknown", "male": "Male", "female": "Female"}
-ACTION_LABELS = {
-    "create": "Created",
-    "update": "Changed",
-    "archive": "Archived",
-    "add_vaccination": "Rabies vaccination added",
-}
 
 
 def animal_name(name: str) -> str:
@@ -26,6 +22,13 @@ def species_label(species: str) -> str:
     return SPECIES_LABELS.get(species, species)
 
 
+def owner_text(name: str, former: bool) -> str:
+    """The registry's owner; after a death or a transfer, as the former owner."""
+    if not name:
+        return ""
+    return f"{name} (former owner)" if former else name
+
+
 PERSON_COLUMNS = (
     Column("Name", lambda r: r.full_name, 230),
     Column("Address", lambda r: r.address, 250),
@@ -34,14 +37,22 @@ PERSON_COLUMNS = (
     Column("E-mail", lambda r: r.email),
 )
 
+
+def _owner(r: AnimalListRow) -> str:
+    return owner_text(r.owner_name, r.owner_is_former)
+
+
+# The owner reads whole with "(former owner)"; what became of the animal (blank for
+# one at home) takes the rest of the row.
 ANIMAL_COLUMNS = (
-    Column("Name", lambda r: animal_name(r.name), 160),
-    Column("Species", lambda r: species_label(r.species), 80),
-    Column("Breed", lambda r: r.breed, 150),
-    Column("Colour", lambda r: r.colour, 120),
-    Column("Microchip", lambda r: r.microchip, 160),
-    Column("Licence", lambda r: r.licence_number, 110),
-    Column("Owner", lambda r: r.owner_name),
+    Column("Name", lambda r: animal_name(r.name), 110),
+    Column("Species", lambda r: species_label(r.species), 66),
+    Column("Breed", lambda r: r.breed, 134),
+    Column("Colour", lambda r: r.colour, 108),
+    Column("Microchip", lambda r: r.microchip, 136),
+    Column("Licence", lambda r: r.licence_number, 96),
+    Column("Owner", _owner, 200),
+    Column("Status", lambda r: r.status),
 )
 
 OWNED_ANIMAL_COLUMNS = (
@@ -51,32 +62,57 @@ OWNED_ANIMAL_COLUMNS = (
 )
 
 
-def vaccination_columns(ctx: AppContext) -> tuple[Column, ...]:
+def vaccination_columns(ctx: AppContext,
+                        fate: Callable[[], AnimalFate | None] = lambda: None
+                        ) -> tuple[Column, ...]:
+    """``fate`` says what became of the animal: a dead animal's vaccination is not "Current"."""
+
     def status(v: VaccinationView) -> str:
         today = ctx.today()
+        ended = fate()
+        if ended is not None and ended.dead and ended.at is not None:
+            died_on = ended.at.astimezone(ctx.timezone).date()
+            if v.vaccinated_on <= died_on:
+                return "Ended (animal deceased)"
         if v.current_on(today):
             return "Current"
         return "Expired" if v.expires_on < today else "Not yet in force"
 
     return (
-        Column("Vaccinated on", lambda v: _day(v.vaccinated_on), 120),
-        Column("Expires on", lambda v: _day(v.expires_on), 120),
-        Column("Status", status, 110),
-        Column("Certificate", lambda v: v.certificate_number, 140),
+        Column("Vaccinated on", lambda v: format_day(v.vaccinated_on), 130),
+        Column("Expires on", lambda v: format_day(v.expires_on), 130),
+        Column("Status", status, 200),
+        Column("Certificate", lambda v: v.certificate_number, 130),
         Column("Veterinarian", lambda v: v.veterinarian),
     )
 
 
 def history_columns(ctx: AppContext) -> tuple[Column, ...]:
+    """A record's history (``fieldops.services.history``): the sentences, in local time."""
     return (
-        Column("When", lambda h: f"{ctx.local_time(h.at):%Y-%m-%d %H:%M}", 140),
-        Column("Who", lambda h: h.actor, 100),
-        Column("What", lambda h: ACTION_LABELS.get(h.action, h.action.replace("_", " ")), 170),
-        Column("Details", lambda h: h.summary, 380),
-        Column("Reason", lambda h: h.reason),
+        Column("When", lambda h: format_local(h.at, ctx.timezone), 205),
+        Column("Who", lambda h: h.who, 110),
+        Column("What", lambda h: h.what, 150),
+        Column("What happened", lambda h: h.sentence, 330),
+        Column("Reason or notes", lambda h: h.reason, 170),
     )
 
 
-def _day(d: date) -> str:
-    return d.isoformat()
+HISTORY_SENTENCE_COLUMN = 3  # takes the spare width; rows grow to show it whole
 
+
+def animal_impoundment_columns(ctx: AppContext) -> tuple[Column, ...]:
+    def ended(r: AnimalImpoundment) -> str:
+        if r.disposition_at is None:
+            return ""
+        return format_local(r.disposition_at, ctx.timezone)
+
+    return (
+        Column("#", lambda r: str(r.id), 50),
+        Column("Impounded", lambda r: format_local(r.impounded_at, ctx.timezone), 215),
+        Column("Status", lambda r: r.status, 150),
+        Column("Ended", ended, 215),
+        Column("Released to", lambda r: r.released_to, 200),
+        Column("Days held", lambda r: str(r.days_held), 84),
+        Column("Kennel", lambda r: r.kennel),
+    )

@@ -15,7 +15,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from fieldops.services.animals import animals_page, count_animals
+from fieldops.services.animal_record import animal_list_page
+from fieldops.services.animals import count_animals
 from fieldops.services.people import count_people, people_page
 from ui.context import AppContext
 from ui.people import opening
@@ -83,7 +84,7 @@ class PeopleAndAnimalsWidget(QWidget):
             partial(people_page, ctx.db), parent=self)
         self.animals_model = PagedTableModel(
             ctx.tasks, ANIMAL_COLUMNS, partial(count_animals, ctx.db),
-            partial(animals_page, ctx.db), parent=self)
+            partial(animal_list_page, ctx.db, zone=ctx.timezone), parent=self)
         self.people = _RegisterSection("&People", self.people_model)
         self.animals = _RegisterSection("&Animals", self.animals_model)
         self.new_person_button = QPushButton("&New person…")
@@ -100,6 +101,8 @@ class PeopleAndAnimalsWidget(QWidget):
         self._on_search_search_requested("")
 
     def _lay_out(self) -> None:
+        self.heading = QLabel("People and animals")
+        self.heading.setObjectName("PageHeading")
         caption = QLabel("&Search:")
         caption.setBuddy(self.search)
         top = QHBoxLayout()
@@ -115,6 +118,7 @@ class PeopleAndAnimalsWidget(QWidget):
         splitter.addWidget(self.animals)
         splitter.setSizes([400, 300])
         layout = QVBoxLayout(self)
+        layout.addWidget(self.heading)
         layout.addLayout(top)
         layout.addWidget(splitter, 1)
         chain = [self.search, self.people.view, self.animals.view, self.new_person_button,

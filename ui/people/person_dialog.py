@@ -14,10 +14,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from fieldops.services.audit import history
+from fieldops.services.history import record_history
 from fieldops.services.people import (
+    HOME_STATE,
     PersonInput,
+    PersonMatch,
     PersonView,
+    PossibleDuplicateError,
     create_person,
     get_person,
     update_person,
@@ -25,7 +28,7 @@ from fieldops.services.people import (
 from ui.context import AppContext
 from ui.forms import FormFields, RecordDialog, form_layout
 from ui.people import opening
-from ui.people.columns import OWNED_ANIMAL_COLUMNS, history_columns
+from ui.people.columns import HISTORY_SENTENCE_COLUMN, OWNED_ANIMAL_COLUMNS, history_columns
 from ui.table_models import ListTableModel
 from ui.widgets import RecordTableView
 
@@ -44,14 +47,17 @@ class PersonDialog(RecordDialog):
                  parent: QWidget | None = None) -> None:
         super().__init__(ctx, "New person", parent)
         self.setObjectName("PersonDialog")
-        self.resize(900, 600)
+        self.resize(1020, 600)  # the history reads whole
         self._person = person
+        self._match: PersonMatch | None = None
+        self.body.addWidget(self._build_match_panel())
         self.tabs = QTabWidget()
         self.body.addWidget(self.tabs)
         self.tabs.addTab(self._build_details(), "&Details")
         self.history_model = ListTableModel(history_columns(ctx), parent=self)
         self.history_view = RecordTableView()
         self.history_view.setModel(self.history_model)
+        self.history_view.wrap_rows(HISTORY_SENTENCE_COLUMN)
         self.tabs.addTab(self.history_view, "&History")
         QWidget.setTabOrder(self.notes, self.animals_view)
         QWidget.setTabOrder(self.animals_view, self.open_animal_button)
@@ -69,6 +75,10 @@ class PersonDialog(RecordDialog):
         self.full_name = add("full_name", "&Name:", QLineEdit())
         self.address = add("address", "Add&ress:", QLineEdit())
         self.city = add("city", "Cit&y:", QLineEdit())
+        self.state = add("state", "S&tate:", QLineEdit(),
+                         hint="Two letters, e.g. WI; another state for someone living elsewhere.")
+        self.state.setMaxLength(2)
+        self.state.setMaximumWidth(60)
         self.postal_code = add("postal_code", "&ZIP code:", QLineEdit())
         self.postal_code.setMaximumWidth(140)
         self.in_city = add("in_city", "", QCheckBox("Lives &inside the city limits"))
@@ -80,6 +90,28 @@ class PersonDialog(RecordDialog):
         row.addSpacing(16)
         row.addLayout(self._build_animals(), 2)
         return page
+
+    def _build_match_panel(self) -> QWidget:
+        """Shown when someone with the same name and address is already on file."""
+        self.match_panel = QWidget()
+        self.match_panel.setObjectName("MatchPanel")
+        row = QHBoxLayout(self.match_panel)
+        row.setContentsMargins(0, 0, 0, 0)
+        self.match_text = QLabel()
+        self.match_text.setWordWrap(True)
+        self.use_existing_button = QPushButton("&Use the existing record")
+        self.save_anyway_button = QPushButton("Save as a di&fferent person")
+        self.save_anyway_button.setToolTip("Someone else with the same name lives at this "
+                                           "address: save a second record deliberately")
+        for b in (self.use_existing_button, self.save_anyway_button):
+            b.setAutoDefault(False)
+        row.addWidget(self.match_text, 1)
+        row.addWidget(self.use_existing_button)
+        row.addWidget(self.save_anyway_button)
+        self.use_existing_button.clicked.connect(self._on_use_existing_button_clicked)
+        self.save_anyway_button.clicked.connect(self._on_save_anyway_button_clicked)
+        self.match_panel.hide()
+        return self.match_panel
 
     def _build_animals(self) -> QVBoxLayout:
         column = QVBoxLayout()
@@ -120,6 +152,7 @@ class PersonDialog(RecordDialog):
         self.full_name.setText(p.full_name if p else "")
         self.address.setText(p.address if p else "")
         self.city.setText(p.city if p else "")
+        self.state.setText(p.state if p else HOME_STATE)
         self.postal_code.setText(p.postal_code if p else "")
         self.in_city.setChecked(p.in_city if p else True)
         self.phone.setText(p.phone if p else "")
@@ -128,6 +161,7 @@ class PersonDialog(RecordDialog):
         self.notes.setPlainText(p.notes if p else "")
         self._show_animals(p)
         self.tabs.setTabEnabled(1, saved)
+        self._show_match(None)
         if saved:
             self._load_history()
 
@@ -145,25 +179,35 @@ class PersonDialog(RecordDialog):
 
     def _load_history(self) -> None:
         assert self._person is not None
-        self.ctx.tasks.run(history, self.ctx.db, "person", self._person.id, owner=self,
-                           on_done=self.history_model.set_rows)
+        self.ctx.tasks.run(record_history, self.ctx.db, "person", self._person.id,
+                           self.ctx.timezone, owner=self, on_done=self.history_model.set_rows)
+
+    def _show_match(self, match: PersonMatch | None) -> None:
+        self._match = match
+        self.match_panel.setVisible(match is not None)
+        if match is not None:
+            where = match.address or "no address recorded"
+            self.match_text.setText(f"An existing record matches: {match.full_name}, {where}"
+                                    f"{', ' + match.phone if match.phone else ''} "
+                                    f"(person #{match.id}).")
 
     # -- saving ----------------------------------------------------------
 
     def read_input(self) -> PersonInput:
         return PersonInput(
             full_name=self.full_name.text(), address=self.address.text(),
-            city=self.city.text(), postal_code=self.postal_code.text(),
+            city=self.city.text(), state=self.state.text(), postal_code=self.postal_code.text(),
             in_city=self.in_city.isChecked(), phone=self.phone.text(),
             email=self.email.text(), is_veterinarian=self.is_veterinarian.isChecked(),
             clinic_id=self._person.clinic_id if self._person else None,
             notes=self.notes.toPlainText(),
         )
 
-    def save(self) -> None:
+    def save(self, *, allow_duplicate: bool = False) -> None:
         ctx, p = self.ctx, self._person
         if p is None:
-            self.save_with(create_person, ctx.db, ctx.actor, self.read_input())
+            self.save_with(create_person, ctx.db, ctx.actor, self.read_input(),
+                           allow_duplicate=allow_duplicate)
         else:
             self.save_with(update_person, ctx.db, ctx.actor, p.id, self.read_input(),
                            expected_version=p.version)
@@ -172,7 +216,31 @@ class PersonDialog(RecordDialog):
         self._show_person(view)
         self.ctx.bus.changed.emit("person", view.id)
 
+    def _on_save_failed(self, exc: BaseException) -> bool:
+        handled = super()._on_save_failed(exc)
+        if isinstance(exc, PossibleDuplicateError):
+            self._show_match(exc.matches[0])
+            self.use_existing_button.setFocus()
+        return handled
+
     # -- slots -----------------------------------------------------------
+
+    def _on_use_existing_button_clicked(self) -> None:
+        if self._match is not None:
+            self.ctx.tasks.run(get_person, self.ctx.db, self._match.id, owner=self,
+                               on_done=self._on_existing_loaded)
+
+    def _on_existing_loaded(self, view: PersonView) -> None:
+        # What was typed is replaced by the record on file: nothing new was saved.
+        self._show_person(view)
+        self.mark_clean()
+        self.banner.show_note(f"This is the existing record of {view.full_name}; "
+                              "nothing new was saved.")
+        self.saved.emit(view)
+
+    def _on_save_anyway_button_clicked(self) -> None:
+        if not self.is_saving():
+            self.save(allow_duplicate=True)
 
     def _on_animals_view_opened(self, row: int) -> None:
         animal = self.animals_model.row_object(row)

@@ -15,7 +15,7 @@ from ui.forms import FormFields, RecordDialog, form_layout
 def _date_edit(value: date) -> QDateEdit:
     edit = QDateEdit(QDate(value.year, value.month, value.day))
     edit.setCalendarPopup(True)
-    edit.setDisplayFormat("yyyy-MM-dd")
+    edit.setDisplayFormat("ddd d MMM yyyy")  # as every date reads
     return edit
 
 

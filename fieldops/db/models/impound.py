@@ -35,11 +35,24 @@ def _in(column: str, values: tuple[str, ...]) -> str:
     return f"{column} IN ({', '.join(repr(v) for v in values)})"
 
 
+# The impounds list's sort keys on the impoundment row, copies included.
+LIST_KEYS = ("impounded_at", "last_claim_day", "kennel", "animal_name", "animal_species",
+             "owner_sort_name")
+
+
 class Impoundment(Timestamped, Base):
     __tablename__ = "impoundment"
     __table_args__ = (
         CheckConstraint(_in("reason", REASON_CODES), name="reason"),
         Index("ix_impoundment_animal_custody", "animal_id", "custody_day"),
+        Index("ix_impoundment_owner_id", "owner_id"),
+        # The impounds list: every (status, sort) pair walks an index in its order
+        # (migration 0004). "All" walks (key, id); every status filter starts with
+        # ``disposed``. impounded_at and last_claim_day already have (key) indexes,
+        # which carry the id on SQLite and end in an incremental sort on PostgreSQL.
+        *(Index(f"ix_impoundment_status_{key}", "disposed", key, "id") for key in LIST_KEYS),
+        *(Index(f"ix_impoundment_order_{key}", key, "id") for key in LIST_KEYS[2:]),
+        Index("ix_impoundment_disposition_kind", "disposition_kind"),  # counts by kind
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -68,6 +81,15 @@ class Impoundment(Timestamped, Base):
     recorded_by: Mapped[str] = mapped_column(String(100))
     # Denormalised "has a final disposition" flag for list filters; set once.
     disposed: Mapped[bool] = mapped_column(default=False, index=True)
+    # Copies for the list's filters and sorts, kept by database triggers whenever
+    # the impoundment, its animal, its owner or its dispositions change (migration
+    # 0004): a list sorted by a joined column cannot walk an index. Never set them.
+    animal_name: Mapped[str] = mapped_column(String(100), default="", server_default="")
+    animal_species: Mapped[str] = mapped_column(String(10), default="", server_default="")
+    owner_sort_name: Mapped[str] = mapped_column(String(200), default="", server_default="")
+    # The current disposition (the newest row; a correction is always newest).
+    disposition_kind: Mapped[str | None] = mapped_column(String(20), default=None)
+    disposition_at: Mapped[datetime | None] = mapped_column(UTCDateTime, default=None)
 
     payments: Mapped[list[Payment]] = relationship(back_populates="impoundment",
                                                    order_by="Payment.paid_at")

@@ -34,6 +34,8 @@ class Person(Timestamped, Archivable, Base):
     sort_name: Mapped[str] = mapped_column(String(200))
     address: Mapped[str] = mapped_column(String(300), default="")
     city: Mapped[str] = mapped_column(String(100), default="")
+    # Two-letter postal abbreviation; the jurisdiction's own by default (0007).
+    state: Mapped[str] = mapped_column(String(2), default="WI", server_default="WI")
     postal_code: Mapped[str] = mapped_column(String(20), default="")
     in_city: Mapped[bool] = mapped_column(default=True)
     phone: Mapped[str] = mapped_column(String(50), default="")

@@ -152,7 +152,7 @@ def test_a_release_corrected_to_a_death_no_longer_shows_the_recipient(
     # The correction keeps the release's recipient and evidence; a death shows neither.
     assert shown.value("Released to") == "" and shown.value("Evidence") == ""
     assert record.summary.corrections.value("Reclaimed by owner").splitlines()[1] == (
-        f"Released to Bo Adler, 9 Oak Ave, Madison (#{p.bo.id})")
+        f"Released to Bo Adler, 9 Oak Ave, Madison, WI (#{p.bo.id})")
 
 
 def test_an_operator_has_no_correct_button(ctx, open_as, escaped):

@@ -106,6 +106,10 @@ def test_search(qtbot, page, wait_idle, text, animals):
     assert column(page, "Animal") == animals
 
 
+def titles(model) -> list[str]:
+    return [model.headerData(i, Qt.Orientation.Horizontal) for i in range(model.columnCount())]
+
+
 def click_header(qtbot, page, title: str) -> None:
     header = page.view.horizontalHeader()
     i = [c.title for c in page.model.columns()].index(title)
@@ -134,16 +138,17 @@ def test_a_header_without_a_sql_order_keeps_the_current_sort(qtbot, page, wait_i
     wait_idle()
     header = page.view.horizontalHeader()
     assert page.model.filter().sort == "impounded_at"
-    assert header.sortIndicatorSection() == 4
+    assert header.sortIndicatorSection() == titles(page.model).index("Impounded")
 
 
 def test_the_model_sorts_without_a_proxy(qtbot, ctx, impounds, wait_idle, qtmodeltester):
     model = ImpoundTableModel(ctx)
     model.search("")
     wait_idle()
-    model.sort(7, Qt.SortOrder.AscendingOrder)  # owner
+    owner = titles(model).index("Owner")
+    model.sort(owner, Qt.SortOrder.AscendingOrder)
     wait_idle()
-    owners = [model.index(r, 7).data() for r in range(model.rowCount())]
+    owners = [model.index(r, owner).data() for r in range(model.rowCount())]
     assert owners == ["(unknown)", "Bo Adler", "Ana Ruiz"]  # family name order
     qtmodeltester.check(model)
 
@@ -154,3 +159,79 @@ def test_double_click_opens_the_impoundment(qtbot, page, wait_idle, wait_dialog)
     wait_idle()
     assert dialog.impoundment_id() == page.model.row_object(1).id
     dialog.close()
+
+
+@pytest.fixture
+def slow_count(monkeypatch):
+    """Counting a search for "slowdog" takes minutes unless interrupted (a sleeping
+    function per row on SQLite); ``started`` and ``ended`` tell where it is."""
+    import threading
+    import time
+    from types import SimpleNamespace
+
+    from sqlalchemy import text
+
+    import ui.impounds.list_model as list_model
+    from fieldops.db.cancel import cancellable
+
+    state = SimpleNamespace(started=threading.Event(), ended=threading.Event())
+    real_count = list_model.count_impounds
+
+    def count(db, f, at):
+        if f.text != "slowdog":
+            return real_count(db, f, at)
+        try:
+            with db.read() as s, cancellable(s):
+                def slow(x):
+                    state.started.set()
+                    time.sleep(0.005)
+                    return x
+                s.connection().connection.dbapi_connection.create_function("slow", 1, slow)
+                return s.execute(text(
+                    "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c "
+                    "WHERE x < 100000) SELECT count(slow(x)) FROM c")).scalar()
+        finally:
+            state.ended.set()
+
+    monkeypatch.setattr(list_model, "count_impounds", count)
+    return state
+
+
+def test_typing_a_new_search_cancels_the_old_query(qtbot, page, wait_idle, slow_count):
+    """A superseded list query is interrupted, not left holding a core (issue 7, item 8)."""
+    qtbot.keyClicks(page.search, "slowdog")
+    qtbot.keyClick(page.search, Qt.Key.Key_Return)
+    assert slow_count.started.wait(30)
+    assert page.count.text() == "Searching…"
+    page.search.selectAll()
+    qtbot.keyClicks(page.search, "tom")
+    qtbot.keyClick(page.search, Qt.Key.Key_Return)
+    qtbot.waitUntil(slow_count.ended.is_set, timeout=30_000)  # uninterrupted: ten minutes
+    wait_idle()
+    assert column(page, "Animal") == ["Tom"]
+    assert page.count.text() == "1 impoundment"
+
+
+def test_changing_a_filter_cancels_the_old_query(qtbot, page, wait_idle, slow_count):
+    qtbot.keyClicks(page.search, "slowdog")
+    qtbot.keyClick(page.search, Qt.Key.Key_Return)
+    assert slow_count.started.wait(30)
+    page.status.setCurrentIndex(page.status.findData("all"))
+    qtbot.waitUntil(slow_count.ended.is_set, timeout=30_000)
+    page.search.clear()
+    qtbot.keyClick(page.search, Qt.Key.Key_Return)
+    wait_idle()
+    assert page.count.text() == "4 impoundments"
+
+
+def test_closing_the_list_cancels_its_query(qtbot, ctx, impounds, wait_idle, slow_count):
+    widget = ImpoundsWidget(ctx)
+    widget.show()
+    wait_idle()
+    qtbot.keyClicks(widget.search, "slowdog")
+    qtbot.keyClick(widget.search, Qt.Key.Key_Return)
+    assert slow_count.started.wait(30)
+    widget.close()
+    widget.deleteLater()
+    qtbot.waitUntil(slow_count.ended.is_set, timeout=30_000)
+    assert ctx.tasks.pending_count() == 0

@@ -140,8 +140,8 @@ def test_the_owner_reclaims_a_repeat_impoundment_at_double_the_impound_fee(
     settle(wizard)
     rows = checklist(wizard)
     assert rows["Proof of rabies vaccination or a veterinarian's receipt for prepaid "
-                "vaccination"] == (MET, "Rabies certificate RV-1, vaccinated 01 Jun 2026, "
-                                        "expires 01 Jun 2027")
+                "vaccination"] == (MET, "Rabies certificate RV-1, vaccinated Mon 1 Jun 2026, "
+                                        "expires Tue 1 Jun 2027")
     qtbot.keyClicks(wizard.requirements.licence_receipt, "L-2026-0077")
     settle(wizard)
     assert checklist(wizard)["Dog shown to be licensed, or a receipt for a licence"] == (

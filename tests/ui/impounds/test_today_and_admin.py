@@ -43,7 +43,7 @@ def test_today_lists_the_pounds_items_in_working_order(today_page, due, rows_of,
         ("Held past the hold without disposition", str(due.past.id), "Thu 19 Nov 2026"),
     ]
     assert rows_of(today_page.view)[2][3] == (
-        f"#{due.past.id} Penny (cat): hold ended 19 Nov 2026, 8 day(s) ago, no disposition")
+        f"#{due.past.id} Penny (cat): hold ended 19 Nov 2026, 8 days ago, no disposition")
     assert today_page.summary.text() == (
         "Hold ends today: 1 · Hold ends tomorrow: 1 · Held past the hold without disposition: 1")
     qtmodeltester.check(today_page.model)

@@ -1,0 +1,179 @@
+"""What became of an animal: its impoundments, and whether it is still alive and owned.
+
+The registry keeps an animal's owner as a fact of record (who owned it, who
+paid, who was notified), so a euthanasia or a transfer does not erase it.
+But a screen must not present a dead animal as someone's current pet with a
+"Current" rabies vaccination: these views say what the pound's records say
+happened, for the screens to show as "Deceased (euthanized Tue 1 Dec 2026)"
+and "former owner".
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, tzinfo
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from fieldops.db.engine import Database
+from fieldops.db.models import Disposition, Impoundment, Person
+from fieldops.rules import Profile, boarding_days, format_day
+from fieldops.rules.release import RELEASE_KINDS
+from fieldops.services.animals import animals_page
+from fieldops.services.context import now
+from fieldops.services.impound_views import DISPOSITIONS
+from fieldops.services.listing import Page
+
+# Endings after which the animal is no longer its owner's: it is dead, or the
+# owner's claim lapsed and it went to a shelter. (A release goes back to an
+# owner or a new one; an escaped animal is still its owner's, at large.)
+DEAD = frozenset({"euthanized", "died"})
+NO_LONGER_OWNED = DEAD | {"transferred"}
+
+
+@dataclass(frozen=True)
+class AnimalFate:
+    """How the animal's latest impoundment ended, or that it is in the pound now."""
+
+    impoundment_id: int
+    kind: str | None  # disposition code; None: in the pound now
+    at: datetime | None
+    transfer_to: str = ""
+
+    @property
+    def dead(self) -> bool:
+        return self.kind in DEAD
+
+    @property
+    def owner_is_former(self) -> bool:
+        return self.kind in NO_LONGER_OWNED
+
+    def status(self, zone: tzinfo) -> str:
+        """"Deceased (euthanized Tue 1 Dec 2026)", "In the pound (#4)"; the word that
+        matters first, so a narrow column still says it."""
+        if self.kind is None or self.at is None:
+            return f"In the pound (#{self.impoundment_id})"
+        day = format_day(self.at.astimezone(zone).date())
+        if self.kind == "euthanized":
+            return f"Deceased (euthanized {day})"
+        if self.kind == "died":
+            return f"Deceased (died in the pound {day})"
+        if self.kind == "transferred":
+            return f"Transferred to {self.transfer_to or 'a shelter or rescue'} {day}"
+        if self.kind == "escaped":
+            return f"Escaped from the pound {day}"
+        return f"{DISPOSITIONS.get(self.kind, self.kind)} {day}"
+
+
+@dataclass(frozen=True)
+class AnimalImpoundment:
+    """A row of the animal's Impoundments tab."""
+
+    id: int
+    impounded_at: datetime
+    status: str  # "On hold", "Adoptable", or the disposition's label
+    disposition_at: datetime | None
+    released_to: str  # the person, or where it was transferred
+    days_held: int  # boarding days, as the fees count them
+    kennel: str
+
+
+@dataclass(frozen=True)
+class AnimalListRow:
+    """A row of the animals list: the registry's row and what became of the animal."""
+
+    id: int
+    name: str
+    species: str
+    breed: str
+    colour: str
+    microchip: str
+    licence_number: str
+    owner_name: str
+    owner_is_former: bool
+    status: str  # "" for an animal at home
+
+
+def _current_dispositions(s: Session, impoundment_ids: list[int]) -> dict[int, Disposition]:
+    """The disposition in force per impoundment: a correction is always the newest row."""
+    if not impoundment_ids:
+        return {}
+    latest = (select(func.max(Disposition.id)).where(Disposition.impoundment_id.in_(impoundment_ids))
+              .group_by(Disposition.impoundment_id))
+    rows = s.scalars(select(Disposition).where(Disposition.id.in_(latest))).all()
+    return {d.impoundment_id: d for d in rows}
+
+
+def animal_fates(s: Session, animal_ids: list[int]) -> dict[int, AnimalFate]:
+    """The fate of each animal that has been impounded, from its latest impoundment."""
+    if not animal_ids:
+        return {}
+    latest = (select(Impoundment.animal_id, func.max(Impoundment.impounded_at).label("at"))
+              .where(Impoundment.animal_id.in_(animal_ids)).group_by(Impoundment.animal_id)
+              .subquery())
+    rows = s.execute(
+        select(Impoundment.animal_id, func.max(Impoundment.id))
+        .join(latest, (latest.c.animal_id == Impoundment.animal_id)
+              & (latest.c.at == Impoundment.impounded_at))
+        .group_by(Impoundment.animal_id)
+    ).all()
+    disp = _current_dispositions(s, [imp_id for _a, imp_id in rows])
+    out = {}
+    for animal_id, imp_id in rows:
+        d = disp.get(imp_id)
+        out[animal_id] = AnimalFate(imp_id, d.kind if d else None, d.at if d else None,
+                                    d.transfer_to if d else "")
+    return out
+
+
+def animal_fate(db: Database, animal_id: int) -> AnimalFate | None:
+    """The animal's fate, or None when it was never impounded."""
+    with db.read() as s:
+        return animal_fates(s, [animal_id]).get(animal_id)
+
+
+def animal_list_page(db: Database, text_: str, offset: int, limit: int, *,
+                     zone: tzinfo) -> Page[AnimalListRow]:
+    """The animals list with each animal's fate: a dead one's owner is its former owner."""
+    page = animals_page(db, text_, offset, limit)
+    with db.read() as s:
+        fates = animal_fates(s, [r.id for r in page.rows])
+    rows = []
+    for r in page.rows:
+        fate = fates.get(r.id)
+        released = fate is not None and fate.kind in RELEASE_KINDS
+        rows.append(AnimalListRow(
+            r.id, r.name, r.species, r.breed, r.colour, r.microchip, r.licence_number,
+            r.owner_name, bool(fate and fate.owner_is_former),
+            fate.status(zone) if fate is not None and not released else ""))
+    return Page(offset=page.offset, rows=tuple(rows))
+
+
+def animal_impoundments(db: Database, animal_id: int, profile: Profile,
+                        at: datetime | None = None) -> tuple[AnimalImpoundment, ...]:
+    """Every impoundment of the animal, newest first, with how each ended."""
+    at = at or now()
+    with db.read() as s:
+        imps = s.scalars(select(Impoundment).where(Impoundment.animal_id == animal_id)
+                         .order_by(Impoundment.impounded_at.desc(), Impoundment.id.desc())).all()
+        disp = _current_dispositions(s, [i.id for i in imps])
+        out = []
+        for imp in imps:
+            d = disp.get(imp.id)
+            if d is not None:
+                status = DISPOSITIONS.get(d.kind, d.kind)
+                person = s.get(Person, d.recipient_id) if d.recipient_id is not None else None
+                to = person.full_name if person else d.transfer_to
+                end = d.at
+            else:
+                status = "Adoptable" if at >= imp.release_to_others_from else "On hold"
+                to, end = "", max(at, imp.impounded_at)
+            out.append(AnimalImpoundment(
+                imp.id, imp.impounded_at, status, d.at if d else None, to,
+                boarding_days(imp.impounded_at, end, profile), imp.kennel))
+        return tuple(out)
+
+
+__all__ = ["AnimalFate", "AnimalImpoundment", "AnimalListRow", "animal_fate", "animal_fates",
+           "animal_impoundments", "animal_list_page"]
