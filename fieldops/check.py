@@ -1,13 +1,17 @@
-"""``fieldops check``: is this database sound?"""
+"""``fieldops check``: is this database sound?
+
+The shared checks are here (schema, SQLite's own, search indexes, the
+registry's audit trail); every installed module adds its own
+(``fieldops.modules.Module.checks``)."""
 
 from __future__ import annotations
 
 from sqlalchemy import text
 
+from fieldops import modules
 from fieldops.db.engine import Database
 from fieldops.db.migrate import current_revision, head_revision
 from fieldops.rules import plural
-from fieldops.services.impound_list import stale_list_copies
 
 
 def integrity_problems(db: Database) -> list[str]:
@@ -32,7 +36,9 @@ def integrity_problems(db: Database) -> list[str]:
             conn.rollback()
         if rev == head:
             problems += _unaudited(conn)
-            problems += stale_list_copies(conn)
+            for m in modules.installed_modules():
+                if m.checks is not None:
+                    problems += m.checks(conn)
     return problems
 
 

@@ -161,7 +161,8 @@ def cmd_due(args) -> int:
     else:
         print(f"Due on {format_day(day)} ({plural(len(items), 'item')})")
         for i in items:
-            print(f"  [{i.category_label}] {i.text}")
+            late = "overdue: " if i.overdue else ""
+            print(f"  [{late}{i.category_label}] {i.text}")
     return 0
 
 

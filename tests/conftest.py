@@ -91,3 +91,14 @@ def supervisor() -> Actor:
 @pytest.fixture
 def today() -> date:
     return TODAY
+
+
+@pytest.fixture
+def install():
+    """``install(module, ...)``: install modules (``fieldops.modules.extra``) for this test."""
+    import contextlib
+
+    from fieldops import modules
+
+    with contextlib.ExitStack() as stack:
+        yield lambda *added: stack.enter_context(modules.extra(*added))

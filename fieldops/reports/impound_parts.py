@@ -22,6 +22,7 @@ from fieldops.reports.base import (
     money,
     yes_no,
 )
+from fieldops.rules.release import RELEASE_KINDS as RULES_RELEASE_KINDS
 from fieldops.services.impound_views import (
     PAYMENT_KINDS,
     PAYMENT_METHODS,
@@ -33,7 +34,7 @@ from fieldops.services.impound_views import (
 )
 
 #: Dispositions that hand the animal to a person (58-526(b)(1) owner, (b)(2) anyone else).
-RELEASE_KINDS = frozenset({"reclaimed", "adopted"})
+RELEASE_KINDS = frozenset(RULES_RELEASE_KINDS)  # the rules' (fieldops.rules.release)
 
 
 def party_markup(party: PartyView | None, *, unknown: str = "Unknown") -> Markup:

@@ -53,9 +53,22 @@ class ImpoundHold:
     release_to_others_from: datetime
     why: Mapping[str, str]
 
+    @property
+    def no_claim_period(self) -> bool:
+        """Whether the owner has no claim period at all (``no_claim_period``; Wis. Stat.
+        173.13(3)(c))."""
+        return no_claim_period(surrendered=self.surrendered, bit_person=self.bit_person)
+
     def is_over(self, at: datetime) -> bool:
         """Whether at ``at`` the hold has ended (58-526(b)(2)a, (c); Wis. Stat. 173.19)."""
         return utc(at, "at") >= utc(self.release_to_others_from)
+
+
+def no_claim_period(*, surrendered: bool, bit_person: bool) -> bool:
+    """Whether the owner has no claim period: a written surrender of an animal that bit no one
+    makes it unclaimed at once (Wis. Stat. 173.13(3)(c)); a biting animal still serves its
+    bite hold, surrendered or not (city code 58-526(c))."""
+    return bool(surrendered) and not bit_person
 
 
 def impound_hold(
@@ -76,7 +89,7 @@ def impound_hold(
     local = to_local(impounded_at, profile)
     custody = local.date()
     why: dict[str, str] = {}
-    if surrendered and not bit_person:
+    if no_claim_period(surrendered=surrendered, bit_person=bit_person):
         when = format_instant(local, profile, midnight="start")
         why["last_claim_day"] = (
             f"No claim period: the owner surrendered the animal in writing on "

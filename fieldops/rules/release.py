@@ -24,13 +24,36 @@ if TYPE_CHECKING:  # pragma: no cover
 
 __all__ = [
     "EUTHANASIA_BASES",
+    "RELEASE_KINDS",
     "ReleaseFacts",
     "Requirement",
     "euthanasia_allowed",
     "euthanasia_needs_finding",
+    "licence_agreement_accepted",
+    "open_quarantine_block",
+    "release_kind",
     "release_requirements",
+    "statutory_release_requirements",
+    "vicious_block",
     "unmet",
 ]
+
+# The dispositions that release the animal to a person, each with the evidence checked
+# (58-526(b)(1) to the owner, (b)(2) to someone else).
+RELEASE_KINDS: tuple[str, ...] = ("reclaimed", "adopted")
+
+
+def release_kind(to_owner: bool) -> str:
+    """The disposition a release records: "reclaimed" by the owner, else "adopted"."""
+    return "reclaimed" if to_owner else "adopted"
+
+
+def licence_agreement_accepted(to_owner: bool) -> bool:
+    """Whether an agreement to license the dog can stand for its licence (58-526(b)(2)d; Wis.
+    Stat. 173.23(1m)(a)2): only from someone other than the owner, who must show a licence or
+    buy one (58-526(b)(1)c)."""
+    return not to_owner
+
 
 # Why an impounded animal may be humanely destroyed (58-526(c); Wis. Stat. 173.23(4)).
 # The codes are stored with the disposition and are stable; the labels are for the operator.
@@ -85,7 +108,22 @@ def release_requirements(
     at: datetime,
     profile: Profile,
 ) -> tuple[Requirement, ...]:
-    """Every condition of releasing the animal at ``at`` (city code 58-526(b)(1) or (b)(2)).
+    """Every condition of releasing the animal at ``at`` (city code 58-526(b), 58-527, 58-524):
+    the statutory ones (``statutory_release_requirements``) and the blocks across
+    modules (``open_quarantine_block``, ``vicious_block``) from ``facts``."""
+    return (statutory_release_requirements(to_owner, facts, hold, at, profile)
+            + (open_quarantine_block(facts.open_quarantine),
+               vicious_block(facts.declared_vicious, facts.recipient_in_city)))
+
+
+def statutory_release_requirements(
+    to_owner: bool,
+    facts: ReleaseFacts,
+    hold: ImpoundHold,
+    at: datetime,
+    profile: Profile,
+) -> tuple[Requirement, ...]:
+    """The pound's own conditions of releasing the animal at ``at`` (city code 58-526(b)(1) or (b)(2)).
 
     To the owner or the owner's representative (58-526(b)(1); Wis. Stat.
     173.23(1)): name and address; for a dog or cat, proof of rabies
@@ -99,12 +137,8 @@ def release_requirements(
     for a dog an agreement to license it unless it is shown to be licensed (a
     licence bought on the spot also does); fees paid.
 
-    Blocks, overridable by a supervisor: no release of any kind during an open
-    bite quarantine (58-527; Wis. Stat. 95.21); no release of an animal
-    declared vicious to a recipient in the city (58-524(b): no person shall own
-    or keep a vicious animal). RULES.md names the owner; the prohibition in
-    58-524(b) binds any person, so the block applies to any recipient in the
-    city.
+    The blocks across modules are not here: the modules that keep those
+    records answer with ``open_quarantine_block`` and ``vicious_block``.
     """
     require_aware(at, "at")
     kind = facts.kind
@@ -172,7 +206,8 @@ def release_requirements(
                 "licence",
                 "Agreement to license the dog, unless it is shown to be licensed",
                 "58-526(b)(2)d; Wis. Stat. 173.23(1m)(a)2",
-                facts.licensed or facts.licence_agreement or facts.licence_receipt,
+                facts.licensed or facts.licence_receipt
+                or (facts.licence_agreement and licence_agreement_accepted(to_owner)),
                 "The dog is not shown to be licensed and the recipient has not agreed to license it.",
             ))
         reqs.append(_req(
@@ -182,26 +217,41 @@ def release_requirements(
             facts.fees_paid,
             "The fees have not been paid.",
         ))
-    reqs.append(_req(
+    return tuple(reqs)
+
+
+def open_quarantine_block(open_quarantine: bool, evidence: str = "") -> Requirement:
+    """No release of any kind during an open bite quarantine (58-527; Wis. Stat. 95.21).
+
+    Overridable by a supervisor with a written reason."""
+    return _req(
         "no_open_quarantine",
         "Not in an open bite quarantine",
         "58-527; Wis. Stat. 95.21",
-        not facts.open_quarantine,
+        not open_quarantine,
         "The animal is in an open bite quarantine; it may not be released until the quarantine "
         "is closed. A supervisor may override with a written reason.",
         overridable=True,
-    ))
-    vicious_block = facts.declared_vicious and facts.recipient_in_city
-    reqs.append(_req(
+    ).with_evidence(evidence)
+
+
+def vicious_block(declared_vicious: bool, recipient_in_city: bool,
+                  evidence: str = "") -> Requirement:
+    """No release of an animal declared vicious to a recipient in the city (58-524(b), (c)(2)).
+
+    58-524(b): no person shall own or keep a vicious animal. RULES.md names the
+    owner; the prohibition binds any person, so the block applies to any
+    recipient in the city (the owner or not). Overridable by a supervisor with
+    a written reason."""
+    return _req(
         "not_vicious",
         "Not declared vicious, or going to someone outside the city",
         "58-524(b), (c)(2)",
-        not vicious_block,
+        not (declared_vicious and recipient_in_city),
         "The animal has been declared vicious and may not be kept in the city. A supervisor "
         "may override with a written reason.",
         overridable=True,
-    ))
-    return tuple(reqs)
+    ).with_evidence(evidence)
 
 
 def euthanasia_needs_finding(basis: str) -> bool:

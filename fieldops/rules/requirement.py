@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 
 @dataclass(frozen=True)
@@ -16,7 +16,9 @@ class Requirement:
     ``section`` cites the ordinance and statute. ``overridable`` is True only
     for the blocks across modules (open quarantine, vicious declaration), which
     a supervisor may override with a written reason kept in the audit trail.
-    ``detail`` says, when unsatisfied, what is missing.
+    ``detail`` says, when unsatisfied, what is missing. ``evidence`` is what
+    the records show for it, when the one who checked it knows (a module's
+    block says what it looked at); the release services record it.
     """
 
     code: str
@@ -25,6 +27,11 @@ class Requirement:
     satisfied: bool
     overridable: bool = False
     detail: str = ""
+    evidence: str = ""
+
+    def with_evidence(self, evidence: str) -> Requirement:
+        """The same requirement, with what the records show for it."""
+        return replace(self, evidence=evidence)
 
 
 def unmet(requirements: Iterable[Requirement]) -> tuple[Requirement, ...]:

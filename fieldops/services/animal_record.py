@@ -19,6 +19,7 @@ from sqlalchemy.orm import Session
 from fieldops.db.engine import Database
 from fieldops.db.models import Disposition, Impoundment, Person
 from fieldops.rules import Profile, boarding_days, format_day
+from fieldops.rules.release import RELEASE_KINDS
 from fieldops.services.animals import animals_page
 from fieldops.services.context import now
 from fieldops.services.impound_views import DISPOSITIONS
@@ -141,7 +142,7 @@ def animal_list_page(db: Database, text_: str, offset: int, limit: int, *,
     rows = []
     for r in page.rows:
         fate = fates.get(r.id)
-        released = fate is not None and fate.kind in ("reclaimed", "adopted")
+        released = fate is not None and fate.kind in RELEASE_KINDS
         rows.append(AnimalListRow(
             r.id, r.name, r.species, r.breed, r.colour, r.microchip, r.licence_number,
             r.owner_name, bool(fate and fate.owner_is_former),

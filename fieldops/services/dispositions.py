@@ -1,9 +1,11 @@
 """Final dispositions of an impounded animal: release, transfer, destruction, death, escape.
 
 Each checks the rules' requirements and refuses with the full list of what is
-missing. A supervisor may override only the blocks the rules mark overridable
-(open bite quarantine, vicious declaration), with a written reason that is
-kept with the release and in the audit trail. A disposition is final; a
+missing: the pound's own (``fieldops.rules.release``) and every installed
+module's blocks (``fieldops.modules``: an open bite quarantine, a vicious
+declaration, whatever a later module adds), without knowing the modules. A
+supervisor may override only the requirements marked overridable, with a
+written reason that is kept with the release and in the audit trail. A disposition is final; a
 correction is a new disposition that names the one it corrects.
 """
 
@@ -15,6 +17,7 @@ from datetime import datetime, timedelta
 
 from sqlalchemy.orm import Session
 
+from fieldops import modules
 from fieldops.db.engine import Database
 from fieldops.db.models import (
     DISPOSITION_CODES,
@@ -33,13 +36,17 @@ from fieldops.rules import (
     format_day,
     impound_hold,
     preserve_until,
-    release_requirements,
     to_local,
 )
-from fieldops.rules.release import EUTHANASIA_BASES, euthanasia_allowed, euthanasia_needs_finding
-from fieldops.services import blocks
+from fieldops.rules.release import (
+    EUTHANASIA_BASES,
+    RELEASE_KINDS,
+    euthanasia_allowed,
+    euthanasia_needs_finding,
+    release_kind,
+    statutory_release_requirements,
+)
 from fieldops.services import validate as v
-from fieldops.services.blocks import declared_vicious, in_open_quarantine
 from fieldops.services.context import Actor, audit, fetch, jsonable, now
 from fieldops.services.impound_views import ImpoundView
 from fieldops.services.impounds import build_view, current_disposition, load_impoundment
@@ -80,6 +87,7 @@ class CheckedRequirement:
     requirement: Requirement
     evidence: str
     override_reason: str = ""
+    module: str = ""  # the key of the module whose block this is; "" for the pound's own
 
     @property
     def met(self) -> bool:
@@ -123,46 +131,33 @@ def _facts(s: Session, imp: Impoundment, animal: Animal, req: ReleaseRequest, at
     hold = impound_hold(imp.impounded_at, profile, bit_person=imp.bit_person,
                         surrendered=imp.surrendered)
     if hold.is_over(at):
-        evidence["hold_ended"] = ("Owner surrendered the animal" if imp.surrendered and
-                                  hold.hold_days == 0 else
+        evidence["hold_ended"] = ("Owner surrendered the animal" if hold.no_claim_period else
                                   f"Hold ended {format_day(hold.last_claim_day)}")
-    quarantine = in_open_quarantine(s, animal.id)
-    vicious = declared_vicious(s, animal.id)
-    if quarantine:
-        evidence["no_open_quarantine"] = "In an open bite quarantine"
-    elif not blocks.QUARANTINES_TRACKED:
-        evidence["no_open_quarantine"] = blocks.QUARANTINE_NOT_TRACKED
-    else:
-        evidence["no_open_quarantine"] = "No open bite quarantine on record"
-    if not vicious and not blocks.VICIOUS_TRACKED:
-        evidence["not_vicious"] = blocks.VICIOUS_NOT_TRACKED
-    elif not vicious:
-        evidence["not_vicious"] = "Not declared vicious"
-    elif recipient and not recipient.in_city:
-        evidence["not_vicious"] = "Declared vicious; going to a person outside the city"
-    else:
-        evidence["not_vicious"] = "Declared vicious"
     facts = ReleaseFacts(
         species=animal.species, name_and_address=has_name_address,
         rabies_certificate=bool(certificate) or vacc is not None,
         rabies_prepaid_receipt=bool(prepaid), licensed=licensed,
         licence_receipt=bool(licence_receipt), licence_agreement=req.licence_agreement,
-        fees_paid=fees_paid, open_quarantine=quarantine, declared_vicious=vicious,
-        recipient_in_city=recipient.in_city if recipient else True,
+        fees_paid=fees_paid, recipient_in_city=recipient.in_city if recipient else True,
     )
     return facts, evidence
 
 
 def _check(s: Session, imp: Impoundment, req: ReleaseRequest, at: datetime,
-           profile: Profile) -> tuple[CheckedRequirement, ...]:
+           profile: Profile, kind: str | None = None) -> tuple[CheckedRequirement, ...]:
+    """The pound's requirements of this release, then every installed module's blocks."""
     animal = fetch(s, Animal, imp.animal_id)
     facts, evidence = _facts(s, imp, animal, req, at, profile)
     hold = impound_hold(imp.impounded_at, profile, bit_person=imp.bit_person,
                         surrendered=imp.surrendered)
+    case = modules.ReleaseCase(kind=kind or release_kind(req.to_owner), to_owner=req.to_owner,
+                               recipient_in_city=facts.recipient_in_city,
+                               species=animal.species, at=at)
+    own = [("", r) for r in statutory_release_requirements(req.to_owner, facts, hold, at, profile)]
     out = []
-    for r in release_requirements(req.to_owner, facts, hold, at, profile):
+    for key, r in own + modules.release_blocks(s, animal.id, case):
         reason = v.clean(req.overrides.get(r.code, "")) if r.overridable and not r.satisfied else ""
-        out.append(CheckedRequirement(r, evidence.get(r.code, ""), reason))
+        out.append(CheckedRequirement(r, r.evidence or evidence.get(r.code, ""), reason, key))
     return tuple(out)
 
 
@@ -211,7 +206,7 @@ def release(db: Database, actor: Actor, impoundment_id: int, req: ReleaseRequest
         missing = tuple(x.requirement for x in checked if not x.met)
         if missing:
             raise RequirementsNotMet("Release", missing)
-        kind = "reclaimed" if req.to_owner else "adopted"
+        kind = release_kind(req.to_owner)
         disp = Disposition(impoundment_id=imp.id, kind=kind, at=at, recipient_id=recipient.id,
                            to_owner=req.to_owner, notes=(req.notes or "").strip(),
                            recorded_by=actor.username, recorded_at=now())
@@ -286,9 +281,12 @@ def _simple(db: Database, actor: Actor, impoundment_id: int, kind: str, at: date
             c.check(bool(v.clean(notes)), "notes", required_notes)
         c.raise_if_any()
         if kind == "transferred":
+            # A transfer needs the hold to have ended, and no module's block on it (each
+            # module decides for kind "transferred"; the vicious rule looks at a recipient
+            # in the city, and a shelter's is not known).
             blocks = [r for r in _check(s, imp, ReleaseRequest(False, None, moment), moment,
-                                        profile)
-                      if r.requirement.code in ("hold_ended", "no_open_quarantine")
+                                        profile, kind="transferred")
+                      if (r.module or r.requirement.code == "hold_ended")
                       and not r.requirement.satisfied]
             if blocks:
                 raise RequirementsNotMet("Transfer", tuple(b.requirement for b in blocks))
@@ -373,7 +371,7 @@ def correct_disposition(db: Database, actor: Actor, impoundment_id: int, *, kind
         c.check(at >= imp.impounded_at, "at", "This cannot be before the impoundment.")
         c.check(at <= now() + timedelta(minutes=5), "at", "This cannot be in the future.")
         c.raise_if_any()
-        releases = ("reclaimed", "adopted")
+        releases = RELEASE_KINDS
         if kind in releases and old.kind != kind:
             c.add("kind", "A release is recorded with its evidence through Release…; a "
                           "correction cannot turn this disposition into one.")

@@ -40,6 +40,9 @@ PAYMENT_KINDS = {
 
 PAYMENT_METHODS = {"cash": "Cash", "check": "Check", "card": "Card", "other": "Other"}
 
+# An animal in custody (``ImpoundView.status_code``): programs read the code, people the label.
+IN_CUSTODY_STATUS = {"on_hold": "On hold", "adoptable": "Adoptable"}
+
 
 @dataclass(frozen=True)
 class PartyView:
@@ -201,6 +204,8 @@ class ImpoundView:
     corrections: tuple[DispositionView, ...] = field(default=())
     condition: str = ""  # as seen at intake
     injuries: str = ""
+    hold_days: int = 0  # the hold's length in days (the rules' ImpoundHold.hold_days)
+    no_claim_period: bool = False  # the rules' ImpoundHold.no_claim_period: a surrender
 
     @property
     def reason_label(self) -> str:
@@ -214,12 +219,16 @@ class ImpoundView:
     def fees_paid_total(self) -> Decimal:
         return sum((p.total for p in self.payments), Decimal("0.00"))
 
+    def status_code(self, at: datetime) -> str:
+        """"closed" (a final disposition), "adoptable" (the hold has ended) or "on_hold"."""
+        if self.disposition is not None:
+            return "closed"
+        return "adoptable" if at >= self.release_to_others_from else "on_hold"
+
     def status(self, at: datetime) -> str:
         if self.disposition is not None:
             return self.disposition.label
-        if at >= self.release_to_others_from:
-            return "Adoptable"
-        return "On hold"
+        return IN_CUSTODY_STATUS[self.status_code(at)]
 
 
 @dataclass(frozen=True)

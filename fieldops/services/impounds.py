@@ -358,7 +358,8 @@ def build_view(s: Session, imp: Impoundment, profile: Profile, at: datetime) -> 
         fees=fee_summary(s, imp, fees_at, to_owner, profile), has_photo=has_photo,
         recorded_by=imp.recorded_by,
         corrections=tuple(_disposition_view(s, d) for d in all_disp if current and d.id != current.id),
-        condition=imp.condition, injuries=imp.injuries,
+        condition=imp.condition, injuries=imp.injuries, hold_days=hold.hold_days,
+        no_claim_period=hold.no_claim_period,
     )
 
 

@@ -27,8 +27,8 @@ def test_today_lists_holds_ending_adoptable_and_overdue(db, operator, rex, impou
     record_escape(db, operator, gone.id, profile, at=local(2026, 11, 4), notes="fence")
     on_hold = impound(animal("F"), local(2026, 11, 18))
     items = {i.impoundment_id: i.category for i in due_items(db, day, profile)}
-    assert items == {ends_today.id: "hold_ends_today", ends_tomorrow.id: "hold_ends_tomorrow",
-                     adoptable.id: "adoptable_today", overdue.id: "past_hold"}
+    assert items == {ends_today.id: "impound.hold_ends_today", ends_tomorrow.id: "impound.hold_ends_tomorrow",
+                     adoptable.id: "impound.adoptable_today", overdue.id: "impound.past_hold"}
     assert on_hold.id not in items and gone.id not in items
 
 
@@ -40,10 +40,10 @@ def test_an_owner_surrender_is_adoptable_on_its_intake_day(db, operator, owner, 
                         today=today)
     imp = impound(dog.id, local(2026, 11, 20, 9), reason="owner_surrender", owner_id=owner.id)
     (item,) = due_items(db, date(2026, 11, 20), profile)
-    assert item.impoundment_id == imp.id and item.category == "adoptable_today"
+    assert item.impoundment_id == imp.id and item.category == "impound.adoptable_today"
     assert "surrendered by the owner" in item.text
     (later,) = due_items(db, date(2026, 11, 23), profile)
-    assert later.category == "past_hold" and "3 days ago" in later.text
+    assert later.category == "impound.past_hold" and "3 days ago" in later.text
 
 
 def test_a_biting_surrendered_animal_still_serves_its_hold(db, operator, owner, impound,
@@ -56,7 +56,7 @@ def test_a_biting_surrendered_animal_still_serves_its_hold(db, operator, owner, 
             bit_person=True)
     assert due_items(db, date(2026, 11, 2), profile) == ()
     (item,) = due_items(db, date(2026, 11, 12), profile)  # 2 Nov + 10, a Thursday
-    assert item.category == "hold_ends_today"
+    assert item.category == "impound.hold_ends_today"
 
 
 def test_list_filters_and_sorts_in_sql(db, operator, rex, impound, profile, today):

@@ -8,8 +8,10 @@ from decimal import Decimal
 import pytest
 from support import local
 
+from fieldops import modules
 from fieldops.errors import PermissionDeniedError, ValidationError
-from fieldops.services import blocks
+from fieldops.rules.release import open_quarantine_block, vicious_block
+from fieldops.services import untracked
 from fieldops.services.animals import AnimalInput, create_animal, get_animal
 from fieldops.services.audit import history
 from fieldops.services.dispositions import (
@@ -94,8 +96,8 @@ def test_completed_release_to_owner_with_doubled_fee(db, operator, owner, rex, i
     evidence = {e.code: e.evidence for e in d.evidence}
     assert "RV-77" in evidence["rabies"] and "L-2026-77" in evidence["licence"]
     # Issue 7.5: until those modules land, the evidence says the app cannot know, not "none".
-    assert evidence["no_open_quarantine"] == blocks.QUARANTINE_NOT_TRACKED
-    assert evidence["not_vicious"] == blocks.VICIOUS_NOT_TRACKED
+    assert evidence["no_open_quarantine"] == untracked.QUARANTINE_NOT_TRACKED
+    assert evidence["not_vicious"] == untracked.VICIOUS_NOT_TRACKED
     assert "does not track" in evidence["no_open_quarantine"]
     assert view.fees_paid_total == Decimal("20.00") + fees.total
     assert view.fees.balance == 0
@@ -129,10 +131,11 @@ def test_adopter_of_a_dog_must_agree_to_license_unless_licensed(db, operator, ad
 
 
 def test_open_quarantine_blocks_until_a_supervisor_overrides_with_a_reason(
-        db, operator, supervisor, owner, rex, impound, profile, vaccinate, monkeypatch):
-    monkeypatch.setattr(blocks, "in_open_quarantine", lambda s, animal_id: True)
-    import fieldops.services.dispositions as d
-    monkeypatch.setattr(d, "in_open_quarantine", lambda s, animal_id: True)
+        db, operator, supervisor, owner, rex, impound, profile, vaccinate, install):
+    # The quarantine module, once built, takes the placeholder's place and finds one open.
+    quarantine = modules.Module("quarantine", "Bite quarantines", release_blocks=lambda s, a, r: (
+        open_quarantine_block(True, "In an open bite quarantine"),))
+    install(quarantine)
     imp = impound(rex.id, local(2026, 11, 2))
     vaccinate(rex.id)
     at = local(2026, 11, 4)
@@ -153,9 +156,13 @@ def test_open_quarantine_blocks_until_a_supervisor_overrides_with_a_reason(
 
 
 def test_once_the_modules_track_them_the_checklist_says_none_on_record(
-        db, owner, rex, impound, profile, monkeypatch):
-    monkeypatch.setattr(blocks, "QUARANTINES_TRACKED", True)
-    monkeypatch.setattr(blocks, "VICIOUS_TRACKED", True)
+        db, owner, rex, impound, profile, install):
+    tracked = (
+        modules.Module("quarantine", "Bite quarantines", release_blocks=lambda s, a, r: (
+            open_quarantine_block(False, "No open bite quarantine on record"),)),
+        modules.Module("vicious", "Vicious animals", release_blocks=lambda s, a, r: (
+            vicious_block(False, r.recipient_in_city, "Not declared vicious"),)))
+    install(*tracked)
     imp = impound(rex.id, local(2026, 11, 2))
     checked = {c.requirement.code: c for c in release_check(
         db, imp.id, ReleaseRequest(True, owner.id, at=local(2026, 11, 4)), profile)}

@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from fieldops.rules.release import RELEASE_KINDS
 from fieldops.services.dispositions import correct_disposition
 from fieldops.services.impound_views import DISPOSITIONS, DispositionView, ImpoundView
 from ui.context import AppContext
@@ -30,7 +31,7 @@ from ui.impounds.text import when
 def recorded_text(ctx: AppContext, d: DispositionView) -> str:
     """What is on record now, as the supervisor needs it to decide."""
     text = f"On record: {d.label}, {when(ctx, d.at)}, recorded by {d.recorded_by}."
-    if d.recipient is not None and d.kind in ("reclaimed", "adopted"):
+    if d.recipient is not None and d.kind in RELEASE_KINDS:
         text += f" Released to {d.recipient.full_name}."
     if d.transfer_to and d.kind == "transferred":
         text += f" Transferred to {d.transfer_to}."

@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 
 from fieldops.db.engine import Database
 from fieldops.reports.impound import impound_record_sheet, release_receipt
+from fieldops.rules.release import RELEASE_KINDS
 from fieldops.services.impound_views import ImpoundView
 from fieldops.services.impounds import Photo, get_photo
 from fieldops.services.staff import list_staff
@@ -32,7 +33,7 @@ from ui.common import documents as docs
 from ui.common.file_dialogs import DocumentInDatabaseFolderError, ask_save_path
 from ui.context import AppContext
 
-RELEASES = ("reclaimed", "adopted")
+RELEASES = RELEASE_KINDS
 Render = Callable[..., bytes]
 
 

@@ -37,3 +37,7 @@ def new_intake(ctx: AppContext, parent: QWidget) -> QDialog:
 def _show(dialog: QDialog) -> QDialog:
     dialog.show()
     return dialog
+
+
+# The pound's records, for ui.modules.open_record (the key is fieldops.services.pound.KEY).
+OPENERS = {("impound", "impoundment"): open_impoundment}

@@ -36,10 +36,9 @@ OTHER_DISPOSITIONS = (
 )
 
 
-def status_kind(v: ImpoundView, status: str) -> str:
-    if v.disposition is not None:
-        return "closed"
-    return "adoptable" if status == "Adoptable" else "hold"
+def status_kind(v: ImpoundView, at) -> str:
+    """The chip's style from the view's status code, never from its display words."""
+    return {"closed": "closed", "adoptable": "adoptable"}.get(v.status_code(at), "hold")
 
 
 class ImpoundmentDialog(QDialog):
@@ -139,7 +138,7 @@ class ImpoundmentDialog(QDialog):
         self.setWindowTitle(f"Impoundment #{v.id} — {v.animal.summary}")
         self.title.setText(f"#{v.id}  {v.animal.summary}")
         self.status_chip.setText(status)
-        self.status_chip.setProperty("kind", status_kind(v, status))
+        self.status_chip.setProperty("kind", status_kind(v, self.ctx.now()))
         self.status_chip.style().unpolish(self.status_chip)
         self.status_chip.style().polish(self.status_chip)
         self.countdown.setText(countdown(v, self.ctx.now(), self.ctx.today()))

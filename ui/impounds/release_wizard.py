@@ -3,9 +3,12 @@
 "Release the animal" stays disabled until the service's own check
 (``release_check``) says every requirement is met; the checklist marks what
 is still missing and why, and a line under it says how many.
-A supervisor may give a reason to override a block the rules mark
-overridable (an open bite quarantine, a vicious declaration); nothing else
-can be overridden.
+The checklist lists the pound's requirements and every installed module's
+blocks (``fieldops.modules``) alike, and the evidence fields shown are those
+of the requirements the service returns (rabies, licence), so no ordinance
+question is decided here. A supervisor may give a reason to override a
+requirement marked overridable (a module's block: an open bite quarantine, a
+vicious declaration); nothing else can be overridden.
 """
 
 from __future__ import annotations
@@ -34,6 +37,7 @@ from PySide6.QtWidgets import (
 from fieldops.db.engine import Database
 from fieldops.errors import UserError, ValidationError
 from fieldops.rules import Profile
+from fieldops.rules.release import licence_agreement_accepted
 from fieldops.services.dispositions import (
     CheckedRequirement,
     ReleaseRequest,
@@ -156,7 +160,6 @@ class RequirementsPage(QWizardPage):
         self._timer.setSingleShot(True)
         self._timer.setInterval(CHECK_DELAY_MS)
         self.banner = Banner()
-        kind = view.animal.species
         self.rabies_certificate = QLineEdit()
         self.rabies_certificate.setPlaceholderText("Certificate number and date, if shown")
         self.rabies_prepaid = QLineEdit()
@@ -180,10 +183,9 @@ class RequirementsPage(QWizardPage):
             label.setBuddy(widget)
             evidence.addRow(label, widget)
         evidence.addRow("", self.licence_agreement)
-        # Rabies evidence is asked for dogs and cats, licences for dogs (58-526(b)).
-        for widget in (self.rabies_certificate, self.rabies_prepaid):
-            evidence.setRowVisible(widget, kind in ("dog", "cat"))
-        evidence.setRowVisible(self.licence_receipt, kind == "dog")
+        # Shown once the check says which requirements this release has (show_evidence_rows).
+        for widget in self._evidence_rows():
+            evidence.setRowVisible(widget, False)
         fee_row = QHBoxLayout()
         fee_row.addWidget(self.fees_label, 1)
         fee_row.addWidget(self.pay_button)
@@ -218,8 +220,6 @@ class RequirementsPage(QWizardPage):
         if self.fees is not None and self.fees.to_owner != owner:
             self.fees = None  # another kind of release's fees: never offered for payment
             self.fees_label.setText("")
-        self.evidence.setRowVisible(self.licence_agreement,
-                                    self.view.animal.species == "dog" and not owner)
         self.setSubTitle(("Release to the owner or the owner's representative: "
                           if owner else "Release to a new owner: ")
                          + self.who.recipient.person_name())
@@ -232,7 +232,7 @@ class RequirementsPage(QWizardPage):
             rabies_prepaid_receipt=self.rabies_prepaid.text(),
             licence_receipt=self.licence_receipt.text(),
             licence_agreement=self.licence_agreement.isChecked()
-            and not self.who.is_to_owner(),
+            and licence_agreement_accepted(self.who.is_to_owner()),
             overrides=self.checklist.overrides(), notes=self.notes.toPlainText())
 
     def check_now(self) -> None:
@@ -248,7 +248,22 @@ class RequirementsPage(QWizardPage):
         if generation == self._generation:  # else the evidence changed meanwhile
             self.show_check(result)
 
+    def _evidence_rows(self) -> tuple[QWidget, ...]:
+        return (self.rabies_certificate, self.rabies_prepaid, self.licence_receipt,
+                self.licence_agreement)
+
+    def show_evidence_rows(self, codes: set[str]) -> None:
+        """The evidence fields of the requirements this release has (58-526(b): rabies for a
+        dog or a cat, a licence for a dog), as the service's check returned them."""
+        shown = {self.rabies_certificate: "rabies" in codes, self.rabies_prepaid: "rabies" in codes,
+                 self.licence_receipt: "licence" in codes,
+                 self.licence_agreement: "licence" in codes
+                 and licence_agreement_accepted(self.who.is_to_owner())}
+        for widget, visible in shown.items():
+            self.evidence.setRowVisible(widget, visible)
+
     def show_check(self, result: ReleaseCheck) -> None:
+        self.show_evidence_rows({c.requirement.code for c in result.requirements})
         self.fees = result.fees
         self.fees_label.setText(totals_text(result.fees))
         self.checklist.show_checked(result.requirements)

@@ -15,11 +15,12 @@ from PySide6.QtWidgets import (
 )
 
 from fieldops.rules import plural
+from fieldops.rules.release import RELEASE_KINDS
 from fieldops.services.impound_views import DispositionView, ImpoundView, PartyView
 from ui.context import AppContext
 from ui.impounds.text import day, species, when
 
-RELEASES = ("reclaimed", "adopted")
+RELEASES = RELEASE_KINDS
 SEX = {"male": "Male", "female": "Female", "unknown": "Unknown"}
 
 
@@ -94,8 +95,8 @@ class HoldWidget(QWidget):
         self.pairs.set_pairs([
             ("Custody day", day(v.custody_day)),
             ("Owner may claim until", day(v.last_claim_day) + (
-                " (end of the day)" if v.last_claim_day > v.custody_day or v.bit_person
-                else " (no claim period: surrendered)")),
+                " (no claim period: surrendered)" if v.no_claim_period
+                else " (end of the day)")),
             ("May go to others from", when(self.ctx, v.release_to_others_from,
                                            midnight="start")),
             ("Hold length", self._length(v)),
@@ -107,12 +108,11 @@ class HoldWidget(QWidget):
 
 
     def _length(self, v: ImpoundView) -> str:
-        p = self.ctx.profile
-        if v.bit_person:
-            return f"{plural(p.bite_hold_days, 'day')}, because the animal bit a person"
-        if v.surrendered and v.last_claim_day == v.custody_day:
+        if v.no_claim_period:
             return "None: the owner surrendered the animal in writing"
-        return plural(p.hold_days, "day")
+        if v.bit_person:
+            return f"{plural(v.hold_days, 'day')}, because the animal bit a person"
+        return plural(v.hold_days, "day")
 
 
 class SummaryWidget(QScrollArea):

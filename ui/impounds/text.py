@@ -50,7 +50,7 @@ def countdown(view: ImpoundView, at: datetime, today: date) -> str:
     if at >= view.release_to_others_from:
         gone = (today - view.last_claim_day).days
         ended = "ended yesterday" if gone == 1 else f"ended {_days(gone)} ago"
-        if view.surrendered and view.last_claim_day <= view.custody_day:
+        if view.no_claim_period:
             ended = "does not apply: the owner surrendered the animal"
         return f"The owner's claim period {ended}; the animal may be adopted or transferred."
     left = (view.last_claim_day - today).days

@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from fieldops.rules.release import RELEASE_KINDS
 from fieldops.services.animal_record import (
     AnimalFate,
     AnimalImpoundment,
@@ -223,7 +224,7 @@ class AnimalDialog(RecordDialog):
     def _show_fate(self, fate: AnimalFate | None) -> None:
         """A dead or transferred animal says so, and its owner reads as the former owner."""
         self._fate = fate
-        ended = fate is not None and fate.kind not in ("reclaimed", "adopted")
+        ended = fate is not None and fate.kind not in RELEASE_KINDS
         self.fate_label.setText(fate.status(self.ctx.timezone) if fate and ended else "")
         self.fate_label.setVisible(ended)
         a = self._animal

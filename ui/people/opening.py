@@ -51,3 +51,7 @@ def _animal_dialog(ctx: AppContext, view, parent: QWidget) -> QDialog:
 def _show(dialog: QDialog) -> QDialog:
     dialog.open()
     return dialog
+
+
+# The shared registry's records, for ui.modules.open_record.
+OPENERS = {("registry", "person"): open_person, ("registry", "animal"): open_animal}

@@ -1,42 +1,55 @@
-"""The "Today" area: what is due today, starting with the pound's part.
+"""The "Today" area: what is due today in every installed module, in one list.
 
-The pound's items come from ``due_items`` (holds ending today and tomorrow,
-animals that became adoptable, animals held past their hold without a
-disposition); other modules add their sections here as they are built.
+The items come from ``fieldops.services.due.due_items``, which merges every
+module's (the pound's: holds ending today and tomorrow, animals that became
+adoptable, animals held past their hold without a disposition): overdue
+first, then each module's items in its working order. A Module column says
+whose each item is; Enter, a double-click or Open opens the item's record
+through ``ui.modules.open_record``, whatever the module.
 """
 
 from __future__ import annotations
 
 from collections import Counter
+from datetime import datetime
 
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
-from fieldops.services.due import CATEGORIES, DueItem, due_items
+from fieldops import modules
+from fieldops.services.due import DueItem, due_items
+from ui import modules as ui_modules
 from ui.context import AppContext
-from ui.impounds import opening
 from ui.impounds.style import paint_page_white
-from ui.impounds.text import day
+from ui.impounds.text import day, when
 from ui.table_models import Column, ListTableModel
 from ui.widgets import RecordTableView
 
-DUE_COLUMNS = (
-    Column("Due", lambda i: i.category_label, 270),
-    Column("#", lambda i: str(i.impoundment_id), 50),
-    Column("Hold ends", lambda i: day(i.last_claim_day), 130),
-    Column("What to do", lambda i: i.text),
-)
+
+def due_columns(ctx: AppContext) -> tuple[Column, ...]:
+    def due(i: DueItem) -> str:
+        return when(ctx, i.due) if isinstance(i.due, datetime) else day(i.due)
+
+    return (
+        Column("Due", lambda i: ("Overdue: " if i.overdue else "") + i.category_label, 270),
+        Column("#", lambda i: str(i.record_id), 50),
+        Column("Date", due, 130),
+        Column("What to do", lambda i: i.text, 560),
+        Column("Module", lambda i: modules.module_title(i.module)),
+    )
 
 
 def counts_text(items: tuple[DueItem, ...]) -> str:
     if not items:
-        return "Nothing is due at the pound today."
+        where = " or the ".join(m.title.lower() for m in modules.installed_modules()
+                                if m.due_items is not None)
+        return f"Nothing is due at the {where} today." if where else "Nothing is due today."
     counts = Counter(i.category for i in items)
-    return " · ".join(f"{label}: {counts[key]}" for key, label in CATEGORIES.items()
-                      if counts[key])
+    labels = {i.category: i.category_label for i in items}  # in the list's order
+    return " · ".join(f"{label}: {counts[key]}" for key, label in labels.items())
 
 
 class TodayWidget(QWidget):
-    """The due list for ``ctx.today()``; Enter or double-click opens the impoundment.
+    """The due list for ``ctx.today()``; Enter or double-click opens the item's record.
 
     Page protocol: ``refresh`` (F5).
     """
@@ -48,22 +61,23 @@ class TodayWidget(QWidget):
         paint_page_white(self)
         self.heading = QLabel()
         self.heading.setObjectName("PageHeading")
-        self.pound_heading = QLabel("&Pound")
-        self.pound_heading.setObjectName("SectionHeading")
+        self.list_heading = QLabel("&What is due")
+        self.list_heading.setObjectName("SectionHeading")
         self.summary = QLabel()
         self.summary.setObjectName("SearchStatus")
-        self.model = ListTableModel(DUE_COLUMNS, parent=self)
+        self.summary.setWordWrap(True)
+        self.model = ListTableModel(due_columns(ctx), parent=self)
         self.view = RecordTableView()
         self.view.setModel(self.model)
-        self.pound_heading.setBuddy(self.view)
+        self.list_heading.setBuddy(self.view)
         self.setFocusProxy(self.view)
-        self.open_button = QPushButton("&Open impoundment")
+        self.open_button = QPushButton("&Open")
         buttons = QHBoxLayout()
         buttons.addWidget(self.summary, 1)
         buttons.addWidget(self.open_button)
         layout = QVBoxLayout(self)
         layout.addWidget(self.heading)
-        layout.addWidget(self.pound_heading)
+        layout.addWidget(self.list_heading)
         layout.addLayout(buttons)
         layout.addWidget(self.view, 1)
         self.view.opened.connect(self._on_view_opened)
@@ -85,14 +99,12 @@ class TodayWidget(QWidget):
 
     def _on_view_opened(self, row: int) -> None:
         item = self.model.row_object(row)
-        if item is not None:
-            opening.open_impoundment(self.ctx, item.impoundment_id, self)
+        if item is not None and not ui_modules.open_record(
+                self.ctx, item.module, item.kind, item.record_id, self):
+            self.summary.setText(f"FieldOps cannot open this {item.kind} record here yet.")
 
     def _on_open_button_clicked(self) -> None:
         self._on_view_opened(max(self.view.current_row(), 0))
 
-    def _on_bus_changed(self, entity: str, _id: int) -> None:
-        if entity == "impoundment":
-            self.refresh()
-
-
+    def _on_bus_changed(self, _entity: str, _id: int) -> None:
+        self.refresh()  # any module's record may change what is due

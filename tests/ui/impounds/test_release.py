@@ -11,7 +11,8 @@ from pypdf import PdfReader
 from PySide6.QtCore import Qt
 from support import local
 
-from fieldops.services import dispositions
+from fieldops import modules
+from fieldops.rules.release import open_quarantine_block
 from fieldops.services.animals import get_animal
 from ui.impounds import opening
 from ui.impounds.documents import DocumentsWidget
@@ -228,9 +229,11 @@ def test_adoption_after_the_hold_makes_the_adopter_the_owner(
 
 
 def test_only_a_supervisor_sees_an_override_and_only_for_an_overridable_block(
-        qtbot, open_record, settle, pound, rex_on_hold, supervisor_ctx, monkeypatch,
+        qtbot, open_record, settle, pound, rex_on_hold, supervisor_ctx, install,
         wait_idle):
-    monkeypatch.setattr(dispositions, "in_open_quarantine", lambda s, animal_id: True)
+    # The quarantine module, once built, takes the placeholder's place and finds one open.
+    install(modules.Module("quarantine", "Bite quarantines", release_blocks=lambda s, a, r: (
+        open_quarantine_block(True, "In an open bite quarantine"),)))
     record = open_record(rex_on_hold.id)
     wizard = record.open_release()
     wizard.next()

@@ -1,0 +1,214 @@
+"""The seam every module plugs into: what a module contributes, and the installed modules.
+
+A module (the pound, later bite quarantines, vicious animals, licences and
+permits, field calls, supervisor reports) is a package of its own files and
+one ``Module`` value naming what it contributes:
+
+- ``release_blocks(session, animal_id, release)``: the module's conditions on
+  releasing an impounded animal, as rules ``Requirement`` values (code, label,
+  section, satisfied or not, evidence text). The release services add them to
+  the pound's own requirements and list them without knowing the module; a
+  supervisor may override the ones marked ``overridable``.
+- ``due_items(db, day, profile)``: what is due on ``day``, as ``DueItem``
+  values; ``fieldops due`` and the Today page merge every module's items.
+  ``categories`` names the module's category codes (prefixed with the module's
+  key, e.g. ``impound.hold_ends_today``) and their labels, in working order.
+- ``demo(demo)``: demo data, written after the shared people and animals.
+- ``checks(conn)``: integrity problems in words, for ``fieldops check``.
+
+Adding a module is its new files plus one line in ``INSTALLED`` (and, for its
+screens, one line in ``ui.modules.INSTALLED`` naming a file whose ``OPENERS``
+open its records by kind):
+
+1. its ordinance facts in ``fieldops/rules/`` (a block is a rules function
+   returning a ``Requirement``, as ``open_quarantine_block``);
+2. its tables through the migration chain, its services in
+   ``fieldops/services/``;
+3. a file with ``MODULE = Module("key", "Title", ...)`` naming its
+   contributions, listed here. The bite-quarantine and vicious-animal modules
+   take the placeholders' lines (``fieldops.services.untracked``), same key.
+
+Nothing is imported until a module is first asked for
+(``installed_modules()``), so the command line stays quick and the rules stay
+light. A test installs a module of its own with ``with modules.extra(fake):``
+(or the ``install`` fixture); one with an installed key takes that one's place.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import date, datetime
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # pragma: no cover
+    from fieldops.rules import Profile, Requirement
+
+INSTALLED: tuple[str, ...] = (
+    "fieldops.services.pound",
+    "fieldops.services.untracked:QUARANTINE",  # until the bite-quarantine module (58-527)
+    "fieldops.services.untracked:VICIOUS",  # until the vicious-animal module (58-524)
+)
+"""Where the installed modules are: ``package.file`` (its ``MODULE``) or ``package.file:NAME``.
+The order is that of the release checklist's module rows and of the Today page."""
+
+
+@dataclass(frozen=True)
+class ReleaseCase:
+    """The release being considered, as much as a module needs to decide its block.
+
+    ``kind`` is "reclaimed" (to the owner), "adopted" (to someone else) or
+    "transferred" (to a shelter or rescue). ``recipient_in_city`` is True when
+    the recipient is not known (a transfer)."""
+
+    kind: str
+    to_owner: bool
+    recipient_in_city: bool
+    species: str
+    at: datetime
+
+
+@dataclass(frozen=True)
+class DueItem:
+    """One thing due on a day, from any module.
+
+    ``module`` is the module's key and ``kind``/``record_id`` the record the
+    item is about (the UI opens it by these three). ``due`` is a local date or
+    an aware instant. ``category`` is a code prefixed with the module's key
+    (``impound.hold_ends_today``), ``category_label`` its words. ``overdue``
+    items come first on Today; ``sort_key`` orders a module's items among
+    themselves (the module's working order).
+    """
+
+    module: str
+    kind: str
+    record_id: int
+    due: date | datetime
+    category: str
+    category_label: str
+    text: str
+    overdue: bool = False
+    sort_key: tuple = ()
+
+    def due_day(self) -> date:
+        return self.due.date() if isinstance(self.due, datetime) else self.due
+
+    def as_json(self) -> dict[str, Any]:
+        return {"module": self.module, "kind": self.kind, "id": self.record_id,
+                "category": self.category, "category_label": self.category_label,
+                "text": self.text, "due": self.due.isoformat(), "overdue": self.overdue}
+
+
+@dataclass(frozen=True)
+class Demo:
+    """What a module's demo data is written with: the shared records already made."""
+
+    db: Any  # fieldops.db.engine.Database
+    actor: Any  # fieldops.services.context.Actor
+    rng: Any  # random.Random, shared so that one seed gives the same data
+    anchor: date
+    profile: Profile
+    people: Sequence[Any]  # PersonView
+    animals: Sequence[Any]  # AnimalView
+
+
+@dataclass(frozen=True)
+class Module:
+    """What one module contributes; every contribution is optional."""
+
+    key: str  # the prefix of its category codes, and the module in (module, kind, id)
+    title: str  # for people: "Pound", "Bite quarantines"
+    release_blocks: Callable[[Any, int, ReleaseCase], Sequence[Requirement]] | None = None
+    due_items: Callable[[Any, date, Profile], Sequence[DueItem]] | None = None
+    categories: Mapping[str, str] = field(default_factory=dict)
+    demo: Callable[[Demo], str] | None = None  # returns a summary fragment, or ""
+    checks: Callable[[Any], Sequence[str]] | None = None  # an SQLAlchemy connection
+
+
+_loaded: tuple[Module, ...] | None = None
+_extra: list[Module] = []
+
+
+def _load(where: str) -> Module:
+    path, _, name = where.partition(":")
+    module = getattr(importlib.import_module(path), name or "MODULE")
+    if not isinstance(module, Module):
+        raise TypeError(f"{path}.{name} is not a fieldops.modules.Module")
+    return module
+
+
+def installed_modules() -> tuple[Module, ...]:
+    """Every installed module, in ``INSTALLED`` order, then any added with ``extra``."""
+    global _loaded
+    if _loaded is None:
+        _loaded = tuple(_load(p) for p in INSTALLED)
+    out = list(_loaded)
+    for m in _extra:
+        keys = [x.key for x in out]
+        if m.key in keys:
+            out[keys.index(m.key)] = m
+        else:
+            out.append(m)
+    return tuple(out)
+
+
+@contextmanager
+def extra(*added: Module) -> Iterator[None]:
+    """Install ``added`` for the duration of the block (tests, trying a module out).
+
+    A module whose key is already installed takes that module's place, as the
+    real bite-quarantine module will take the placeholder's line in ``INSTALLED``."""
+    _extra.extend(added)
+    try:
+        yield
+    finally:
+        for m in added:
+            _extra.remove(m)
+
+
+def module_title(key: str) -> str:
+    return next((m.title for m in installed_modules() if m.key == key), key)
+
+
+def categories() -> dict[str, str]:
+    """Every installed module's due categories, code -> label, in working order."""
+    out: dict[str, str] = {}
+    for m in installed_modules():
+        out.update(m.categories)
+    return out
+
+
+def merge_due(items: Sequence[DueItem]) -> tuple[DueItem, ...]:
+    """Every module's items in one list: overdue first (earliest due first), then each
+    module's other items, modules in installed order, each in its own working order."""
+    order = {m.key: i for i, m in enumerate(installed_modules())}
+
+    def key(i: DueItem) -> tuple:
+        rank = order.get(i.module, len(order))
+        if i.overdue:
+            return (0, i.due_day(), rank, i.sort_key, i.record_id)
+        return (1, rank, i.sort_key, i.due_day(), i.record_id)
+
+    return tuple(sorted(items, key=key))
+
+
+def due_items(db: Any, day: date, profile: Profile) -> tuple[DueItem, ...]:
+    """What every installed module has due on ``day`` (local date), merged."""
+    items: list[DueItem] = []
+    for m in installed_modules():
+        if m.due_items is not None:
+            items.extend(m.due_items(db, day, profile))
+    return merge_due(items)
+
+
+def release_blocks(session: Any, animal_id: int,
+                   release: ReleaseCase) -> list[tuple[str, Requirement]]:
+    """Every installed module's conditions on this release, as (module key, requirement),
+    in installed order."""
+    out: list[tuple[str, Requirement]] = []
+    for m in installed_modules():
+        if m.release_blocks is not None:
+            out.extend((m.key, r) for r in m.release_blocks(session, animal_id, release))
+    return out
