@@ -99,8 +99,9 @@ def _text(db: Database, text_: str) -> ColumnElement[bool] | None:
         return None
     code = text_.replace(" ", "").upper()
     conds: list[ColumnElement[bool]] = [
-        Impoundment.animal_id.in_(select(Animal.id).where(
-            or_(Animal.microchip == code, Animal.licence_number == code))),
+        Impoundment.animal_id.in_(
+            select(Animal.id).where(or_(Animal.microchip == code, Animal.licence_number == code))
+        ),
         Impoundment.kennel == text_,
     ]
     if text_.isdigit():
@@ -112,8 +113,9 @@ def _text(db: Database, text_: str) -> ColumnElement[bool] | None:
     return or_(*conds)
 
 
-def _where(db: Database, f: ImpoundFilter, at: datetime, *,
-           counting: bool = False) -> list[ColumnElement[Any]]:
+def _where(
+    db: Database, f: ImpoundFilter, at: datetime, *, counting: bool = False
+) -> list[ColumnElement[Any]]:
     """The filter as conditions on the impoundment row alone.
 
     A search starts from its matches (an index per kind of match); without
@@ -123,8 +125,9 @@ def _where(db: Database, f: ImpoundFilter, at: datetime, *,
     text_cond = _text(db, f.text)
     sqlite = db.dialect == "sqlite"
     searching = sqlite and text_cond is not None
-    conds = _status(f.status, at, _not_indexed if searching else _indexed,
-                    counting and not searching)
+    conds = _status(
+        f.status, at, _not_indexed if searching else _indexed, counting and not searching
+    )
     if f.species:
         species = _not_indexed if sqlite and (searching or not counting) else _indexed
         conds.append(species(Impoundment.animal_species) == f.species)
@@ -145,14 +148,18 @@ def _order(f: ImpoundFilter) -> list[ColumnElement[Any]]:
 
 
 def count_query(db: Database, f: ImpoundFilter, at: datetime):
-    return select(func.count()).select_from(Impoundment).where(
-        *_where(db, f, at, counting=True))
+    return select(func.count()).select_from(Impoundment).where(*_where(db, f, at, counting=True))
 
 
 def ids_query(db: Database, f: ImpoundFilter, at: datetime, offset: int, limit: int):
     """One page's ids in list order: an index walk for every status and sort."""
-    return (select(Impoundment.id).where(*_where(db, f, at)).order_by(*_order(f))
-            .offset(offset).limit(limit))
+    return (
+        select(Impoundment.id)
+        .where(*_where(db, f, at))
+        .order_by(*_order(f))
+        .offset(offset)
+        .limit(limit)
+    )
 
 
 def count_impounds(db: Database, f: ImpoundFilter, at: datetime) -> int:
@@ -160,15 +167,26 @@ def count_impounds(db: Database, f: ImpoundFilter, at: datetime) -> int:
         return s.execute(count_query(db, f, at)).scalar_one()
 
 
-def impounds_page(db: Database, f: ImpoundFilter, offset: int, limit: int, at: datetime,
-                  profile: Profile) -> Page[ImpoundRow]:
+def impounds_page(
+    db: Database, f: ImpoundFilter, offset: int, limit: int, at: datetime, profile: Profile
+) -> Page[ImpoundRow]:
     ids = ids_query(db, f, at, offset, limit).subquery()
     q = (
-        select(Impoundment.id, Impoundment.disposition_kind, Impoundment.disposition_at,
-               Animal.name, Animal.species, Animal.breed, Animal.colour,
-               Impoundment.impounded_at, Impoundment.custody_day, Impoundment.last_claim_day,
-               Impoundment.release_to_others_from, func.coalesce(Person.full_name, ""),
-               Impoundment.kennel)
+        select(
+            Impoundment.id,
+            Impoundment.disposition_kind,
+            Impoundment.disposition_at,
+            Animal.name,
+            Animal.species,
+            Animal.breed,
+            Animal.colour,
+            Impoundment.impounded_at,
+            Impoundment.custody_day,
+            Impoundment.last_claim_day,
+            Impoundment.release_to_others_from,
+            func.coalesce(Person.full_name, ""),
+            Impoundment.kennel,
+        )
         .join(ids, ids.c.id == Impoundment.id)
         .join(Animal, Animal.id == Impoundment.animal_id)
         .outerjoin(Person, Person.id == Impoundment.owner_id)
@@ -177,8 +195,21 @@ def impounds_page(db: Database, f: ImpoundFilter, offset: int, limit: int, at: d
     with db.read() as s, cancellable(s):
         rows = s.execute(q).all()
     out = []
-    for (imp_id, kind, disp_at, name, species, breed, colour, impounded_at, _custody,
-         last_claim, others_from, owner, kennel) in rows:
+    for (
+        imp_id,
+        kind,
+        disp_at,
+        name,
+        species,
+        breed,
+        colour,
+        impounded_at,
+        _custody,
+        last_claim,
+        others_from,
+        owner,
+        kennel,
+    ) in rows:
         if kind and disp_at is not None:  # both copied from one disposition row
             status = DISPOSITIONS[kind]
             end = disp_at
@@ -186,9 +217,19 @@ def impounds_page(db: Database, f: ImpoundFilter, offset: int, limit: int, at: d
             status = "Adoptable" if at >= others_from else "On hold"
             end = max(at, impounded_at)
         animal = ", ".join(x for x in (name or "(no name)", breed, colour) if x)
-        out.append(ImpoundRow(imp_id, status, animal, species, impounded_at,
-                              boarding_days(impounded_at, end, profile), last_claim, owner,
-                              kennel))
+        out.append(
+            ImpoundRow(
+                imp_id,
+                status,
+                animal,
+                species,
+                impounded_at,
+                boarding_days(impounded_at, end, profile),
+                last_claim,
+                owner,
+                kennel,
+            )
+        )
     return Page(offset=offset, rows=tuple(out))
 
 
@@ -202,22 +243,41 @@ def stale_list_copies(conn) -> list[str]:
     """
     from fieldops.db.models import Disposition
 
-    latest = (select(Disposition).where(Disposition.impoundment_id == Impoundment.id)
-              .order_by(Disposition.id.desc()).limit(1).correlate(Impoundment))
+    latest = (
+        select(Disposition)
+        .where(Disposition.impoundment_id == Impoundment.id)
+        .order_by(Disposition.id.desc())
+        .limit(1)
+        .correlate(Impoundment)
+    )
     kind = latest.with_only_columns(Disposition.kind).scalar_subquery()
     at = latest.with_only_columns(Disposition.at).scalar_subquery()
-    q = (select(func.count()).select_from(Impoundment)
-         .join(Animal, Animal.id == Impoundment.animal_id)
-         .outerjoin(Person, Person.id == Impoundment.owner_id)
-         .where(or_(Impoundment.animal_name != Animal.name,
-                    Impoundment.animal_species != Animal.species,
-                    Impoundment.owner_sort_name != func.coalesce(Person.sort_name, ""),
-                    Impoundment.disposition_kind.is_distinct_from(kind),
-                    Impoundment.disposition_at.is_distinct_from(at))))
+    q = (
+        select(func.count())
+        .select_from(Impoundment)
+        .join(Animal, Animal.id == Impoundment.animal_id)
+        .outerjoin(Person, Person.id == Impoundment.owner_id)
+        .where(
+            or_(
+                Impoundment.animal_name != Animal.name,
+                Impoundment.animal_species != Animal.species,
+                Impoundment.owner_sort_name != func.coalesce(Person.sort_name, ""),
+                Impoundment.disposition_kind.is_distinct_from(kind),
+                Impoundment.disposition_at.is_distinct_from(at),
+            )
+        )
+    )
     n = conn.execute(q).scalar_one()
-    return [f"{n} impoundment(s) are listed under a stale animal, owner or disposition"] if n \
-        else []
+    return (
+        [f"{n} impoundment(s) are listed under a stale animal, owner or disposition"] if n else []
+    )
 
 
-__all__ = ["STATUSES", "SORTS", "ImpoundFilter", "count_impounds", "impounds_page",
-           "stale_list_copies"]
+__all__ = [
+    "SORTS",
+    "STATUSES",
+    "ImpoundFilter",
+    "count_impounds",
+    "impounds_page",
+    "stale_list_copies",
+]
