@@ -23,7 +23,8 @@ from fieldops.db.cancel import cancellable
 from fieldops.db.engine import Database
 from fieldops.db.models import Animal, Impoundment, Person
 from fieldops.rules import Profile, boarding_days
-from fieldops.services.impound_views import DISPOSITIONS, ImpoundRow
+from fieldops.rules.release import RELEASE_KINDS
+from fieldops.services.impound_views import DISPOSITIONS, IN_CUSTODY_STATUS, ImpoundRow
 from fieldops.services.listing import Page, fts_ids
 
 STATUSES = {
@@ -35,7 +36,7 @@ STATUSES = {
     "disposed": "All dispositions",
 }
 
-RELEASES = ("reclaimed", "adopted")
+RELEASES = RELEASE_KINDS
 
 SORTS = {
     "impounded_at": Impoundment.impounded_at,
@@ -211,10 +212,11 @@ def impounds_page(
         kennel,
     ) in rows:
         if kind and disp_at is not None:  # both copied from one disposition row
-            status = DISPOSITIONS[kind]
+            code, status = kind, DISPOSITIONS[kind]
             end = disp_at
-        else:
-            status = "Adoptable" if at >= others_from else "On hold"
+        else:  # the hold's end was computed by the rules at intake (release_to_others_from)
+            code = "adoptable" if at >= others_from else "on_hold"
+            status = IN_CUSTODY_STATUS[code]
             end = max(at, impounded_at)
         animal = ", ".join(x for x in (name or "(no name)", breed, colour) if x)
         out.append(
@@ -228,6 +230,7 @@ def impounds_page(
                 last_claim,
                 owner,
                 kennel,
+                status_code=code,
             )
         )
     return Page(offset=offset, rows=tuple(out))

@@ -246,3 +246,6 @@ class ImpoundRow:
     last_claim_day: date
     owner: str
     kennel: str
+    # "on_hold", "adoptable", or the disposition's kind: programs read the code,
+    # people the status beside it.
+    status_code: str = ""

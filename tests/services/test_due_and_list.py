@@ -98,3 +98,21 @@ def test_list_filters_and_sorts_in_sql(db, operator, rex, impound, profile, toda
         db, ImpoundFilter(status="all", sort="last_claim_day", descending=False), 0, 10, at, profile
     ).rows
     assert [r.id for r in by_hold] == [c.id, a.id, b.id]
+
+
+def test_list_rows_carry_a_status_code_beside_the_label(db, operator, rex, impound, profile):
+    """Programs (and the screens' chips) read the code; the label is for people."""
+    from fieldops.services.animals import AnimalInput, create_animal
+
+    tom = create_animal(
+        db, operator, AnimalInput(species="cat", name="Tom"), today=date(2026, 11, 1)
+    )
+    held = impound(rex.id, local(2026, 11, 20, 9))
+    gone = impound(tom.id, local(2026, 11, 2, 9))
+    record_escape(db, operator, gone.id, profile, at=local(2026, 11, 3, 8), notes="gate")
+    page = impounds_page(db, ImpoundFilter(status="all"), 0, 10, local(2026, 11, 24, 12), profile)
+    codes = {r.id: (r.status_code, r.status) for r in page.rows}
+    assert codes[held.id] == ("on_hold", "On hold")
+    assert codes[gone.id] == ("escaped", "Escaped")
+    later = impounds_page(db, ImpoundFilter(status="all"), 0, 10, local(2026, 12, 1, 12), profile)
+    assert {r.id: r.status_code for r in later.rows}[held.id] == "adoptable"
