@@ -25,6 +25,18 @@ from fieldops.db.models.registry import (
     RabiesVaccination,
     StaffUser,
 )
+from fieldops.db.models.vicious import (
+    CASE_STATUSES,
+    DECLARED_STATUSES,
+    ViciousCase,
+    ViciousDeclaration,
+    ViciousEnding,
+    ViciousIncident,
+    ViciousNotice,
+    ViciousOutcome,
+    ViciousStep,
+    ViciousStepDone,
+)
 
 __all__ = [
     "DISPOSITION_CODES",
@@ -49,4 +61,14 @@ __all__ = [
     "Person",
     "RabiesVaccination",
     "StaffUser",
+    "CASE_STATUSES",
+    "DECLARED_STATUSES",
+    "ViciousCase",
+    "ViciousDeclaration",
+    "ViciousEnding",
+    "ViciousIncident",
+    "ViciousNotice",
+    "ViciousOutcome",
+    "ViciousStep",
+    "ViciousStepDone",
 ]
