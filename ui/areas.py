@@ -29,6 +29,7 @@ from ui.impounds.page import ImpoundsWidget
 from ui.people.page import PeopleAndAnimalsWidget
 from ui.reports.page import ReportsWidget
 from ui.today.page import TodayWidget
+from ui.vicious.page import ViciousWidget
 
 PageFactory = Callable[[AppContext], QWidget]
 
@@ -51,7 +52,7 @@ AREAS: tuple[Area, ...] = (
     Area("quarantines", "Quarantines", coming=(
         "Bite quarantines: the observation period, the examinations required, home or "
         "clinic quarantine, and the certificate due back.")),
-    Area("vicious", "Vicious animals", coming=(
+    Area("vicious", "Vicious animals", page=ViciousWidget, coming=(
         "Vicious-animal declarations: notices served, conditions imposed, hearings "
         "and deadlines.")),
     Area("people", "People and animals", page=PeopleAndAnimalsWidget),

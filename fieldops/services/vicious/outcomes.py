@@ -84,7 +84,9 @@ def record_outcome(db: Database, actor: Actor, case_id: int, inp: OutcomeInput,
         audit(s, actor, "record_outcome", "vicious_case", case.id, after=jsonable({
             "kind": o.kind, "at": o.at, "by_whom": o.by_whom, "proof": o.proof,
             "removed_to": o.removed_to, "confirmed_how": o.confirmed_how}))
-        set_summary(s, actor, case, rules.OUTCOMES[inp.kind], status=inp.kind)
+        # The notice is answered: no deadline is in force any more (the notice row keeps it).
+        set_summary(s, actor, case, rules.OUTCOMES[inp.kind], status=inp.kind,
+                    notice_deadline=None)
         s.flush()
         return build_view(s, case, profile)
 
@@ -183,6 +185,6 @@ def end_declaration(db: Database, actor: Actor, case_id: int, inp: EndingInput,
               after=jsonable({"kind": inp.kind, "decided_on": inp.decided_on,
                               "authority": v.clean(inp.authority)}), reason=inp.reason.strip())
         set_summary(s, actor, case, rules.ENDINGS[inp.kind], status=inp.kind,
-                    next_step_due=None)
+                    notice_deadline=None, next_step_due=None)
         s.flush()
         return build_view(s, case, profile)
