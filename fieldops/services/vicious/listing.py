@@ -86,11 +86,11 @@ def _where(db: Database, f: CaseFilter, at: datetime) -> list[ColumnElement[Any]
     elif f.status in STATUS_LABELS:
         conds.append(st == f.status)
     text_ = (f.text or "").strip()
-    if text_:
+    if text_.isdigit():  # a number alone is a case number (a house number needs its street)
+        conds.append(ViciousCase.id == int(text_))
+    elif text_:
         terms: list[ColumnElement[bool]] = [
             ViciousCase.search_text.like(f"%{text_.lower()}%")]
-        if text_.isdigit():
-            terms.append(ViciousCase.id == int(text_))
         for table, column in (("animal", ViciousCase.animal_id), ("person", ViciousCase.owner_id)):
             ids = fts_ids(db, table, text_)
             if ids is not None:
