@@ -86,6 +86,8 @@ def build_view(s: Session, case: ViciousCase, profile: Profile) -> CaseView:
     animal = s.get(Animal, case.animal_id)
     owner = s.get(Person, case.owner_id) if case.owner_id is not None else None
     d = s.scalar(select(ViciousDeclaration).where(ViciousDeclaration.case_id == case.id))
+    if d is None:  # every case is written with its declaration (checks() reports otherwise)
+        raise NotFoundError(f"Vicious-animal case #{case.id} has no declaration on record.")
     findings = tuple(
         FindingView(code, rules.EXCEPTION_SECTIONS[code], rules.EXCEPTION_TEXT[code],
                     bool((d.findings.get(code) or {}).get("applies")),

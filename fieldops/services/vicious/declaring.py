@@ -121,7 +121,8 @@ def declare(db: Database, actor: Actor, inp: DeclarationInput, profile: Profile)
         findings = {code: {"applies": bool(inp.findings[code].applies),
                            "why": v.clean(inp.findings[code].why)} for code in rules.EXCEPTIONS}
         grounds = [g for g in dict.fromkeys(inp.grounds)]
-        check = check_declaration(grounds, {k: f["applies"] for k, f in findings.items()})
+        check = check_declaration(grounds, {k: bool(inp.findings[k].applies)
+                                            for k in rules.EXCEPTIONS})
         address = format_address(owner.address, owner.city, owner.state, owner.postal_code)
         case = ViciousCase(
             animal_id=animal.id, owner_id=owner.id,

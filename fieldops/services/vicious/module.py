@@ -95,6 +95,8 @@ def due_items(db: Database, day: date, profile: Profile) -> tuple[ViciousDueItem
             add("notice_to_serve", case_id, to_local(opened, profile).date(),
                 f"{animal}{who}: declared {format_day(to_local(opened, profile).date())}, "
                 "no notice served yet", animal, owner or "")
+        elif deadline is None:  # a served case always has one; nothing to list without it
+            continue
         elif rules.notice_expired(deadline, ref):
             add("notice_expired", case_id, deadline,
                 f"{animal}{who}: the notice expired {format_instant(deadline, profile)}; "
