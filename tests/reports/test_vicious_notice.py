@@ -23,19 +23,32 @@ def profile():
 
 
 def render(view, profile):
-    return vicious_notice(view, jurisdiction=JURISDICTION, tz=profile.timezone,
-                          printed_at=PRINTED)
+    return vicious_notice(view, jurisdiction=JURISDICTION, tz=profile.timezone, printed_at=PRINTED)
 
 
 @pytest.fixture
 def posted(sqlite_db, operator, profile, today):
     _, dog = owner_and_dog(sqlite_db, operator, today, HOSTILE, "Rex <the dog>")
-    case = declared(sqlite_db, operator, profile, dog.id,
-                    grounds=("bit_or_clawed", "approached_to_attack"),
-                    decided_at=local(2026, 11, 19, 9))
-    return serve_notice(sqlite_db, operator, case.id, NoticeInput(
-        "posted", local(2026, 11, 20, 15, 30), "Off. Marco Vang",
-        "Front door, 12 Elm St, Madison"), profile)
+    case = declared(
+        sqlite_db,
+        operator,
+        profile,
+        dog.id,
+        grounds=("bit_or_clawed", "approached_to_attack"),
+        decided_at=local(2026, 11, 19, 9),
+    )
+    return serve_notice(
+        sqlite_db,
+        operator,
+        case.id,
+        NoticeInput(
+            "posted",
+            local(2026, 11, 20, 15, 30),
+            "Off. Marco Vang",
+            "Front door, 12 Elm St, Madison",
+        ),
+        profile,
+    )
 
 
 def test_the_notice_names_everything_the_ordinance_asks(posted, profile, read_pdf):
@@ -55,7 +68,8 @@ def test_the_notice_names_everything_the_ordinance_asks(posted, profile, read_pd
 
 
 def test_a_notice_not_yet_served_says_how_the_deadline_is_counted(
-        sqlite_db, operator, profile, today, read_pdf):
+    sqlite_db, operator, profile, today, read_pdf
+):
     _, dog = owner_and_dog(sqlite_db, operator, today)
     case = declared(sqlite_db, operator, profile, dog.id)
     text = " ".join(read_pdf(render(case, profile)))
@@ -65,7 +79,8 @@ def test_a_notice_not_yet_served_says_how_the_deadline_is_counted(
 
 def test_no_notice_for_a_refused_declaration(sqlite_db, operator, profile, today):
     _, dog = owner_and_dog(sqlite_db, operator, today)
-    case = declared(sqlite_db, operator, profile, dog.id,
-                    applies={"law_enforcement_dog": "K-9 unit on duty"})
+    case = declared(
+        sqlite_db, operator, profile, dog.id, applies={"law_enforcement_dog": "K-9 unit on duty"}
+    )
     with pytest.raises(ValueError):
         render(case, profile)

@@ -20,10 +20,20 @@ def test_filters_search_and_sort(db, operator, profile, today):
     a = declared(db, operator, profile, rex.id)
     b = declared(db, operator, profile, max_.id)
     c = declared(db, operator, profile, bo.id, applies={"law_enforcement_dog": "K-9"})
-    serve_notice(db, operator, a.id, NoticeInput("in_person", local(2026, 11, 20, 9), "Off. L",
-                                                 "12 Elm St"), profile)  # expired by AT
-    serve_notice(db, operator, b.id, NoticeInput("in_person", local(2026, 11, 26, 9), "Off. L",
-                                                 "12 Elm St"), profile)
+    serve_notice(
+        db,
+        operator,
+        a.id,
+        NoticeInput("in_person", local(2026, 11, 20, 9), "Off. L", "12 Elm St"),
+        profile,
+    )  # expired by AT
+    serve_notice(
+        db,
+        operator,
+        b.id,
+        NoticeInput("in_person", local(2026, 11, 26, 9), "Off. L", "12 Elm St"),
+        profile,
+    )
     # Served on Thanksgiving (left out, as the Sunday): due Sat 28 Nov at 12 midnight.
 
     def ids(**kw):

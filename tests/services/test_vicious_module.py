@@ -37,14 +37,33 @@ from fieldops.services.vicious.outcomes import (
 def counter(db, operator, profile, today):
     """Rex, declared vicious, impounded Mon 2 Nov; fees paid for a reclaim on Wed 4 Nov."""
     ana, rex = owner_and_dog(db, operator, today)
-    imp = intake(db, operator, IntakeInput(impounded_at=local(2026, 11, 2), animal_id=rex.id,
-                                           officer="Off. Lee", reason="bite",
-                                           found_place="Elm & 3rd"), profile)
+    imp = intake(
+        db,
+        operator,
+        IntakeInput(
+            impounded_at=local(2026, 11, 2),
+            animal_id=rex.id,
+            officer="Off. Lee",
+            reason="bite",
+            found_place="Elm & 3rd",
+        ),
+        profile,
+    )
     at = local(2026, 11, 4)
     fees = quote(db, imp.id, at, True, profile)
-    record_payment(db, operator, imp.id, PaymentInput(
-        tuple(LineInput(f.kind, f.amount) for f in fees.lines if f.amount > 0), "cash", "R-1",
-        payer_id=ana.id, paid_at=at), profile)
+    record_payment(
+        db,
+        operator,
+        imp.id,
+        PaymentInput(
+            tuple(LineInput(f.kind, f.amount) for f in fees.lines if f.amount > 0),
+            "cash",
+            "R-1",
+            payer_id=ana.id,
+            paid_at=at,
+        ),
+        profile,
+    )
     req = ReleaseRequest(True, ana.id, at=at, rabies_certificate="RV-1", licence_receipt="L-1")
     return db, rex, imp, req
 
@@ -56,13 +75,14 @@ def test_the_module_takes_the_placeholders_line():
 
 
 def test_no_declaration_on_record_lets_the_release_through(counter, operator, profile):
-    db, rex, imp, req = counter
+    db, _rex, imp, req = counter
     checked = {c.requirement.code: c for c in release_check(db, imp.id, req, profile)}
     assert checked["not_vicious"].met and checked["not_vicious"].evidence == NOT_DECLARED
 
 
 def test_a_declared_animal_is_not_released_to_its_owner_in_the_city(
-        counter, operator, supervisor, profile):
+    counter, operator, supervisor, profile
+):
     db, rex, imp, req = counter
     case = declared(db, operator, profile, rex.id)
     checked = {c.requirement.code: c for c in release_check(db, imp.id, req, profile)}
@@ -71,8 +91,9 @@ def test_a_declared_animal_is_not_released_to_its_owner_in_the_city(
     with pytest.raises(RequirementsNotMet) as exc:
         release(db, operator, imp.id, req, profile)
     assert [r.code for r in exc.value.requirements] == ["not_vicious"]
-    over = ReleaseRequest(**{**req.__dict__, "overrides": {"not_vicious": "Owner moving out "
-                                                                          "of the city today"}})
+    over = ReleaseRequest(
+        **{**req.__dict__, "overrides": {"not_vicious": "Owner moving out of the city today"}}
+    )
     with pytest.raises(PermissionDeniedError):
         release(db, operator, imp.id, over, profile)
     view = release(db, supervisor, imp.id, over, profile)
@@ -80,13 +101,17 @@ def test_a_declared_animal_is_not_released_to_its_owner_in_the_city(
     assert ev.overridden and "moving out" in ev.override_reason
 
 
-def test_refused_or_overturned_declarations_do_not_block(counter, operator, supervisor,
-                                                         profile):
+def test_refused_or_overturned_declarations_do_not_block(counter, operator, supervisor, profile):
     db, rex, imp, req = counter
     declared(db, operator, profile, rex.id, applies={"defending_person": "Guarding the child"})
     case = declared(db, operator, profile, rex.id)
-    end_declaration(db, supervisor, case.id, EndingInput(
-        "withdrawn", date(2026, 11, 3), "Sgt. Park", "Wrong dog identified"), profile)
+    end_declaration(
+        db,
+        supervisor,
+        case.id,
+        EndingInput("withdrawn", date(2026, 11, 3), "Sgt. Park", "Wrong dog identified"),
+        profile,
+    )
     checked = {c.requirement.code: c for c in release_check(db, imp.id, req, profile)}
     assert checked["not_vicious"].met
 
@@ -94,10 +119,15 @@ def test_refused_or_overturned_declarations_do_not_block(counter, operator, supe
 def test_a_declared_animal_may_go_to_someone_outside_the_city(counter, operator, profile):
     db, rex, imp, req = counter
     declared(db, operator, profile, rex.id)
-    out = create_person(db, operator, PersonInput(full_name="Cy Out", address="1 Rd",
-                                                  city="Verona", in_city=False))
-    checked = {c.requirement.code: c for c in release_check(
-        db, imp.id, ReleaseRequest(**{**req.__dict__, "recipient_id": out.id}), profile)}
+    out = create_person(
+        db, operator, PersonInput(full_name="Cy Out", address="1 Rd", city="Verona", in_city=False)
+    )
+    checked = {
+        c.requirement.code: c
+        for c in release_check(
+            db, imp.id, ReleaseRequest(**{**req.__dict__, "recipient_id": out.id}), profile
+        )
+    }
     assert checked["not_vicious"].met
 
 
@@ -109,19 +139,40 @@ def test_due_items_expiring_expired_steps_and_notices_to_serve(db, operator, pro
     declared(db, operator, profile, a.id)  # no notice yet
     nb = declared(db, operator, profile, b.id)
     # Served Tue 3 Nov 9:00: the deadline is Thu 5 Nov 9:00.
-    serve_notice(db, operator, nb.id, NoticeInput("in_person", local(2026, 11, 3, 9), "Off. Lee",
-                                                  "12 Elm St"), profile)
+    serve_notice(
+        db,
+        operator,
+        nb.id,
+        NoticeInput("in_person", local(2026, 11, 3, 9), "Off. Lee", "12 Elm St"),
+        profile,
+    )
     nc = declared(db, operator, profile, c.id)
-    serve_notice(db, operator, nc.id, NoticeInput("posted", local(2026, 11, 3, 9), "Off. Lee",
-                                                  "Front door"), profile)
-    record_outcome(db, operator, nc.id, OutcomeInput("not_complied", local(2026, 11, 5, 10)),
-                   profile)
+    serve_notice(
+        db,
+        operator,
+        nc.id,
+        NoticeInput("posted", local(2026, 11, 3, 9), "Off. Lee", "Front door"),
+        profile,
+    )
+    record_outcome(
+        db, operator, nc.id, OutcomeInput("not_complied", local(2026, 11, 5, 10)), profile
+    )
     add_step(db, operator, nc.id, StepInput("court_action", date(2026, 11, 6)), profile)
     nd = declared(db, operator, profile, d.id)
-    serve_notice(db, operator, nd.id, NoticeInput("in_person", local(2026, 11, 3, 9), "Off. Lee",
-                                                  "1 Oak"), profile)
-    record_outcome(db, operator, nd.id, OutcomeInput(
-        "removed", local(2026, 11, 4), removed_to="Verona", confirmed_how="Called"), profile)
+    serve_notice(
+        db,
+        operator,
+        nd.id,
+        NoticeInput("in_person", local(2026, 11, 3, 9), "Off. Lee", "1 Oak"),
+        profile,
+    )
+    record_outcome(
+        db,
+        operator,
+        nd.id,
+        OutcomeInput("removed", local(2026, 11, 4), removed_to="Verona", confirmed_how="Called"),
+        profile,
+    )
 
     def cats(day):
         return {(i.record_id, i.category, i.overdue) for i in due_items(db, day, profile)}
@@ -153,7 +204,15 @@ def test_demo_and_due_json_and_check(tmp_path, capsys):
     db = Database(f"sqlite:///{url}")
     with db.read() as s:
         from fieldops.db.models import ViciousCase
+
         statuses = {c.status for c in s.query(ViciousCase)}
     db.dispose()
-    assert {"refused", "declared", "served", "removed", "destroyed", "not_complied",
-            "overturned"} <= statuses
+    assert {
+        "refused",
+        "declared",
+        "served",
+        "removed",
+        "destroyed",
+        "not_complied",
+        "overturned",
+    } <= statuses

@@ -190,7 +190,7 @@ def records(sqlite_db, operator, supervisor, today):
 def test_no_mnemonic_is_used_twice_in_one_place(
     qtbot, window, records, sqlite_db, supervisor, errors
 ):
-    ana, rex, held, closed, _profile = records
+    ana, rex, held, closed, profile = records
     ctx = window.ctx
     from vicious_cases import declared
 

@@ -51,8 +51,9 @@ class CaseActionDialog(RecordDialog):
 
     close_on_save = True
 
-    def __init__(self, ctx: AppContext, case: CaseView, title: str,
-                 parent: QWidget | None = None) -> None:
+    def __init__(
+        self, ctx: AppContext, case: CaseView, title: str, parent: QWidget | None = None
+    ) -> None:
         super().__init__(ctx, f"{title}: case #{case.id}, {case.animal}", parent)
         self.case = case
         self.layout_ = form_layout()
@@ -76,9 +77,13 @@ class NoticeDialog(CaseActionDialog):
         self.place = QLineEdit(case.owner_address)
         self.notes = _text()
         self.fields.add("method", "&How served:", self.method)
-        self.fields.add("served_at", "Served a&t:", self.served_at,
-                        hint="When it was handed over, or when it was posted on the door: "
-                             "the 48 hours run from then.")
+        self.fields.add(
+            "served_at",
+            "Served a&t:",
+            self.served_at,
+            hint="When it was handed over, or when it was posted on the door: "
+            "the 48 hours run from then.",
+        )
         self.fields.add("served_by", "Served &by:", self.served_by)
         self.fields.add("place", "&Where:", self.place)
         self.fields.add("notes", "N&otes:", self.notes)
@@ -87,13 +92,28 @@ class NoticeDialog(CaseActionDialog):
     def confirm_save(self) -> bool:
         return self.ctx.errors.confirm(
             "Record the notice as served? The deadline is set from this time and cannot be "
-            "edited afterwards.", "&Record service", "&Go back", self)
+            "edited afterwards.",
+            "&Record service",
+            "&Go back",
+            self,
+        )
 
     def save(self) -> None:
-        self.save_with(serve_notice, self.ctx.db, self.ctx.actor, self.case.id, NoticeInput(
-            self.method.currentData(), self.served_at.value(), self.served_by.text(),
-            self.place.text(), self.notes.toPlainText()), self.ctx.profile,
-            version=self.case.version)
+        self.save_with(
+            serve_notice,
+            self.ctx.db,
+            self.ctx.actor,
+            self.case.id,
+            NoticeInput(
+                self.method.currentData(),
+                self.served_at.value(),
+                self.served_by.text(),
+                self.place.text(),
+                self.notes.toPlainText(),
+            ),
+            self.ctx.profile,
+            version=self.case.version,
+        )
 
 
 class OutcomeDialog(CaseActionDialog):
@@ -124,21 +144,41 @@ class OutcomeDialog(CaseActionDialog):
 
     def _on_kind_changed(self, *_a: object) -> None:
         kind = self.kind.currentData()
-        for name, shown in (("by_whom", kind == "destroyed"), ("proof", kind == "destroyed"),
-                            ("removed_to", kind == "removed"),
-                            ("confirmed_how", kind == "removed")):
+        for name, shown in (
+            ("by_whom", kind == "destroyed"),
+            ("proof", kind == "destroyed"),
+            ("removed_to", kind == "removed"),
+            ("confirmed_how", kind == "removed"),
+        ):
             self.layout_.setRowVisible(self.fields.input(name).parentWidget(), shown)
 
     def confirm_save(self) -> bool:
         return self.ctx.errors.confirm(
             f"Record the outcome \u201c{self.kind.currentText()}\u201d? It cannot be edited "
-            "afterwards.", "&Record outcome", "&Go back", self)
+            "afterwards.",
+            "&Record outcome",
+            "&Go back",
+            self,
+        )
 
     def save(self) -> None:
-        self.save_with(record_outcome, self.ctx.db, self.ctx.actor, self.case.id, OutcomeInput(
-            self.kind.currentData(), self.at.value(), self.by_whom.text(),
-            self.proof.toPlainText(), self.removed_to.text(), self.confirmed_how.toPlainText(),
-            self.notes.toPlainText()), self.ctx.profile, version=self.case.version)
+        self.save_with(
+            record_outcome,
+            self.ctx.db,
+            self.ctx.actor,
+            self.case.id,
+            OutcomeInput(
+                self.kind.currentData(),
+                self.at.value(),
+                self.by_whom.text(),
+                self.proof.toPlainText(),
+                self.removed_to.text(),
+                self.confirmed_how.toPlainText(),
+                self.notes.toPlainText(),
+            ),
+            self.ctx.profile,
+            version=self.case.version,
+        )
 
 
 class StepDialog(CaseActionDialog):
@@ -147,8 +187,9 @@ class StepDialog(CaseActionDialog):
     def __init__(self, ctx: AppContext, case: CaseView, parent: QWidget | None = None) -> None:
         super().__init__(ctx, case, "Add a next step", parent)
         self.setObjectName("StepDialog")
-        self.kind = combo({k: f"{v} ({rules.NEXT_STEP_SECTIONS[k]})"
-                           for k, v in rules.NEXT_STEPS.items()})
+        self.kind = combo(
+            {k: f"{v} ({rules.NEXT_STEP_SECTIONS[k]})" for k, v in rules.NEXT_STEPS.items()}
+        )
         self.due_on = _date_edit(ctx.today())
         self.what = _text()
         self.fields.add("kind", "&Step:", self.kind)
@@ -157,9 +198,15 @@ class StepDialog(CaseActionDialog):
         self.save_button.setText("&Add step")
 
     def save(self) -> None:
-        self.save_with(add_step, self.ctx.db, self.ctx.actor, self.case.id, StepInput(
-            self.kind.currentData(), _day(self.due_on), self.what.toPlainText()),
-            self.ctx.profile, version=self.case.version)
+        self.save_with(
+            add_step,
+            self.ctx.db,
+            self.ctx.actor,
+            self.case.id,
+            StepInput(self.kind.currentData(), _day(self.due_on), self.what.toPlainText()),
+            self.ctx.profile,
+            version=self.case.version,
+        )
 
 
 class StepDoneDialog(CaseActionDialog):
@@ -171,8 +218,7 @@ class StepDoneDialog(CaseActionDialog):
         self.step = QComboBox()
         for st in case.steps:
             if st.done_on is None:
-                self.step.addItem(f"{st.label} ({st.section}), due {st.due_on:%a %d %b %Y}",
-                                  st.id)
+                self.step.addItem(f"{st.label} ({st.section}), due {st.due_on:%a %d %b %Y}", st.id)
         self.done_on = _date_edit(ctx.today())
         self.result = _text()
         self.fields.add("step", "&Step:", self.step)
@@ -181,8 +227,15 @@ class StepDoneDialog(CaseActionDialog):
         self.save_button.setText("&Record")
 
     def save(self) -> None:
-        self.save_with(complete_step, self.ctx.db, self.ctx.actor, self.step.currentData(),
-                       _day(self.done_on), self.result.toPlainText(), self.ctx.profile)
+        self.save_with(
+            complete_step,
+            self.ctx.db,
+            self.ctx.actor,
+            self.step.currentData(),
+            _day(self.done_on),
+            self.result.toPlainText(),
+            self.ctx.profile,
+        )
 
 
 class EndingDialog(CaseActionDialog):
@@ -206,10 +259,24 @@ class EndingDialog(CaseActionDialog):
     def confirm_save(self) -> bool:
         return self.ctx.errors.confirm(
             "End this declaration? The animal will no longer be held as vicious; the "
-            "declaration stays on record with this decision after it.", "Re&cord",
-            "&Go back", self)
+            "declaration stays on record with this decision after it.",
+            "Re&cord",
+            "&Go back",
+            self,
+        )
 
     def save(self) -> None:
-        self.save_with(end_declaration, self.ctx.db, self.ctx.actor, self.case.id, EndingInput(
-            self.kind.currentData(), _day(self.decided_on), self.authority.text(),
-            self.reason.toPlainText()), self.ctx.profile, version=self.case.version)
+        self.save_with(
+            end_declaration,
+            self.ctx.db,
+            self.ctx.actor,
+            self.case.id,
+            EndingInput(
+                self.kind.currentData(),
+                _day(self.decided_on),
+                self.authority.text(),
+                self.reason.toPlainText(),
+            ),
+            self.ctx.profile,
+            version=self.case.version,
+        )

@@ -55,8 +55,9 @@ def write_notice(db, view: CaseView, path: str, **kwargs: object) -> str:
 
 
 def open_notice(db, view: CaseView, **kwargs: object) -> str:
-    return str(docs.viewing_copy(render_notice(view, **kwargs),
-                                 f"vicious-notice-{view.id}.pdf", db.folder))
+    return str(
+        docs.viewing_copy(render_notice(view, **kwargs), f"vicious-notice-{view.id}.pdf", db.folder)
+    )
 
 
 def print_notice(view: CaseView, job: docs.PrintJob, **kwargs: object) -> str:
@@ -96,8 +97,12 @@ class CaseDialog(QDialog):
         self.doc_status.setObjectName("FieldHint")
         self.doc_status.setWordWrap(True)
         dl = QVBoxLayout(self.documents)
-        dl.addWidget(QLabel("The written notice to destroy or remove the animal (58-524(c)(2)), "
-                            "with the ordinance text and a certificate of service to fill in."))
+        dl.addWidget(
+            QLabel(
+                "The written notice to destroy or remove the animal (58-524(c)(2)), "
+                "with the ordinance text and a certificate of service to fill in."
+            )
+        )
         row = QHBoxLayout()
         for b in (self.save_pdf_button, self.print_button, self.open_pdf_button):
             b.setAutoDefault(False)
@@ -116,12 +121,19 @@ class CaseDialog(QDialog):
         self.step_button = QPushButton("Add next &step…")
         self.step_done_button = QPushButton("Step &taken…")
         self.end_button = QPushButton("&Withdraw or overturn…")
-        self.end_button.setToolTip("A supervisor records a withdrawal or a court's or appeal's "
-                                   "decision; the declaration stays on record")
+        self.end_button.setToolTip(
+            "A supervisor records a withdrawal or a court's or appeal's "
+            "decision; the declaration stays on record"
+        )
         self.close_button = QPushButton("&Close")
         buttons = QHBoxLayout()
-        for b in (self.notice_button, self.outcome_button, self.step_button,
-                  self.step_done_button, self.end_button):
+        for b in (
+            self.notice_button,
+            self.outcome_button,
+            self.step_button,
+            self.step_done_button,
+            self.end_button,
+        ):
             b.setAutoDefault(False)
             buttons.addWidget(b)
         buttons.addStretch(1)
@@ -176,11 +188,19 @@ class CaseDialog(QDialog):
         self.end_button.setEnabled(v.can_end and self.ctx.actor.is_supervisor)
         for b in (self.save_pdf_button, self.print_button, self.open_pdf_button):
             b.setEnabled(v.declared)
-        self.doc_status.setText("" if v.declared else
-                                "No notice: the animal is not declared vicious in this case.")
+        self.doc_status.setText(
+            "" if v.declared else "No notice: the animal is not declared vicious in this case."
+        )
         self._show_countdown()
-        self.ctx.tasks.run(record_history, self.ctx.db, "vicious_case", v.id, self.ctx.timezone,
-                           owner=self, on_done=self.history_model.set_rows)
+        self.ctx.tasks.run(
+            record_history,
+            self.ctx.db,
+            "vicious_case",
+            v.id,
+            self.ctx.timezone,
+            owner=self,
+            on_done=self.history_model.set_rows,
+        )
 
     def _show_countdown(self) -> None:
         v = self._view
@@ -189,22 +209,30 @@ class CaseDialog(QDialog):
             now = self.ctx.now()
             left = countdown_text(n.deadline, now)
             if rules.notice_expired(n.deadline, now):
-                self.countdown.setText(f"The notice expired {n.deadline_text} ({left}): record "
-                                       "the outcome.")
+                self.countdown.setText(
+                    f"The notice expired {n.deadline_text} ({left}): record the outcome."
+                )
                 self.countdown.setStyleSheet("color: #a4161a;")
             else:
                 self.countdown.setText(f"Destroy or remove by {n.deadline_text} ({left}).")
                 self.countdown.setStyleSheet("")
             self.countdown.setToolTip(n.deadline_why)
         elif v.status == "declared":
-            self.countdown.setText("Declared: serve the written notice; the 48 hours run from "
-                                   "service.")
+            self.countdown.setText(
+                "Declared: serve the written notice; the 48 hours run from service."
+            )
         else:
             self.countdown.setText(v.status_label)
 
     def reload(self) -> None:
-        self.ctx.tasks.run(load_case, self.ctx.db, self._view.id, self.ctx.profile, owner=self,
-                           on_done=self.show_view)
+        self.ctx.tasks.run(
+            load_case,
+            self.ctx.db,
+            self._view.id,
+            self.ctx.profile,
+            owner=self,
+            on_done=self.show_view,
+        )
 
     def _on_bus_changed(self, entity: str, record_id: int) -> None:
         if entity == "vicious_case" and record_id == self._view.id:
@@ -219,8 +247,13 @@ class CaseDialog(QDialog):
     # -- the notice document (tests replace the asking) ---------------------------
 
     def ask_save_path(self, suggested_name: str) -> str:
-        return ask_save_path(self, "Save the notice", suggested_name, self.ctx.db.folder,
-                             lambda message: self.ctx.errors.tell(message, self))
+        return ask_save_path(
+            self,
+            "Save the notice",
+            suggested_name,
+            self.ctx.db.folder,
+            lambda message: self.ctx.errors.tell(message, self),
+        )
 
     def ask_printer(self, title: str) -> docs.PrintJob | None:
         return docs.ask_printer(self, title)
@@ -229,16 +262,26 @@ class CaseDialog(QDialog):
         QDesktopServices.openUrl(QUrl.fromLocalFile(path))
 
     def _doc_args(self) -> dict[str, object]:
-        return {"jurisdiction": self.ctx.jurisdiction, "tz": self.ctx.timezone,
-                "printed_at": self.ctx.now(), "owner": self, "on_error": self._on_doc_failed}
+        return {
+            "jurisdiction": self.ctx.jurisdiction,
+            "tz": self.ctx.timezone,
+            "printed_at": self.ctx.now(),
+            "owner": self,
+            "on_error": self._on_doc_failed,
+        }
 
     def save_notice(self) -> None:
         path = self.ask_save_path(f"vicious-notice-{self._view.id}.pdf")
         if path:
             self.doc_status.setText("Writing the PDF…")
-            self.ctx.tasks.run(write_notice, self.ctx.db, self._view, path,
-                               on_done=lambda p: self.doc_status.setText(f"Saved {p}"),
-                               **self._doc_args())
+            self.ctx.tasks.run(
+                write_notice,
+                self.ctx.db,
+                self._view,
+                path,
+                on_done=lambda p: self.doc_status.setText(f"Saved {p}"),
+                **self._doc_args(),
+            )
 
     def print_notice(self) -> None:
         job = self.ask_printer(f"Vicious-animal notice, case no. {self._view.id}")
@@ -246,13 +289,19 @@ class CaseDialog(QDialog):
             return
         self.doc_status.setText("Sending the notice to the printer…")
         args = self._doc_args()
-        self.ctx.tasks.run(print_notice, self._view, job, on_done=lambda said: (
-            self.doc_status.setText(f"Sent to the printer. {said}".strip())), **args)
+        self.ctx.tasks.run(
+            print_notice,
+            self._view,
+            job,
+            on_done=lambda said: self.doc_status.setText(f"Sent to the printer. {said}".strip()),
+            **args,
+        )
 
     def open_notice(self) -> None:
         self.doc_status.setText("Preparing the PDF…")
-        self.ctx.tasks.run(open_notice, self.ctx.db, self._view, on_done=self._on_copy_ready,
-                           **self._doc_args())
+        self.ctx.tasks.run(
+            open_notice, self.ctx.db, self._view, on_done=self._on_copy_ready, **self._doc_args()
+        )
 
     def _on_copy_ready(self, path: str) -> None:
         self.doc_status.setText(f"Opened {Path(path).name} in the PDF viewer.")

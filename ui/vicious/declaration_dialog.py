@@ -79,8 +79,9 @@ class FindingRow:
         fields.add(f"finding.{code}", self.not_applies, err)
 
     def finding(self) -> Finding:
-        applies = True if self.applies.isChecked() else (
-            False if self.not_applies.isChecked() else None)
+        applies = (
+            True if self.applies.isChecked() else (False if self.not_applies.isChecked() else None)
+        )
         return Finding(applies, self.why.text())
 
 
@@ -101,8 +102,13 @@ class DeclarationDialog(RecordDialog):
         self.notes = QPlainTextEdit()
         self.notes.setFixedHeight(48)
         top.add("animal_id", "&Animal:", self.animal, focus=self.animal.search)
-        top.add("owner_id", "O&wner:", self.owner, focus=self.owner.choose_button,
-                hint="Leave blank for the animal's owner on file: the notice is served on them.")
+        top.add(
+            "owner_id",
+            "O&wner:",
+            self.owner,
+            focus=self.owner.choose_button,
+            hint="Leave blank for the animal's owner on file: the notice is served on them.",
+        )
         top.add("officer", "Declaring o&fficer:", self.officer)
         top.add("decided_at", "Decided a&t:", self.decided_at)
         self.grid_fields = GridFields()
@@ -193,11 +199,13 @@ class DeclarationDialog(RecordDialog):
             sections = ", ".join(rules.EXCEPTION_SECTIONS[c] for c in missing)
             self.why_disabled.setText(
                 f"Declare is disabled: record a finding on every exception. "
-                f"{len(missing)} without a finding: {sections}.")
+                f"{len(missing)} without a finding: {sections}."
+            )
         elif applies:
             self.why_disabled.setText(
                 f"An exception applies ({', '.join(applies)}): the animal cannot be declared "
-                "vicious. Record refusal keeps the decision and its reason.")
+                "vicious. Record refusal keeps the decision and its reason."
+            )
         else:
             self.why_disabled.setText("Every exception has a finding and none applies.")
         self.save_button.setText("Record &refusal" if applies else "&Declare")
@@ -214,21 +222,27 @@ class DeclarationDialog(RecordDialog):
 
     def read(self) -> DeclarationInput:
         return DeclarationInput(
-            animal_id=self.animal.animal_id(), owner_id=self.owner.person_id(),
-            officer=self.officer.text(), decided_at=self.decided_at.value(),
+            animal_id=self.animal.animal_id(),
+            owner_id=self.owner.person_id(),
+            officer=self.officer.text(),
+            decided_at=self.decided_at.value(),
             grounds=tuple(c for c, box in self.grounds.items() if box.isChecked()),
             findings=self.current_findings(),
             incidents=tuple(IncidentInput(*r.value()) for r in self.incident_rows),
-            notes=self.notes.toPlainText())
+            notes=self.notes.toPlainText(),
+        )
 
     def confirm_save(self) -> bool:
         refusing = any(f.applies for f in self.current_findings().values())
-        question = ("Record the refusal? The decision and its reason are kept as a legal record."
-                    if refusing else
-                    "Declare this animal vicious? The declaration is a legal record: it cannot "
-                    "be edited afterwards, only withdrawn or overturned.")
-        return self.ctx.errors.confirm(question, "Record &refusal" if refusing else "&Declare",
-                                       "&Go back", self)
+        question = (
+            "Record the refusal? The decision and its reason are kept as a legal record."
+            if refusing
+            else "Declare this animal vicious? The declaration is a legal record: it cannot "
+            "be edited afterwards, only withdrawn or overturned."
+        )
+        return self.ctx.errors.confirm(
+            question, "Record &refusal" if refusing else "&Declare", "&Go back", self
+        )
 
     def save(self) -> None:
         self.save_with(declare, self.ctx.db, self.ctx.actor, self.read(), self.ctx.profile)

@@ -53,8 +53,9 @@ class AnimalField(QWidget):
 
     def _on_search_search_requested(self, text: str) -> None:
         if text:
-            self.ctx.tasks.run(animals_page, self.ctx.db, text, 0, 30, owner=self,
-                               on_done=self._on_page)
+            self.ctx.tasks.run(
+                animals_page, self.ctx.db, text, 0, 30, owner=self, on_done=self._on_page
+            )
 
     def _on_page(self, page) -> None:
         self.matches.clear()
@@ -69,22 +70,25 @@ class AnimalField(QWidget):
 class IncidentRow(QWidget):
     """One incident the declaration rests on: when, where, what happened."""
 
-    def __init__(self, ctx: AppContext, n: int, fields: GridFields,
-                 parent: QWidget | None = None) -> None:
+    def __init__(
+        self, ctx: AppContext, n: int, fields: GridFields, parent: QWidget | None = None
+    ) -> None:
         super().__init__(parent)
         self.when = LocalDateTimeEdit(ctx.timezone)
         self.when.set_value(ctx.now())
         self.place = QLineEdit()
         self.place.setPlaceholderText("Where: address or place")
         self.what = QPlainTextEdit()
-        self.what.setPlaceholderText("What happened: who or what was bitten, attacked or "
-                                     "threatened, and how")
+        self.what.setPlaceholderText(
+            "What happened: who or what was bitten, attacked or threatened, and how"
+        )
         self.what.setFixedHeight(54)
         grid = QGridLayout(self)
         grid.setContentsMargins(0, 0, 0, 0)
         grid.addWidget(QLabel(f"Incident {n + 1}:"), 0, 0)
-        for col, (name, widget) in enumerate((("occurred_at", self.when),
-                                               ("place", self.place)), start=1):
+        for col, (name, widget) in enumerate(
+            (("occurred_at", self.when), ("place", self.place)), start=1
+        ):
             err = error_label()
             grid.addWidget(widget, 0, col)
             grid.addWidget(err, 1, col)

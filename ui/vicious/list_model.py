@@ -22,8 +22,9 @@ class CaseTableModel(PagedTableModel):
     """Cases matching a ``CaseFilter``; overdue rows are painted red and bold."""
 
     def __init__(self, ctx: AppContext, parent: QObject | None = None) -> None:
-        super().__init__(ctx.tasks, case_columns(ctx), self._count, self._page,
-                         page_size=100, parent=parent)
+        super().__init__(
+            ctx.tasks, case_columns(ctx), self._count, self._page, page_size=100, parent=parent
+        )
         self._ctx = ctx
         self._filter = CaseFilter()
 
@@ -31,8 +32,9 @@ class CaseTableModel(PagedTableModel):
         return count_cases(self._ctx.db, replace(self._filter, text=text), self._ctx.now())
 
     def _page(self, text: str, offset: int, limit: int) -> Page:
-        return cases_page(self._ctx.db, replace(self._filter, text=text), offset, limit,
-                          self._ctx.now())
+        return cases_page(
+            self._ctx.db, replace(self._filter, text=text), offset, limit, self._ctx.now()
+        )
 
     def filter(self) -> CaseFilter:
         return replace(self._filter, text=self.search_text())
@@ -43,18 +45,31 @@ class CaseTableModel(PagedTableModel):
 
     def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
         if column in SORT_KEYS:
-            self.set_filter(replace(self.filter(), sort=SORT_KEYS[column],
-                                    descending=order == Qt.SortOrder.DescendingOrder))
+            self.set_filter(
+                replace(
+                    self.filter(),
+                    sort=SORT_KEYS[column],
+                    descending=order == Qt.SortOrder.DescendingOrder,
+                )
+            )
 
     def tick(self) -> None:
         """Repaint the countdowns (the rows stay; only the time moved)."""
         if self.rowCount():
-            self.dataChanged.emit(self.index(0, 0),
-                                  self.index(self.rowCount() - 1, self.columnCount() - 1))
+            self.dataChanged.emit(
+                self.index(0, 0), self.index(self.rowCount() - 1, self.columnCount() - 1)
+            )
 
     def data(self, index: AnyIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if role in (Qt.ItemDataRole.ForegroundRole, Qt.ItemDataRole.BackgroundRole,
-                    Qt.ItemDataRole.FontRole) and index.isValid():
+        if (
+            role
+            in (
+                Qt.ItemDataRole.ForegroundRole,
+                Qt.ItemDataRole.BackgroundRole,
+                Qt.ItemDataRole.FontRole,
+            )
+            and index.isValid()
+        ):
             row = super().data(index, ROW_ROLE)
             if row is None or not row.overdue_at(self._ctx.now()):
                 return None

@@ -16,8 +16,14 @@ def open_case(ctx: AppContext, case_id: int, parent: QWidget) -> None:
             widget.raise_()
             widget.activateWindow()
             return
-    ctx.tasks.run(load_case, ctx.db, case_id, ctx.profile, owner=parent,
-                  on_done=lambda view: _show(CaseDialog(ctx, view, parent)))
+    ctx.tasks.run(
+        load_case,
+        ctx.db,
+        case_id,
+        ctx.profile,
+        owner=parent,
+        on_done=lambda view: _show(CaseDialog(ctx, view, parent)),
+    )
 
 
 def new_declaration(ctx: AppContext, parent: QWidget) -> QDialog:

@@ -3,6 +3,7 @@ countdown to each notice's deadline; overdue cases stand out in red."""
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import replace
 
 from PySide6.QtCore import QSignalBlocker, Qt, QTimer
@@ -81,7 +82,7 @@ class ViciousWidget(QWidget):
         layout.addLayout(top)
         layout.addWidget(self.view, 1)
         chain = [self.search, self.status, self.view, self.new_button, self.open_button]
-        for a, b in zip(chain, chain[1:], strict=False):
+        for a, b in itertools.pairwise(chain):
             QWidget.setTabOrder(a, b)
 
     def _connect(self) -> None:

@@ -39,6 +39,8 @@ from fieldops.db.models.vicious import (
 )
 
 __all__ = [
+    "CASE_STATUSES",
+    "DECLARED_STATUSES",
     "DISPOSITION_CODES",
     "NAMING_CONVENTION",
     "PAYMENT_KIND_CODES",
@@ -61,8 +63,6 @@ __all__ = [
     "RabiesVaccination",
     "ReleaseEvidence",
     "StaffUser",
-    "CASE_STATUSES",
-    "DECLARED_STATUSES",
     "ViciousCase",
     "ViciousDeclaration",
     "ViciousEnding",

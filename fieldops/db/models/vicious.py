@@ -22,8 +22,16 @@ from fieldops.db.types import UTCDateTime
 # refused: an exception applied (58-524(a)(2)); declared: no notice yet; served: notice
 # served, waiting for the owner; removed/destroyed: complied; not_complied: next steps;
 # withdrawn/overturned: no longer declared (a new event, with its reason).
-CASE_STATUSES = ("refused", "declared", "served", "removed", "destroyed", "not_complied",
-                 "withdrawn", "overturned")
+CASE_STATUSES = (
+    "refused",
+    "declared",
+    "served",
+    "removed",
+    "destroyed",
+    "not_complied",
+    "withdrawn",
+    "overturned",
+)
 # The statuses in which the animal stands declared vicious (the release block).
 DECLARED_STATUSES = ("declared", "served", "removed", "destroyed", "not_complied")
 NOTICE_METHODS = ("in_person", "posted")
@@ -31,8 +39,15 @@ OUTCOME_KINDS = ("destroyed", "removed", "not_complied")
 STEP_KINDS = ("court_action", "seizure", "immediate_action")
 ENDING_KINDS = ("withdrawn", "overturned")
 
-APPEND_ONLY = ("vicious_declaration", "vicious_incident", "vicious_notice", "vicious_outcome",
-               "vicious_step", "vicious_step_done", "vicious_ending")
+APPEND_ONLY = (
+    "vicious_declaration",
+    "vicious_incident",
+    "vicious_notice",
+    "vicious_outcome",
+    "vicious_step",
+    "vicious_step_done",
+    "vicious_ending",
+)
 
 
 def _in(column: str, values: tuple[str, ...]) -> str:

@@ -43,15 +43,18 @@ def describe(a: Animal) -> str:
     return f"{a.name or '(no name)'} ({detail})"
 
 
-def load(s: Session, case_id: int, *, lock: bool = False,
-         version: int | None = None) -> ViciousCase:
+def load(
+    s: Session, case_id: int, *, lock: bool = False, version: int | None = None
+) -> ViciousCase:
     """The case row; ``lock`` holds it to commit; ``version`` refuses a stale screen."""
     case = s.get(ViciousCase, case_id, with_for_update=lock)
     if case is None:
         raise NotFoundError(f"There is no vicious-animal case #{case_id}.")
     if version is not None and case.version != version:
-        raise StaleRecordError(f"Vicious-animal case #{case_id} was changed by someone else "
-                               "since it was opened: reopen it to see the change.")
+        raise StaleRecordError(
+            f"Vicious-animal case #{case_id} was changed by someone else "
+            "since it was opened: reopen it to see the change."
+        )
     return case
 
 
@@ -64,22 +67,35 @@ def set_summary(s: Session, actor: Actor, case: ViciousCase, reason: str, **chan
         setattr(case, k, v)
     after = {k: jsonable(v) for k, v in changes.items()}
     if before != after:
-        audit(s, actor, "status", "vicious_case", case.id, before=before, after=after,
-              reason=reason)
+        audit(
+            s, actor, "status", "vicious_case", case.id, before=before, after=after, reason=reason
+        )
 
 
 def next_step_due(s: Session, case_id: int):
     done = select(ViciousStepDone.step_id)
-    return s.scalar(select(ViciousStep.due_on).where(
-        ViciousStep.case_id == case_id, ViciousStep.id.not_in(done))
-        .order_by(ViciousStep.due_on).limit(1))
+    return s.scalar(
+        select(ViciousStep.due_on)
+        .where(ViciousStep.case_id == case_id, ViciousStep.id.not_in(done))
+        .order_by(ViciousStep.due_on)
+        .limit(1)
+    )
 
 
 def notice_view(n: ViciousNotice, profile: Profile) -> NoticeView:
     return NoticeView(
-        n.id, n.method, rules.NOTICE_METHODS[n.method], n.served_at, n.served_by, n.place,
-        n.deadline, format_instant(n.deadline, profile),
-        rules.explain_vicious_notice_deadline(n.served_at, profile), n.notes, n.recorded_by)
+        n.id,
+        n.method,
+        rules.NOTICE_METHODS[n.method],
+        n.served_at,
+        n.served_by,
+        n.place,
+        n.deadline,
+        format_instant(n.deadline, profile),
+        rules.explain_vicious_notice_deadline(n.served_at, profile),
+        n.notes,
+        n.recorded_by,
+    )
 
 
 def build_view(s: Session, case: ViciousCase, profile: Profile) -> CaseView:
@@ -89,40 +105,98 @@ def build_view(s: Session, case: ViciousCase, profile: Profile) -> CaseView:
     if d is None:  # every case is written with its declaration (checks() reports otherwise)
         raise NotFoundError(f"Vicious-animal case #{case.id} has no declaration on record.")
     findings = tuple(
-        FindingView(code, rules.EXCEPTION_SECTIONS[code], rules.EXCEPTION_TEXT[code],
-                    bool((d.findings.get(code) or {}).get("applies")),
-                    str((d.findings.get(code) or {}).get("why") or ""))
-        for code in rules.EXCEPTIONS)
-    incidents = tuple(IncidentView(i.id, i.occurred_at, i.place, i.what) for i in s.scalars(
-        select(ViciousIncident).where(ViciousIncident.case_id == case.id)
-        .order_by(ViciousIncident.occurred_at, ViciousIncident.id)))
-    notices = tuple(notice_view(n, profile) for n in s.scalars(
-        select(ViciousNotice).where(ViciousNotice.case_id == case.id)
-        .order_by(ViciousNotice.served_at, ViciousNotice.id)))
+        FindingView(
+            code,
+            rules.EXCEPTION_SECTIONS[code],
+            rules.EXCEPTION_TEXT[code],
+            bool((d.findings.get(code) or {}).get("applies")),
+            str((d.findings.get(code) or {}).get("why") or ""),
+        )
+        for code in rules.EXCEPTIONS
+    )
+    incidents = tuple(
+        IncidentView(i.id, i.occurred_at, i.place, i.what)
+        for i in s.scalars(
+            select(ViciousIncident)
+            .where(ViciousIncident.case_id == case.id)
+            .order_by(ViciousIncident.occurred_at, ViciousIncident.id)
+        )
+    )
+    notices = tuple(
+        notice_view(n, profile)
+        for n in s.scalars(
+            select(ViciousNotice)
+            .where(ViciousNotice.case_id == case.id)
+            .order_by(ViciousNotice.served_at, ViciousNotice.id)
+        )
+    )
     o = s.scalar(select(ViciousOutcome).where(ViciousOutcome.case_id == case.id))
-    outcome = OutcomeView(o.kind, rules.OUTCOMES[o.kind], o.at, o.by_whom, o.proof, o.removed_to,
-                          o.confirmed_how, o.notes, o.recorded_by) if o else None
-    rows = s.execute(select(ViciousStep, ViciousStepDone)
-                     .outerjoin(ViciousStepDone, ViciousStepDone.step_id == ViciousStep.id)
-                     .where(ViciousStep.case_id == case.id)
-                     .order_by(ViciousStep.due_on, ViciousStep.id)).all()
-    steps = tuple(StepView(st.id, st.kind, rules.NEXT_STEPS[st.kind],
-                           rules.NEXT_STEP_SECTIONS[st.kind], st.due_on, st.what,
-                           done.done_on if done else None, done.result if done else "")
-                  for st, done in rows)
+    outcome = (
+        OutcomeView(
+            o.kind,
+            rules.OUTCOMES[o.kind],
+            o.at,
+            o.by_whom,
+            o.proof,
+            o.removed_to,
+            o.confirmed_how,
+            o.notes,
+            o.recorded_by,
+        )
+        if o
+        else None
+    )
+    rows = s.execute(
+        select(ViciousStep, ViciousStepDone)
+        .outerjoin(ViciousStepDone, ViciousStepDone.step_id == ViciousStep.id)
+        .where(ViciousStep.case_id == case.id)
+        .order_by(ViciousStep.due_on, ViciousStep.id)
+    ).all()
+    steps = tuple(
+        StepView(
+            st.id,
+            st.kind,
+            rules.NEXT_STEPS[st.kind],
+            rules.NEXT_STEP_SECTIONS[st.kind],
+            st.due_on,
+            st.what,
+            done.done_on if done else None,
+            done.result if done else "",
+        )
+        for st, done in rows
+    )
     e = s.scalar(select(ViciousEnding).where(ViciousEnding.case_id == case.id))
-    ending = EndingView(e.kind, rules.ENDINGS[e.kind], e.decided_on, e.authority, e.reason,
-                        e.recorded_by) if e else None
+    ending = (
+        EndingView(
+            e.kind, rules.ENDINGS[e.kind], e.decided_on, e.authority, e.reason, e.recorded_by
+        )
+        if e
+        else None
+    )
     return CaseView(
-        id=case.id, status=case.status, status_label=STATUS_LABELS[case.status],
+        id=case.id,
+        status=case.status,
+        status_label=STATUS_LABELS[case.status],
         declared=rules.stands_declared(d.allowed, ending is not None),
-        animal_id=case.animal_id, animal=describe(animal) if animal else "",
-        owner_id=case.owner_id, owner=owner.full_name if owner else "",
-        owner_address=d.owner_address, decided_at=d.decided_at, officer=d.officer,
-        grounds=ground_rows(d.grounds), findings=findings,
-        refusal_reasons=tuple(d.refusal_reasons), notes=d.notes, incidents=incidents,
-        notices=notices, outcome=outcome, steps=steps, ending=ending,
-        recorded_by=d.recorded_by, version=case.version)
+        animal_id=case.animal_id,
+        animal=describe(animal) if animal else "",
+        owner_id=case.owner_id,
+        owner=owner.full_name if owner else "",
+        owner_address=d.owner_address,
+        decided_at=d.decided_at,
+        officer=d.officer,
+        grounds=ground_rows(d.grounds),
+        findings=findings,
+        refusal_reasons=tuple(d.refusal_reasons),
+        notes=d.notes,
+        incidents=incidents,
+        notices=notices,
+        outcome=outcome,
+        steps=steps,
+        ending=ending,
+        recorded_by=d.recorded_by,
+        version=case.version,
+    )
 
 
 def load_case(db: Database, case_id: int, profile: Profile) -> CaseView:
@@ -135,7 +209,8 @@ def declared_case(s: Session, animal_id: int) -> tuple[int, datetime, str] | Non
     row = s.execute(
         select(ViciousCase.id, ViciousDeclaration.decided_at, ViciousDeclaration.officer)
         .join(ViciousDeclaration, ViciousDeclaration.case_id == ViciousCase.id)
-        .where(ViciousCase.animal_id == animal_id,
-               ViciousCase.status.in_(DECLARED_STATUSES))
-        .order_by(ViciousDeclaration.decided_at.desc()).limit(1)).first()
+        .where(ViciousCase.animal_id == animal_id, ViciousCase.status.in_(DECLARED_STATUSES))
+        .order_by(ViciousDeclaration.decided_at.desc())
+        .limit(1)
+    ).first()
     return (row[0], row[1], row[2]) if row else None

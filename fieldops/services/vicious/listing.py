@@ -52,15 +52,18 @@ class CaseRow:
 
     def overdue_at(self, at: datetime) -> bool:
         """Overdue now (the list was read earlier; a deadline may have passed since)."""
-        return (self.status == "served" and self.notice_deadline is not None
-                and rules.notice_expired(self.notice_deadline, at))
+        return (
+            self.status == "served"
+            and self.notice_deadline is not None
+            and rules.notice_expired(self.notice_deadline, at)
+        )
 
     def countdown(self, at: datetime) -> str:
         return countdown_text(self.notice_deadline, at) if self.status == "served" else ""
 
 
 def countdown_text(deadline: datetime | None, at: datetime) -> str:
-    """"1 d 4 h 20 min left" or "overdue by 3 h 5 min" (clock time, for the list)."""
+    """ "1 d 4 h 20 min left" or "overdue by 3 h 5 min" (clock time, for the list)."""
     if deadline is None:
         return ""
     left = deadline - at
@@ -89,8 +92,7 @@ def _where(db: Database, f: CaseFilter, at: datetime) -> list[ColumnElement[Any]
     if text_.isdigit():  # a number alone is a case number (a house number needs its street)
         conds.append(ViciousCase.id == int(text_))
     elif text_:
-        terms: list[ColumnElement[bool]] = [
-            ViciousCase.search_text.like(f"%{text_.lower()}%")]
+        terms: list[ColumnElement[bool]] = [ViciousCase.search_text.like(f"%{text_.lower()}%")]
         for table, column in (("animal", ViciousCase.animal_id), ("person", ViciousCase.owner_id)):
             ids = fts_ids(db, table, text_)
             if ids is not None:
@@ -101,28 +103,53 @@ def _where(db: Database, f: CaseFilter, at: datetime) -> list[ColumnElement[Any]
 
 def count_cases(db: Database, f: CaseFilter, at: datetime) -> int:
     with db.read() as s, cancellable(s):
-        return s.scalar(select(func.count()).select_from(ViciousCase)
-                        .where(*_where(db, f, at))) or 0
+        return (
+            s.scalar(select(func.count()).select_from(ViciousCase).where(*_where(db, f, at))) or 0
+        )
 
 
-def cases_page(db: Database, f: CaseFilter, offset: int, limit: int,
-               at: datetime) -> Page[CaseRow]:
+def cases_page(db: Database, f: CaseFilter, offset: int, limit: int, at: datetime) -> Page[CaseRow]:
     key = SORTS.get(f.sort, ViciousCase.notice_deadline)
     # Cases with no deadline (before a notice, or closed) sort after those with one.
-    order = [key.is_(None), key.desc() if f.descending else key,
-             ViciousCase.id.desc() if f.descending else ViciousCase.id]
+    order = [
+        key.is_(None),
+        key.desc() if f.descending else key,
+        ViciousCase.id.desc() if f.descending else ViciousCase.id,
+    ]
     with db.read() as s, cancellable(s):
         rows = s.execute(
-            select(ViciousCase.id, ViciousCase.status, Animal.name, Animal.species,
-                   Animal.breed, Person.full_name, ViciousCase.opened_at,
-                   ViciousCase.notice_deadline, ViciousCase.next_step_due)
+            select(
+                ViciousCase.id,
+                ViciousCase.status,
+                Animal.name,
+                Animal.species,
+                Animal.breed,
+                Person.full_name,
+                ViciousCase.opened_at,
+                ViciousCase.notice_deadline,
+                ViciousCase.next_step_due,
+            )
             .join(Animal, Animal.id == ViciousCase.animal_id)
             .outerjoin(Person, Person.id == ViciousCase.owner_id)
-            .where(*_where(db, f, at)).order_by(*order).offset(offset).limit(limit)).all()
+            .where(*_where(db, f, at))
+            .order_by(*order)
+            .offset(offset)
+            .limit(limit)
+        ).all()
     out = []
     for cid, status, name, species, breed, owner, opened, deadline, step in rows:
         animal = f"{name or '(no name)'} ({', '.join(x for x in (species, breed) if x)})"
-        out.append(CaseRow(cid, status, STATUS_LABELS[status], animal, owner or "", opened,
-                           deadline, step, status == "served" and deadline is not None
-                           and rules.notice_expired(deadline, at)))
+        out.append(
+            CaseRow(
+                cid,
+                status,
+                STATUS_LABELS[status],
+                animal,
+                owner or "",
+                opened,
+                deadline,
+                step,
+                status == "served" and deadline is not None and rules.notice_expired(deadline, at),
+            )
+        )
     return Page(offset, tuple(out))

@@ -27,15 +27,25 @@ class NoticeInput:
     notes: str = ""
 
 
-def serve_notice(db: Database, actor: Actor, case_id: int, inp: NoticeInput, profile: Profile,
-                 *, version: int | None = None) -> CaseView:
+def serve_notice(
+    db: Database,
+    actor: Actor,
+    case_id: int,
+    inp: NoticeInput,
+    profile: Profile,
+    *,
+    version: int | None = None,
+) -> CaseView:
     """Record the notice served, with its deadline from the rules (48 hours, Sundays and
     legal holidays left out). A notice served again (a defect in the first) needs a note
     saying why; the earlier one stays on record."""
     at = now()
     c = Collector()
-    c.check(inp.method in rules.NOTICE_METHODS, "method",
-            "Choose how the notice was served: in person, or posted on the front door.")
+    c.check(
+        inp.method in rules.NOTICE_METHODS,
+        "method",
+        "Choose how the notice was served: in person, or posted on the front door.",
+    )
     if inp.served_at is None:
         c.add("served_at", "Date and time of service are required.")
     elif inp.served_at.tzinfo is None:
@@ -43,36 +53,72 @@ def serve_notice(db: Database, actor: Actor, case_id: int, inp: NoticeInput, pro
     elif inp.served_at > at + timedelta(minutes=5):
         c.add("served_at", "Service cannot be in the future.")
     v.required(c, "served_by", v.clean(inp.served_by), "Served by", 200)
-    v.required(c, "place", v.clean(inp.place),
-               "The front door's address" if inp.method == "posted" else "Where it was served",
-               400)
+    v.required(
+        c,
+        "place",
+        v.clean(inp.place),
+        "The front door's address" if inp.method == "posted" else "Where it was served",
+        400,
+    )
     v.optional_len(c, "notes", (inp.notes or "").strip(), "Notes", 4000)
     c.raise_if_any()
     assert inp.served_at is not None
     with db.write() as s:
         case = load(s, case_id, lock=True, version=version)
         if case.status not in ("declared", "served"):
-            raise ValidationError({"case": (
-                "A notice is served only on a declaration in force with no outcome yet; this "
-                f"case is {case.status.replace('_', ' ')}.")})
-        decided = s.scalar(select(ViciousDeclaration.decided_at)
-                           .where(ViciousDeclaration.case_id == case.id))
+            raise ValidationError(
+                {
+                    "case": (
+                        "A notice is served only on a declaration in force with no outcome yet; this "
+                        f"case is {case.status.replace('_', ' ')}."
+                    )
+                }
+            )
+        decided = s.scalar(
+            select(ViciousDeclaration.decided_at).where(ViciousDeclaration.case_id == case.id)
+        )
         if decided is not None and inp.served_at < decided:
-            raise ValidationError({"served_at": "The notice cannot be served before the "
-                                                "declaration was made."})
+            raise ValidationError(
+                {"served_at": "The notice cannot be served before the declaration was made."}
+            )
         if case.status == "served" and not (inp.notes or "").strip():
-            raise ValidationError({"notes": "A notice is already served: say why it is served "
-                                            "again (the earlier one stays on record)."})
+            raise ValidationError(
+                {
+                    "notes": "A notice is already served: say why it is served "
+                    "again (the earlier one stays on record)."
+                }
+            )
         deadline = vicious_notice_deadline(inp.served_at, profile)
-        n = ViciousNotice(case_id=case.id, method=inp.method, served_at=inp.served_at,
-                          served_by=v.clean(inp.served_by), place=v.clean(inp.place),
-                          deadline=deadline, notes=(inp.notes or "").strip(),
-                          recorded_by=actor.username, recorded_at=at)
+        n = ViciousNotice(
+            case_id=case.id,
+            method=inp.method,
+            served_at=inp.served_at,
+            served_by=v.clean(inp.served_by),
+            place=v.clean(inp.place),
+            deadline=deadline,
+            notes=(inp.notes or "").strip(),
+            recorded_by=actor.username,
+            recorded_at=at,
+        )
         s.add(n)
         s.flush()
-        audit(s, actor, "serve_notice", "vicious_case", case.id, after=jsonable({
-            "notice": n.id, "method": n.method, "served_at": n.served_at,
-            "served_by": n.served_by, "place": n.place, "deadline": deadline}))
+        audit(
+            s,
+            actor,
+            "serve_notice",
+            "vicious_case",
+            case.id,
+            after=jsonable(
+                {
+                    "notice": n.id,
+                    "method": n.method,
+                    "served_at": n.served_at,
+                    "served_by": n.served_by,
+                    "place": n.place,
+                    "deadline": deadline,
+                }
+            ),
+        )
         set_summary(s, actor, case, "notice served", status="served", notice_deadline=deadline)
         s.flush()
         return build_view(s, case, profile)

@@ -75,7 +75,8 @@ def test_declare_waits_for_every_finding_then_a_refusal_is_recorded(qtbot, ctx, 
 
 
 def test_a_declaration_with_a_missing_ground_is_refused_beside_the_field_then_made(
-        qtbot, ctx, host, rex):
+    qtbot, ctx, host, rex
+):
     _owner, dog = rex
     dialog = DeclarationDialog(ctx, host)  # closes itself (and is deleted) when saved
     dialog.show()
@@ -92,12 +93,14 @@ def test_a_declaration_with_a_missing_ground_is_refused_beside_the_field_then_ma
     wait_idle(qtbot, ctx)
 
 
-@pytest.mark.parametrize(("served", "deadline"), [
-    (local(2026, 11, 27, 15, 0), "Mon 30 Nov 2026 3:00 PM CST"),  # Friday afternoon
-    (local(2026, 9, 4, 15, 30), "Tue 8 Sep 2026 3:30 PM CDT"),  # before Labor Day
-])
-def test_a_notice_posted_on_a_friday_afternoon(qtbot, ctx, host, rex, profile, served,
-                                               deadline):
+@pytest.mark.parametrize(
+    ("served", "deadline"),
+    [
+        (local(2026, 11, 27, 15, 0), "Mon 30 Nov 2026 3:00 PM CST"),  # Friday afternoon
+        (local(2026, 9, 4, 15, 30), "Tue 8 Sep 2026 3:30 PM CDT"),  # before Labor Day
+    ],
+)
+def test_a_notice_posted_on_a_friday_afternoon(qtbot, ctx, host, rex, profile, served, deadline):
     _owner, dog = rex
     case = declared(ctx.db, ctx.actor, profile, dog.id, decided_at=local(2026, 9, 1, 9))
     record = CaseDialog(ctx, case, host)
@@ -124,8 +127,13 @@ def test_a_notice_posted_on_a_friday_afternoon(qtbot, ctx, host, rex, profile, s
 def test_an_outcome_recorded(qtbot, ctx, host, rex, profile):
     _owner, dog = rex
     case = declared(ctx.db, ctx.actor, profile, dog.id)
-    case = serve_notice(ctx.db, ctx.actor, case.id, NoticeInput(
-        "in_person", local(2026, 11, 3, 9), "Off. Lee", "12 Elm St"), profile)
+    case = serve_notice(
+        ctx.db,
+        ctx.actor,
+        case.id,
+        NoticeInput("in_person", local(2026, 11, 3, 9), "Off. Lee", "12 Elm St"),
+        profile,
+    )
     record = CaseDialog(ctx, case, host)
     qtbot.addWidget(record)
     record.show()
@@ -143,12 +151,18 @@ def test_an_outcome_recorded(qtbot, ctx, host, rex, profile):
     assert not record.outcome_button.isEnabled() and not record.notice_button.isEnabled()
 
 
-def test_an_overdue_case_stands_out_on_today_and_in_the_list(qtbot, ctx, host, rex, profile,
-                                                             rows_of):
+def test_an_overdue_case_stands_out_on_today_and_in_the_list(
+    qtbot, ctx, host, rex, profile, rows_of
+):
     _owner, dog = rex
     case = declared(ctx.db, ctx.actor, profile, dog.id)
-    serve_notice(ctx.db, ctx.actor, case.id, NoticeInput(
-        "posted", local(2026, 11, 20, 15, 30), "Off. Vang", "Front door"), profile)
+    serve_notice(
+        ctx.db,
+        ctx.actor,
+        case.id,
+        NoticeInput("posted", local(2026, 11, 20, 15, 30), "Off. Vang", "Front door"),
+        profile,
+    )
     today = TodayWidget(ctx)
     qtbot.addWidget(today)
     today.show()
@@ -178,8 +192,9 @@ def test_an_overdue_case_stands_out_on_today_and_in_the_list(qtbot, ctx, host, r
 def _open_case_dialog():
     from PySide6.QtWidgets import QApplication
 
-    found = [w for w in QApplication.topLevelWidgets()
-             if isinstance(w, CaseDialog) and w.isVisible()]
+    found = [
+        w for w in QApplication.topLevelWidgets() if isinstance(w, CaseDialog) and w.isVisible()
+    ]
     return found[-1] if found else None
 
 
@@ -187,15 +202,39 @@ def test_a_pound_release_is_refused_for_a_declared_animal(qtbot, ctx, host, rex,
     owner, dog = rex
     from fieldops.services.animals import VaccinationInput, add_vaccination
 
-    add_vaccination(ctx.db, ctx.actor, dog.id, VaccinationInput(
-        date(2026, 6, 1), date(2027, 6, 1), "RV-1"), today=ctx.today())
-    imp = intake(ctx.db, ctx.actor, IntakeInput(impounded_at=local(2026, 11, 25, 10),
-                                                animal_id=dog.id, officer="Off. Lee",
-                                                reason="bite", found_place="Elm & 3rd"), profile)
+    add_vaccination(
+        ctx.db,
+        ctx.actor,
+        dog.id,
+        VaccinationInput(date(2026, 6, 1), date(2027, 6, 1), "RV-1"),
+        today=ctx.today(),
+    )
+    imp = intake(
+        ctx.db,
+        ctx.actor,
+        IntakeInput(
+            impounded_at=local(2026, 11, 25, 10),
+            animal_id=dog.id,
+            officer="Off. Lee",
+            reason="bite",
+            found_place="Elm & 3rd",
+        ),
+        profile,
+    )
     fees = quote(ctx.db, imp.id, ctx.now(), True, profile)
-    record_payment(ctx.db, ctx.actor, imp.id, PaymentInput(
-        tuple(LineInput(f.kind, f.amount) for f in fees.lines if f.amount > 0), "cash", "R-1",
-        payer_id=owner.id, paid_at=ctx.now()), profile)
+    record_payment(
+        ctx.db,
+        ctx.actor,
+        imp.id,
+        PaymentInput(
+            tuple(LineInput(f.kind, f.amount) for f in fees.lines if f.amount > 0),
+            "cash",
+            "R-1",
+            payer_id=owner.id,
+            paid_at=ctx.now(),
+        ),
+        profile,
+    )
     case = declared(ctx.db, ctx.actor, profile, dog.id, decided_at=local(2026, 11, 26, 9))
     view = get_impoundment(ctx.db, imp.id, profile, ctx.now())
     wizard = ReleaseWizardDialog(ctx, view, host)
