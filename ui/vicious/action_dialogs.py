@@ -7,8 +7,9 @@ from __future__ import annotations
 from datetime import date
 
 from PySide6.QtCore import QDate
-from PySide6.QtWidgets import QComboBox, QDateEdit, QLineEdit, QPlainTextEdit, QWidget
+from PySide6.QtWidgets import QComboBox, QDateEdit, QLabel, QLineEdit, QPlainTextEdit, QWidget
 
+from fieldops.rules import format_instant, vicious_notice_deadline
 from fieldops.rules import vicious as rules
 from fieldops.services.vicious.notices import NoticeInput, serve_notice
 from fieldops.services.vicious.outcomes import (
@@ -87,7 +88,22 @@ class NoticeDialog(CaseActionDialog):
         self.fields.add("served_by", "Served &by:", self.served_by)
         self.fields.add("place", "&Where:", self.place)
         self.fields.add("notes", "N&otes:", self.notes)
+        self.deadline_preview = QLabel()
+        self.deadline_preview.setObjectName("FieldHint")
+        self.deadline_preview.setWordWrap(True)
+        self.body.addWidget(self.deadline_preview)
         self.save_button.setText("&Record service")
+        self.served_at.dateTimeChanged.connect(lambda *_a: self.show_deadline())
+        self.show_deadline()
+
+    def show_deadline(self) -> None:
+        """The deadline this time of service gives, and why (the rules' own words)."""
+        served = self.served_at.value()
+        deadline = vicious_notice_deadline(served, self.ctx.profile)
+        self.deadline_preview.setText(
+            f"Deadline: {format_instant(deadline, self.ctx.profile)}. Why this date? "
+            + rules.explain_vicious_notice_deadline(served, self.ctx.profile)
+        )
 
     def confirm_save(self) -> bool:
         return self.ctx.errors.confirm(

@@ -2,8 +2,20 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from fieldops.rules import vicious as vr
-from fieldops.services.history import Event, Names, _clause, _generic
+
+# The event and the names helper of fieldops.services.history, which calls in here: typed
+# loosely so that this file does not import it back (no import circle).
+Event = Any
+Names = Any
+
+
+def _clause(text: str) -> str:
+    """A sentence ends with one full stop."""
+    text = text.strip()
+    return text if not text or text.endswith((".", "!", "?")) else text + "."
 
 
 def sentence(e: Event, names: Names) -> str:
@@ -60,4 +72,5 @@ def sentence(e: Event, names: Names) -> str:
             if "status" in a
             else "Case summary updated"
         )
-    return _generic(e, names)
+    # Not one of the module's actions: history then words it generically.
+    raise ValueError(e.action)

@@ -110,6 +110,7 @@ def test_a_notice_posted_on_a_friday_afternoon(qtbot, ctx, host, rex, profile, s
     notice = record._act(NoticeDialog)
     notice.method.setCurrentIndex(notice.method.findData("posted"))
     notice.served_at.set_value(served)
+    assert notice.deadline_preview.text().startswith(f"Deadline: {deadline}. Why this date?")
     assert notice.place.text() == "12 Elm St, Madison, WI 53703"  # the owner's residence
     qtbot.mouseClick(notice.save_button, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: record.view().notice is not None, timeout=10_000)
