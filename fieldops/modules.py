@@ -49,7 +49,7 @@ if TYPE_CHECKING:  # pragma: no cover
 INSTALLED: tuple[str, ...] = (
     "fieldops.services.pound",
     "fieldops.services.untracked:QUARANTINE",  # until the bite-quarantine module (58-527)
-    "fieldops.services.untracked:VICIOUS",  # until the vicious-animal module (58-524)
+    "fieldops.services.vicious.module",  # vicious animals (58-524)
 )
 """Where the installed modules are: ``package.file`` (its ``MODULE``) or ``package.file:NAME``.
 The order is that of the release checklist's module rows and of the Today page."""

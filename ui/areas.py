@@ -29,6 +29,7 @@ from ui.impounds.page import ImpoundsWidget
 from ui.people.page import PeopleAndAnimalsWidget
 from ui.reports.page import ReportsWidget
 from ui.today.page import TodayWidget
+from ui.vicious.page import ViciousWidget
 
 PageFactory = Callable[[AppContext], QWidget]
 
@@ -71,6 +72,7 @@ AREAS: tuple[Area, ...] = (
     Area(
         "vicious",
         "Vicious animals",
+        page=ViciousWidget,
         coming=(
             "Vicious-animal declarations: notices served, conditions imposed, hearings "
             "and deadlines."

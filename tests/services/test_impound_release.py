@@ -109,7 +109,8 @@ def test_completed_release_to_owner_with_doubled_fee(
     assert "RV-77" in evidence["rabies"] and "L-2026-77" in evidence["licence"]
     # Issue 7.5: until those modules land, the evidence says the app cannot know, not "none".
     assert evidence["no_open_quarantine"] == untracked.QUARANTINE_NOT_TRACKED
-    assert evidence["not_vicious"] == untracked.VICIOUS_NOT_TRACKED
+    # Issue 10: the vicious-animal module keeps declarations, so it can say "none in force".
+    assert evidence["not_vicious"] == "No vicious-animal declaration in force for this animal."
     assert "does not track" in evidence["no_open_quarantine"]
     assert view.fees_paid_total == Decimal("20.00") + fees.total
     assert view.fees.balance == 0

@@ -46,6 +46,15 @@ from ui.impounds.release_wizard import ReleaseWizardDialog
 from ui.people.animal_dialog import AnimalDialog
 from ui.people.person_dialog import PersonDialog
 from ui.people.vaccination_dialog import VaccinationDialog
+from ui.vicious.action_dialogs import (
+    EndingDialog,
+    NoticeDialog,
+    OutcomeDialog,
+    StepDialog,
+    StepDoneDialog,
+)
+from ui.vicious.case_dialog import CaseDialog
+from ui.vicious.declaration_dialog import DeclarationDialog
 
 _MNEMONIC = re.compile(r"&(?!&)(\w)")
 
@@ -181,8 +190,11 @@ def records(sqlite_db, operator, supervisor, today):
 def test_no_mnemonic_is_used_twice_in_one_place(
     qtbot, window, records, sqlite_db, supervisor, errors
 ):
-    ana, rex, held, closed, _profile = records
+    ana, rex, held, closed, profile = records
     ctx = window.ctx
+    from vicious_cases import declared
+
+    case = declared(sqlite_db, supervisor, profile, rex.id)
     found: list[str] = []
     for area in window.areas:
         window.show_area(area.key)
@@ -204,6 +216,13 @@ def test_no_mnemonic_is_used_twice_in_one_place(
         ("payment", PaymentDialog(ctx, held, held.fees)),
         ("correction", CorrectionDialog(sup, closed)),
         ("bug", BugDialog("message", "details")),
+        ("vicious declaration", DeclarationDialog(ctx)),
+        ("vicious case, supervisor", CaseDialog(sup, case)),
+        ("vicious notice", NoticeDialog(ctx, case)),
+        ("vicious outcome", OutcomeDialog(ctx, case)),
+        ("vicious next step", StepDialog(ctx, case)),
+        ("vicious step taken", StepDoneDialog(ctx, case)),
+        ("vicious ending", EndingDialog(sup, case)),
     ] + [(TITLES[kind], DispositionDialog(ctx, held, kind)) for kind in TITLES]
     for scope, dialog in dialogs:
         found += walk(dialog, scope)

@@ -25,8 +25,22 @@ from fieldops.db.models.registry import (
     RabiesVaccination,
     StaffUser,
 )
+from fieldops.db.models.vicious import (
+    CASE_STATUSES,
+    DECLARED_STATUSES,
+    ViciousCase,
+    ViciousDeclaration,
+    ViciousEnding,
+    ViciousIncident,
+    ViciousNotice,
+    ViciousOutcome,
+    ViciousStep,
+    ViciousStepDone,
+)
 
 __all__ = [
+    "CASE_STATUSES",
+    "DECLARED_STATUSES",
     "DISPOSITION_CODES",
     "NAMING_CONVENTION",
     "PAYMENT_KIND_CODES",
@@ -49,4 +63,12 @@ __all__ = [
     "RabiesVaccination",
     "ReleaseEvidence",
     "StaffUser",
+    "ViciousCase",
+    "ViciousDeclaration",
+    "ViciousEnding",
+    "ViciousIncident",
+    "ViciousNotice",
+    "ViciousOutcome",
+    "ViciousStep",
+    "ViciousStepDone",
 ]

@@ -1,0 +1,155 @@
+"""The vicious-animal cases list: filtered, searched and sorted in SQL, a page at a time."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta
+from typing import Any
+
+from sqlalchemy import ColumnElement, func, or_, select
+
+from fieldops.db.cancel import cancellable
+from fieldops.db.engine import Database
+from fieldops.db.models import Animal, Person, ViciousCase
+from fieldops.rules import vicious as rules
+from fieldops.services.listing import Page, fts_ids
+from fieldops.services.vicious.views import STATUS_LABELS
+
+FILTERS = {
+    "open": "Needing action (declared, served, not complied)",
+    "overdue": "Notice expired, no outcome",
+    "all": "All cases",
+    "declared": STATUS_LABELS["declared"],
+    "served": STATUS_LABELS["served"],
+    "not_complied": STATUS_LABELS["not_complied"],
+    "complied": "Complied (removed or destroyed)",
+    "refused": STATUS_LABELS["refused"],
+    "ended": "Withdrawn or overturned",
+}
+
+SORTS = {"deadline": ViciousCase.notice_deadline, "opened": ViciousCase.opened_at}
+
+
+@dataclass(frozen=True)
+class CaseFilter:
+    status: str = "open"
+    text: str = ""
+    sort: str = "deadline"
+    descending: bool = False
+
+
+@dataclass(frozen=True)
+class CaseRow:
+    id: int
+    status: str
+    status_label: str
+    animal: str
+    owner: str
+    opened_at: datetime
+    notice_deadline: datetime | None
+    next_step_due: date | None
+    overdue: bool  # the notice had expired with no outcome recorded, when read
+
+    def overdue_at(self, at: datetime) -> bool:
+        """Overdue now (the list was read earlier; a deadline may have passed since)."""
+        return (
+            self.status == "served"
+            and self.notice_deadline is not None
+            and rules.notice_expired(self.notice_deadline, at)
+        )
+
+    def countdown(self, at: datetime) -> str:
+        return countdown_text(self.notice_deadline, at) if self.status == "served" else ""
+
+
+def countdown_text(deadline: datetime | None, at: datetime) -> str:
+    """ "1 d 4 h 20 min left" or "overdue by 3 h 5 min" (clock time, for the list)."""
+    if deadline is None:
+        return ""
+    left = deadline - at
+    late = left < timedelta(0)
+    minutes = int(abs(left).total_seconds() // 60)
+    d, rest = divmod(minutes, 24 * 60)
+    h, m = divmod(rest, 60)
+    parts = ([f"{d} d"] if d else []) + ([f"{h} h"] if h or d else []) + [f"{m} min"]
+    return ("overdue by " if late else "") + " ".join(parts) + ("" if late else " left")
+
+
+def _where(db: Database, f: CaseFilter, at: datetime) -> list[ColumnElement[Any]]:
+    conds: list[ColumnElement[Any]] = []
+    st = ViciousCase.status
+    if f.status == "open":
+        conds.append(st.in_(("declared", "served", "not_complied")))
+    elif f.status == "overdue":
+        conds += [st == "served", ViciousCase.notice_deadline <= at]
+    elif f.status == "complied":
+        conds.append(st.in_(("removed", "destroyed")))
+    elif f.status == "ended":
+        conds.append(st.in_(("withdrawn", "overturned")))
+    elif f.status in STATUS_LABELS:
+        conds.append(st == f.status)
+    text_ = (f.text or "").strip()
+    if text_.isdigit():  # a number alone is a case number (a house number needs its street)
+        conds.append(ViciousCase.id == int(text_))
+    elif text_:
+        terms: list[ColumnElement[bool]] = [ViciousCase.search_text.like(f"%{text_.lower()}%")]
+        for table, column in (("animal", ViciousCase.animal_id), ("person", ViciousCase.owner_id)):
+            ids = fts_ids(db, table, text_)
+            if ids is not None:
+                terms.append(column.in_(ids))
+        conds.append(or_(*terms))
+    return conds
+
+
+def count_cases(db: Database, f: CaseFilter, at: datetime) -> int:
+    with db.read() as s, cancellable(s):
+        return (
+            s.scalar(select(func.count()).select_from(ViciousCase).where(*_where(db, f, at))) or 0
+        )
+
+
+def cases_page(db: Database, f: CaseFilter, offset: int, limit: int, at: datetime) -> Page[CaseRow]:
+    key = SORTS.get(f.sort, ViciousCase.notice_deadline)
+    # Cases with no deadline (before a notice, or closed) sort after those with one.
+    order = [
+        key.is_(None),
+        key.desc() if f.descending else key,
+        ViciousCase.id.desc() if f.descending else ViciousCase.id,
+    ]
+    with db.read() as s, cancellable(s):
+        rows = s.execute(
+            select(
+                ViciousCase.id,
+                ViciousCase.status,
+                Animal.name,
+                Animal.species,
+                Animal.breed,
+                Person.full_name,
+                ViciousCase.opened_at,
+                ViciousCase.notice_deadline,
+                ViciousCase.next_step_due,
+            )
+            .join(Animal, Animal.id == ViciousCase.animal_id)
+            .outerjoin(Person, Person.id == ViciousCase.owner_id)
+            .where(*_where(db, f, at))
+            .order_by(*order)
+            .offset(offset)
+            .limit(limit)
+        ).all()
+    out = []
+    for cid, status, name, species, breed, owner, opened, deadline, step in rows:
+        animal = f"{name or '(no name)'} ({', '.join(x for x in (species, breed) if x)})"
+        out.append(
+            CaseRow(
+                cid,
+                status,
+                STATUS_LABELS[status],
+                animal,
+                owner or "",
+                opened,
+                deadline,
+                step,
+                status == "served" and deadline is not None and rules.notice_expired(deadline, at),
+            )
+        )
+    return Page(offset, tuple(out))

@@ -1,0 +1,222 @@
+"""Vicious animals as a module on the seam: the release block, due items, demo data, checks."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta
+
+from sqlalchemy import select, text
+
+from fieldops.db.engine import Database
+from fieldops.db.models import Animal, Person, ViciousCase, ViciousStep, ViciousStepDone
+from fieldops.modules import Demo, DueItem, Module, ReleaseCase
+from fieldops.rules import Profile, format_day, format_instant, start_of_local_day, to_local
+from fieldops.rules import vicious as rules
+from fieldops.rules.release import vicious_block
+from fieldops.services.context import now
+from fieldops.services.vicious.cases import declared_case
+
+KEY = "vicious"
+
+CATEGORIES = {
+    f"{KEY}.notice_expired": "Notice expired, no outcome recorded",
+    f"{KEY}.notice_expiring": "Notice expires within 24 hours",
+    f"{KEY}.step_due": "Next step due",
+    f"{KEY}.notice_to_serve": "Declared: notice to serve",
+}
+
+NOT_DECLARED = "No vicious-animal declaration in force for this animal."
+
+
+def release_blocks(s, animal_id: int, release: ReleaseCase):
+    """``not_vicious``: the animal stands declared vicious in a case on record (58-524(b))."""
+    found = declared_case(s, animal_id)
+    if found is None:
+        return (vicious_block(False, release.recipient_in_city, NOT_DECLARED),)
+    case_id, _decided_at, officer = found
+    # No profile reaches a block, so no local date: the case number finds the record.
+    evidence = f"Declared vicious by {officer} (vicious-animal case #{case_id})" + (
+        "" if release.recipient_in_city else "; the recipient is outside the city"
+    )
+    return (vicious_block(True, release.recipient_in_city, evidence),)
+
+
+@dataclass(frozen=True)
+class ViciousDueItem(DueItem):
+    animal: str = ""
+    owner: str = ""
+
+
+def _reference(day: date, profile: Profile) -> datetime:
+    """The instant "within 24 hours" counts from: now, on today; else the day's start."""
+    current = now()
+    if to_local(current, profile).date() == day:
+        return current
+    return start_of_local_day(day, profile)
+
+
+def due_items(db: Database, day: date, profile: Profile) -> tuple[ViciousDueItem, ...]:
+    """Notices expired without an outcome (overdue), notices expiring within 24 hours, next
+    steps due (overdue once their day has passed), declarations with no notice served."""
+    ref = _reference(day, profile)
+    order = list(CATEGORIES)
+    items: list[ViciousDueItem] = []
+
+    def add(
+        cat: str, case_id: int, due, text_: str, animal: str, owner: str, overdue: bool = False
+    ) -> None:
+        code = f"{KEY}.{cat}"
+        items.append(
+            ViciousDueItem(
+                module=KEY,
+                kind="case",
+                record_id=case_id,
+                due=due,
+                category=code,
+                category_label=CATEGORIES[code],
+                text=text_,
+                overdue=overdue,
+                sort_key=(order.index(code), str(due), case_id),
+                animal=animal,
+                owner=owner,
+            )
+        )
+
+    with db.read() as s:
+        rows = s.execute(
+            select(
+                ViciousCase.id,
+                ViciousCase.status,
+                ViciousCase.notice_deadline,
+                ViciousCase.opened_at,
+                Animal.name,
+                Animal.species,
+                Person.full_name,
+            )
+            .join(Animal, Animal.id == ViciousCase.animal_id)
+            .outerjoin(Person, Person.id == ViciousCase.owner_id)
+            .where(
+                (ViciousCase.status == "declared")
+                | (
+                    (ViciousCase.status == "served")
+                    & (ViciousCase.notice_deadline <= ref + timedelta(hours=24))
+                )
+            )
+            .order_by(ViciousCase.id)
+        ).all()
+        steps = s.execute(
+            select(
+                ViciousStep.id,
+                ViciousStep.case_id,
+                ViciousStep.kind,
+                ViciousStep.due_on,
+                Animal.name,
+                Animal.species,
+                Person.full_name,
+            )
+            .join(ViciousCase, ViciousCase.id == ViciousStep.case_id)
+            .join(Animal, Animal.id == ViciousCase.animal_id)
+            .outerjoin(Person, Person.id == ViciousCase.owner_id)
+            .where(
+                ViciousCase.status == "not_complied",
+                ViciousStep.due_on <= day,
+                ViciousStep.id.not_in(select(ViciousStepDone.step_id)),
+            )
+            .order_by(ViciousStep.due_on, ViciousStep.id)
+        ).all()
+    for case_id, status, deadline, opened, name, species, owner in rows:
+        animal = f"Case #{case_id} {name or '(no name)'} ({species})"
+        who = f", owner {owner}" if owner else ""
+        if status == "declared":
+            add(
+                "notice_to_serve",
+                case_id,
+                to_local(opened, profile).date(),
+                f"{animal}{who}: declared {format_day(to_local(opened, profile).date())}, "
+                "no notice served yet",
+                animal,
+                owner or "",
+            )
+        elif deadline is None:  # a served case always has one; nothing to list without it
+            continue
+        elif rules.notice_expired(deadline, ref):
+            add(
+                "notice_expired",
+                case_id,
+                deadline,
+                f"{animal}{who}: the notice expired {format_instant(deadline, profile)}; "
+                "record the outcome",
+                animal,
+                owner or "",
+                overdue=True,
+            )
+        else:
+            add(
+                "notice_expiring",
+                case_id,
+                deadline,
+                f"{animal}{who}: destroy or remove by {format_instant(deadline, profile)}",
+                animal,
+                owner or "",
+            )
+    for _sid, case_id, kind, due_on, name, species, owner in steps:
+        animal = f"Case #{case_id} {name or '(no name)'} ({species})"
+        add(
+            "step_due",
+            case_id,
+            due_on,
+            f"{animal}: {rules.NEXT_STEPS[kind]} ({rules.NEXT_STEP_SECTIONS[kind]}), due "
+            f"{format_day(due_on)}",
+            animal,
+            owner or "",
+            overdue=due_on < day,
+        )
+    return tuple(sorted(items, key=lambda i: i.sort_key))
+
+
+def demo(d: Demo) -> str:
+    from fieldops.services.vicious.demo import cases
+
+    return f"{cases(d)} vicious-animal cases"
+
+
+def checks(conn) -> list[str]:
+    """Cases written past the services, and summaries out of step with their rows."""
+    out: list[str] = []
+    n = conn.execute(
+        text(
+            "SELECT count(*) FROM vicious_case c WHERE NOT EXISTS (SELECT 1 FROM audit_event e "
+            "WHERE e.entity = 'vicious_case' AND e.entity_id = c.id "
+            "AND e.action IN ('declare', 'refuse_declaration'))"
+        )
+    ).scalar_one()
+    if n:
+        out.append(f"{n} vicious-animal case(s) have no audit trail of their declaration")
+    n = conn.execute(
+        text(
+            "SELECT count(*) FROM vicious_case c WHERE NOT EXISTS "
+            "(SELECT 1 FROM vicious_declaration d WHERE d.case_id = c.id)"
+        )
+    ).scalar_one()
+    if n:
+        out.append(f"{n} vicious-animal case(s) have no declaration")
+    n = conn.execute(
+        text(
+            "SELECT count(*) FROM vicious_case c WHERE c.status = 'served' AND NOT EXISTS "
+            "(SELECT 1 FROM vicious_notice x WHERE x.case_id = c.id)"
+        )
+    ).scalar_one()
+    if n:
+        out.append(f"{n} vicious-animal case(s) are marked served but have no notice")
+    return out
+
+
+MODULE = Module(
+    KEY,
+    "Vicious animals",
+    release_blocks=release_blocks,
+    due_items=due_items,
+    categories=CATEGORIES,
+    demo=demo,
+    checks=checks,
+)

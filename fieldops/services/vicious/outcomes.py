@@ -1,0 +1,292 @@
+"""What followed the notice: the outcome, the next steps, and a withdrawal or overturning."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta
+
+from sqlalchemy import select
+
+from fieldops.db.engine import Database
+from fieldops.db.models import (
+    DECLARED_STATUSES,
+    ViciousEnding,
+    ViciousOutcome,
+    ViciousStep,
+    ViciousStepDone,
+)
+from fieldops.errors import Collector, NotFoundError, ValidationError
+from fieldops.rules import Profile, format_instant, to_local
+from fieldops.rules import vicious as rules
+from fieldops.services import validate as v
+from fieldops.services.context import Actor, audit, jsonable, now
+from fieldops.services.vicious.cases import build_view, load, next_step_due, set_summary
+from fieldops.services.vicious.views import CaseView
+
+
+@dataclass(frozen=True)
+class OutcomeInput:
+    kind: str  # rules.vicious.OUTCOMES
+    at: datetime | None
+    by_whom: str = ""  # destroyed: by whom
+    proof: str = ""  # destroyed: the proof seen (a veterinarian's record, ...)
+    removed_to: str = ""  # removed: to where, outside the city
+    confirmed_how: str = ""  # removed: how it was confirmed
+    notes: str = ""
+
+
+def _when(c: Collector, field_: str, at: datetime | None, label: str, now_: datetime) -> None:
+    if at is None:
+        c.add(field_, f"{label} is required.")
+    elif at.tzinfo is None:
+        raise ValueError(f"{field_} must be timezone-aware")
+    elif at > now_ + timedelta(minutes=5):
+        c.add(field_, f"{label} cannot be in the future.")
+
+
+def record_outcome(
+    db: Database,
+    actor: Actor,
+    case_id: int,
+    inp: OutcomeInput,
+    profile: Profile,
+    *,
+    version: int | None = None,
+) -> CaseView:
+    """Destroyed (by whom, proof), removed from the city (to where, confirmed how), or not
+    complied, found only once the notice's deadline has passed (58-524(c)(2))."""
+    at = now()
+    c = Collector()
+    c.check(inp.kind in rules.OUTCOMES, "kind", "Choose what became of the notice.")
+    _when(c, "at", inp.at, "The date and time", at)
+    if inp.kind == "destroyed":
+        v.required(c, "by_whom", v.clean(inp.by_whom), "Destroyed by", 200)
+        v.required(c, "proof", (inp.proof or "").strip(), "Proof of destruction", 4000)
+    elif inp.kind == "removed":
+        v.required(c, "removed_to", v.clean(inp.removed_to), "Removed to", 400)
+        v.required(
+            c, "confirmed_how", (inp.confirmed_how or "").strip(), "How it was confirmed", 4000
+        )
+    v.optional_len(c, "notes", (inp.notes or "").strip(), "Notes", 4000)
+    c.raise_if_any()
+    assert inp.at is not None
+    with db.write() as s:
+        case = load(s, case_id, lock=True, version=version)
+        if case.status != "served":
+            raise ValidationError(
+                {
+                    "case": "An outcome is recorded on a case whose notice is "
+                    "served and has no outcome yet."
+                }
+            )
+        deadline = case.notice_deadline
+        assert deadline is not None  # served cases have one
+        if inp.kind == "not_complied" and not rules.notice_expired(deadline, inp.at):
+            raise ValidationError(
+                {
+                    "at": "The owner has until "
+                    f"{format_instant(deadline, profile)} to comply: "
+                    "not complied can be recorded from then."
+                }
+            )
+        o = ViciousOutcome(
+            case_id=case.id,
+            kind=inp.kind,
+            at=inp.at,
+            by_whom=v.clean(inp.by_whom),
+            proof=(inp.proof or "").strip(),
+            removed_to=v.clean(inp.removed_to),
+            confirmed_how=(inp.confirmed_how or "").strip(),
+            notes=(inp.notes or "").strip(),
+            recorded_by=actor.username,
+            recorded_at=at,
+        )
+        s.add(o)
+        s.flush()
+        audit(
+            s,
+            actor,
+            "record_outcome",
+            "vicious_case",
+            case.id,
+            after=jsonable(
+                {
+                    "kind": o.kind,
+                    "at": o.at,
+                    "by_whom": o.by_whom,
+                    "proof": o.proof,
+                    "removed_to": o.removed_to,
+                    "confirmed_how": o.confirmed_how,
+                }
+            ),
+        )
+        # The notice is answered: no deadline is in force any more (the notice row keeps it).
+        set_summary(s, actor, case, rules.OUTCOMES[inp.kind], status=inp.kind, notice_deadline=None)
+        s.flush()
+        return build_view(s, case, profile)
+
+
+@dataclass(frozen=True)
+class StepInput:
+    kind: str  # rules.vicious.NEXT_STEPS
+    due_on: date | None
+    what: str = ""
+
+
+def add_step(
+    db: Database,
+    actor: Actor,
+    case_id: int,
+    inp: StepInput,
+    profile: Profile,
+    *,
+    version: int | None = None,
+) -> CaseView:
+    """A next step after the owner did not comply: court action (c)(3), seizure (c)(1) or
+    immediate action (c)(4), with the day it is due."""
+    c = Collector()
+    c.check(inp.kind in rules.NEXT_STEPS, "kind", "Choose the next step.")
+    c.check(inp.due_on is not None, "due_on", "The day the step is due is required.")
+    v.optional_len(c, "what", (inp.what or "").strip(), "What is to be done", 4000)
+    c.raise_if_any()
+    with db.write() as s:
+        case = load(s, case_id, lock=True, version=version)
+        if case.status != "not_complied":
+            raise ValidationError({"case": "Next steps follow a notice not complied with."})
+        st = ViciousStep(
+            case_id=case.id,
+            kind=inp.kind,
+            due_on=inp.due_on,
+            what=(inp.what or "").strip(),
+            recorded_by=actor.username,
+            recorded_at=now(),
+        )
+        s.add(st)
+        s.flush()
+        audit(
+            s,
+            actor,
+            "add_step",
+            "vicious_case",
+            case.id,
+            after=jsonable({"step": st.id, "kind": st.kind, "due_on": st.due_on, "what": st.what}),
+        )
+        set_summary(s, actor, case, "next step added", next_step_due=next_step_due(s, case.id))
+        s.flush()
+        return build_view(s, case, profile)
+
+
+def complete_step(
+    db: Database, actor: Actor, step_id: int, done_on: date | None, result: str, profile: Profile
+) -> CaseView:
+    """A next step taken: the day, and what came of it (the court's order, the seizure)."""
+    c = Collector()
+    c.check(done_on is not None, "done_on", "The day the step was taken is required.")
+    v.required(c, "result", (result or "").strip(), "What came of it", 4000)
+    with db.write() as s:
+        st = s.get(ViciousStep, step_id)
+        if st is None:
+            raise NotFoundError(f"There is no next step #{step_id}.")
+        if done_on is not None and done_on > to_local(now(), profile).date():
+            c.add("done_on", "The day the step was taken cannot be in the future.")
+        c.raise_if_any()
+        if s.scalar(select(ViciousStepDone.id).where(ViciousStepDone.step_id == step_id)):
+            raise ValidationError({"step": "This step is already recorded as taken."})
+        case = load(s, st.case_id, lock=True)
+        s.add(
+            ViciousStepDone(
+                step_id=st.id,
+                done_on=done_on,
+                result=result.strip(),
+                recorded_by=actor.username,
+                recorded_at=now(),
+            )
+        )
+        s.flush()
+        audit(
+            s,
+            actor,
+            "complete_step",
+            "vicious_case",
+            case.id,
+            after=jsonable(
+                {"step": st.id, "kind": st.kind, "done_on": done_on, "result": result.strip()}
+            ),
+        )
+        set_summary(s, actor, case, "next step taken", next_step_due=next_step_due(s, case.id))
+        s.flush()
+        return build_view(s, case, profile)
+
+
+@dataclass(frozen=True)
+class EndingInput:
+    kind: str  # "withdrawn" | "overturned"
+    decided_on: date | None
+    authority: str  # who decided: the officer's supervisor, the court, the appeal body
+    reason: str
+
+
+def end_declaration(
+    db: Database,
+    actor: Actor,
+    case_id: int,
+    inp: EndingInput,
+    profile: Profile,
+    *,
+    version: int | None = None,
+) -> CaseView:
+    """Withdraw or overturn a declaration: a new event with its reason, by a supervisor;
+    the declaration itself stays as it was made."""
+    actor.require_supervisor("Withdrawing or overturning a vicious declaration")
+    c = Collector()
+    c.check(inp.kind in rules.ENDINGS, "kind", "Choose withdrawn or overturned.")
+    c.check(inp.decided_on is not None, "decided_on", "The day of the decision is required.")
+    if inp.decided_on is not None and inp.decided_on > to_local(now(), profile).date():
+        c.add("decided_on", "The decision cannot be in the future.")
+    v.required(c, "authority", v.clean(inp.authority), "Who decided", 300)
+    v.required(c, "reason", (inp.reason or "").strip(), "The reason", 4000)
+    c.raise_if_any()
+    with db.write() as s:
+        case = load(s, case_id, lock=True, version=version)
+        if case.status not in DECLARED_STATUSES:
+            raise ValidationError(
+                {"case": "Only a declaration in force can be withdrawn or overturned."}
+            )
+        s.add(
+            ViciousEnding(
+                case_id=case.id,
+                kind=inp.kind,
+                decided_on=inp.decided_on,
+                authority=v.clean(inp.authority),
+                reason=inp.reason.strip(),
+                recorded_by=actor.username,
+                recorded_at=now(),
+            )
+        )
+        s.flush()
+        audit(
+            s,
+            actor,
+            "end_declaration",
+            "vicious_case",
+            case.id,
+            after=jsonable(
+                {
+                    "kind": inp.kind,
+                    "decided_on": inp.decided_on,
+                    "authority": v.clean(inp.authority),
+                }
+            ),
+            reason=inp.reason.strip(),
+        )
+        set_summary(
+            s,
+            actor,
+            case,
+            rules.ENDINGS[inp.kind],
+            status=inp.kind,
+            notice_deadline=None,
+            next_step_due=None,
+        )
+        s.flush()
+        return build_view(s, case, profile)

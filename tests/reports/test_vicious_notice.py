@@ -1,0 +1,86 @@
+"""The written notice to destroy or remove a vicious animal (58-524(c)(2)), checked by its text."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+from support import images_besides_the_letterhead, local
+from vicious_cases import HOSTILE, declared, owner_and_dog
+
+from fieldops.reports.vicious import vicious_notice
+from fieldops.services.vicious.notices import NoticeInput, serve_notice
+
+PRINTED = datetime(2026, 11, 21, 15, tzinfo=UTC)
+JURISDICTION = "City of Riverton Animal Control"
+
+
+@pytest.fixture
+def profile():
+    from fieldops.rules import Profile
+
+    return Profile.default()
+
+
+def render(view, profile):
+    return vicious_notice(view, jurisdiction=JURISDICTION, tz=profile.timezone, printed_at=PRINTED)
+
+
+@pytest.fixture
+def posted(sqlite_db, operator, profile, today):
+    _, dog = owner_and_dog(sqlite_db, operator, today, HOSTILE, "Rex <the dog>")
+    case = declared(
+        sqlite_db,
+        operator,
+        profile,
+        dog.id,
+        grounds=("bit_or_clawed", "approached_to_attack"),
+        decided_at=local(2026, 11, 19, 9),
+    )
+    return serve_notice(
+        sqlite_db,
+        operator,
+        case.id,
+        NoticeInput(
+            "posted",
+            local(2026, 11, 20, 15, 30),
+            "Off. Marco Vang",
+            "Front door, 12 Elm St, Madison",
+        ),
+        profile,
+    )
+
+
+def test_the_notice_names_everything_the_ordinance_asks(posted, profile, read_pdf):
+    pdf = render(posted, profile)
+    text = " ".join(read_pdf(pdf))
+    assert "Notice to destroy or remove a vicious animal" in text
+    assert HOSTILE in text and "Rex <the dog>" in text and "12 Elm St" in text
+    # The deadline as weekday, date and time: posted Friday 3:30 PM -> Monday 3:30 PM.
+    assert "Deadline: Mon 23 Nov 2026 3:30 PM CST" in text
+    assert "58-524(a)(1)a" in text and "58-524(a)(1)b" in text
+    assert "approaches any person in an apparent attitude of attack" in text
+    assert "No person shall own or keep a vicious animal." in text
+    assert "within 48 hours of service of written notice" in text
+    assert "Certificate of service" in text and "Signature of the serving officer" in text
+    assert "Off. Marco Vang" in text and "Fri 20 Nov 2026 3:30 PM CST" in text
+    assert images_besides_the_letterhead(pdf) == []
+
+
+def test_a_notice_not_yet_served_says_how_the_deadline_is_counted(
+    sqlite_db, operator, profile, today, read_pdf
+):
+    _, dog = owner_and_dog(sqlite_db, operator, today)
+    case = declared(sqlite_db, operator, profile, dog.id)
+    text = " ".join(read_pdf(render(case, profile)))
+    assert "48 hours after the time of service written on the certificate" in text
+    assert "Date and time of service" in text
+
+
+def test_no_notice_for_a_refused_declaration(sqlite_db, operator, profile, today):
+    _, dog = owner_and_dog(sqlite_db, operator, today)
+    case = declared(
+        sqlite_db, operator, profile, dog.id, applies={"law_enforcement_dog": "K-9 unit on duty"}
+    )
+    with pytest.raises(ValueError):
+        render(case, profile)

@@ -1,0 +1,62 @@
+"""The cases list: filters, search and the deadline sort in SQL; the countdown's words."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from support import local
+from vicious_cases import declared, owner_and_dog
+
+from fieldops.services.vicious.listing import CaseFilter, cases_page, count_cases, countdown_text
+from fieldops.services.vicious.notices import NoticeInput, serve_notice
+
+AT = local(2026, 11, 27, 15)
+
+
+def test_filters_search_and_sort(db, operator, profile, today):
+    _, rex = owner_and_dog(db, operator, today)
+    _, max_ = owner_and_dog(db, operator, today, "Bea Quinn", "Maximilian")
+    _, bo = owner_and_dog(db, operator, today, "Cy Dunn", "Bo")
+    a = declared(db, operator, profile, rex.id)
+    b = declared(db, operator, profile, max_.id)
+    c = declared(db, operator, profile, bo.id, applies={"law_enforcement_dog": "K-9"})
+    serve_notice(
+        db,
+        operator,
+        a.id,
+        NoticeInput("in_person", local(2026, 11, 20, 9), "Off. L", "12 Elm St"),
+        profile,
+    )  # expired by AT
+    serve_notice(
+        db,
+        operator,
+        b.id,
+        NoticeInput("in_person", local(2026, 11, 26, 9), "Off. L", "12 Elm St"),
+        profile,
+    )
+    # Served on Thanksgiving (left out, as the Sunday): due Sat 28 Nov at 12 midnight.
+
+    def ids(**kw):
+        f = CaseFilter(**kw)
+        page = cases_page(db, f, 0, 50, AT)
+        assert count_cases(db, f, AT) == len(page.rows)
+        return [r.id for r in page.rows]
+
+    assert ids(status="open") == [a.id, b.id]  # the earliest deadline first
+    assert ids(status="open", descending=True) == [b.id, a.id]
+    assert ids(status="overdue") == [a.id]
+    assert ids(status="refused") == [c.id]
+    assert ids(status="all", text="Maximil") == [b.id]
+    assert ids(status="all", text="quinn") == [b.id]
+    assert ids(status="all", text=str(c.id)) == [c.id]
+    rows = cases_page(db, CaseFilter(status="open"), 0, 50, AT).rows
+    assert rows[0].overdue and not rows[1].overdue
+    assert rows[1].countdown(AT) == "1 d 9 h 0 min left"
+    assert not rows[1].overdue_at(AT + timedelta(hours=32))
+    assert rows[1].overdue_at(AT + timedelta(hours=33))
+
+
+def test_countdown_words():
+    assert countdown_text(AT + timedelta(days=1, hours=2, minutes=5), AT) == "1 d 2 h 5 min left"
+    assert countdown_text(AT - timedelta(minutes=7), AT) == "overdue by 7 min"
+    assert countdown_text(None, AT) == ""

@@ -1,0 +1,64 @@
+"""Builders shared by the vicious-animal tests (services and screens)."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from support import local
+
+from fieldops.rules import vicious as rules
+from fieldops.services.animals import AnimalInput, create_animal
+from fieldops.services.people import PersonInput, create_person
+from fieldops.services.vicious.declaring import (
+    DeclarationInput,
+    Finding,
+    IncidentInput,
+    declare,
+)
+
+HOSTILE = "O'Brien & <Sons>"
+
+
+def no_exceptions(**applies: str) -> dict[str, Finding]:
+    """A finding on every exception: none applies, except those named (code -> why)."""
+    return {
+        c: Finding(c in applies, applies.get(c, "Not so on the facts.")) for c in rules.EXCEPTIONS
+    }
+
+
+def owner_and_dog(db, actor, today, owner_name="Ana Ruiz", dog="Rex"):
+    owner = create_person(
+        db,
+        actor,
+        PersonInput(full_name=owner_name, address="12 Elm St", city="Madison", postal_code="53703"),
+    )
+    animal = create_animal(
+        db,
+        actor,
+        AnimalInput(species="dog", name=dog, breed="Beagle", colour="brown", owner_id=owner.id),
+        today=today,
+    )
+    return owner, animal
+
+
+def declaration(
+    animal_id, *, applies: dict[str, str] | None = None, decided_at=None, grounds=("bit_or_clawed",)
+) -> DeclarationInput:
+    decided_at = decided_at or local(2026, 11, 2, 9)
+    return DeclarationInput(
+        animal_id=animal_id,
+        owner_id=None,
+        officer="Off. Dana Lee",
+        decided_at=decided_at,
+        grounds=tuple(grounds),
+        findings=no_exceptions(**(applies or {})),
+        incidents=(
+            IncidentInput(
+                decided_at - timedelta(hours=16), "Elm & 3rd", "Bit a jogger on the calf."
+            ),
+        ),
+    )
+
+
+def declared(db, actor, profile, animal_id, **kw):
+    return declare(db, actor, declaration(animal_id, **kw), profile)

@@ -1,0 +1,40 @@
+"""How vicious-animal cases show in the list."""
+
+from __future__ import annotations
+
+from fieldops.rules import format_instant
+from ui.common.table_models import Column
+from ui.common.text import day
+from ui.context import AppContext
+
+
+def case_columns(ctx: AppContext) -> tuple[Column, ...]:
+    """The cases list; the countdown is read against ``ctx.now()`` each time it is painted,
+    and the page repaints it every half minute, so it stays live."""
+    return (
+        Column("#", lambda r: str(r.id), 40),
+        Column(
+            "Status",
+            lambda r: "OVERDUE: notice expired" if r.overdue_at(ctx.now()) else r.status_label,
+            200,
+        ),
+        Column("Animal", lambda r: r.animal, 190, stretch=True),
+        Column("Owner", lambda r: r.owner, 130),
+        Column(
+            "Notice deadline",
+            lambda r: (
+                format_instant(r.notice_deadline, ctx.profile)
+                if r.notice_deadline is not None and r.status == "served"
+                else ""
+            ),
+            300,
+        ),
+        Column("Time left", lambda r: r.countdown(ctx.now()), 140),
+        Column("Next step due", lambda r: day(r.next_step_due) if r.next_step_due else "", 130),
+        Column("Decided", lambda r: day(ctx.local_time(r.opened_at).date()), 130),
+    )
+
+
+COUNTDOWN_COLUMN = 5
+# Column -> CaseFilter sort key.
+SORT_KEYS: dict[int, str] = {4: "deadline", 5: "deadline", 7: "opened"}

@@ -1,0 +1,81 @@
+"""The vicious-animal cases as a lazy model: the database filters, sorts and counts."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from PySide6.QtCore import QObject, Qt
+from PySide6.QtGui import QBrush, QColor, QFont
+
+from fieldops.services.listing import Page
+from fieldops.services.vicious.listing import CaseFilter, cases_page, count_cases
+from ui.common.table_models import ROW_ROLE, AnyIndex, PagedTableModel
+from ui.context import AppContext
+from ui.vicious.columns import SORT_KEYS, case_columns
+
+OVERDUE_FG = QColor("#a4161a")
+OVERDUE_BG = QColor("#fde8e8")
+
+
+class CaseTableModel(PagedTableModel):
+    """Cases matching a ``CaseFilter``; overdue rows are painted red and bold."""
+
+    def __init__(self, ctx: AppContext, parent: QObject | None = None) -> None:
+        super().__init__(
+            ctx.tasks, case_columns(ctx), self._count, self._page, page_size=100, parent=parent
+        )
+        self._ctx = ctx
+        self._filter = CaseFilter()
+
+    def _count(self, text: str) -> int:
+        return count_cases(self._ctx.db, replace(self._filter, text=text), self._ctx.now())
+
+    def _page(self, text: str, offset: int, limit: int) -> Page:
+        return cases_page(
+            self._ctx.db, replace(self._filter, text=text), offset, limit, self._ctx.now()
+        )
+
+    def filter(self) -> CaseFilter:
+        return replace(self._filter, text=self.search_text())
+
+    def set_filter(self, f: CaseFilter) -> None:
+        self._filter = f
+        self.search(f.text)
+
+    def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
+        if column in SORT_KEYS:
+            self.set_filter(
+                replace(
+                    self.filter(),
+                    sort=SORT_KEYS[column],
+                    descending=order == Qt.SortOrder.DescendingOrder,
+                )
+            )
+
+    def tick(self) -> None:
+        """Repaint the countdowns (the rows stay; only the time moved)."""
+        if self.rowCount():
+            self.dataChanged.emit(
+                self.index(0, 0), self.index(self.rowCount() - 1, self.columnCount() - 1)
+            )
+
+    def data(self, index: AnyIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if (
+            role
+            in (
+                Qt.ItemDataRole.ForegroundRole,
+                Qt.ItemDataRole.BackgroundRole,
+                Qt.ItemDataRole.FontRole,
+            )
+            and index.isValid()
+        ):
+            row = super().data(index, ROW_ROLE)
+            if row is None or not row.overdue_at(self._ctx.now()):
+                return None
+            if role == Qt.ItemDataRole.FontRole:
+                font = QFont()
+                font.setBold(True)
+                return font
+            return QBrush(OVERDUE_FG if role == Qt.ItemDataRole.ForegroundRole else OVERDUE_BG)
+        return super().data(index, role)
