@@ -13,7 +13,7 @@ built in ``register.py`` and re-exported here with the other two.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
@@ -43,7 +43,7 @@ from fieldops.reports.impound_parts import (
     staff_name,
 )
 from fieldops.reports.register import impound_register
-from fieldops.services.impound_views import DispositionView, ImpoundView
+from fieldops.services.impound_views import DispositionView, EvidenceView, ImpoundView
 
 __all__ = ["RELEASE_KINDS", "impound_record_sheet", "impound_register", "release_receipt"]
 
@@ -140,7 +140,7 @@ class ReleaseReceipt(Document):
         ]
         return story
 
-    def _tail(self, last: tuple, *, header: bool) -> list[Flowable]:
+    def _tail(self, last: Sequence[EvidenceView], *, header: bool) -> list[Flowable]:
         if not last and not header:
             return []
         return evidence_table(self, last, show_header=header)

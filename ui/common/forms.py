@@ -11,7 +11,7 @@ open so the user can copy what they typed), anything else to the router.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, TypeVar
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QAction, QKeySequence, QShowEvent
@@ -37,6 +37,8 @@ from PySide6.QtWidgets import (
 from fieldops.errors import StaleRecordError, UserError, ValidationError
 from ui.common.widgets import Banner
 from ui.context import AppContext
+
+W = TypeVar("W", bound=QWidget)
 
 
 def _repolish(widget: QWidget) -> None:
@@ -112,11 +114,11 @@ class FormFields(MarkedFields):
         self,
         name: str,
         label: str,
-        widget: QWidget,
+        widget: W,
         *,
         focus: QWidget | None = None,
         hint: str = "",
-    ) -> QWidget:
+    ) -> W:
         """Add a row; ``label`` may carry a mnemonic (``&Name``) that focuses ``focus``."""
         focus = focus or widget
         box = QWidget()
