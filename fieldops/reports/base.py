@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import io
 from collections.abc import Callable, Collection, Iterable, Sequence
-from datetime import datetime
+from datetime import datetime, tzinfo
 from functools import lru_cache, partial
-from typing import Any
+from typing import Any, TypedDict
 from zoneinfo import ZoneInfo
 
 from reportlab.lib import colors
@@ -200,6 +200,14 @@ def letterhead_mark() -> ImageReader | None:
         return None
 
 
+class PageDetails(TypedDict):
+    """What every document is printed with (``Document``'s keyword arguments)."""
+
+    jurisdiction: str
+    tz: tzinfo
+    printed_at: datetime
+
+
 class Document:
     """A FieldOps PDF. Subclasses set ``title`` and override ``story()``.
 
@@ -218,7 +226,7 @@ class Document:
     later_header_height = 0.45 * inch
     footer_height = 0.35 * inch
 
-    def __init__(self, *, jurisdiction: str, tz: ZoneInfo, printed_at: datetime) -> None:
+    def __init__(self, *, jurisdiction: str, tz: tzinfo, printed_at: datetime) -> None:
         require_aware(printed_at, "printed_at")
         self.jurisdiction = clean(jurisdiction)
         self.tz = tz
