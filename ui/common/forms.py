@@ -35,6 +35,7 @@ from PySide6.QtWidgets import (
 )
 
 from fieldops.errors import StaleRecordError, UserError, ValidationError
+from ui.common.field_marks import FieldMarks
 from ui.common.widgets import Banner
 from ui.context import AppContext
 
@@ -153,7 +154,7 @@ class FormFields(MarkedFields):
 
 
 def show_refusal(
-    exc: BaseException, fields: MarkedFields, banner: Banner, *, invalid: str, bug: str
+    exc: BaseException, fields: FieldMarks, banner: Banner, *, invalid: str, bug: str
 ) -> bool:
     """Say on the form why nothing happened: field errors beside their fields and
     ``invalid`` in the banner, a user error as written, otherwise ``bug``.
@@ -169,7 +170,7 @@ def show_refusal(
     return False
 
 
-def form_state(root: QWidget) -> tuple:
+def form_state(root: QWidget) -> tuple[object, ...]:
     """Everything typed or chosen in a form, to tell whether it has unsaved changes."""
     state: list[object] = []
     for w in root.findChildren(QLineEdit):
@@ -233,11 +234,11 @@ class RecordDialog(QDialog):
         self._make_save_the_default()
         self._saving = False
         self._save_text = self.save_button.text()
-        self._clean_state: tuple | None = None
+        self._clean_state: tuple[object, ...] | None = None
 
     # -- for subclasses --------------------------------------------------
 
-    fields: FormFields
+    fields: FieldMarks
 
     def save(self) -> None:
         """Read the form and call the service (subclasses)."""
