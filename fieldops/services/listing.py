@@ -23,15 +23,15 @@ from fieldops.db.search import (
     tsquery,
 )
 
-T = TypeVar("T")
+Row = TypeVar("Row", covariant=True)  # a page is read-only (frozen)
 
 _COLUMNS = {"person": PERSON_FTS_COLUMNS, "animal": ANIMAL_FTS_COLUMNS}
 
 
 @dataclass(frozen=True)
-class Page(Generic[T]):
+class Page(Generic[Row]):
     offset: int
-    rows: tuple[T, ...]
+    rows: tuple[Row, ...]
 
 
 def fts_ids(db: Database, table: str, text_: str) -> Select[int] | None:
