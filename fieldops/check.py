@@ -6,7 +6,7 @@ registry's audit trail); every installed module adds its own
 
 from __future__ import annotations
 
-from sqlalchemy import text
+from sqlalchemy import Connection, text
 
 from fieldops import modules
 from fieldops.db.engine import Database
@@ -42,7 +42,7 @@ def integrity_problems(db: Database) -> list[str]:
     return problems
 
 
-def _unaudited(conn) -> list[str]:
+def _unaudited(conn: Connection) -> list[str]:
     """Records with no audit event for their creation: a change that bypassed the services."""
     out = []
     for table in ("person", "animal"):

@@ -15,10 +15,15 @@ import sys
 from collections.abc import Sequence
 from datetime import date
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from fieldops import __version__
 from fieldops import cli_guard as guard
 from fieldops.errors import UserError, ValidationError
+
+if TYPE_CHECKING:
+    from fieldops.db.engine import Database
+    from fieldops.services.context import Actor
 
 
 def _date(text: str) -> date:
@@ -91,7 +96,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             # The one place the core reaches the front end, and only now: every other
             # command runs headless without Qt installed or loaded (tests/test_layering.py).
             window = importlib.import_module("ui.app")
-            return window.run(args.db)
+            code: int = window.run(args.db)
+            return code
         code = COMMANDS[args.command](args)
         sys.stdout.flush()  # a closed pipe shows here, inside the guard, not at exit
         return code
@@ -102,7 +108,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return guard.EXIT_INTERRUPTED
 
 
-def _open(args):
+def _open(args: argparse.Namespace) -> tuple[Database, Actor]:
     """The database for a command that may change it (created on first use), and who acts."""
     from fieldops.services.setup import open_database, sign_in_os_user
 
@@ -116,14 +122,14 @@ def _open(args):
         raise
 
 
-def _open_existing(args):
+def _open_existing(args: argparse.Namespace) -> Database:
     """The database for a command that only reads: no upgrade, no sign-in, nothing created."""
     from fieldops.services.setup import open_existing_database
 
     return open_existing_database(args.db)
 
 
-def cmd_demo(args) -> int:
+def cmd_demo(args: argparse.Namespace) -> int:
     from fieldops.demo import fill
 
     db, actor = _open(args)
@@ -135,7 +141,7 @@ def cmd_demo(args) -> int:
     return 0
 
 
-def cmd_check(args) -> int:
+def cmd_check(args: argparse.Namespace) -> int:
     from fieldops.check import integrity_problems
 
     db = _open_existing(args)
@@ -151,7 +157,7 @@ def cmd_check(args) -> int:
     return 0
 
 
-def cmd_due(args) -> int:
+def cmd_due(args: argparse.Namespace) -> int:
     from fieldops.rules import Profile, format_day, plural
     from fieldops.services.context import now
     from fieldops.services.due import due_items
@@ -175,7 +181,7 @@ def cmd_due(args) -> int:
     return 0
 
 
-def cmd_report(args) -> int:
+def cmd_report(args: argparse.Namespace) -> int:
     from fieldops.files import write_whole_file
     from fieldops.reports import impound_register
     from fieldops.rules import Profile, plural
@@ -280,7 +286,7 @@ def _is_login_account(name: str) -> bool:
     return os.path.basename(entry.pw_shell) not in ("nologin", "false")
 
 
-def cmd_staff(args) -> int:
+def cmd_staff(args: argparse.Namespace) -> int:
     from fieldops.services.staff import list_staff, set_staff
 
     if args.username and not args.role:

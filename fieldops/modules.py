@@ -90,7 +90,7 @@ class DueItem:
     category_label: str
     text: str
     overdue: bool = False
-    sort_key: tuple = ()
+    sort_key: tuple[object, ...] = ()
 
     def due_day(self) -> date:
         return self.due.date() if isinstance(self.due, datetime) else self.due
@@ -192,7 +192,7 @@ def merge_due(items: Sequence[DueItem]) -> tuple[DueItem, ...]:
     module's other items, modules in installed order, each in its own working order."""
     order = {m.key: i for i, m in enumerate(installed_modules())}
 
-    def key(i: DueItem) -> tuple:
+    def key(i: DueItem) -> tuple[object, ...]:
         rank = order.get(i.module, len(order))
         if i.overdue:
             return (0, i.due_day(), rank, i.sort_key, i.record_id)

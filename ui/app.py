@@ -105,7 +105,8 @@ def _database_name(db_arg: str | None) -> str:
 
 def run(db_arg: str | None) -> int:
     """Open the database, sign in the OS user, show the window; the exit code."""
-    app = QApplication.instance() or QApplication(sys.argv[:1])
+    running = QApplication.instance()  # a QCoreApplication, as Qt declares it
+    app = running if isinstance(running, QApplication) else QApplication(sys.argv[:1])
     configure_application(app)
     try:
         opened = open_database(db_arg)

@@ -6,13 +6,14 @@ a page, give its area the widget class (or any ``(ctx) -> QWidget``), e.g.::
     Area("impounds", "Impounds", page=ImpoundsWidget, coming="..."),
 
 A page is built the first time it is shown. It may offer, and the main
-window then wires up (all optional):
+window then wires up (all optional; the protocols are in ``ui.common.pages``):
 
-* ``focus_search()``  Records > Find (Ctrl+F)
-* ``new_record()``    Records > New (Ctrl+N)
-* ``refresh()``       Records > Refresh (F5)
+* ``focus_search()``  Records > Find (Ctrl+F): ``Searchable``
+* ``new_record()``    Records > New (Ctrl+N): ``Creates`` (with
+  ``new_record_label``, ``NamesNewRecord``, the entry says what it creates)
+* ``refresh()``       Records > Refresh (F5): ``Refreshable``
 * ``page_actions() -> list[QAction]``  extra entries in the Records menu,
-  with their shortcuts live only while the page is showing.
+  with their shortcuts live only while the page is showing: ``HasPageActions``
 """
 
 from __future__ import annotations

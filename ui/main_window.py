@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
 from fieldops import __version__
 from fieldops.services.context import Actor
 from ui.areas import AREAS, Area, build_page
+from ui.common.pages import Creates, HasPageActions, NamesNewRecord, Refreshable, Searchable
 from ui.context import AppContext
 
 
@@ -88,7 +89,9 @@ class MainWindow(QMainWindow):
         return self.areas[self.navigation.currentRow()].key
 
     def current_page(self) -> QWidget:
-        return self.stack.currentWidget()
+        page = self.stack.currentWidget()
+        assert page is not None  # __init__ shows the first area; pages are never removed
+        return page
 
     def page(self, key: str) -> QWidget | None:
         return self._pages.get(key)
@@ -136,13 +139,15 @@ class MainWindow(QMainWindow):
         # Page actions sit in the menu only while their page shows, so two
         # pages may use the same shortcut without making it ambiguous.
         self.records_menu.clear()
-        self.find_action.setEnabled(hasattr(page, "focus_search"))
-        self.new_action.setEnabled(hasattr(page, "new_record"))
-        self.new_action.setText(getattr(page, "new_record_label", "&New…"))
-        self.refresh_action.setEnabled(hasattr(page, "refresh"))
+        self.find_action.setEnabled(isinstance(page, Searchable))
+        self.new_action.setEnabled(isinstance(page, Creates))
+        self.new_action.setText(
+            page.new_record_label if isinstance(page, NamesNewRecord) else "&New…"
+        )
+        self.refresh_action.setEnabled(isinstance(page, Refreshable))
         for action in (self.find_action, self.new_action, self.refresh_action):
             self.records_menu.addAction(action)
-        extra = page.page_actions() if hasattr(page, "page_actions") else []
+        extra = page.page_actions() if isinstance(page, HasPageActions) else []
         if extra:
             self.records_menu.addSeparator()
             self.records_menu.addActions(extra)
@@ -172,8 +177,10 @@ class MainWindow(QMainWindow):
             self.show_area(self.areas[row].key)
 
     def _on_go_action_triggered(self) -> None:
-        page = self.show_area(self.sender().data())
-        if hasattr(page, "focus_search"):
+        action = self.sender()
+        assert isinstance(action, QAction)  # only the Go menu's actions connect here
+        page = self.show_area(action.data())
+        if isinstance(page, Searchable):
             page.focus_search()
         else:
             page.setFocus(Qt.FocusReason.ShortcutFocusReason)
@@ -181,14 +188,22 @@ class MainWindow(QMainWindow):
     def _on_nav_action_triggered(self) -> None:
         self.navigation.setFocus(Qt.FocusReason.ShortcutFocusReason)
 
+    # An action is enabled only while its page offers it (_update_records_menu).
+
     def _on_find_action_triggered(self) -> None:
-        self.current_page().focus_search()
+        page = self.current_page()
+        if isinstance(page, Searchable):
+            page.focus_search()
 
     def _on_new_action_triggered(self) -> None:
-        self.current_page().new_record()
+        page = self.current_page()
+        if isinstance(page, Creates):
+            page.new_record()
 
     def _on_refresh_action_triggered(self) -> None:
-        self.current_page().refresh()
+        page = self.current_page()
+        if isinstance(page, Refreshable):
+            page.refresh()
 
     def _on_about_action_triggered(self) -> None:
         QMessageBox.about(

@@ -34,12 +34,13 @@ from typing import Any
 
 import shiboken6
 from PySide6.QtCore import QObject, Signal, Slot
+from PySide6.QtWidgets import QWidget
 
 from fieldops.db.cancel import Cancelled, CancelToken, running
 from ui.errors import ErrorRouter
 from ui.gc import collect_on_gui_thread
 
-DoneCallback = Callable[[Any], None]
+DoneCallback = Callable[[Any], object]  # what it returns is not used
 # Returns True when it dealt with the error; False sends it to the router.
 ErrorCallback = Callable[[BaseException], bool]
 
@@ -220,7 +221,12 @@ class TaskRunner(QObject):
     # -- worker side -----------------------------------------------------
 
     def _work(
-        self, task_id: int, token: CancelToken, fn: Callable[..., Any], args: tuple, kwargs: dict
+        self,
+        task_id: int,
+        token: CancelToken,
+        fn: Callable[..., Any],
+        args: tuple[Any, ...],
+        kwargs: dict[str, Any],
     ) -> None:
         if token.cancelled:  # cancelled while queued: it never runs
             outcome: tuple[bool, Any, str] = (False, Cancelled("cancelled before it ran"), "")
@@ -269,6 +275,5 @@ class TaskRunner(QObject):
             self.busy_changed.emit(False)
 
 
-def _window_of(owner: QObject | None):
-    window = getattr(owner, "window", None)
-    return window() if callable(window) else None
+def _window_of(owner: QObject | None) -> QWidget | None:
+    return owner.window() if isinstance(owner, QWidget) else None

@@ -22,14 +22,17 @@ go to a deleted file.
 from __future__ import annotations
 
 import os
+import sqlite3
 import stat
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
-from sqlalchemy import Engine, create_engine, event
+from sqlalchemy import Connection, Engine, create_engine, event
 from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session, sessionmaker
+from sqlalchemy.pool import ConnectionPoolEntry
 
 from fieldops.errors import DatabaseFilesReplacedError
 
@@ -112,11 +115,11 @@ class WalGuard:
         self.wal_path = database.with_name(database.name + "-wal")
         self.failed = False
 
-    def opened(self, info: dict) -> None:
+    def opened(self, info: dict[Any, Any]) -> None:
         """Remember the log a new connection opened (none yet in a brand-new database)."""
         info[WAL_IDENTITY] = _identity(self.wal_path)
 
-    def check(self, info: dict) -> None:
+    def check(self, info: dict[Any, Any]) -> None:
         """Refuse the unit of work unless the connection's log is still the file at the path."""
         if not self.failed:
             expected = info.get(WAL_IDENTITY)
@@ -141,7 +144,7 @@ def make_engine(url: str, *, echo: bool = False) -> Engine:
     guard = WalGuard(database) if database is not None else None
 
     @event.listens_for(engine, "connect")
-    def _on_connect(dbapi_connection, _record) -> None:
+    def _on_connect(dbapi_connection: sqlite3.Connection, _record: ConnectionPoolEntry) -> None:
         # Let SQLAlchemy's "begin" event emit BEGIN itself (pysqlite would defer it).
         dbapi_connection.isolation_level = None
         cursor = dbapi_connection.cursor()
@@ -157,7 +160,7 @@ def make_engine(url: str, *, echo: bool = False) -> Engine:
             guard.opened(_record.info)
 
     @event.listens_for(engine, "begin")
-    def _on_begin(conn) -> None:
+    def _on_begin(conn: Connection) -> None:
         if guard is not None:
             guard.check(conn.connection.info)  # before BEGIN: a refusal leaves no transaction
         if conn.get_execution_options().get(READONLY):
@@ -166,7 +169,7 @@ def make_engine(url: str, *, echo: bool = False) -> Engine:
             conn.exec_driver_sql("BEGIN IMMEDIATE")
 
     @event.listens_for(engine, "commit")
-    def _on_commit(conn) -> None:
+    def _on_commit(conn: Connection) -> None:
         # Once more just before COMMIT: a refused commit is rolled back when the
         # connection returns to the pool, never acknowledged.
         if guard is not None:

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import re
 
+from sqlalchemy.schema import SchemaItem
+
 FTS_TABLES = ("person_fts", "animal_fts")
 SEARCH_INDEXES = ("ix_person_search", "ix_animal_search")
 
@@ -18,7 +20,13 @@ PERSON_FTS_COLUMNS = ("full_name", "address", "city", "search_phone", "email")
 ANIMAL_FTS_COLUMNS = ("name", "breed", "colour", "markings")
 
 
-def include_object(obj, name, type_, reflected, compare_to) -> bool:
+def include_object(
+    obj: SchemaItem,
+    name: str | None,
+    type_: str,
+    reflected: bool,
+    compare_to: SchemaItem | None,
+) -> bool:
     if type_ == "table" and name and any(name.startswith(t) for t in FTS_TABLES):
         return False
     return not (type_ == "index" and name in SEARCH_INDEXES)

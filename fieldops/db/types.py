@@ -9,7 +9,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from decimal import ROUND_HALF_UP, Decimal
 
-from sqlalchemy import BigInteger, DateTime
+from sqlalchemy import BigInteger, DateTime, Dialect
 from sqlalchemy.types import TypeDecorator
 
 
@@ -19,7 +19,7 @@ class UTCDateTime(TypeDecorator[datetime]):
     impl = DateTime(timezone=True)
     cache_ok = True
 
-    def process_bind_param(self, value: datetime | None, dialect) -> datetime | None:
+    def process_bind_param(self, value: datetime | None, dialect: Dialect) -> datetime | None:
         if value is None:
             return None
         if value.tzinfo is None or value.utcoffset() is None:
@@ -29,7 +29,7 @@ class UTCDateTime(TypeDecorator[datetime]):
             return value.replace(tzinfo=None)
         return value
 
-    def process_result_value(self, value: datetime | None, dialect) -> datetime | None:
+    def process_result_value(self, value: datetime | None, dialect: Dialect) -> datetime | None:
         if value is None:
             return None
         if value.tzinfo is None:
@@ -52,8 +52,8 @@ class Money(TypeDecorator[Decimal]):
     impl = BigInteger
     cache_ok = True
 
-    def process_bind_param(self, value: Decimal | None, dialect) -> int | None:
+    def process_bind_param(self, value: Decimal | None, dialect: Dialect) -> int | None:
         return None if value is None else to_cents(value)
 
-    def process_result_value(self, value: int | None, dialect) -> Decimal | None:
+    def process_result_value(self, value: int | None, dialect: Dialect) -> Decimal | None:
         return None if value is None else (Decimal(value) / 100).quantize(CENT)

@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import io
 from collections.abc import Callable, Collection, Iterable, Sequence
-from datetime import datetime
+from datetime import datetime, tzinfo
 from functools import lru_cache, partial
-from typing import Any
+from typing import Any, TypedDict
 from zoneinfo import ZoneInfo
 
 from reportlab.lib import colors
@@ -200,6 +200,14 @@ def letterhead_mark() -> ImageReader | None:
         return None
 
 
+class PageDetails(TypedDict):
+    """What every document is printed with (``Document``'s keyword arguments)."""
+
+    jurisdiction: str
+    tz: tzinfo
+    printed_at: datetime
+
+
 class Document:
     """A FieldOps PDF. Subclasses set ``title`` and override ``story()``.
 
@@ -213,12 +221,12 @@ class Document:
 
     title = "Document"
     pagesize: tuple[float, float] = letter
-    margin = 0.6 * inch
+    margin: float = 0.6 * inch
     first_header_height = 0.85 * inch
     later_header_height = 0.45 * inch
     footer_height = 0.35 * inch
 
-    def __init__(self, *, jurisdiction: str, tz: ZoneInfo, printed_at: datetime) -> None:
+    def __init__(self, *, jurisdiction: str, tz: tzinfo, printed_at: datetime) -> None:
         require_aware(printed_at, "printed_at")
         self.jurisdiction = clean(jurisdiction)
         self.tz = tz
@@ -385,13 +393,13 @@ class Document:
         else:
             canvas.setFont(self.font, 8.5)
             sub_w = stringWidth(sub, self.bold, 8.5) + 12 if sub else 0
-            left = fit(
+            heading = fit(
                 f"{self.jurisdiction} — {self.title} (continued)",
                 self.font,
                 8.5,
                 self.body_width - sub_w,
             )
-            canvas.drawString(m, top - 9, left)
+            canvas.drawString(m, top - 9, heading)
             if sub:
                 canvas.setFont(self.bold, 8.5)
                 canvas.drawRightString(right, top - 9, sub)
@@ -541,7 +549,7 @@ class Document:
             last = n == len(pieces) - 1
             data = [*([head] if show_header else []), *piece, *(totals if last else [])]
             top = 1 if show_header else 0  # the first body row
-            commands: list[tuple] = [
+            commands: list[tuple[object, ...]] = [
                 ("FONTNAME", (0, 0), (-1, -1), self.font),
                 ("FONTSIZE", (0, 0), (-1, -1), font_size),
                 ("LEADING", (0, 0), (-1, -1), font_size + 2),

@@ -13,9 +13,9 @@ built in ``register.py`` and re-exported here with the other two.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from datetime import datetime
-from zoneinfo import ZoneInfo
+from collections.abc import Mapping, Sequence
+from datetime import datetime, tzinfo
+from typing import Unpack
 
 from reportlab.lib.units import inch
 from reportlab.platypus import Flowable, Table, TableStyle
@@ -24,6 +24,7 @@ from fieldops.reports.base import (
     Document,
     FirstThatFits,
     Markup,
+    PageDetails,
     clean,
     fmt_date,
     fmt_datetime,
@@ -43,7 +44,7 @@ from fieldops.reports.impound_parts import (
     staff_name,
 )
 from fieldops.reports.register import impound_register
-from fieldops.services.impound_views import DispositionView, ImpoundView
+from fieldops.services.impound_views import DispositionView, EvidenceView, ImpoundView
 
 __all__ = ["RELEASE_KINDS", "impound_record_sheet", "impound_register", "release_receipt"]
 
@@ -62,7 +63,11 @@ class ReleaseReceipt(Document):
     title = "Receipt for release of impounded animal"
 
     def __init__(
-        self, view: ImpoundView, *, staff_names: Mapping[str, str] | None = None, **kwargs: object
+        self,
+        view: ImpoundView,
+        *,
+        staff_names: Mapping[str, str] | None = None,
+        **kwargs: Unpack[PageDetails],
     ) -> None:
         disposition = view.disposition
         if disposition is None:
@@ -73,7 +78,7 @@ class ReleaseReceipt(Document):
                 f"(disposition: {disposition.label}); no release receipt"
             )
         require_aware_view(view)
-        super().__init__(**kwargs)  # type: ignore[arg-type]
+        super().__init__(**kwargs)
         self.view = view
         self.disposition = disposition
         self.staff_names = staff_names
@@ -140,7 +145,7 @@ class ReleaseReceipt(Document):
         ]
         return story
 
-    def _tail(self, last: tuple, *, header: bool) -> list[Flowable]:
+    def _tail(self, last: Sequence[EvidenceView], *, header: bool) -> list[Flowable]:
         if not last and not header:
             return []
         return evidence_table(self, last, show_header=header)
@@ -208,7 +213,7 @@ def release_receipt(
     view: ImpoundView,
     *,
     jurisdiction: str,
-    tz: ZoneInfo,
+    tz: tzinfo,
     printed_at: datetime,
     staff_names: Mapping[str, str] | None = None,
 ) -> bytes:
@@ -233,10 +238,14 @@ class ImpoundRecordSheet(Document):
     title = "Record of impounded animal"
 
     def __init__(
-        self, view: ImpoundView, *, staff_names: Mapping[str, str] | None = None, **kwargs: object
+        self,
+        view: ImpoundView,
+        *,
+        staff_names: Mapping[str, str] | None = None,
+        **kwargs: Unpack[PageDetails],
     ) -> None:
         require_aware_view(view)
-        super().__init__(**kwargs)  # type: ignore[arg-type]
+        super().__init__(**kwargs)
         self.view = view
         self.staff_names = staff_names
 
@@ -473,7 +482,7 @@ def impound_record_sheet(
     view: ImpoundView,
     *,
     jurisdiction: str,
-    tz: ZoneInfo,
+    tz: tzinfo,
     printed_at: datetime,
     staff_names: Mapping[str, str] | None = None,
 ) -> bytes:

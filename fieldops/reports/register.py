@@ -4,15 +4,23 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from datetime import date, datetime
+from datetime import date, datetime, tzinfo
 from decimal import Decimal
-from zoneinfo import ZoneInfo
+from typing import Unpack
 
 from reportlab.lib.pagesizes import landscape, letter
 from reportlab.lib.units import inch
 from reportlab.platypus import Flowable, KeepTogether
 
-from fieldops.reports.base import Document, clean, fmt_date, fmt_local_date, markup, money
+from fieldops.reports.base import (
+    Document,
+    PageDetails,
+    clean,
+    fmt_date,
+    fmt_local_date,
+    markup,
+    money,
+)
 from fieldops.reports.impound_parts import party_line
 from fieldops.services.impound_views import DISPOSITIONS
 from fieldops.services.register_views import RegisterRow
@@ -28,11 +36,16 @@ class ImpoundRegister(Document):
     margin = 0.5 * inch
 
     def __init__(
-        self, rows: Sequence[RegisterRow], *, period_start: date, period_end: date, **kwargs: object
+        self,
+        rows: Sequence[RegisterRow],
+        *,
+        period_start: date,
+        period_end: date,
+        **kwargs: Unpack[PageDetails],
     ) -> None:
         if period_end < period_start:
             raise ValueError("period_end is before period_start")
-        super().__init__(**kwargs)  # type: ignore[arg-type]
+        super().__init__(**kwargs)
         self.rows = sorted(rows, key=lambda r: (r.impounded_at, r.id))
         self.period_start = period_start
         self.period_end = period_end
@@ -138,7 +151,7 @@ def impound_register(
     period_start: date,
     period_end: date,
     jurisdiction: str,
-    tz: ZoneInfo,
+    tz: tzinfo,
     printed_at: datetime,
 ) -> bytes:
     """The register of impounded animals for a period (city code 58-528), landscape.

@@ -19,12 +19,11 @@ from __future__ import annotations
 
 import os
 import re
-from datetime import date, datetime
+from datetime import date, datetime, tzinfo
 from decimal import ROUND_HALF_UP, Decimal
 from functools import cache
 from pathlib import Path
 from xml.sax.saxutils import escape as _xml_escape
-from zoneinfo import ZoneInfo
 
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.pdfbase import pdfmetrics
@@ -100,12 +99,12 @@ def fmt_date(day: date | None) -> str:
     return format_day(day)
 
 
-def local(moment: datetime, tz: ZoneInfo) -> datetime:
+def local(moment: datetime, tz: tzinfo) -> datetime:
     require_aware(moment)
     return moment.astimezone(tz)
 
 
-def fmt_datetime(moment: datetime | None, tz: ZoneInfo) -> str:
+def fmt_datetime(moment: datetime | None, tz: tzinfo) -> str:
     """ "Mon 9 Mar 2026 2:05 PM CST": an aware instant in the jurisdiction's time; None -> ""."""
     if moment is None:
         return ""
@@ -113,7 +112,7 @@ def fmt_datetime(moment: datetime | None, tz: ZoneInfo) -> str:
     return format_local(moment, tz)
 
 
-def fmt_local_date(moment: datetime | None, tz: ZoneInfo) -> str:
+def fmt_local_date(moment: datetime | None, tz: tzinfo) -> str:
     """The local calendar day of an instant, "Mon 9 Mar 2026"; None -> ""."""
     if moment is None:
         return ""
@@ -135,7 +134,9 @@ def money(amount: Decimal | int | None) -> str:
 
 
 def yes_no(flag: bool | None) -> str:
-    return {True: "Yes", False: "No"}.get(flag, "Unknown")  # type: ignore[arg-type]
+    if flag is None:
+        return "Unknown"
+    return "Yes" if flag else "No"
 
 
 def wrap_text(text: str, font: str, size: float, width: float) -> str:

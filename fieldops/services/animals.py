@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date
+from typing import Any
 
-from sqlalchemy import func, or_, select
+from sqlalchemy import Select, func, or_, select
 from sqlalchemy.orm import Session
 from sqlalchemy.orm.exc import StaleDataError
 
@@ -241,7 +242,7 @@ def _apply(s: Session, animal: Animal, inp: AnimalInput) -> None:
         setattr(animal, f, value)
 
 
-def _snap(animal: Animal) -> dict:
+def _snap(animal: Animal) -> dict[str, Any]:
     data = snapshot(animal, FIELDS)
     data["microchip"] = data["microchip"] or ""
     data["licence_number"] = data["licence_number"] or ""
@@ -367,7 +368,7 @@ def get_animal(db: Database, animal_id: int) -> AnimalView:
 ANIMAL_ORDER = (Animal.name, Animal.id)
 
 
-def _matching_ids(db: Database, text_: str):
+def _matching_ids(db: Database, text_: str) -> Select[int] | None:
     """Ids of animals matching by name/breed/colour/markings, microchip, licence or owner."""
     text_ = (text_ or "").strip()
     if not text_:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from sqlalchemy import select
 
@@ -20,7 +21,7 @@ class HistoryEntry:
     reason: str
 
 
-def _summary(action: str, before: dict | None, after: dict | None) -> str:
+def _summary(action: str, before: dict[str, Any] | None, after: dict[str, Any] | None) -> str:
     if action in ("update", "correct_intake") and after:  # old value → new
         parts = [f"{k}: {(before or {}).get(k)!s} → {v!s}" for k, v in after.items()]
         return "; ".join(parts)

@@ -66,7 +66,9 @@ def snapshot(obj: Any, names: tuple[str, ...]) -> dict[str, Any]:
     return {n: jsonable(getattr(obj, n)) for n in names}
 
 
-def changed_only(before: dict[str, Any], after: dict[str, Any]) -> tuple[dict, dict]:
+def changed_only(
+    before: dict[str, Any], after: dict[str, Any]
+) -> tuple[dict[str, Any], dict[str, Any]]:
     keys = [k for k in after if before.get(k) != after.get(k)]
     return {k: before.get(k) for k in keys}, {k: after[k] for k in keys}
 
@@ -78,8 +80,8 @@ def audit(
     entity: str,
     entity_id: int,
     *,
-    before: dict | None = None,
-    after: dict | None = None,
+    before: dict[str, Any] | None = None,
+    after: dict[str, Any] | None = None,
     reason: str = "",
 ) -> None:
     """Record a change in the same transaction as the change itself."""

@@ -49,7 +49,7 @@ class FeeScheduleView:
 DEFAULT_SCHEDULE = "the city profile's default fees"
 
 
-def parse_amount(c: Collector, field: str, value) -> Decimal | None:
+def parse_amount(c: Collector, field: str, value: object) -> Decimal | None:
     try:
         amount = value if isinstance(value, Decimal) else Decimal(str(value).strip().lstrip("$"))
     except (InvalidOperation, ValueError):

@@ -458,7 +458,7 @@ def _simple_disposition(e: Event, names: Names) -> str:
 def _corrected(e: Event, names: Names) -> str:
     b, a = e.before, e.after
 
-    def side(d: dict) -> str:
+    def side(d: dict[str, Any]) -> str:
         kind = DISPOSITIONS.get(d.get("kind", ""), d.get("kind") or "unknown")
         return f"{kind.lower()} ({names.when(d.get('at'))})"
 

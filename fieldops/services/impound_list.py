@@ -13,11 +13,14 @@ has moved past is interrupted instead of holding a core.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, datetime
-from typing import Any
+from typing import Any, TypeVar
 
-from sqlalchemy import ColumnElement, func, literal_column, or_, select
+from sqlalchemy import ColumnElement, Connection, Select, func, literal_column, or_, select
+from sqlalchemy.orm import InstrumentedAttribute
+from sqlalchemy.sql.elements import SQLCoreOperations
 
 from fieldops.db.cancel import cancellable
 from fieldops.db.engine import Database
@@ -59,7 +62,12 @@ class ImpoundFilter:
     descending: bool = True
 
 
-def _status(status: str, at: datetime, col, counting: bool) -> list[ColumnElement[Any]]:
+T = TypeVar("T")
+# A column as a condition uses it: itself, or hidden from the index chooser.
+ColumnUse = Callable[[InstrumentedAttribute[Any]], SQLCoreOperations[Any]]
+
+
+def _status(status: str, at: datetime, col: ColumnUse, counting: bool) -> list[ColumnElement[Any]]:
     # Every status but "all" names ``disposed`` first: the (disposed, key, id)
     # indexes then deliver each sort's order within the status.
     custody = col(Impoundment.disposed).is_(False)
@@ -78,11 +86,11 @@ def _status(status: str, at: datetime, col, counting: bool) -> list[ColumnElemen
     return []
 
 
-def _indexed(column):
+def _indexed(column: InstrumentedAttribute[T]) -> SQLCoreOperations[T]:
     return column
 
 
-def _not_indexed(column):
+def _not_indexed(column: InstrumentedAttribute[T]) -> SQLCoreOperations[T]:
     """``+column`` on SQLite: the same value, but no index may be chosen for it.
 
     SQLite has no statistics here, so it takes any index matching an equality
@@ -148,11 +156,11 @@ def _order(f: ImpoundFilter) -> list[ColumnElement[Any]]:
     return [key.asc(), Impoundment.id.asc()]
 
 
-def count_query(db: Database, f: ImpoundFilter, at: datetime):
+def count_query(db: Database, f: ImpoundFilter, at: datetime) -> Select[int]:
     return select(func.count()).select_from(Impoundment).where(*_where(db, f, at, counting=True))
 
 
-def ids_query(db: Database, f: ImpoundFilter, at: datetime, offset: int, limit: int):
+def ids_query(db: Database, f: ImpoundFilter, at: datetime, offset: int, limit: int) -> Select[int]:
     """One page's ids in list order: an index walk for every status and sort."""
     return (
         select(Impoundment.id)
@@ -236,7 +244,7 @@ def impounds_page(
     return Page(offset=offset, rows=tuple(out))
 
 
-def stale_list_copies(conn) -> list[str]:
+def stale_list_copies(conn: Connection) -> list[str]:
     """Impoundments whose list copies differ from their sources (for ``fieldops check``).
 
     The triggers keep them in step; a difference means a trigger was lost (a

@@ -42,13 +42,9 @@ from fieldops.services import validate as v
 from fieldops.services.animals import FIELDS as ANIMAL_FIELDS
 from fieldops.services.animals import AnimalInput, validate_animal
 from fieldops.services.context import Actor, audit, fetch, jsonable, now
+from fieldops.services.impound_rows import current_disposition, load_impoundment
 from fieldops.services.impound_views import ImpoundView
-from fieldops.services.impounds import (
-    _earlier_in_window,
-    build_view,
-    current_disposition,
-    load_impoundment,
-)
+from fieldops.services.impounds import _earlier_in_window, build_view
 
 HOLD_FIELDS = ("impounded_at", "bit_person", "reason")  # reason: only to or from a surrender
 ANIMAL_DETAILS = ("name", "breed", "colour", "sex", "markings")

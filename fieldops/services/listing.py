@@ -9,9 +9,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
-from sqlalchemy import ColumnElement, Integer, Select, func, literal_column, select, text
+from sqlalchemy import ColumnElement, Integer, Select, Subquery, func, literal_column, select, text
+from sqlalchemy.orm import InstrumentedAttribute, Session
 
 from fieldops.db.engine import Database
+from fieldops.db.models import Animal, Person
 from fieldops.db.search import (
     ANIMAL_FTS_COLUMNS,
     PERSON_FTS_COLUMNS,
@@ -21,18 +23,18 @@ from fieldops.db.search import (
     tsquery,
 )
 
-T = TypeVar("T")
+Row = TypeVar("Row", covariant=True)  # a page is read-only (frozen)
 
 _COLUMNS = {"person": PERSON_FTS_COLUMNS, "animal": ANIMAL_FTS_COLUMNS}
 
 
 @dataclass(frozen=True)
-class Page(Generic[T]):
+class Page(Generic[Row]):
     offset: int
-    rows: tuple[T, ...]
+    rows: tuple[Row, ...]
 
 
-def fts_ids(db: Database, table: str, text_: str) -> Select | None:
+def fts_ids(db: Database, table: str, text_: str) -> Select[int] | None:
     """A select of the ids whose text matches every term as a prefix, or None for no terms."""
     terms = search_terms(text_)
     if not terms:
@@ -40,47 +42,52 @@ def fts_ids(db: Database, table: str, text_: str) -> Select | None:
     if db.dialect == "sqlite":
         fts = f"{table}_fts"
         return (
-            select(literal_column("rowid"))
+            select(literal_column("rowid", Integer))
             .select_from(text(fts))
             .where(literal_column(fts).op("MATCH")(fts5_query(terms)))
         )
     q = tsquery(terms)
     vector: ColumnElement[Any] = literal_column(pg_vector(_COLUMNS[table]))
     return (
-        select(literal_column("id"))
+        select(literal_column("id", Integer))
         .select_from(text(table))
         .where(vector.op("@@")(func.to_tsquery("simple", q)))
     )
 
 
-def active_count(s, model, text_ids: Select | None) -> int:
+# The registers a paged list walks: each has an id and an archived_at.
+Listed = type[Person] | type[Animal]
+
+
+def active_count(s: Session, model: Listed, text_ids: Select[int] | None) -> int:
     """How many active rows (optionally among ``text_ids``).
 
     Without a search this is all rows minus archived ones: two index-only
     counts, where "WHERE archived_at IS NULL" would visit every row.
     """
     if text_ids is None:
-        total = s.execute(select(func.count()).select_from(model)).scalar_one()
-        archived = s.execute(
+        total: int = s.execute(select(func.count()).select_from(model)).scalar_one()
+        archived: int = s.execute(
             select(func.count()).select_from(model).where(model.archived_at.is_not(None))
         ).scalar_one()
         return total - archived
-    return s.execute(
+    matching: int = s.execute(
         select(func.count())
         .select_from(model)
         .where(model.archived_at.is_(None), model.id.in_(text_ids))
     ).scalar_one()
+    return matching
 
 
 def page_ids(
     db: Database,
-    model,
-    order: tuple,
+    model: Listed,
+    order: tuple[InstrumentedAttribute[Any], ...],
     order_index: str,
-    text_ids: Select | None,
+    text_ids: Select[int] | None,
     offset: int,
     limit: int,
-):
+) -> Subquery:
     """The ids of one page of active rows, walked on the covering order index.
 
     Fetching ids first and the columns after (a "deferred join") keeps a deep
@@ -92,7 +99,7 @@ def page_ids(
     """
     if text_ids is None and db.dialect == "sqlite":
         # SQLAlchemy renders no table hints for SQLite, so this one query is text.
-        table = model.__table__.name
+        table = model.__tablename__
         columns = ", ".join(c.name for c in order)
         return (
             text(

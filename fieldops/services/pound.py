@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
+from typing import Any
 
-from sqlalchemy import select, text
+from sqlalchemy import Connection, select, text
 
 from fieldops.db.engine import Database
 from fieldops.db.models import Animal, Impoundment
@@ -40,7 +41,7 @@ class ImpoundDueItem(DueItem):
     def impoundment_id(self) -> int:
         return self.record_id
 
-    def as_json(self) -> dict:
+    def as_json(self) -> dict[str, Any]:
         data = super().as_json()
         data.update(
             impoundment_id=self.record_id,
@@ -137,7 +138,7 @@ def demo(d: Demo) -> str:
     return f"{n} impoundments"
 
 
-def checks(conn) -> list[str]:
+def checks(conn: Connection) -> list[str]:
     """Impoundments written past the services, dispositions out of step, and list copies
     out of step with their sources (``stale_list_copies``)."""
     from fieldops.services.impound_list import stale_list_copies

@@ -8,11 +8,21 @@ through the services, audited.
 
 from __future__ import annotations
 
+import random
+from collections.abc import Sequence
 from datetime import UTC, date, datetime, time, timedelta
+from typing import TYPE_CHECKING, Any
 
 from fieldops.demo import STREETS
 from fieldops.rules import Profile
 from fieldops.services.context import now
+
+if TYPE_CHECKING:
+    from fieldops.db.engine import Database
+    from fieldops.services.animals import AnimalView
+    from fieldops.services.context import Actor
+    from fieldops.services.impound_views import ImpoundView
+    from fieldops.services.people import PersonView
 
 OFFICERS = ("Off. Dana Lee", "Off. Marco Vang", "Off. Greta Hansen")
 
@@ -21,7 +31,15 @@ def _at(day: date, hour: int, profile: Profile) -> datetime:
     return datetime.combine(day, time(hour, 15), profile.timezone).astimezone(UTC)
 
 
-def impoundments(db, actor, rng, animals, persons, anchor, profile) -> int:
+def impoundments(
+    db: Database,
+    actor: Actor,
+    rng: random.Random,
+    animals: Sequence[AnimalView],
+    persons: Sequence[PersonView],
+    anchor: date,
+    profile: Profile,
+) -> int:
     """Impoundments in every state, placed relative to ``anchor``; returns how many."""
     from fieldops.services.dispositions import (
         ReleaseRequest,
@@ -40,12 +58,12 @@ def impoundments(db, actor, rng, animals, persons, anchor, profile) -> int:
     rng.shuffle(pool)
     count = 0
 
-    def take(days_ago: int, **kw):
+    def take(days_ago: int, **kw: Any) -> tuple[AnimalView, ImpoundView]:
         nonlocal count
         animal = kw.pop("animal", None) or pool.pop()
         at = min(_at(anchor - timedelta(days=days_ago), rng.randint(8, 16), profile), now())
         count += 1
-        data = {
+        data: dict[str, Any] = {
             "officer": rng.choice(OFFICERS),
             "reason": "at_large",
             "found_place": f"{rng.randint(1, 3000)} {rng.choice(STREETS)}",
@@ -56,7 +74,7 @@ def impoundments(db, actor, rng, animals, persons, anchor, profile) -> int:
             db, actor, IntakeInput(impounded_at=at, animal_id=animal.id, **data), profile
         )
 
-    def pay_all(view, at, to_owner, payer):
+    def pay_all(view: ImpoundView, at: datetime, to_owner: bool, payer: int | None) -> None:
         fees = quote(db, view.id, at, to_owner, profile)
         lines = tuple(LineInput(f.kind, f.amount, f.label) for f in fees.lines if f.amount > 0)
         record_payment(

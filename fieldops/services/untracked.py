@@ -10,7 +10,10 @@ takes its placeholder's line in ``fieldops.modules.INSTALLED`` (same key).
 
 from __future__ import annotations
 
+from sqlalchemy.orm import Session
+
 from fieldops.modules import Module, ReleaseCase
+from fieldops.rules import Requirement
 from fieldops.rules.release import open_quarantine_block, vicious_block
 
 QUARANTINE_NOT_TRACKED = (
@@ -21,11 +24,11 @@ VICIOUS_NOT_TRACKED = (
 )
 
 
-def _quarantine(_s, _animal_id: int, _release: ReleaseCase):
+def _quarantine(_s: Session, _animal_id: int, _release: ReleaseCase) -> tuple[Requirement]:
     return (open_quarantine_block(False, QUARANTINE_NOT_TRACKED),)
 
 
-def _vicious(_s, _animal_id: int, release: ReleaseCase):
+def _vicious(_s: Session, _animal_id: int, release: ReleaseCase) -> tuple[Requirement]:
     return (vicious_block(False, release.recipient_in_city, VICIOUS_NOT_TRACKED),)
 
 

@@ -9,6 +9,7 @@ from PySide6.QtWidgets import QLabel
 
 from ui.app import build_main_window
 from ui.areas import AREAS, Area, PlaceholderWidget
+from ui.common.pages import Creates, HasPageActions, Refreshable, Searchable
 from ui.people.page import PeopleAndAnimalsWidget
 
 AREA_TITLES = [
@@ -122,3 +123,51 @@ def test_the_status_bar_says_where_the_old_database_was_backed_up(
 def test_ctrl_q_closes_the_window(qtbot, window):
     qtbot.keyClick(window, Qt.Key.Key_Q, Qt.KeyboardModifier.ControlModifier)
     qtbot.waitUntil(lambda: not window.isVisible())
+
+
+class _RefreshOnlyPage(QLabel):
+    def __init__(self, ctx) -> None:
+        super().__init__("a list")
+        self.refreshed = 0
+
+    def refresh(self) -> None:
+        self.refreshed += 1
+
+
+def test_a_records_action_is_enabled_only_for_a_page_that_offers_it(
+    qtbot, sqlite_db, operator, errors
+):
+    areas = [Area("list", "List", page=_RefreshOnlyPage)]
+    w = build_main_window(sqlite_db, operator, errors=errors, areas=areas)
+    qtbot.addWidget(w)
+    assert not w.find_action.isEnabled()
+    assert not w.new_action.isEnabled()
+    assert w.new_action.text() == "&New…"
+    assert w.refresh_action.isEnabled()
+    w.refresh_action.trigger()
+    assert w.current_page().refreshed == 1
+    w.ctx.shutdown()
+
+
+def test_each_page_offers_the_records_actions_the_menu_enables(window):
+    offered = {}
+    for area in AREAS:
+        if area.page is None:
+            continue
+        page = window.show_area(area.key)
+        offers = (
+            isinstance(page, Searchable),
+            isinstance(page, Creates),
+            isinstance(page, Refreshable),
+            isinstance(page, HasPageActions),
+        )
+        menu = (
+            window.find_action.isEnabled(),
+            window.new_action.isEnabled(),
+            window.refresh_action.isEnabled(),
+        )
+        assert menu == offers[:3], area.key
+        offered[area.key] = offers
+    assert offered["impounds"] == (True, True, True, False)
+    assert offered["people"] == (True, True, True, True)
+    assert offered["today"][2] and offered["admin"][2]

@@ -34,7 +34,7 @@ from ui.common.fields import FieldGroups, GridFields, error_label
 from ui.common.forms import FormFields, form_layout, show_refusal
 from ui.common.table_models import Column, ListTableModel
 from ui.common.text import day, money, species, when
-from ui.common.widgets import Banner, RecordTableView, set_date
+from ui.common.widgets import Banner, RecordTableView, date_of, set_date
 from ui.context import AppContext
 
 AMOUNTS = (
@@ -182,7 +182,7 @@ class FeeSchedulesWidget(QWidget):
             sp: SpeciesFees(*(self.amounts[f"{sp}.{k}"].text() for k, _ in AMOUNTS))
             for sp in SPECIES
         }
-        return FeeScheduleInput(self.resolution.text(), self.effective_on.date().toPython(), fees)
+        return FeeScheduleInput(self.resolution.text(), date_of(self.effective_on.date()), fees)
 
     def save(self) -> None:
         if self._saving:

@@ -9,20 +9,11 @@ Both look like ``FormFields`` to ``RecordDialog``.
 
 from __future__ import annotations
 
-from typing import Protocol
-
 from PySide6.QtWidgets import QLabel, QWidget
 
 from fieldops.errors import ValidationError
+from ui.common.field_marks import FieldMarks
 from ui.common.forms import MarkedFields
-
-
-class _Group(Protocol):
-    def __contains__(self, name: str) -> bool: ...
-    def show_errors(self, error: ValidationError) -> list[str]: ...
-    def clear_errors(self) -> None: ...
-    def error_text(self, name: str) -> str: ...
-    def is_marked(self, name: str) -> bool: ...
 
 
 def error_label() -> QLabel:
@@ -48,10 +39,10 @@ class GridFields(MarkedFields):
 class FieldGroups:
     """Several field groups answering as one form."""
 
-    def __init__(self, *groups: _Group) -> None:
+    def __init__(self, *groups: FieldMarks) -> None:
         self.groups = groups
 
-    def _owner(self, name: str) -> _Group:
+    def _owner(self, name: str) -> FieldMarks:
         return next(g for g in self.groups if name in g)
 
     def __contains__(self, name: str) -> bool:
@@ -64,7 +55,7 @@ class FieldGroups:
         return self._owner(name).is_marked(name)
 
     def input(self, name: str) -> QWidget:
-        return self._owner(name).input(name)  # type: ignore[attr-defined]
+        return self._owner(name).input(name)
 
     def show_errors(self, error: ValidationError) -> list[str]:
         # Last group first, so the first group's first bad field ends with the focus.

@@ -115,17 +115,23 @@ def start_folder(db_folder: Path | None) -> Path:
     return Path(Path.home().anchor or "/")
 
 
+class _FileDialog(QFileDialog):
+    """A file dialog holding its icon provider: a dialog does not own its provider."""
+
+    _icon_provider: NameOnlyIconProvider
+
+
 def make_file_dialog(
     parent: QWidget | None, caption: str, folder: Path, name_filter: str, *, saving: bool
 ) -> QFileDialog:
     """A file dialog that reads names and folder listings only, never a file's contents."""
-    dialog = QFileDialog(parent, caption, str(folder), name_filter)
+    dialog = _FileDialog(parent, caption, str(folder), name_filter)
     dialog.setOption(QFileDialog.Option.DontUseNativeDialog, True)
     dialog.setOption(QFileDialog.Option.DontResolveSymlinks, True)
     dialog.setOption(QFileDialog.Option.DontUseCustomDirectoryIcons, True)
     provider = NameOnlyIconProvider()
     dialog.setIconProvider(provider)
-    dialog._icon_provider = provider  # a dialog does not own its provider: keep it alive
+    dialog._icon_provider = provider  # keep it alive as long as the dialog
     if saving:
         dialog.setAcceptMode(QFileDialog.AcceptMode.AcceptSave)
         dialog.setFileMode(QFileDialog.FileMode.AnyFile)

@@ -11,7 +11,7 @@ open so the user can copy what they typed), anything else to the router.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, TypeVar
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QAction, QKeySequence, QShowEvent
@@ -35,8 +35,11 @@ from PySide6.QtWidgets import (
 )
 
 from fieldops.errors import StaleRecordError, UserError, ValidationError
+from ui.common.field_marks import FieldMarks
 from ui.common.widgets import Banner
 from ui.context import AppContext
+
+W = TypeVar("W", bound=QWidget)
 
 
 def _repolish(widget: QWidget) -> None:
@@ -112,11 +115,11 @@ class FormFields(MarkedFields):
         self,
         name: str,
         label: str,
-        widget: QWidget,
+        widget: W,
         *,
         focus: QWidget | None = None,
         hint: str = "",
-    ) -> QWidget:
+    ) -> W:
         """Add a row; ``label`` may carry a mnemonic (``&Name``) that focuses ``focus``."""
         focus = focus or widget
         box = QWidget()
@@ -151,7 +154,7 @@ class FormFields(MarkedFields):
 
 
 def show_refusal(
-    exc: BaseException, fields: MarkedFields, banner: Banner, *, invalid: str, bug: str
+    exc: BaseException, fields: FieldMarks, banner: Banner, *, invalid: str, bug: str
 ) -> bool:
     """Say on the form why nothing happened: field errors beside their fields and
     ``invalid`` in the banner, a user error as written, otherwise ``bug``.
@@ -167,7 +170,7 @@ def show_refusal(
     return False
 
 
-def form_state(root: QWidget) -> tuple:
+def form_state(root: QWidget) -> tuple[object, ...]:
     """Everything typed or chosen in a form, to tell whether it has unsaved changes."""
     state: list[object] = []
     for w in root.findChildren(QLineEdit):
@@ -231,11 +234,11 @@ class RecordDialog(QDialog):
         self._make_save_the_default()
         self._saving = False
         self._save_text = self.save_button.text()
-        self._clean_state: tuple | None = None
+        self._clean_state: tuple[object, ...] | None = None
 
     # -- for subclasses --------------------------------------------------
 
-    fields: FormFields
+    fields: FieldMarks
 
     def save(self) -> None:
         """Read the form and call the service (subclasses)."""

@@ -71,8 +71,9 @@ class OptionalDateTimeEdit(QWidget):
 
     def set_value(self, instant: datetime | None, default: datetime | None = None) -> None:
         self.unknown.setChecked(instant is None)
-        if instant is not None or default is not None:
-            self.edit.set_value(instant or default)
+        shown = instant if instant is not None else default
+        if shown is not None:
+            self.edit.set_value(shown)
 
     def value(self) -> datetime | None:
         return None if self.unknown.isChecked() else self.edit.value()
@@ -125,9 +126,6 @@ class PersonField(QWidget):
         self.set_person(None, "")
 
 
-_REGISTRY = object()  # AgeSpinBox: no registry animal shown
-
-
 class AgeSpinBox(QSpinBox):
     """An approximate age in years, written as the record will write it.
 
@@ -140,7 +138,9 @@ class AgeSpinBox(QSpinBox):
     def __init__(self, custody_day: Callable[[], date], parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._custody_day = custody_day
-        self._registry: object = _REGISTRY
+        # A registry animal's birth date (None: unknown) while one is shown.
+        self._registry = False
+        self._registry_birth: date | None = None
         self.setRange(-1, 30)
         self.setValue(-1)
 
@@ -149,12 +149,12 @@ class AgeSpinBox(QSpinBox):
         return None if years < 0 else birth_date_for_age(years, self._custody_day())
 
     def show_registry(self, birth: date | None) -> None:
-        self._registry = birth
+        self._registry, self._registry_birth = True, birth
         self.setEnabled(False)
         self.refresh()
 
     def show_new(self) -> None:
-        self._registry = _REGISTRY
+        self._registry, self._registry_birth = False, None
         self.setEnabled(True)
         self.refresh()
 
@@ -164,8 +164,8 @@ class AgeSpinBox(QSpinBox):
 
     def textFromValue(self, value: int) -> str:
         day = self._custody_day()
-        if self._registry is not _REGISTRY:
-            return approximate_age(self._registry, day)  # type: ignore[arg-type]
+        if self._registry:
+            return approximate_age(self._registry_birth, day)
         return approximate_age(None if value < 0 else birth_date_for_age(value, day), day)
 
     def valueFromText(self, text: str) -> int:
@@ -175,7 +175,11 @@ class AgeSpinBox(QSpinBox):
         digits = re.search(r"\d+", t)
         return int(digits.group()) if digits else -1
 
-    def validate(self, text: str, pos: int) -> QValidator.State:
+    def validate(self, text: str, pos: int) -> tuple[QValidator.State, str, int]:
+        # The text and the cursor stay as typed.
+        return self._state(text), text, pos
+
+    def _state(self, text: str) -> QValidator.State:
         t = text.strip().lower()
         if t in (UNKNOWN_AGE, "") or "month" in t:
             return QValidator.State.Acceptable if t else QValidator.State.Intermediate
@@ -196,7 +200,9 @@ class OfficerComboBox(QComboBox):
         self.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
         self.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         self.setMinimumContentsLength(30)  # "Off. Firstname Lastname" reads whole
-        self.lineEdit().setPlaceholderText("Impounding officer: choose or type a name")
+        line = self.lineEdit()
+        assert line is not None  # an editable combo box has its line edit
+        line.setPlaceholderText("Impounding officer: choose or type a name")
 
     def text(self) -> str:
         return self.currentText()

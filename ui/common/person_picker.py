@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (
 
 from fieldops.services.people import PersonView, count_people, people_page
 from ui import modules
+from ui.common.forms import RecordDialog
 from ui.common.table_models import Column, PagedTableModel
 from ui.common.widgets import RecordTableView, SearchField
 from ui.context import AppContext
@@ -109,8 +110,9 @@ class PersonPickerDialog(QDialog):
         dialog = modules.new_record(self.ctx, "registry", "person", self)
         if dialog is None:  # no installed module makes people: nothing to open
             return
+        assert isinstance(dialog, RecordDialog)  # a record's form, which says when it saved
         self._new_person_dialog = dialog
-        dialog.saved.connect(self._on_new_person_saved)  # type: ignore[attr-defined]
+        dialog.saved.connect(self._on_new_person_saved)
 
     def _on_new_person_saved(self, person: PersonView) -> None:
         self._new_person_dialog.accept()

@@ -115,7 +115,7 @@ class PagedTableModel(_ColumnsMixin, QAbstractTableModel):
         tasks: TaskRunner,
         columns: Sequence[Column],
         count: Callable[[str], int],
-        page: Callable[[str, int, int], Page],
+        page: Callable[[str, int, int], Page[object]],
         *,
         page_size: int = 200,
         cache_pages: int = 64,
@@ -182,11 +182,11 @@ class PagedTableModel(_ColumnsMixin, QAbstractTableModel):
         rows = self._pages.get(page_no)
         return rows[i] if rows is not None and i < len(rows) else None
 
-    def _count_and_first_page(self, text: str) -> tuple[int, Page]:
+    def _count_and_first_page(self, text: str) -> tuple[int, Page[object]]:
         # Runs on a worker thread: service calls only, no Qt.
         return self._count_fn(text), self._page_fn(text, 0, self._page_size)
 
-    def _on_search_done(self, generation: int, answer: tuple[int, Page]) -> None:
+    def _on_search_done(self, generation: int, answer: tuple[int, Page[object]]) -> None:
         if generation != self._generation:
             return
         count, first = answer
@@ -233,7 +233,7 @@ class PagedTableModel(_ColumnsMixin, QAbstractTableModel):
                 on_done=partial(self._on_page_done, self._generation, page_no),
             )
 
-    def _on_page_done(self, generation: int, page_no: int, page: Page) -> None:
+    def _on_page_done(self, generation: int, page_no: int, page: Page[object]) -> None:
         if generation != self._generation:
             return
         self._in_flight.pop(page_no, None)

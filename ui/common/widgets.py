@@ -108,7 +108,15 @@ class OptionalDateEdit(QWidget):
     def value(self) -> date | None:
         if self.unknown.isChecked():
             return None
-        return self.date_edit.date().toPython()
+        return date_of(self.date_edit.date())
+
+
+def date_of(value: QDate) -> date:
+    """``QDate.toPython()`` as a ``date`` (PySide6 declares it ``object``)."""
+    day = value.toPython()
+    if not isinstance(day, date):
+        raise TypeError(f"QDate.toPython() gave {day!r}, not a date")
+    return day
 
 
 def set_date(edit: QDateEdit, value: date) -> None:
@@ -167,6 +175,7 @@ class RecordTableView(QTableView):
         self._stretch: tuple[int, int] | None = None  # (column, preferred width)
         self.activated.connect(self._on_self_activated)
 
+    # Narrower than Qt's: the view reads its model's columns, so it takes only ours.
     def setModel(self, model: PagedTableModel | ListTableModel) -> None:  # type: ignore[override]
         super().setModel(model)
         self._place = (-1, 0)
@@ -188,9 +197,11 @@ class RecordTableView(QTableView):
     def _on_model_reset(self) -> None:
         # A refresh after a save keeps the user's place; a new search starts at the top.
         row, scroll = self._place
-        if not self.model().is_refresh():
+        model = self.model()
+        assert isinstance(model, PagedTableModel)  # setModel connects only a paged model's reset
+        if not model.is_refresh():
             self.scrollToTop()
-        elif 0 <= row < self.model().rowCount():
+        elif 0 <= row < model.rowCount():
             self.selectRow(row)
             self.verticalScrollBar().setValue(scroll)
 

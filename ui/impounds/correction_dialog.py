@@ -119,12 +119,15 @@ class CorrectionDialog(RecordDialog):
         self.show_kind()
 
     def corrected_kind(self) -> str:
-        return self.kind.currentData()
+        kind: str = self.kind.currentData()  # each choice carries its disposition code
+        return kind
 
     def show_kind(self) -> None:
         """Offer the destination only for a transfer (the service says which kinds it allows)."""
         kind = self.corrected_kind()
-        self.form.setRowVisible(self.transfer_to.parentWidget(), kind == "transferred")
+        row = self.transfer_to.parentWidget()  # FormFields.add puts it in its row's box
+        assert row is not None
+        self.form.setRowVisible(row, kind == "transferred")
         self.kind_note.setText(
             "The same disposition: correct its time or notes." if kind == self._current.kind else ""
         )

@@ -11,9 +11,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from datetime import datetime, tzinfo
 from pathlib import Path
+from typing import TypedDict
 
-from PySide6.QtCore import QByteArray, Qt, QUrl
+from PySide6.QtCore import QByteArray, QObject, Qt, QUrl
 from PySide6.QtGui import QDesktopServices, QPixmap
 from PySide6.QtWidgets import (
     QGridLayout,
@@ -32,6 +34,7 @@ from fieldops.services.staff import list_staff
 from ui.common import documents as docs
 from ui.common.file_dialogs import DocumentInDatabaseFolderError, ask_save_path
 from ui.context import AppContext
+from ui.tasks import ErrorCallback
 
 RELEASES = RELEASE_KINDS
 Render = Callable[..., bytes]
@@ -80,6 +83,16 @@ def print_pdf(
 ) -> str:
     """Render a PDF and hand it to the printer (in a task); returns what the service said."""
     return docs.send_to_printer(render_pdf(db, render, view, **kwargs), job)
+
+
+class _DocumentArgs(TypedDict):
+    """What every document task is given: the page's details, and the task's owner."""
+
+    jurisdiction: str
+    tz: tzinfo
+    printed_at: datetime
+    owner: QObject
+    on_error: ErrorCallback
 
 
 class DocumentsWidget(QWidget):
@@ -177,7 +190,7 @@ class DocumentsWidget(QWidget):
 
     # -- the three actions --------------------------------------------------
 
-    def _document_args(self) -> dict[str, object]:
+    def _document_args(self) -> _DocumentArgs:
         return {
             "jurisdiction": self.ctx.jurisdiction,
             "tz": self.ctx.timezone,

@@ -151,6 +151,8 @@ class FeesWidget(QWidget):
 
     def show_quote_for(self, owner: bool) -> None:
         """The fees for the owner (already in the view) or for someone else (asked for)."""
+        if self._view is None:  # no record shown yet: nothing to quote (as in _ask_quote)
+            return
         if owner:
             self._generation += 1
             self._show_fees(self._view.fees)

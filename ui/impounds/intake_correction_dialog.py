@@ -9,6 +9,7 @@ and shows the hold the rules would give).
 from __future__ import annotations
 
 from datetime import datetime
+from typing import TypeVar
 
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -211,7 +212,11 @@ class IntakeCorrectionDialog(RecordDialog):
         )
 
 
-def _unless_same_minute(edited: datetime | None, original: datetime | None) -> datetime | None:
+# Both given as datetimes, or both as optional ones: the answer is of the same kind.
+Instant = TypeVar("Instant", datetime, datetime | None)
+
+
+def _unless_same_minute(edited: Instant, original: Instant) -> Instant:
     """The form edits to the minute: a time left as it was keeps its recorded seconds,
     so it does not read as a correction (of the hold, for the time of impoundment)."""
     if (

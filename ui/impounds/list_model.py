@@ -7,6 +7,7 @@ from dataclasses import replace
 from PySide6.QtCore import QObject, Qt
 
 from fieldops.services.impound_list import ImpoundFilter, count_impounds, impounds_page
+from fieldops.services.impound_views import ImpoundRow
 from fieldops.services.listing import Page
 from ui.common.table_models import PagedTableModel
 from ui.context import AppContext
@@ -23,15 +24,21 @@ class ImpoundTableModel(PagedTableModel):
 
     def __init__(self, ctx: AppContext, parent: QObject | None = None) -> None:
         super().__init__(
-            ctx.tasks, impound_columns(ctx), self._count, self._page, page_size=100, parent=parent
+            ctx.tasks,
+            impound_columns(ctx),
+            self._count_matches,
+            self._page_of_matches,
+            page_size=100,
+            parent=parent,
         )
         self._ctx = ctx
         self._filter = ImpoundFilter()
 
-    def _count(self, text: str) -> int:
+    # Not _count/_page: the base model keeps its row count in self._count.
+    def _count_matches(self, text: str) -> int:
         return count_impounds(self._ctx.db, replace(self._filter, text=text), self._ctx.now())
 
-    def _page(self, text: str, offset: int, limit: int) -> Page:
+    def _page_of_matches(self, text: str, offset: int, limit: int) -> Page[ImpoundRow]:
         return impounds_page(
             self._ctx.db,
             replace(self._filter, text=text),

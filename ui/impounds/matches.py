@@ -8,6 +8,7 @@ was, so the operator knows how far to trust it.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from fieldops.db.engine import Database
@@ -51,7 +52,7 @@ def find_matches(db: Database, q: MatchQuery) -> tuple[AnimalMatch, ...]:
     """Registry animals that may be this one: identifiers first, then name and description."""
     found: dict[int, AnimalMatch] = {}
 
-    def add(text: str, by: str, keep) -> None:
+    def add(text: str, by: str, keep: Callable[[AnimalRow], bool]) -> None:
         if not text.strip():
             return
         for row in animals_page(db, text, 0, LIMIT).rows:

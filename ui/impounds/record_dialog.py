@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+from datetime import datetime
+from typing import TYPE_CHECKING
+
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (
     QDialog,
     QHBoxLayout,
@@ -28,6 +32,13 @@ from ui.impounds.documents import DocumentsWidget
 from ui.impounds.fees import FeesWidget
 from ui.impounds.summary import SummaryWidget
 
+if TYPE_CHECKING:
+    from ui.impounds.correction_dialog import CorrectionDialog
+    from ui.impounds.disposition_dialog import DispositionDialog
+    from ui.impounds.intake_correction_dialog import IntakeCorrectionDialog
+    from ui.impounds.payment_dialog import PaymentDialog
+    from ui.impounds.release_wizard import ReleaseWizardDialog
+
 OTHER_DISPOSITIONS = (
     ("transferred", "&Transfer to a shelter or rescue…"),
     ("euthanized", "&Humane destruction…"),
@@ -36,7 +47,7 @@ OTHER_DISPOSITIONS = (
 )
 
 
-def status_kind(v: ImpoundView, at) -> str:
+def status_kind(v: ImpoundView, at: datetime) -> str:
     """The chip's style from the view's status code, never from its display words."""
     return {"closed": "closed", "adoptable": "adoptable"}.get(v.status_code(at), "hold")
 
@@ -181,35 +192,35 @@ class ImpoundmentDialog(QDialog):
 
     # -- actions ---------------------------------------------------------
 
-    def open_release(self):
+    def open_release(self) -> ReleaseWizardDialog:
         from ui.impounds.release_wizard import ReleaseWizardDialog
 
         wizard = ReleaseWizardDialog(self.ctx, self._view, self)
         wizard.open()
         return wizard
 
-    def open_disposition(self, kind: str):
+    def open_disposition(self, kind: str) -> DispositionDialog:
         from ui.impounds.disposition_dialog import DispositionDialog
 
         dialog = DispositionDialog(self.ctx, self._view, kind, self)
         dialog.open()
         return dialog
 
-    def open_correction(self):
+    def open_correction(self) -> CorrectionDialog:
         from ui.impounds.correction_dialog import CorrectionDialog
 
         dialog = CorrectionDialog(self.ctx, self._view, self)
         dialog.open()
         return dialog
 
-    def open_intake_correction(self):
+    def open_intake_correction(self) -> IntakeCorrectionDialog:
         from ui.impounds.intake_correction_dialog import IntakeCorrectionDialog
 
         dialog = IntakeCorrectionDialog(self.ctx, self._view, self)
         dialog.open()
         return dialog
 
-    def open_payment(self):
+    def open_payment(self) -> PaymentDialog:
         from ui.impounds.payment_dialog import PaymentDialog
 
         dialog = PaymentDialog(self.ctx, self._view, self.fees.fees, self)
@@ -221,7 +232,7 @@ class ImpoundmentDialog(QDialog):
     def _on_release_button_clicked(self) -> None:
         self.open_release()
 
-    def _on_other_menu_triggered(self, action) -> None:
+    def _on_other_menu_triggered(self, action: QAction) -> None:
         self.open_disposition(action.data())
 
     def _on_correct_button_clicked(self) -> None:

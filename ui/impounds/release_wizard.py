@@ -68,9 +68,11 @@ def check_release(
     db: Database, impoundment_id: int, req: ReleaseRequest, profile: Profile
 ) -> ReleaseCheck:
     """The requirements and the fees for one release, read together (in a task)."""
+    at = req.at
+    assert at is not None  # the wizard's request always carries the time on its form
     return ReleaseCheck(
         release_check(db, impoundment_id, req, profile),
-        quote(db, impoundment_id, req.at, req.to_owner, profile),
+        quote(db, impoundment_id, at, req.to_owner, profile),
     )
 
 
@@ -198,8 +200,8 @@ class RequirementsPage(QWizardPage):
             evidence.addRow(label, widget)
         evidence.addRow("", self.licence_agreement)
         # Shown once the check says which requirements this release has (show_evidence_rows).
-        for widget in self._evidence_rows():
-            evidence.setRowVisible(widget, False)
+        for row in self._evidence_rows():
+            evidence.setRowVisible(row, False)
         fee_row = QHBoxLayout()
         fee_row.addWidget(self.fees_label, 1)
         fee_row.addWidget(self.pay_button)
@@ -344,7 +346,8 @@ class RequirementsPage(QWizardPage):
         from ui.impounds.payment_dialog import PaymentDialog
 
         who = self.who.recipient
-        payer = (who.person_id(), who.person_name()) if who.person_id() is not None else None
+        payer_id = who.person_id()
+        payer = (payer_id, who.person_name()) if payer_id is not None else None
         fees = (
             self.fees
             if self.fees is not None and self.fees.to_owner == self.who.is_to_owner()
@@ -379,7 +382,9 @@ class ReleaseWizardDialog(QWizard):
         self.released: ImpoundView | None = None
 
     def finish_button(self) -> QPushButton:
-        return self.button(QWizard.WizardButton.FinishButton)
+        button = self.button(QWizard.WizardButton.FinishButton)
+        assert isinstance(button, QPushButton)  # QWizard's own buttons are push buttons
+        return button
 
     def accept(self) -> None:
         """Release the animal (the finish button): record the release; the wizard closes only when it is saved."""

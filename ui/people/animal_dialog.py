@@ -47,7 +47,7 @@ from ui.people.person_dialog import notes_edit
 from ui.people.vaccination_dialog import VaccinationDialog
 
 
-def _select(combo: QComboBox, value) -> None:
+def _select(combo: QComboBox, value: object) -> None:
     combo.setCurrentIndex(max(combo.findData(value), 0))
 
 
@@ -317,7 +317,7 @@ class AnimalDialog(RecordDialog):
         self.ctx.bus.changed.emit("animal", view.id)
 
     def _is_other(self) -> bool:
-        return self.species.currentData() == "other"
+        return bool(self.species.currentData() == "other")
 
     # -- slots -----------------------------------------------------------
 

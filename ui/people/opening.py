@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QDialog, QWidget
 
-from fieldops.services.animals import get_animal
-from fieldops.services.people import get_person
+from fieldops.services.animals import AnimalView, get_animal
+from fieldops.services.people import PersonView, get_person
 from ui.context import AppContext
 from ui.people.animal_dialog import AnimalDialog
 from ui.people.person_dialog import PersonDialog
@@ -46,11 +46,11 @@ def new_animal(ctx: AppContext, parent: QWidget, owner: tuple[int, str] | None =
     return _show(AnimalDialog(ctx, None, parent, owner=owner))
 
 
-def _person_dialog(ctx: AppContext, view, parent: QWidget) -> QDialog:
+def _person_dialog(ctx: AppContext, view: PersonView | None, parent: QWidget) -> QDialog:
     return PersonDialog(ctx, view, parent)
 
 
-def _animal_dialog(ctx: AppContext, view, parent: QWidget) -> QDialog:
+def _animal_dialog(ctx: AppContext, view: AnimalView, parent: QWidget) -> QDialog:
     return AnimalDialog(ctx, view, parent)
 
 

@@ -140,8 +140,8 @@ class PeopleAndAnimalsWidget(QWidget):
             self.new_animal_button,
             self.open_button,
         ]
-        for a, b in itertools.pairwise(chain):
-            QWidget.setTabOrder(a, b)
+        for first, then in itertools.pairwise(chain):
+            QWidget.setTabOrder(first, then)
 
     def _connect(self) -> None:
         self.search.search_requested.connect(self._on_search_search_requested)

@@ -9,6 +9,7 @@ from PySide6.QtWidgets import QDateEdit, QHBoxLayout, QLineEdit, QPushButton, QW
 
 from fieldops.services.animals import AnimalView, VaccinationInput, add_vaccination
 from ui.common.forms import FormFields, RecordDialog, form_layout
+from ui.common.widgets import date_of
 from ui.context import AppContext
 
 
@@ -69,8 +70,8 @@ class VaccinationDialog(RecordDialog):
 
     def read_input(self) -> VaccinationInput:
         return VaccinationInput(
-            vaccinated_on=self.vaccinated_on.date().toPython(),
-            expires_on=self.expires_on.date().toPython(),
+            vaccinated_on=date_of(self.vaccinated_on.date()),
+            expires_on=date_of(self.expires_on.date()),
             certificate_number=self.certificate_number.text(),
             veterinarian=self.veterinarian.text(),
         )
@@ -86,7 +87,7 @@ class VaccinationDialog(RecordDialog):
         )
 
     def _expire_after(self, years: int) -> None:
-        d = add_years(self.vaccinated_on.date().toPython(), years)
+        d = add_years(date_of(self.vaccinated_on.date()), years)
         self.expires_on.setDate(QDate(d.year, d.month, d.day))
 
     def _on_one_year_button_clicked(self) -> None:

@@ -45,7 +45,7 @@ from ui.common.documents import (
 from ui.common.file_dialogs import ask_save_path
 from ui.common.forms import FormFields, form_layout, show_refusal
 from ui.common.style import paint_page_white
-from ui.common.widgets import Banner, set_date
+from ui.common.widgets import Banner, date_of, set_date
 from ui.context import AppContext
 
 SAVE_TEXT = "&Save PDF…"
@@ -179,7 +179,7 @@ class ImpoundRegisterWidget(QWidget):
         return edit
 
     def period(self) -> tuple[date, date]:
-        return self.start.date().toPython(), self.end.date().toPython()
+        return date_of(self.start.date()), date_of(self.end.date())
 
     def is_busy(self) -> bool:
         return self._busy

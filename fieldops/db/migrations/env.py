@@ -5,6 +5,7 @@ the ``alembic`` command works too with ``-x url=...`` or FIELDOPS_DATABASE_URL.
 from __future__ import annotations
 
 from alembic import context
+from sqlalchemy import Connection
 
 from fieldops.db.engine import make_engine, resolve_url
 from fieldops.db.models import Base
@@ -47,7 +48,7 @@ def run_migrations_online() -> None:
         engine.dispose()
 
 
-def _run(connection) -> None:
+def _run(connection: Connection) -> None:
     context.configure(
         connection=connection,
         target_metadata=target_metadata,

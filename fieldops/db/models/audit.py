@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any
 
 from sqlalchemy import JSON, Index, String, Text
 from sqlalchemy.orm import Mapped, mapped_column
@@ -21,6 +22,6 @@ class AuditEvent(Base):
     action: Mapped[str] = mapped_column(String(40))
     entity: Mapped[str] = mapped_column(String(40))
     entity_id: Mapped[int]
-    before: Mapped[dict | None] = mapped_column(JSON, default=None)
-    after: Mapped[dict | None] = mapped_column(JSON, default=None)
+    before: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
+    after: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
     reason: Mapped[str] = mapped_column(Text, default="")
