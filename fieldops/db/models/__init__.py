@@ -15,6 +15,12 @@ from fieldops.db.models.impound import (
     PaymentLine,
     ReleaseEvidence,
 )
+from fieldops.db.models.quarantine import (
+    BiteReport,
+    Quarantine,
+    QuarantineEvent,
+    QuarantineExam,
+)
 from fieldops.db.models.registry import (
     ROLES,
     SEXES,
@@ -44,6 +50,10 @@ __all__ = [
     "SPECIES",
     "Animal",
     "AuditEvent",
+    "BiteReport",
+    "Quarantine",
+    "QuarantineEvent",
+    "QuarantineExam",
     "Base",
     "Clinic",
     "Person",
