@@ -48,7 +48,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 INSTALLED: tuple[str, ...] = (
     "fieldops.services.pound",
-    "fieldops.services.untracked:QUARANTINE",  # until the bite-quarantine module (58-527)
+    "fieldops.services.quarantine.module",  # bite quarantines (58-527)
     "fieldops.services.untracked:VICIOUS",  # until the vicious-animal module (58-524)
 )
 """Where the installed modules are: ``package.file`` (its ``MODULE``) or ``package.file:NAME``.

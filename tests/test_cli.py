@@ -71,7 +71,10 @@ def test_demo_command_and_due_json(tmp_path):
     result = run("--db", db, "due", "--date", "2026-12-01", "--json")
     data = json.loads(result.stdout)
     assert data["date"] == "2026-12-01"
-    assert all({"category", "impoundment_id", "text"} <= set(i) for i in data["items"])
+    # Issue 9: the bite-quarantine module's items join the pound's, each naming its module.
+    assert all({"category", "module", "kind", "id", "text"} <= set(i) for i in data["items"])
+    assert all("impoundment_id" in i for i in data["items"] if i["module"] == "impound")
+    assert any(i["category"].startswith("quarantine.") for i in data["items"])
 
 
 def test_due_rejects_a_bad_date(tmp_path):

@@ -96,9 +96,9 @@ def test_completed_release_to_owner_with_doubled_fee(db, operator, owner, rex, i
     evidence = {e.code: e.evidence for e in d.evidence}
     assert "RV-77" in evidence["rabies"] and "L-2026-77" in evidence["licence"]
     # Issue 7.5: until those modules land, the evidence says the app cannot know, not "none".
-    assert evidence["no_open_quarantine"] == untracked.QUARANTINE_NOT_TRACKED
+    # Issue 9: bite quarantines are tracked now, so the evidence says what was searched.
+    assert evidence["no_open_quarantine"] == "No open bite quarantine on record for this animal."
     assert evidence["not_vicious"] == untracked.VICIOUS_NOT_TRACKED
-    assert "does not track" in evidence["no_open_quarantine"]
     assert view.fees_paid_total == Decimal("20.00") + fees.total
     assert view.fees.balance == 0
     assert history(db, "impoundment", imp.id)[0].action == "reclaimed"
