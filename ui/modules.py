@@ -1,11 +1,15 @@
 """The front end's side of the module seam: opening any module's record by (module, kind, id).
 
 Each module's UI file names its openers in ``OPENERS``, a mapping from
-(module key, record kind) to ``open(ctx, record_id, parent)``; ``INSTALLED``
-lists those files, one line per module, imported when a record is first
-opened. Today, search results and history links open records through
-``open_record`` without knowing the module. A test adds openers of its own
-with ``with ui.modules.extra({(module, kind): opener}): ...``.
+(module key, record kind) to ``open(ctx, record_id, parent)``, and may name in
+``CREATORS`` the dialogs that make a new record of a kind
+(``new(ctx, parent, **prefill) -> QDialog``); ``INSTALLED`` lists those files,
+one line per module, imported when a record is first opened. Today, search
+results, history links and one dialog opening another's record go through
+``open_record`` and ``new_record`` without knowing the module, so no dialog
+imports another module's dialogs (and no two dialogs import each other). A
+test adds openers of its own with ``with ui.modules.extra({(module, kind):
+opener}): ...``.
 """
 
 from __future__ import annotations
@@ -14,11 +18,12 @@ import importlib
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 
-from PySide6.QtWidgets import QWidget
+from PySide6.QtWidgets import QDialog, QWidget
 
 from ui.context import AppContext
 
 Opener = Callable[[AppContext, int, QWidget], object]
+Creator = Callable[..., QDialog]
 
 INSTALLED: tuple[str, ...] = (
     "ui.impounds.opening",  # the pound: impoundments
@@ -26,17 +31,21 @@ INSTALLED: tuple[str, ...] = (
 )
 
 _loaded: dict[tuple[str, str], Opener] | None = None
+_creators: dict[tuple[str, str], Creator] | None = None
 _extra: list[Mapping[tuple[str, str], Opener]] = []
 
 
 def openers() -> dict[tuple[str, str], Opener]:
     """Every registered opener, keyed by (module key, record kind)."""
-    global _loaded
-    if _loaded is None:
+    global _loaded, _creators
+    if _loaded is None or _creators is None:
         found: dict[tuple[str, str], Opener] = {}
+        makers: dict[tuple[str, str], Creator] = {}
         for path in INSTALLED:
-            found.update(importlib.import_module(path).OPENERS)
-        _loaded = found
+            module = importlib.import_module(path)
+            found.update(module.OPENERS)
+            makers.update(getattr(module, "CREATORS", {}))
+        _loaded, _creators = found, makers
     out = dict(_loaded)
     for more in _extra:
         out.update(more)
@@ -65,3 +74,11 @@ def open_record(ctx: AppContext, module: str, kind: str, record_id: int,
         return False
     opener(ctx, record_id, parent)
     return True
+
+
+def new_record(ctx: AppContext, module: str, kind: str, parent: QWidget,
+               **prefill: object) -> QDialog | None:
+    """Open the dialog that makes a new record of that kind; None when no module makes one."""
+    openers()  # loads the installed files, and with them their creators
+    creator = (_creators or {}).get((module, kind))
+    return creator(ctx, parent, **prefill) if creator is not None else None

@@ -48,8 +48,9 @@ from fieldops.rules.release import (
 )
 from fieldops.services import validate as v
 from fieldops.services.context import Actor, audit, fetch, jsonable, now
+from fieldops.services.impound_rows import current_disposition, load_impoundment
 from fieldops.services.impound_views import ImpoundView
-from fieldops.services.impounds import build_view, current_disposition, load_impoundment
+from fieldops.services.impounds import build_view
 from fieldops.services.payments import fee_summary
 from fieldops.services.people import format_address, load_person
 

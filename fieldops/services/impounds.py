@@ -17,7 +17,7 @@ from fieldops.db.models import (
     ImpoundPhoto,
     Person,
 )
-from fieldops.errors import Collector, NotFoundError, ValidationError
+from fieldops.errors import Collector, ValidationError
 from fieldops.rules import Profile, impound_hold, is_repeat_impoundment, to_local
 from fieldops.services import validate as v
 from fieldops.services.animals import (
@@ -28,6 +28,7 @@ from fieldops.services.animals import (
     validate_animal,
 )
 from fieldops.services.context import Actor, audit, fetch, jsonable, now, snapshot
+from fieldops.services.impound_rows import current_disposition, load_impoundment
 from fieldops.services.impound_views import (
     AnimalDescription,
     DispositionView,
@@ -37,6 +38,7 @@ from fieldops.services.impound_views import (
     PaymentLineView,
     PaymentView,
 )
+from fieldops.services.payments import fee_summary
 from fieldops.services.people import format_address, load_person
 from fieldops.services.staff import list_staff
 
@@ -255,16 +257,6 @@ def officer_choices(db: Database, actor: Actor) -> OfficerChoices:
     return OfficerChoices(names, last or "")
 
 
-def load_impoundment(s: Session, impoundment_id: int, *, lock: bool = False) -> Impoundment:
-    """The impoundment; ``lock`` holds its row until commit (FOR UPDATE on PostgreSQL;
-    SQLite's IMMEDIATE write transaction already serialises writers), so two
-    workstations recording a disposition at once cannot both see it open."""
-    imp = s.get(Impoundment, impoundment_id, with_for_update=lock)
-    if imp is None:
-        raise NotFoundError(f"There is no impoundment #{impoundment_id}.")
-    return imp
-
-
 def party_view(person_id: int, full_name: str, address: str, city: str, state: str,
                postal_code: str, phone: str) -> PartyView:
     """A person as the records show them, from the person's columns: the one place a
@@ -316,18 +308,7 @@ def _disposition_view(s: Session, d: Disposition) -> DispositionView:
     )
 
 
-def current_disposition(s: Session, impoundment_id: int) -> Disposition | None:
-    """The disposition in force: the one no later correction supersedes."""
-    rows = s.scalars(select(Disposition).where(Disposition.impoundment_id == impoundment_id)
-                     .order_by(Disposition.id)).all()
-    corrected = {d.corrects_id for d in rows if d.corrects_id is not None}
-    live = [d for d in rows if d.id not in corrected]
-    return live[-1] if live else None
-
-
 def build_view(s: Session, imp: Impoundment, profile: Profile, at: datetime) -> ImpoundView:
-    from fieldops.services.payments import fee_summary
-
     animal = fetch(s, Animal, imp.animal_id)
     hold = impound_hold(imp.impounded_at, profile, bit_person=imp.bit_person,
                         surrendered=imp.surrendered)

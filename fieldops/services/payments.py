@@ -23,7 +23,9 @@ from fieldops.rules.fees import FeeQuote
 from fieldops.services import validate as v
 from fieldops.services.context import Actor, audit, fetch, jsonable, now
 from fieldops.services.fee_schedules import parse_amount, profile_in_force
+from fieldops.services.impound_rows import current_disposition, load_impoundment
 from fieldops.services.impound_views import FeeLine, FeeSummary
+from fieldops.services.people import load_person
 
 # Payment kinds that count towards the release fees; a licence or a rabies
 # prepayment is paid for something else and never settles the pound's fees.
@@ -97,8 +99,6 @@ def _fee_lines(quote: FeeQuote) -> tuple[FeeLine, ...]:
 
 def quote(db: Database, impoundment_id: int, at: datetime, to_owner: bool,
           profile: Profile) -> FeeSummary:
-    from fieldops.services.impounds import load_impoundment
-
     with db.read() as s:
         return fee_summary(s, load_impoundment(s, impoundment_id), at, to_owner, profile)
 
@@ -129,8 +129,6 @@ def validate_payment(inp: PaymentInput, at: datetime) -> list[tuple[str, Decimal
 def record_payment(db: Database, actor: Actor, impoundment_id: int, inp: PaymentInput,
                    profile: Profile) -> FeeSummary:
     """Record a payment as line items; returns the fees with the new amount paid."""
-    from fieldops.services.impounds import current_disposition, load_impoundment
-    from fieldops.services.people import load_person
 
     at = now()
     lines = validate_payment(inp, at)

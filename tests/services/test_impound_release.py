@@ -320,7 +320,7 @@ def test_two_workstations_cannot_both_dispose_of_one_animal(db, operator, rex, i
     import threading
 
     from fieldops.db.models import Disposition
-    from fieldops.services.impounds import load_impoundment
+    from fieldops.services.impound_rows import load_impoundment
 
     imp = impound(rex.id, local(2026, 11, 2))
     outcome: dict[str, object] = {}

@@ -35,6 +35,7 @@ from fieldops.services.dispositions import record_escape
 from fieldops.services.impounds import IntakeInput, get_impoundment, intake
 from fieldops.services.people import PersonInput, create_person
 from ui.app import build_context
+from ui.common.person_picker import PersonPickerDialog
 from ui.errors import BugDialog
 from ui.impounds.correction_dialog import CorrectionDialog
 from ui.impounds.disposition_dialog import TITLES, DispositionDialog
@@ -44,7 +45,6 @@ from ui.impounds.record_dialog import ImpoundmentDialog
 from ui.impounds.release_wizard import ReleaseWizardDialog
 from ui.people.animal_dialog import AnimalDialog
 from ui.people.person_dialog import PersonDialog
-from ui.people.picker import PersonPickerDialog
 from ui.people.vaccination_dialog import VaccinationDialog
 
 _MNEMONIC = re.compile(r"&(?!&)(\w)")

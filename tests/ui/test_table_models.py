@@ -9,9 +9,9 @@ import pytest
 
 from fieldops.services.listing import Page
 from fieldops.services.people import PersonInput, count_people, create_person, people_page
+from ui.common.person_picker import PERSON_COLUMNS
+from ui.common.table_models import LOADING, ROW_ROLE, Column, ListTableModel, PagedTableModel
 from ui.errors import ErrorRouter
-from ui.people.columns import PERSON_COLUMNS
-from ui.table_models import LOADING, ROW_ROLE, Column, ListTableModel, PagedTableModel
 from ui.tasks import TaskRunner
 
 COLUMNS = (Column("Number", str), Column("Square", lambda n: str(n * n)))

@@ -30,12 +30,12 @@ from fieldops.services.fee_schedules import (
     enter_fee_schedule,
     fee_schedules,
 )
+from ui.common.fields import FieldGroups, GridFields, error_label
+from ui.common.forms import FormFields, form_layout, show_refusal
+from ui.common.table_models import Column, ListTableModel
+from ui.common.text import day, money, species, when
+from ui.common.widgets import Banner, RecordTableView, set_date
 from ui.context import AppContext
-from ui.forms import FormFields, form_layout, show_refusal
-from ui.impounds.fields import FieldGroups, GridFields, error_label
-from ui.impounds.text import day, money, species, when
-from ui.table_models import Column, ListTableModel
-from ui.widgets import Banner, RecordTableView, set_date
 
 AMOUNTS = (("impound", "Impound fee"), ("boarding_per_day", "Boarding per day"),
            ("adoption", "Adoption fee"))

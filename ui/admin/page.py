@@ -5,8 +5,8 @@ from __future__ import annotations
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
 from ui.admin.fee_schedules import FeeSchedulesWidget
+from ui.common.style import paint_page_white
 from ui.context import AppContext
-from ui.impounds.style import paint_page_white
 
 
 class AdministrationWidget(QWidget):

@@ -11,6 +11,7 @@ from PySide6.QtWidgets import QGridLayout, QLabel, QLineEdit, QVBoxLayout, QWidg
 
 from fieldops.rules import Requirement
 from fieldops.services.dispositions import CheckedRequirement
+from ui.common.text import escape_html
 
 MET, UNMET = "✔", "✘"
 
@@ -82,8 +83,8 @@ class ChecklistWidget(QWidget):
         row.mark.setObjectName("Met" if c.met else "Unmet")
         row.mark.style().unpolish(row.mark)
         row.mark.style().polish(row.mark)
-        row.title.setText(f"<b>{_escape(r.label)}</b> <span style='color:#5b6773'>"
-                          f"({_escape(r.section)})</span>")
+        row.title.setText(f"<b>{escape_html(r.label)}</b> <span style='color:#5b6773'>"
+                          f"({escape_html(r.section)})</span>")
         if r.satisfied:
             note, name = c.evidence or "Met.", "Evidence"
         elif c.override_reason:
@@ -121,5 +122,3 @@ class ChecklistWidget(QWidget):
         self.override_edited.emit()
 
 
-def _escape(text: str) -> str:
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from fieldops.services.impound_views import PAYMENT_METHODS, FeeLine, PaymentView
+from ui.common.history import history_columns as _history_columns
+from ui.common.table_models import Column
+from ui.common.text import day, money, when
 from ui.context import AppContext
-from ui.impounds.text import day, money, when
-from ui.people.columns import history_columns as _history_columns
-from ui.table_models import Column
 
 
 def impound_columns(ctx: AppContext) -> tuple[Column, ...]:

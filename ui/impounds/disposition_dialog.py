@@ -21,11 +21,11 @@ from fieldops.services.dispositions import (
     transfer,
 )
 from fieldops.services.impound_views import ImpoundView
+from ui.common.forms import FormFields, RecordDialog, form_layout
+from ui.common.inputs import LocalDateTimeEdit
+from ui.common.style import POUND_STYLE
+from ui.common.text import when
 from ui.context import AppContext
-from ui.forms import FormFields, RecordDialog, form_layout
-from ui.impounds.inputs import LocalDateTimeEdit
-from ui.impounds.style import POUND_STYLE
-from ui.impounds.text import when
 
 TITLES = {
     "transferred": "Transfer to a shelter or rescue",

@@ -17,11 +17,11 @@ from PySide6.QtWidgets import (
 
 from fieldops.services.impound_views import FeeSummary, ImpoundView
 from fieldops.services.payments import quote
+from ui.common.table_models import ListTableModel
+from ui.common.text import money, when
+from ui.common.widgets import RecordTableView
 from ui.context import AppContext
 from ui.impounds.columns import FEE_COLUMNS, payment_columns
-from ui.impounds.text import money, when
-from ui.table_models import ListTableModel
-from ui.widgets import RecordTableView
 
 
 def totals_text(fees: FeeSummary) -> str:

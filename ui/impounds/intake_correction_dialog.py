@@ -24,13 +24,12 @@ from fieldops.rules import impound_hold
 from fieldops.services.impound_views import REASONS, ImpoundView
 from fieldops.services.impounds import OfficerChoices, officer_choices
 from fieldops.services.intake_corrections import IntakeDetails, correct_intake
+from ui.common.fields import FieldGroups
+from ui.common.forms import FormFields, RecordDialog, combo, form_layout
+from ui.common.inputs import LocalDateTimeEdit, OfficerComboBox, OptionalDateTimeEdit
+from ui.common.style import POUND_STYLE
+from ui.common.text import ALTERED, SEX_LABELS
 from ui.context import AppContext
-from ui.forms import FormFields, RecordDialog, form_layout
-from ui.impounds.fields import FieldGroups
-from ui.impounds.inputs import LocalDateTimeEdit, OfficerComboBox, OptionalDateTimeEdit
-from ui.impounds.intake_dialog import ALTERED, _combo
-from ui.impounds.style import POUND_STYLE
-from ui.people.columns import SEX_LABELS
 
 
 def _text_edit(text: str, height: int) -> QPlainTextEdit:
@@ -89,7 +88,7 @@ class IntakeCorrectionDialog(RecordDialog):
         self.impounded_at.set_value(v.impounded_at)
         self.bit_person = add("bit_person", "", QCheckBox("&Bit a person"))
         self.bit_person.setChecked(v.bit_person)
-        self.reason = add("reason", "R&eason:", _combo(REASONS))
+        self.reason = add("reason", "R&eason:", combo(REASONS))
         self.reason.setCurrentIndex(max(self.reason.findData(v.reason), 0))
         self.hold_note = QLabel()
         self.hold_note.setObjectName("FieldHint")
@@ -119,10 +118,10 @@ class IntakeCorrectionDialog(RecordDialog):
         self.name = add("animal.name", "&Name:", QLineEdit(a.name))
         self.breed = add("animal.breed", "B&reed:", QLineEdit(a.breed))
         self.colour = add("animal.colour", "Co&lour:", QLineEdit(a.colour))
-        self.sex = add("animal.sex", "Se&x:", _combo(SEX_LABELS))
+        self.sex = add("animal.sex", "Se&x:", combo(SEX_LABELS))
         self.sex.setCurrentIndex(max(self.sex.findData(a.sex), 0))
         self.markings = add("animal.markings", "Mar&kings:", _text_edit(a.markings, 60))
-        self.altered = add("altered", "Spayed/ne&utered:", _combo(ALTERED))
+        self.altered = add("altered", "Spayed/ne&utered:", combo(ALTERED))
         self.altered.setCurrentIndex(max(self.altered.findData(a.altered), 0))
         self.condition = add("condition", "Con&dition:", QLineEdit(v.condition))
         self.injuries = add("injuries", "In&juries:", _text_edit(v.injuries, 60))

@@ -20,7 +20,6 @@ from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import (
     QCheckBox,
-    QComboBox,
     QHBoxLayout,
     QHeaderView,
     QLabel,
@@ -45,28 +44,26 @@ from fieldops.services.impounds import (
     officer_choices,
     repeat_check,
 )
+from ui.common.fields import FieldGroups
 from ui.common.file_dialogs import ask_open_path
-from ui.context import AppContext
-from ui.forms import FormFields, RecordDialog, form_layout
-from ui.impounds.fields import FieldGroups
-from ui.impounds.inputs import (
+from ui.common.forms import FormFields, RecordDialog, combo, form_layout
+from ui.common.inputs import (
     AgeSpinBox,
     LocalDateTimeEdit,
     OfficerComboBox,
     OptionalDateTimeEdit,
     PersonField,
 )
+from ui.common.style import POUND_STYLE
+from ui.common.table_models import Column, ListTableModel
+from ui.common.text import ALTERED, SEX_LABELS, SPECIES, day, escape_html
+from ui.common.widgets import RecordTableView
+from ui.context import AppContext
 from ui.impounds.matches import AnimalMatch, MatchQuery, find_matches
-from ui.impounds.style import POUND_STYLE
-from ui.impounds.text import SPECIES, day
-from ui.people.columns import SEX_LABELS
-from ui.table_models import Column, ListTableModel
-from ui.widgets import RecordTableView
 
 MATCH_DELAY_MS = 300
 PHOTO_TYPES = {".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".png": "image/png"}
 NEW_ANIMAL_TEXT = "A new animal, described below (or use a possible match)."
-ALTERED = {None: "Not known", True: "Yes", False: "No"}
 IDENTIFIERS = ("Microchip", "Licence")  # matches that identify the animal, not suggest it
 
 MATCH_COLUMNS = (
@@ -82,12 +79,6 @@ MATCH_COLUMNS = (
 
 WHOLE_COLUMNS = ("Microchip", "Licence")  # the very fields matched: never clipped
 
-
-def _combo(items: dict) -> QComboBox:
-    combo = QComboBox()
-    for key, label in items.items():
-        combo.addItem(label, key)
-    return combo
 
 
 def repeat_warning(info: RepeatInfo, multiplier: int) -> str:
@@ -171,7 +162,7 @@ class IntakeDialog(RecordDialog):
         self.new_animal_button.hide()
         add("animal", "Animal:", self.chosen, focus=self.new_animal_button)
         form.addRow("", self.new_animal_button)
-        self.species = add("animal.species", "S&pecies:", _combo(SPECIES))
+        self.species = add("animal.species", "S&pecies:", combo(SPECIES))
         self.species_detail = add("animal.species_detail", "&Kind of animal:", QLineEdit(),
                                   hint="Only for species Other, e.g. ferret or rabbit.")
         self.microchip = add("animal.microchip", "&Microchip:", QLineEdit())
@@ -184,9 +175,9 @@ class IntakeDialog(RecordDialog):
         self.name = add("animal.name", "&Name:", QLineEdit())
         self.breed = add("animal.breed", "&Breed:", QLineEdit())
         self.colour = add("animal.colour", "Co&lour:", QLineEdit())
-        self.sex = add("animal.sex", "Se&x:", _combo(SEX_LABELS))
+        self.sex = add("animal.sex", "Se&x:", combo(SEX_LABELS))
         self.age = add("animal.birth_date", "Approx. age:", AgeSpinBox(self._custody_day))
-        self.altered = add("altered", "Spayed/neutered:", _combo(ALTERED),
+        self.altered = add("altered", "Spayed/neutered:", combo(ALTERED),
                            hint="As seen at intake.")
         self.markings = add("animal.markings", "M&arkings:", QLineEdit())
         self._description = [self.species, self.species_detail, self.microchip,
@@ -232,7 +223,7 @@ class IntakeDialog(RecordDialog):
                                 LocalDateTimeEdit(self.ctx.timezone))
         self.impounded_at.set_value(self.ctx.now())
         self.officer = add("officer", "&Officer:", OfficerComboBox())
-        self.reason = add("reason", "&Reason:", _combo(REASONS))
+        self.reason = add("reason", "&Reason:", combo(REASONS))
         self.reason_detail = add("reason_detail", "Reason &details:", QLineEdit())
         self.bit_person = add("bit_person", "", QCheckBox(
             f"Bit a person (the hold is {self.ctx.profile.bite_hold_days} days, "
@@ -362,7 +353,7 @@ class IntakeDialog(RecordDialog):
 
     def _set_registry_animal(self, a: AnimalView) -> None:
         self._animal = a
-        self.chosen.setText(f"<b>{_escape(a.label)}</b>, registry animal #{a.id}")
+        self.chosen.setText(f"<b>{escape_html(a.label)}</b>, registry animal #{a.id}")
         self.chosen.setToolTip(f"Owner: {a.owner_name}" if a.owner_name else "No owner recorded")
         self.new_animal_button.show()
         self.species.setCurrentIndex(max(self.species.findData(a.species), 0))
@@ -560,5 +551,3 @@ class IntakeDialog(RecordDialog):
         self._set_photo(None)
 
 
-def _escape(text: str) -> str:
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")

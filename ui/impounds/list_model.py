@@ -8,9 +8,9 @@ from PySide6.QtCore import QObject, Qt
 
 from fieldops.services.impound_list import ImpoundFilter, count_impounds, impounds_page
 from fieldops.services.listing import Page
+from ui.common.table_models import PagedTableModel
 from ui.context import AppContext
 from ui.impounds.columns import SORT_KEYS, impound_columns
-from ui.table_models import PagedTableModel
 
 
 class ImpoundTableModel(PagedTableModel):

@@ -7,7 +7,6 @@ from datetime import date
 
 from PySide6.QtCore import QSignalBlocker, Qt
 from PySide6.QtWidgets import (
-    QComboBox,
     QHBoxLayout,
     QLabel,
     QPushButton,
@@ -16,22 +15,17 @@ from PySide6.QtWidgets import (
 )
 
 from fieldops.services.impound_list import STATUSES, ImpoundFilter
+from ui.common.forms import combo
+from ui.common.style import paint_page_white
+from ui.common.text import SPECIES
+from ui.common.widgets import OptionalDateEdit, RecordTableView, SearchField
 from ui.context import AppContext
 from ui.impounds import opening
 from ui.impounds.columns import SORT_KEYS
 from ui.impounds.list_model import ImpoundTableModel
-from ui.impounds.style import paint_page_white
-from ui.impounds.text import SPECIES
-from ui.widgets import OptionalDateEdit, RecordTableView, SearchField
 
 SEARCH_HINT = "Animal, owner, microchip, licence, kennel or impoundment number"
 
-
-def _combo(items: dict[str, str]) -> QComboBox:
-    combo = QComboBox()
-    for key, label in items.items():
-        combo.addItem(label, key)
-    return combo
 
 
 class ImpoundsWidget(QWidget):
@@ -54,9 +48,9 @@ class ImpoundsWidget(QWidget):
         self.search = SearchField(SEARCH_HINT)
         self.search.setToolTip("Find impoundments (Ctrl+F). Enter searches at once; "
                                "Down moves to the list.")
-        self.status = _combo(STATUSES)
+        self.status = combo(STATUSES)
         self.status.setCurrentIndex(self.status.findData(ImpoundFilter().status))
-        self.species = _combo({"": "All species", **SPECIES})
+        self.species = combo({"": "All species", **SPECIES})
         self.date_from = OptionalDateEdit("&Any")
         self.date_to = OptionalDateEdit("An&y")
         for edit in (self.date_from, self.date_to):

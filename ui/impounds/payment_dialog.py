@@ -6,7 +6,6 @@ from decimal import Decimal, InvalidOperation
 
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (
-    QComboBox,
     QGridLayout,
     QHBoxLayout,
     QLabel,
@@ -23,27 +22,20 @@ from fieldops.services.impound_views import (
     ImpoundView,
 )
 from fieldops.services.payments import LineInput, PaymentInput, record_payment
+from ui.common.fields import FieldGroups, GridFields, error_label
+from ui.common.forms import FormFields, RecordDialog, combo, form_layout
+from ui.common.inputs import LocalDateTimeEdit, PersonField
+from ui.common.style import POUND_STYLE
+from ui.common.text import money
 from ui.context import AppContext
-from ui.forms import FormFields, RecordDialog, form_layout
 from ui.impounds.fees import totals_text
-from ui.impounds.fields import FieldGroups, GridFields, error_label
-from ui.impounds.inputs import LocalDateTimeEdit, PersonField
-from ui.impounds.style import POUND_STYLE
-from ui.impounds.text import money
-
-
-def _combo(items: dict[str, str]) -> QComboBox:
-    combo = QComboBox()
-    for key, label in items.items():
-        combo.addItem(label, key)
-    return combo
 
 
 class _LineRow:
     """One line item's inputs."""
 
     def __init__(self, kind: str, amount: str, description: str) -> None:
-        self.kind = _combo(PAYMENT_KINDS)
+        self.kind = combo(PAYMENT_KINDS)
         self.kind.setCurrentIndex(max(self.kind.findData(kind), 0))
         self.description = QLineEdit(description)
         self.description.setPlaceholderText("What for (required for Other)")
@@ -177,7 +169,7 @@ class PaymentDialog(RecordDialog):
         add = self.form_fields.add
         self.grid_fields = GridFields()
         self.line_items = LineItemsWidget(self.grid_fields)
-        self.method = add("method", "&Method:", _combo(PAYMENT_METHODS))
+        self.method = add("method", "&Method:", combo(PAYMENT_METHODS))
         self.receipt_number = add("receipt_number", "&Receipt number:", QLineEdit())
         self.receipt_number.setMaximumWidth(200)
         self.payer = PersonField(ctx, "Not recorded")

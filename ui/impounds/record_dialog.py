@@ -17,16 +17,16 @@ from PySide6.QtWidgets import (
 from fieldops.services.history import record_history
 from fieldops.services.impound_views import ImpoundView
 from fieldops.services.impounds import get_impoundment, move_kennel
+from ui.common.history import HISTORY_SENTENCE_COLUMN
+from ui.common.style import POUND_STYLE
+from ui.common.table_models import ListTableModel
+from ui.common.text import countdown
+from ui.common.widgets import Banner, RecordTableView
 from ui.context import AppContext
 from ui.impounds.columns import impound_history_columns
 from ui.impounds.documents import DocumentsWidget
 from ui.impounds.fees import FeesWidget
-from ui.impounds.style import POUND_STYLE
 from ui.impounds.summary import SummaryWidget
-from ui.impounds.text import countdown
-from ui.people.columns import HISTORY_SENTENCE_COLUMN
-from ui.table_models import ListTableModel
-from ui.widgets import Banner, RecordTableView
 
 OTHER_DISPOSITIONS = (
     ("transferred", "&Transfer to a shelter or rescue…"),

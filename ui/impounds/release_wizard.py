@@ -47,13 +47,13 @@ from fieldops.services.dispositions import (
 )
 from fieldops.services.impound_views import FeeSummary, ImpoundView
 from fieldops.services.payments import quote
+from ui.common.inputs import LocalDateTimeEdit, PersonField
+from ui.common.style import POUND_STYLE
+from ui.common.text import day, when
+from ui.common.widgets import Banner
 from ui.context import AppContext
 from ui.impounds.checklist import ChecklistWidget
 from ui.impounds.fees import totals_text
-from ui.impounds.inputs import LocalDateTimeEdit, PersonField
-from ui.impounds.style import POUND_STYLE
-from ui.impounds.text import day, when
-from ui.widgets import Banner
 
 CHECK_DELAY_MS = 300
 

@@ -17,8 +17,8 @@ from PySide6.QtWidgets import (
 from fieldops.rules import plural
 from fieldops.rules.release import RELEASE_KINDS
 from fieldops.services.impound_views import DispositionView, ImpoundView, PartyView
+from ui.common.text import day, species, when
 from ui.context import AppContext
-from ui.impounds.text import day, species, when
 
 RELEASES = RELEASE_KINDS
 SEX = {"male": "Male", "female": "Female", "unknown": "Unknown"}

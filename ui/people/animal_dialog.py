@@ -33,32 +33,17 @@ from fieldops.services.animals import (
     update_animal,
 )
 from fieldops.services.history import record_history
+from ui import modules
+from ui.common.forms import FormFields, RecordDialog, combo, form_layout
+from ui.common.history import HISTORY_SENTENCE_COLUMN, history_columns
+from ui.common.person_picker import PersonPickerDialog
+from ui.common.table_models import ListTableModel
+from ui.common.text import ALTERED, SEX_LABELS, SPECIES
+from ui.common.widgets import OptionalDateEdit, RecordTableView
 from ui.context import AppContext
-from ui.forms import FormFields, RecordDialog, form_layout
-from ui.people import opening
-from ui.people.columns import (
-    HISTORY_SENTENCE_COLUMN,
-    SEX_LABELS,
-    SPECIES_LABELS,
-    animal_impoundment_columns,
-    history_columns,
-    owner_text,
-    vaccination_columns,
-)
+from ui.people.columns import animal_impoundment_columns, owner_text, vaccination_columns
 from ui.people.person_dialog import notes_edit
-from ui.people.picker import PersonPickerDialog
 from ui.people.vaccination_dialog import VaccinationDialog
-from ui.table_models import ListTableModel
-from ui.widgets import OptionalDateEdit, RecordTableView
-
-ALTERED = (("Unknown", None), ("Yes", True), ("No", False))
-
-
-def _combo(items) -> QComboBox:
-    combo = QComboBox()
-    for label, value in items:
-        combo.addItem(label, value)
-    return combo
 
 
 def _select(combo: QComboBox, value) -> None:
@@ -109,14 +94,13 @@ class AnimalDialog(RecordDialog):
         self.fields = FormFields(form)
         add = self.fields.add
         self.name = add("name", "&Name:", QLineEdit())
-        self.species = add("species", "S&pecies:", _combo(
-            (label, key) for key, label in SPECIES_LABELS.items()))
+        self.species = add("species", "S&pecies:", combo(SPECIES))
         self.species_detail = add("species_detail", "&Kind of animal:", QLineEdit(),
                                   hint="Only for species Other, e.g. ferret or rabbit.")
         self.breed = add("breed", "&Breed:", QLineEdit())
         self.colour = add("colour", "Co&lour:", QLineEdit())
-        self.sex = add("sex", "Se&x:", _combo((label, key) for key, label in SEX_LABELS.items()))
-        self.altered = add("altered", "&Altered (spayed/neutered):", _combo(ALTERED))
+        self.sex = add("sex", "Se&x:", combo(SEX_LABELS))
+        self.altered = add("altered", "&Altered (spayed/neutered):", combo(ALTERED))
         self.birth_date = OptionalDateEdit("&Unknown")
         self.birth_date.date_edit.setMaximumDate(_qdate(self.ctx.today()))
         add("birth_date", "Bi&rth date:", self.birth_date, focus=self.birth_date.date_edit,
@@ -291,7 +275,7 @@ class AnimalDialog(RecordDialog):
 
     def _on_open_owner_button_clicked(self) -> None:
         if self._owner_id is not None:
-            opening.open_person(self.ctx, self._owner_id, self)
+            modules.open_record(self.ctx, "registry", "person", self._owner_id, self)
 
     def _on_add_vaccination_button_clicked(self) -> None:
         if self._animal is not None:
@@ -308,11 +292,9 @@ class AnimalDialog(RecordDialog):
         self.ctx.bus.changed.emit("animal", view.id)
 
     def _on_impoundments_view_opened(self, row: int) -> None:
-        from ui.impounds.opening import open_impoundment
-
         imp: AnimalImpoundment | None = self.impoundments_model.row_object(row)
         if imp is not None:
-            open_impoundment(self.ctx, imp.id, self)
+            modules.open_record(self.ctx, "impound", "impoundment", imp.id, self)
 
 
 def _qdate(d: date) -> QDate:

@@ -7,11 +7,9 @@ from collections.abc import Callable
 from fieldops.rules import format_day, format_local
 from fieldops.services.animal_record import AnimalFate, AnimalImpoundment, AnimalListRow
 from fieldops.services.animals import VaccinationView
+from ui.common.table_models import Column
+from ui.common.text import SPECIES
 from ui.context import AppContext
-from ui.table_models import Column
-
-SPECIES_LABELS = {"dog": "Dog", "cat": "Cat", "other": "Other"}
-SEX_LABELS = {"unknown": "Unknown", "male": "Male", "female": "Female"}
 
 
 def animal_name(name: str) -> str:
@@ -19,7 +17,7 @@ def animal_name(name: str) -> str:
 
 
 def species_label(species: str) -> str:
-    return SPECIES_LABELS.get(species, species)
+    return SPECIES.get(species, species)
 
 
 def owner_text(name: str, former: bool) -> str:
@@ -27,15 +25,6 @@ def owner_text(name: str, former: bool) -> str:
     if not name:
         return ""
     return f"{name} (former owner)" if former else name
-
-
-PERSON_COLUMNS = (
-    Column("Name", lambda r: r.full_name, 230),
-    Column("Address", lambda r: r.address, 250),
-    Column("City", lambda r: r.city, 130),
-    Column("Phone", lambda r: r.phone, 140),
-    Column("E-mail", lambda r: r.email),
-)
 
 
 def _owner(r: AnimalListRow) -> str:
@@ -85,20 +74,6 @@ def vaccination_columns(ctx: AppContext,
         Column("Certificate", lambda v: v.certificate_number, 130),
         Column("Veterinarian", lambda v: v.veterinarian),
     )
-
-
-def history_columns(ctx: AppContext) -> tuple[Column, ...]:
-    """A record's history (``fieldops.services.history``): the sentences, in local time."""
-    return (
-        Column("When", lambda h: format_local(h.at, ctx.timezone), 205),
-        Column("Who", lambda h: h.who, 110),
-        Column("What", lambda h: h.what, 150),
-        Column("What happened", lambda h: h.sentence, 330),
-        Column("Reason or notes", lambda h: h.reason, 170),
-    )
-
-
-HISTORY_SENTENCE_COLUMN = 3  # takes the spare width; rows grow to show it whole
 
 
 def animal_impoundment_columns(ctx: AppContext) -> tuple[Column, ...]:

@@ -3,7 +3,8 @@
 A record is fetched through a task (a few milliseconds, but it still should
 not hold the GUI thread while the database is busy) and its dialog opens
 window-modal without a nested event loop. The dialogs open each other (a
-person's animal, an animal's owner), so the imports are made at call time.
+person's animal, an animal's owner) through ``ui.modules``, never by
+importing this file, so it can import them.
 """
 
 from __future__ import annotations
@@ -13,6 +14,8 @@ from PySide6.QtWidgets import QDialog, QWidget
 from fieldops.services.animals import get_animal
 from fieldops.services.people import get_person
 from ui.context import AppContext
+from ui.people.animal_dialog import AnimalDialog
+from ui.people.person_dialog import PersonDialog
 
 
 def open_person(ctx: AppContext, person_id: int, parent: QWidget) -> None:
@@ -31,20 +34,14 @@ def new_person(ctx: AppContext, parent: QWidget) -> QDialog:
 
 def new_animal(ctx: AppContext, parent: QWidget,
                owner: tuple[int, str] | None = None) -> QDialog:
-    from ui.people.animal_dialog import AnimalDialog
-
     return _show(AnimalDialog(ctx, None, parent, owner=owner))
 
 
 def _person_dialog(ctx: AppContext, view, parent: QWidget) -> QDialog:
-    from ui.people.person_dialog import PersonDialog
-
     return PersonDialog(ctx, view, parent)
 
 
 def _animal_dialog(ctx: AppContext, view, parent: QWidget) -> QDialog:
-    from ui.people.animal_dialog import AnimalDialog
-
     return AnimalDialog(ctx, view, parent)
 
 
@@ -55,3 +52,4 @@ def _show(dialog: QDialog) -> QDialog:
 
 # The shared registry's records, for ui.modules.open_record.
 OPENERS = {("registry", "person"): open_person, ("registry", "animal"): open_animal}
+CREATORS = {("registry", "person"): new_person, ("registry", "animal"): new_animal}

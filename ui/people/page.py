@@ -18,11 +18,12 @@ from PySide6.QtWidgets import (
 from fieldops.services.animal_record import animal_list_page
 from fieldops.services.animals import count_animals
 from fieldops.services.people import count_people, people_page
+from ui.common.person_picker import PERSON_COLUMNS
+from ui.common.table_models import PagedTableModel
+from ui.common.widgets import RecordTableView, SearchField
 from ui.context import AppContext
 from ui.people import opening
-from ui.people.columns import ANIMAL_COLUMNS, PERSON_COLUMNS
-from ui.table_models import PagedTableModel
-from ui.widgets import RecordTableView, SearchField
+from ui.people.columns import ANIMAL_COLUMNS
 
 SEARCH_HINT = "Name, address, phone, e-mail, microchip or licence number"
 

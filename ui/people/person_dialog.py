@@ -25,12 +25,13 @@ from fieldops.services.people import (
     get_person,
     update_person,
 )
+from ui import modules
+from ui.common.forms import FormFields, RecordDialog, form_layout
+from ui.common.history import HISTORY_SENTENCE_COLUMN, history_columns
+from ui.common.table_models import ListTableModel
+from ui.common.widgets import RecordTableView
 from ui.context import AppContext
-from ui.forms import FormFields, RecordDialog, form_layout
-from ui.people import opening
-from ui.people.columns import HISTORY_SENTENCE_COLUMN, OWNED_ANIMAL_COLUMNS, history_columns
-from ui.table_models import ListTableModel
-from ui.widgets import RecordTableView
+from ui.people.columns import OWNED_ANIMAL_COLUMNS
 
 
 def notes_edit() -> QPlainTextEdit:
@@ -245,14 +246,15 @@ class PersonDialog(RecordDialog):
     def _on_animals_view_opened(self, row: int) -> None:
         animal = self.animals_model.row_object(row)
         if animal is not None:
-            opening.open_animal(self.ctx, animal.id, self)
+            modules.open_record(self.ctx, "registry", "animal", animal.id, self)
 
     def _on_open_animal_button_clicked(self) -> None:
         self._on_animals_view_opened(max(self.animals_view.current_row(), 0))
 
     def _on_new_animal_button_clicked(self) -> None:
         if self._person is not None:
-            opening.new_animal(self.ctx, self, owner=(self._person.id, self._person.full_name))
+            modules.new_record(self.ctx, "registry", "animal", self,
+                              owner=(self._person.id, self._person.full_name))
 
     def _on_bus_changed(self, entity: str, _id: int) -> None:
         if entity == "animal" and self._person is not None:

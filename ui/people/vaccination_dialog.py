@@ -8,8 +8,8 @@ from PySide6.QtCore import QDate
 from PySide6.QtWidgets import QDateEdit, QHBoxLayout, QLineEdit, QPushButton, QWidget
 
 from fieldops.services.animals import AnimalView, VaccinationInput, add_vaccination
+from ui.common.forms import FormFields, RecordDialog, form_layout
 from ui.context import AppContext
-from ui.forms import FormFields, RecordDialog, form_layout
 
 
 def _date_edit(value: date) -> QDateEdit:

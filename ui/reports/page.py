@@ -43,10 +43,10 @@ from ui.common.documents import (
     write_document,
 )
 from ui.common.file_dialogs import ask_save_path
+from ui.common.forms import FormFields, form_layout, show_refusal
+from ui.common.style import paint_page_white
+from ui.common.widgets import Banner, set_date
 from ui.context import AppContext
-from ui.forms import FormFields, form_layout, show_refusal
-from ui.impounds.style import paint_page_white
-from ui.widgets import Banner, set_date
 
 SAVE_TEXT = "&Save PDF…"
 PRINT_TEXT = "&Print…"

@@ -18,11 +18,11 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWi
 from fieldops import modules
 from fieldops.services.due import DueItem, due_items
 from ui import modules as ui_modules
+from ui.common.style import paint_page_white
+from ui.common.table_models import Column, ListTableModel
+from ui.common.text import day, when
+from ui.common.widgets import RecordTableView
 from ui.context import AppContext
-from ui.impounds.style import paint_page_white
-from ui.impounds.text import day, when
-from ui.table_models import Column, ListTableModel
-from ui.widgets import RecordTableView
 
 
 def due_columns(ctx: AppContext) -> tuple[Column, ...]:

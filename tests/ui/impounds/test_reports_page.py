@@ -18,9 +18,9 @@ from support import local
 
 from fieldops.services.dispositions import record_escape
 from ui.common.documents import PrintJob
+from ui.common.widgets import set_date
 from ui.reports import page as reports_page
 from ui.reports.page import ReportsWidget
-from ui.widgets import set_date
 
 
 @pytest.fixture

@@ -1,6 +1,6 @@
 """Field errors for forms that are more than one ``QFormLayout``.
 
-``ui.forms.FormFields`` marks the fields of one form layout. The intake form
+``ui.common.forms.FormFields`` marks the fields of one form layout. The intake form
 has two columns, a payment has a row per line item and a fee schedule is a
 grid, so ``FieldGroups`` spreads one ``ValidationError`` over several groups
 and ``GridFields`` gives any widget placed by hand an error label of its own.
@@ -14,7 +14,7 @@ from typing import Protocol
 from PySide6.QtWidgets import QLabel, QWidget
 
 from fieldops.errors import ValidationError
-from ui.forms import MarkedFields
+from ui.common.forms import MarkedFields
 
 
 class _Group(Protocol):

@@ -16,6 +16,9 @@ from fieldops.services.impound_views import ImpoundView
 from ui.context import AppContext
 
 SPECIES = {"dog": "Dog", "cat": "Cat", "other": "Other"}
+SEX_LABELS = {"unknown": "Unknown", "male": "Male", "female": "Female"}
+# Whether an animal is spayed or neutered, as the forms offer it (None: nobody knows).
+ALTERED = {None: "Not known", True: "Yes", False: "No"}
 
 
 def money(amount: Decimal) -> str:
@@ -59,3 +62,8 @@ def countdown(view: ImpoundView, at: datetime, today: date) -> str:
     if left == 1:
         return "1 day left: the hold ends tomorrow."
     return f"{_days(left)} left in the hold."
+
+
+def escape_html(text: str) -> str:
+    """User text made safe for a rich-text label: "<Sons> & Co" shows as typed."""
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")

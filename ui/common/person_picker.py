@@ -16,11 +16,18 @@ from PySide6.QtWidgets import (
 )
 
 from fieldops.services.people import PersonView, count_people, people_page
+from ui import modules
+from ui.common.table_models import Column, PagedTableModel
+from ui.common.widgets import RecordTableView, SearchField
 from ui.context import AppContext
-from ui.people import opening
-from ui.people.columns import PERSON_COLUMNS
-from ui.table_models import PagedTableModel
-from ui.widgets import RecordTableView, SearchField
+
+PERSON_COLUMNS = (
+    Column("Name", lambda r: r.full_name, 230),
+    Column("Address", lambda r: r.address, 250),
+    Column("City", lambda r: r.city, 130),
+    Column("Phone", lambda r: r.phone, 140),
+    Column("E-mail", lambda r: r.email),
+)
 
 
 class PersonPickerDialog(QDialog):
@@ -94,8 +101,11 @@ class PersonPickerDialog(QDialog):
         self.choose_row(self.view.current_row())
 
     def _on_new_button_clicked(self) -> None:
-        self._new_person_dialog = opening.new_person(self.ctx, self)
-        self._new_person_dialog.saved.connect(self._on_new_person_saved)
+        dialog = modules.new_record(self.ctx, "registry", "person", self)
+        if dialog is None:  # no installed module makes people: nothing to open
+            return
+        self._new_person_dialog = dialog
+        dialog.saved.connect(self._on_new_person_saved)  # type: ignore[attr-defined]
 
     def _on_new_person_saved(self, person: PersonView) -> None:
         self._new_person_dialog.accept()

@@ -10,7 +10,7 @@ open so the user can copy what they typed), anything else to the router.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from PySide6.QtCore import Qt, Signal
@@ -35,8 +35,8 @@ from PySide6.QtWidgets import (
 )
 
 from fieldops.errors import StaleRecordError, UserError, ValidationError
+from ui.common.widgets import Banner
 from ui.context import AppContext
-from ui.widgets import Banner
 
 
 def _repolish(widget: QWidget) -> None:
@@ -334,3 +334,11 @@ class RecordDialog(QDialog):
         if isinstance(exc, StaleRecordError):
             self.ctx.errors.tell(str(exc), self, "Not saved: the record changed")
         return handled
+
+
+def combo(items: Mapping[Any, str]) -> QComboBox:
+    """A drop-down of ``items`` (value -> label), in their order; each entry's data is its value."""
+    box = QComboBox()
+    for value, label in items.items():
+        box.addItem(label, value)
+    return box

@@ -21,8 +21,8 @@ from PySide6.QtWidgets import (
 )
 
 from fieldops.services.animals import UNKNOWN_AGE, approximate_age, birth_date_for_age
+from ui.common.person_picker import PersonPickerDialog
 from ui.context import AppContext
-from ui.people.picker import PersonPickerDialog
 
 DISPLAY = "ddd d MMM yyyy  h:mm AP"
 

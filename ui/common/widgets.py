@@ -19,7 +19,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ui.table_models import ListTableModel, PagedTableModel
+from ui.common.table_models import ListTableModel, PagedTableModel
 
 SEARCH_DELAY_MS = 250  # typing pause before a search runs: one query per word, not per key
 # One character matches most of a big register (measured: "s" finds all of a

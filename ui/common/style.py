@@ -1,4 +1,4 @@
-"""Looks specific to the pound's screens, on top of ``ui/style.qss``."""
+"""Looks shared by every area's screens, on top of the stylesheet (``resources/style.qss``)."""
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QWidget
@@ -31,6 +31,6 @@ POUND_STYLE = """
 
 
 def paint_page_white(page: QWidget) -> None:
-    """Pages sit on white, as People and animals does (its rule is in ui/style.qss)."""
+    """Pages sit on white, as People and animals does (its rule is in resources/style.qss)."""
     page.setAttribute(Qt.WidgetAttribute.WA_StyledBackground, True)
     page.setStyleSheet(f"#{page.objectName()} {{ background: #ffffff; }}")
