@@ -27,6 +27,7 @@ from ui.admin.page import AdministrationWidget
 from ui.context import AppContext
 from ui.impounds.page import ImpoundsWidget
 from ui.people.page import PeopleAndAnimalsWidget
+from ui.quarantine.page import QuarantinesWidget
 from ui.reports.page import ReportsWidget
 from ui.today.page import TodayWidget
 
@@ -48,7 +49,7 @@ AREAS: tuple[Area, ...] = (
     Area("impounds", "Impounds", page=ImpoundsWidget, coming=(
         "Animals taken in: intake, the hold period and the day it ends, boarding fees, "
         "release to the owner, adoption or other disposition.")),
-    Area("quarantines", "Quarantines", coming=(
+    Area("quarantines", "Quarantines", page=QuarantinesWidget, coming=(
         "Bite quarantines: the observation period, the examinations required, home or "
         "clinic quarantine, and the certificate due back.")),
     Area("vicious", "Vicious animals", coming=(

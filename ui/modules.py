@@ -28,6 +28,7 @@ Creator = Callable[..., QDialog]
 INSTALLED: tuple[str, ...] = (
     "ui.impounds.opening",  # the pound: impoundments
     "ui.people.opening",  # the shared registry: people and animals
+    "ui.quarantine.opening",  # bite quarantines: quarantines and bite reports
 )
 
 _loaded: dict[tuple[str, str], Opener] | None = None

@@ -365,3 +365,32 @@ def observation_day(plan: QuarantinePlan, day: date) -> int:
 
 def observation_length(plan: QuarantinePlan) -> int:
     return (plan.last_day - plan.bite_day).days
+
+
+#: The text of city code 58-527 the quarantine order rests on (Ord. No. 2019-1543), quoted
+#: on the owner's copy.
+ORDINANCE_58_527: dict[str, str] = {
+    "(b)": ("Whenever a dog or cat bites a person, the owner shall provide to a police officer "
+            "proof of current immunization against rabies. If such proof is provided, the police "
+            "officer shall order the animal quarantined on the owner's premises for a period for "
+            "ten days, during which time the animal shall be kept securely confined, tied, "
+            "leashed or muzzled and examined three times by a veterinarian. The examination "
+            "shall be on the first day, on the tenth day and on one intervening day. The "
+            "examination fees and all costs shall be paid by the owner of such animal. During "
+            "the home quarantine period, if the animal is found to be improperly quarantined or "
+            "at large, an officer shall place the animal in a veterinary clinic for the balance "
+            "of the ten-day period, during which time the animal shall be examined as described "
+            "above, and the officer may issue a citation."),
+    "(c)": ("If proof of rabies immunization cannot be provided by the owner, a police officer "
+            "shall immediately quarantine the animal in a licensed veterinary clinic for a period "
+            "of ten days. All costs will be paid by the owner to the clinic before release of the "
+            "animal."),
+    "(d)": ("An owner of a quarantined animals shall return to the police department the "
+            "\"certification of quarantine\" that was left with them by an officer within 15 "
+            "days of the date of the bite."),
+    "(e)": ("Whenever a dog or cat with an unknown owner bites a person, a police officer shall "
+            "quarantine the animal at a licensed veterinary animal clinic and the animal shall be "
+            "isolated at the clinic for a period of ten days, during which time the animal shall "
+            "be examined as required by Wis. Stat. § 95.21(5)(b). All boarding and examination "
+            "fees shall be paid by the owner, if located."),
+}
