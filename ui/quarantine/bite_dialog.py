@@ -74,6 +74,7 @@ class BiteDialog(RecordDialog):
         self.proposal = QLabel()
         self.proposal.setObjectName("Proposal")
         self.proposal.setWordWrap(True)
+        self._filled: int | None = None  # the animal whose registry proof fills the fields
         self._lay_out()
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
@@ -225,6 +226,12 @@ class BiteDialog(RecordDialog):
 
     def _on_animal_changed(self, *_args: object) -> None:
         aid = self.animal.currentData()
+        if self._filled is not None and self._filled != aid:
+            # The proof offered was another animal's: never leave it for this one.
+            self.certificate.clear()
+            self.vaccinated_on.set_value(None)
+            self.expires_on.set_value(None)
+            self._filled = None
         self.species.setEnabled(aid is None)
         self.description.setEnabled(aid is None)
         if aid is not None:
@@ -235,7 +242,9 @@ class BiteDialog(RecordDialog):
     def _on_animal_loaded(self, animal) -> None:
         """Offer the registry's vaccination current on the bite day as the proof shown."""
         cert = animal.rabies_current_on(self.bitten_at.value().date())
-        if cert is not None and not self.certificate.text():
+        if cert is not None and not self.certificate.text() and \
+                self.animal.currentData() == animal.id:
+            self._filled = animal.id
             self.certificate.setText(cert.certificate_number)
             self.vaccinated_on.set_value(cert.vaccinated_on)
             self.expires_on.set_value(cert.expires_on)
