@@ -62,7 +62,7 @@ class QuarantinesWidget(QWidget):
         for b in (self.bite_button, self.week_button, self.open_button):
             top.addWidget(b)
         filters = QHBoxLayout()
-        for text, widget, buddy in (("S&how:", self.show_filter, self.show_filter),
+        for text, widget, buddy in (("S&tatus:", self.show_filter, self.show_filter),
                                     ("Ordered fro&m:", self.date_from, self.date_from.date_edit),
                                     ("t&o:", self.date_to, self.date_to.date_edit)):
             label = QLabel(text)

@@ -157,8 +157,8 @@ def test_a_broken_home_quarantine_moves_to_a_clinic(qtbot, ctx, host, bites, ope
 
 def test_a_biting_stray_is_refused_release_while_quarantined_and_released_once_certified(
         qtbot, ctx, host, bites, operator, wait_idle, wait_window):
-    from ui.impounds.release_wizard import ReleaseWizardDialog
     from fieldops.services.impounds import get_impoundment
+    from ui.impounds.release_wizard import ReleaseWizardDialog
 
     imp = intake(bites.db, operator, IntakeInput(
         impounded_at=days_ago(12), animal_id=bites.tom.id, officer="Off. Lee", reason="bite",
