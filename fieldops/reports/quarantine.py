@@ -20,6 +20,8 @@ from fieldops.services.quarantine.views import QuarantineView
 
 __all__ = ["certification_form", "quarantine_order"]
 
+LINE = "_" * 40  # a line to sign or write on
+
 HOME_CONDITIONS = ("Keep the animal on your premises, securely confined, tied, leashed or "
                    "muzzled, for the whole observation period. If it is found improperly "
                    "quarantined or at large, an officer will place it in a veterinary clinic for "
@@ -93,8 +95,8 @@ class QuarantineOrder(Document):
         for key, text in ORDINANCE_58_527.items():
             out.append(self.text(markup("<b>{}</b> {}", key, text), "note"))
         out.append(Spacer(1, 14))
-        out.append(self.key_values([("Officer", b.officer), ("Owner's signature", " "),
-                                    ("Date", " ")]))
+        out.append(self.key_values([("Officer", b.officer), ("Owner's signature", "_" * 40),
+                                    ("Date", "_" * 40)]))
         return out
 
 
@@ -142,8 +144,8 @@ class CertificationForm(Document):
             "ending {} and that it showed no signs of rabies at the end of that period.",
             fmt_date(v.last_day))))
         out.append(Spacer(1, 18))
-        out.append(self.key_values([("Veterinarian (print)", " "), ("Signature", " "),
-                                    ("Clinic and licence no.", " "), ("Date", " ")],
+        out.append(self.key_values([("Veterinarian (print)", LINE), ("Signature", LINE),
+                                    ("Clinic and licence no.", LINE), ("Date", LINE)],
                                    label_width=1.9 * inch))
         return out
 
