@@ -77,6 +77,15 @@ def open_record(ctx: AppContext, module: str, kind: str, record_id: int,
     return True
 
 
+def admin_sections() -> tuple[Callable[[AppContext], QWidget], ...]:
+    """The Administration sections the installed modules add (``ADMIN_SECTIONS`` in their file:
+    widget factories taking the context), in ``INSTALLED`` order."""
+    out: list[Callable[[AppContext], QWidget]] = []
+    for path in INSTALLED:
+        out.extend(getattr(importlib.import_module(path), "ADMIN_SECTIONS", ()))
+    return tuple(out)
+
+
 def new_record(ctx: AppContext, module: str, kind: str, parent: QWidget,
                **prefill: object) -> QDialog | None:
     """Open the dialog that makes a new record of that kind; None when no module makes one."""

@@ -60,3 +60,12 @@ def _show(dialog: QDialog) -> QDialog:
 # The bite-quarantine module's records, for ui.modules.open_record (fieldops key "quarantine").
 OPENERS = {("quarantine", "quarantine"): open_quarantine, ("quarantine", "bite"): open_bite}
 CREATORS = {("quarantine", "bite_report"): new_bite_report}
+
+
+def _clinics(ctx: AppContext) -> QWidget:
+    from ui.quarantine.clinics import ClinicsWidget
+
+    return ClinicsWidget(ctx)
+
+
+ADMIN_SECTIONS = (_clinics,)
