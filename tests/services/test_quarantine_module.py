@@ -172,3 +172,12 @@ def test_the_officers_week_lists_exams_deliveries_and_certificates_by_day(db, op
     assert [(i.day, i.kind) for i in week] == [(q.last_day, "exam")]
     week = qs.week_schedule(db, local_today() + timedelta(days=3), PROFILE)
     assert (q.certificate_due, "certificate") in [(i.day, i.kind) for i in week]
+
+
+def test_the_officers_week_starts_with_the_exams_already_overdue(db, operator, rex, pound):
+    qid = qs.report_bite(db, operator, bite_input(days_ago(4), animal_id=rex.id,
+                                                  clinic_id=pound.id), PROFILE).quarantine_id
+    week = qs.week_schedule(db, local_today(), PROFILE)
+    first = [i for i in week if i.quarantine_id == qid and i.day == local_today()]
+    assert any("overdue since" in i.text for i in first)
+    assert not any(i.kind == "delivery" for i in week)  # its deadline passed before the week

@@ -57,6 +57,8 @@ class WeekScheduleDialog(QDialog):
         self.print_button = QPushButton("P&rint…")
         close = QPushButton("&Close")
         row = QHBoxLayout()
+        for b in (self.previous, self.next, self.print_button, close):
+            b.setAutoDefault(False)
         for b in (self.previous, self.next, self.print_button):
             row.addWidget(b)
         row.addStretch(1)

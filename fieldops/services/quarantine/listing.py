@@ -10,7 +10,7 @@ from sqlalchemy import func, or_, select
 
 from fieldops.db.engine import Database
 from fieldops.db.models import BiteReport, Clinic, Quarantine
-from fieldops.rules import Profile, format_day_short
+from fieldops.rules import Profile, format_day_short, format_instant
 from fieldops.rules.quarantine import EXAM_SLOTS, observation_length
 from fieldops.services.listing import Page
 from fieldops.services.quarantine.views import PLACEMENT_LABELS, STATUS_LABELS
@@ -199,7 +199,10 @@ def week_schedule(db: Database, start: date, profile: Profile,
         who = f"#{q.id} {q.animal_name} ({q.owner_name or 'owner unknown'}, {where})"
         if q.status == "open" and q.next_exam_due is not None:
             day = max(q.next_exam_due, start)
-            if day <= end and q.next_exam_by >= start:
+            if q.next_exam_by < start:
+                out.append(ScheduleItem(start, "exam", q.id, f"{who}: exam overdue since "
+                                        f"{format_day_short(q.next_exam_by, start)}"))
+            elif day <= end:
                 slot = "exam" if q.next_exam_by == q.next_exam_due else (
                     f"exam, any day to {format_day_short(q.next_exam_by, start)}")
                 out.append(ScheduleItem(day, "exam", q.id, f"{who}: {slot}"))
@@ -208,7 +211,8 @@ def week_schedule(db: Database, start: date, profile: Profile,
         if q.status == "open" and q.deliver_by is not None and q.delivered_at is None \
                 and lo <= q.deliver_by < hi:
             out.append(ScheduleItem(q.deliver_by.astimezone(profile.timezone).date(),
-                                    "delivery", q.id, f"{who}: deliver to the clinic"))
+                                    "delivery", q.id, f"{who}: deliver to the clinic by "
+                                    f"{format_instant(q.deliver_by, profile)}"))
         if q.status in ("open", "certified") and q.certificate_received_on is None \
                 and start <= q.certificate_due <= end:
             out.append(ScheduleItem(q.certificate_due, "certificate", q.id,
