@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime, timedelta
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from fieldops.rules._frozen import FrozenMap
 from fieldops.rules.calendar import (
@@ -358,12 +358,22 @@ def exam_warning(plan: QuarantinePlan, day: date, done: tuple[str, ...]) -> str:
             f"{where} (city code 58-527(b)).")
 
 
-def observation_day(plan: QuarantinePlan, day: date) -> int:
+class _Period(Protocol):
+    """What the day count reads: a plan, or a list row's two dates."""
+
+    @property
+    def bite_day(self) -> date: ...
+
+    @property
+    def last_day(self) -> date: ...
+
+
+def observation_day(plan: _Period, day: date) -> int:
     """Day N of the observation period: the bite is day 0, the last day is day 10."""
     return (day - plan.bite_day).days
 
 
-def observation_length(plan: QuarantinePlan) -> int:
+def observation_length(plan: _Period) -> int:
     return (plan.last_day - plan.bite_day).days
 
 

@@ -482,7 +482,7 @@ def _quarantine_order(e: Event, names: Names) -> str:
 def _quarantine_exam(e: Event, names: Names) -> str:
     a = e.after
     finding = {"no_signs": "no signs of rabies", "signs_of_rabies": "signs of rabies",
-               "died": "the animal had died"}.get(a.get("finding"), a.get("finding"))
+               "died": "the animal had died"}.get(str(a.get("finding")), a.get("finding"))
     slot = f" ({a['counts_as']} examination)" if a.get("counts_as") else \
         " (on none of the required days)"
     return _clause(f"Examined on {names.day(a.get('examined_on'))} by {a.get('veterinarian')}"

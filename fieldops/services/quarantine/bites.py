@@ -135,7 +135,8 @@ def _check(s: Session, inp: BiteInput, profile: Profile, at: datetime
                 "Enter the date of the vaccination on the certificate.")
         c.check(inp.rabies_expires_on is not None, "rabies_expires_on",
                 "Enter the date the vaccination expires.")
-        if all(given) and inp.rabies_expires_on < inp.rabies_vaccinated_on:
+        if inp.rabies_expires_on is not None and inp.rabies_vaccinated_on is not None \
+                and inp.rabies_expires_on < inp.rabies_vaccinated_on:
             c.add("rabies_expires_on", "The vaccination cannot expire before it was given.")
     applies = quarantine_applies(species)
     if applies:

@@ -26,6 +26,12 @@ VICTIMS = ("Ruth Alvarez", "Tom Nguyen", "Keisha Brown", "Ole Hansen", "Mira Pat
            "Sara Kline", "Dev Rao", "Ivy Chen")
 
 
+def q(r: bites.Reported) -> int:
+    """The quarantine a dog's or cat's report ordered."""
+    assert r.quarantine_id is not None
+    return r.quarantine_id
+
+
 def fill(d: Demo) -> int:
     profile, rng, db = d.profile, d.rng, d.db
     actor = d.actor if d.actor.is_supervisor else replace(d.actor, role="supervisor")
@@ -89,12 +95,12 @@ def fill(d: Demo) -> int:
     # Home quarantine, day 4: first exam done.
     if vaccinated:
         r = report(at(4), vaccinated.pop())
-        exam(r.quarantine_id, days(4))
+        exam(q(r), days(4))
     # Clinic quarantine, no proof shown, delivered, first exam done.
     if bare:
         r = report(at(2), bare.pop(), clinic=vets_clinic)
-        events.record_delivery(db, actor, r.quarantine_id, at(2, 14), profile)
-        exam(r.quarantine_id, days(2))
+        events.record_delivery(db, actor, q(r), at(2, 14), profile)
+        exam(q(r), days(2))
     # Unknown owner: ordered a few hours ago, delivery due within the day.
     r = report(moment - timedelta(hours=3), species="dog", owner_unknown=True,
                animal_description="Brown terrier mix, red collar", clinic=vets_clinic,
@@ -103,65 +109,65 @@ def fill(d: Demo) -> int:
     if stray and stray_at and stray_at > now() - timedelta(days=9):
         r = report(stray_at - timedelta(hours=2), None, impoundment_id=stray, owner_unknown=True,
                    clinic=pound, ordered=stray_at)
-        events.record_delivery(db, actor, r.quarantine_id, stray_at + timedelta(minutes=10),
+        events.record_delivery(db, actor, q(r), stray_at + timedelta(minutes=10),
                                profile)
-        exam(r.quarantine_id, stray_at.astimezone(profile.timezone).date(), clinic=pound)
+        exam(q(r), stray_at.astimezone(profile.timezone).date(), clinic=pound)
     # Broken home quarantine: found at large, moved to the clinic, cited.
     if vaccinated:
         r = report(at(6), vaccinated.pop())
-        exam(r.quarantine_id, days(6))
-        events.record_broken_home(db, actor, r.quarantine_id, at(3, 19), vets_clinic, profile,
+        exam(q(r), days(6))
+        events.record_broken_home(db, actor, q(r), at(3, 19), vets_clinic, profile,
                                   citation=f"C-{rng.randint(10000, 99999)}",
                                   notes="Found loose in the alley behind the house")
-        events.record_delivery(db, actor, r.quarantine_id, at(3, 21), profile)
-        exam(r.quarantine_id, days(3))
+        events.record_delivery(db, actor, q(r), at(3, 21), profile)
+        exam(q(r), days(3))
     # Overdue exam: ordered three days ago, no exam yet.
     if vaccinated:
         report(at(3), vaccinated.pop())
     # Extended by the veterinarian.
     if bare:
         r = report(at(11), bare.pop(), clinic=vets_clinic)
-        events.record_delivery(db, actor, r.quarantine_id, at(11, 13), profile)
-        exam(r.quarantine_id, days(11))
-        exam(r.quarantine_id, days(6))
-        events.extend_period(db, actor, r.quarantine_id, days(11) + timedelta(days=14),
+        events.record_delivery(db, actor, q(r), at(11, 13), profile)
+        exam(q(r), days(11))
+        exam(q(r), days(6))
+        events.extend_period(db, actor, q(r), days(11) + timedelta(days=14),
                              VETS[0], profile, notes="Lethargic; observe four more days")
     # Released on time, certificate overdue.
     if vaccinated:
         r = report(at(19), vaccinated.pop())
         for k in (19, 14, 9):
-            exam(r.quarantine_id, days(k))
-        events.release_certified(db, actor, r.quarantine_id, at(9, 16), VETS[1], profile)
+            exam(q(r), days(k))
+        events.release_certified(db, actor, q(r), at(9, 16), VETS[1], profile)
     # Completed: released, certificate back.
     if vaccinated:
         r = report(at(25), vaccinated.pop())
         for k in (25, 20, 15):
-            exam(r.quarantine_id, days(k))
-        events.release_certified(db, actor, r.quarantine_id, at(15, 16), VETS[2], profile)
-        events.record_certificate_received(db, actor, r.quarantine_id, days(13), profile)
+            exam(q(r), days(k))
+        events.release_certified(db, actor, q(r), at(15, 16), VETS[2], profile)
+        events.record_certificate_received(db, actor, q(r), days(13), profile)
     # Signs of rabies: health officer notified, euthanized, specimen sent.
     if bare:
         r = report(at(5), bare.pop(), clinic=vets_clinic)
-        events.record_delivery(db, actor, r.quarantine_id, at(5, 12), profile)
-        exam(r.quarantine_id, days(5))
-        exam(r.quarantine_id, days(2), "signs_of_rabies")
-        events.record_signs_of_rabies(db, actor, r.quarantine_id, at(2, 12),
+        events.record_delivery(db, actor, q(r), at(5, 12), profile)
+        exam(q(r), days(5))
+        exam(q(r), days(2), "signs_of_rabies")
+        events.record_signs_of_rabies(db, actor, q(r), at(2, 12),
                                       "Dr. Ellen Park, Public Health Madison & Dane County",
                                       profile)
-        events.record_death(db, actor, r.quarantine_id, "euthanized", at(2, 15), profile,
+        events.record_death(db, actor, q(r), "euthanized", at(2, 15), profile,
                             notes="On the health officer's order; head kept intact")
-        events.record_specimen_sent(db, actor, r.quarantine_id, at(1, 9), OFFICERS[0], profile)
+        events.record_specimen_sent(db, actor, q(r), at(1, 9), OFFICERS[0], profile)
     # Died in the clinic; specimen not yet sent.
     if bare:
         r = report(at(3), bare.pop(), clinic=vets_clinic)
-        events.record_delivery(db, actor, r.quarantine_id, at(3, 12), profile)
-        exam(r.quarantine_id, days(3))
-        exam(r.quarantine_id, days(1), "died")
+        events.record_delivery(db, actor, q(r), at(3, 12), profile)
+        exam(q(r), days(3))
+        exam(q(r), days(1), "died")
     # Escaped from home.
     if vaccinated:
         r = report(at(8), vaccinated.pop())
-        exam(r.quarantine_id, days(8))
-        events.record_escape(db, actor, r.quarantine_id, at(6, 7), profile,
+        exam(q(r), days(8))
+        events.record_escape(db, actor, q(r), at(6, 7), profile,
                              notes="Dug under the fence; not found")
     # Other species: referred to the health officer (one sent, one not yet).
     r = report(at(1), species="other", animal_description="Ferret", owner_unknown=True)

@@ -51,8 +51,8 @@ def _locked(s: Session, quarantine_id: int, profile: Profile) -> tuple[Quarantin
                                                                          State]:
     q = s.scalar(select(Quarantine).where(Quarantine.id == quarantine_id).with_for_update())
     if q is None:
-        fetch(s, Quarantine, quarantine_id)  # raises the clear "no such" error
-    bite = s.get(BiteReport, q.bite_report_id)
+        q = fetch(s, Quarantine, quarantine_id)  # raises the clear "no such" error
+    bite = fetch(s, BiteReport, q.bite_report_id)
     return q, bite, refresh(s, bite, q, profile)
 
 
@@ -169,6 +169,7 @@ def record_delivery(db: Database, actor: Actor, quarantine_id: int, at: datetime
         c = Collector()
         _when(c, "at", at, "When it was delivered", start, "the order to deliver it")
         c.raise_if_any()
+        assert at is not None  # _when refused a missing time
         e = _event(s, actor, bite, "delivered", at, clinic_id=st.clinic_id, notes=notes)
         audit(s, actor, "quarantine_delivered", "quarantine", q.id, after=_data(e))
         refresh(s, bite, q, profile)
@@ -188,6 +189,7 @@ def record_broken_home(db: Database, actor: Actor, quarantine_id: int, at: datet
         _when(c, "at", at, "When it was found", q.ordered_at, "the order")
         v.optional_len(c, "citation", v.clean(citation), "Citation number", 100)
         c.raise_if_any()
+        assert at is not None  # _when refused a missing time
         try:
             plan_after_broken_home(st.plan, at, profile)
         except ValueError as exc:
@@ -214,6 +216,7 @@ def extend_period(db: Database, actor: Actor, quarantine_id: int, new_last_day: 
             c.add("new_last_day", "The new last day must be after "
                                   f"{format_day(st.plan.last_day)}.")
         c.raise_if_any()
+        assert new_last_day is not None
         extend_observation(st.plan, new_last_day, veterinarian, profile)
         e = _event(s, actor, bite, "extended", now(), who=veterinarian,
                    new_last_day=new_last_day, notes=notes)
@@ -234,6 +237,7 @@ def record_signs_of_rabies(db: Database, actor: Actor, quarantine_id: int,
         _when(c, "at", notified_at, "When the health officer was notified", bite.bitten_at,
               "the bite")
         c.raise_if_any()
+        assert notified_at is not None
         e = _event(s, actor, bite, "signs_of_rabies", notified_at, who=health_officer,
                    notes=notes)
         audit(s, actor, "quarantine_signs", "quarantine", q.id, after=_data(e))
@@ -253,6 +257,7 @@ def record_death(db: Database, actor: Actor, quarantine_id: int, kind: str,
         c = Collector()
         _when(c, "at", at, "When", q.ordered_at, "the order")
         c.raise_if_any()
+        assert at is not None  # _when refused a missing time
         e = _event(s, actor, bite, kind, at, notes=notes)
         if kind == "died":
             audit(s, actor, "quarantine_died", "quarantine", q.id, after=_data(e))
@@ -274,8 +279,9 @@ def record_specimen_sent(db: Database, actor: Actor, quarantine_id: int, at: dat
             raise ValidationError({"at": "The specimen is already recorded as sent."})
         c = Collector()
         v.required(c, "who", v.clean(sent_by), "Who sent it", 200)
-        _when(c, "at", at, "When it was sent", st.closed_at, "the death")
+        _when(c, "at", at, "When it was sent", st.closed_at or q.ordered_at, "the death")
         c.raise_if_any()
+        assert at is not None  # _when refused a missing time
         e = _event(s, actor, bite, "specimen_sent", at, who=sent_by, notes=notes)
         audit(s, actor, "quarantine_specimen", "quarantine", q.id, after=_data(e))
         return Done(q.id, bite.id)
@@ -290,6 +296,7 @@ def record_escape(db: Database, actor: Actor, quarantine_id: int, at: datetime |
         c = Collector()
         _when(c, "at", at, "When it escaped", q.ordered_at, "the order")
         c.raise_if_any()
+        assert at is not None  # _when refused a missing time
         e = _event(s, actor, bite, "escaped", at, notes=notes)
         audit(s, actor, "quarantine_escaped", "quarantine", q.id, after=_data(e))
         refresh(s, bite, q, profile)
@@ -307,6 +314,7 @@ def release_certified(db: Database, actor: Actor, quarantine_id: int, at: dateti
         v.required(c, "who", v.clean(veterinarian), "The certifying veterinarian", 200)
         _when(c, "at", at, "When it was released", q.ordered_at, "the order")
         c.raise_if_any()
+        assert at is not None  # _when refused a missing time
         if to_local(at, profile).date() < st.plan.last_day:
             raise ValidationError({"at": "The observation period runs until "
                                          f"{format_day(st.plan.last_day)}: no release before."})
@@ -348,6 +356,7 @@ def record_certificate_received(db: Database, actor: Actor, quarantine_id: int,
         elif received_on < st.plan.bite_day:
             c.add("received_on", "The date received cannot be before the bite.")
         c.raise_if_any()
+        assert received_on is not None
         e = _event(s, actor, bite, "certificate_received", now(), received_on=received_on,
                    notes=notes)
         audit(s, actor, "quarantine_certificate", "quarantine", q.id, after=_data(e))
@@ -369,6 +378,7 @@ def record_referral_sent(db: Database, actor: Actor, bite_report_id: int,
         v.required(c, "who", v.clean(health_officer), "The health officer", 200)
         _when(c, "at", at, "When it was referred", bite.bitten_at, "the bite")
         c.raise_if_any()
+        assert at is not None  # _when refused a missing time
         e = _event(s, actor, bite, "referral_sent", at, who=health_officer, notes=notes)
         audit(s, actor, "bite_referral", "bite_report", bite.id, after=_data(e))
         return Done(None, bite.id)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
+from typing import Any
 
 from sqlalchemy import func, or_, select
 
@@ -60,9 +61,9 @@ class QuarantineRow:
     certificate_overdue: bool
 
 
-def _where(f: QuarantineFilter, today: date) -> list:
+def _where(f: QuarantineFilter, today: date) -> list[Any]:
     q = Quarantine
-    out: list = []
+    out: list[Any] = []
     if f.show == "open":
         out.append(q.status == "open")
     elif f.show == "exams_due":
@@ -82,7 +83,8 @@ def _where(f: QuarantineFilter, today: date) -> list:
     text = " ".join(f.text.split()).lower()
     if text:
         like = f"%{text.replace('%', '').replace('_', '')}%"
-        cond = [func.lower(q.animal_name).like(like), func.lower(q.owner_name).like(like)]
+        cond: list[Any] = [func.lower(q.animal_name).like(like),
+                           func.lower(q.owner_name).like(like)]
         if text.lstrip("#").isdigit():
             cond.append(q.id == int(text.lstrip("#")))
         out.append(or_(*cond))
@@ -91,7 +93,8 @@ def _where(f: QuarantineFilter, today: date) -> list:
 
 def count_quarantines(db: Database, f: QuarantineFilter, today: date) -> int:
     with db.read() as s:
-        return s.scalar(select(func.count()).select_from(Quarantine).where(*_where(f, today)))
+        return s.scalar(select(func.count()).select_from(Quarantine)
+                        .where(*_where(f, today))) or 0
 
 
 def quarantine_ids(db: Database, f: QuarantineFilter, today: date, offset: int = 0,
@@ -116,7 +119,7 @@ def quarantine_rows(db: Database, ids: tuple[int, ...], today: date) -> dict[int
     for q, clinic in rows:
         is_open = q.status == "open"
         nxt = ""
-        if is_open and q.next_exam_due is not None:
+        if is_open and q.next_exam_due is not None and q.next_exam_by is not None:
             nxt = format_day_short(q.next_exam_due, today)
             if q.next_exam_by != q.next_exam_due:
                 nxt += f" to {format_day_short(q.next_exam_by, today)}"
@@ -197,7 +200,7 @@ def week_schedule(db: Database, start: date, profile: Profile,
     for q, clinic in rows:
         where = clinic if q.placement == "clinic" and clinic else "home"
         who = f"#{q.id} {q.animal_name} ({q.owner_name or 'owner unknown'}, {where})"
-        if q.status == "open" and q.next_exam_due is not None:
+        if q.status == "open" and q.next_exam_due is not None and q.next_exam_by is not None:
             day = max(q.next_exam_due, start)
             if q.next_exam_by < start:
                 out.append(ScheduleItem(start, "exam", q.id, f"{who}: exam overdue since "

@@ -68,7 +68,8 @@ def due_items(db: Database, day: date, profile: Profile) -> tuple[DueItem, ...]:
                     items.append(_item("exam_overdue", "quarantine", q.id, q.next_exam_by,
                                        f"{who}: exam due by {format_day_short(q.next_exam_by, day)}"
                                        " not recorded", True))
-                elif q.next_exam_due is not None and q.next_exam_due <= day:
+                elif q.next_exam_due is not None and q.next_exam_by is not None \
+                        and q.next_exam_due <= day:
                     until = "" if q.next_exam_by == q.next_exam_due else (
                         f" (any day until {format_day_short(q.next_exam_by, day)})")
                     items.append(_item("exam_due_today", "quarantine", q.id, day,

@@ -11,7 +11,7 @@ last exam is due again on the new last day.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, datetime
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -40,9 +40,9 @@ class State:
     done: tuple[str, ...]
     status: str
     clinic_id: int | None
-    delivered_at: object  # datetime | None
+    delivered_at: datetime | None
     certificate_received_on: date | None
-    closed_at: object  # datetime | None
+    closed_at: datetime | None
 
 
 def events_of(s: Session, bite_id: int) -> list[QuarantineEvent]:
@@ -66,7 +66,9 @@ def state_of(bite: BiteReport, q: Quarantine, events: list[QuarantineEvent],
              exams: list[QuarantineExam], profile: Profile) -> State:
     plan = order_plan(bite, q.ordered_at, profile)
     status, clinic_id = "open", q.ordered_clinic_id
-    delivered = received = closed = None
+    delivered: datetime | None = None
+    closed: datetime | None = None
+    received: date | None = None
     for e in events:
         if e.kind == "broken_home":
             plan = plan_after_broken_home(plan, e.at, profile)

@@ -20,6 +20,7 @@ from fieldops.rules.quarantine import (
     referral_why,
     required_exams,
 )
+from fieldops.services.context import fetch
 from fieldops.services.quarantine.plan import State, events_of, exams_of, state_of
 
 STATUS_LABELS = {"open": "Open", "certified": "Certified, released", "died": "Died",
@@ -205,7 +206,7 @@ def _required(st: State, exams, today: date) -> tuple[RequiredExam, ...]:
 
 
 def quarantine_view(s: Session, q: Quarantine, profile: Profile, today: date) -> QuarantineView:
-    bite = s.get(BiteReport, q.bite_report_id)
+    bite = fetch(s, BiteReport, q.bite_report_id)
     events = events_of(s, bite.id)
     exams = exams_of(s, q.id)
     st = state_of(bite, q, events, exams, profile)
@@ -213,7 +214,7 @@ def quarantine_view(s: Session, q: Quarantine, profile: Profile, today: date) ->
     exam_views = tuple(
         ExamView(x.id, x.examined_on, x.veterinarian, _clinic_name(s, x.clinic_id), x.finding,
                  EXAM_FINDINGS[x.finding], x.fee,
-                 EXAM_SLOTS[st.exam_slots[x.id]] if st.exam_slots.get(x.id) else "",
+                 EXAM_SLOTS.get(st.exam_slots.get(x.id) or "", ""),
                  x.warning, x.recorded_by) for x in exams)
     warnings = []
     if any(x.finding == "signs_of_rabies" for x in exams) and \
