@@ -27,7 +27,7 @@ from ui.common.text import day, escape_html, money, when
 from ui.common.widgets import Banner, RecordTableView
 from ui.context import AppContext
 from ui.quarantine.event_dialogs import EVENTS, EventDialog, ExamDialog
-from ui.quarantine.timeline import TimelineWidget, marks
+from ui.quarantine.timeline import STATE_WORDS, TimelineWidget, marks
 
 ACTIONS = ("delivered", "broken_home", "extended", "signs_of_rabies", "died", "euthanized",
            "specimen_sent", "escaped", "released", "certificate_received")
@@ -175,11 +175,14 @@ class QuarantineDialog(QDialog):
             rows.append(("Deliver to the clinic by", when(self.ctx, v.deliver_by)
                          + (f" (delivered {when(self.ctx, v.delivered_at)})"
                             if v.delivered_at else ""), "deliver_by"))
-        rows.append(("First exam", day(v.first_exam_day), "first_exam_day"))
+        state = {r.slot: f" — {STATE_WORDS[r.state]}" for r in v.required}
+        rows.append(("First exam", day(v.first_exam_day) + state.get("first", ""),
+                     "first_exam_day"))
         if v.window is not None:
-            rows.append(("Intervening exam", f"{day(v.window[0])} to {day(v.window[1])}",
-                         "intervening_exam_window"))
-        rows.append(("Last day and last exam", day(v.last_day), "last_day"))
+            rows.append(("Intervening exam", f"{day(v.window[0])} to {day(v.window[1])}"
+                         + state.get("intervening", ""), "intervening_exam_window"))
+        rows.append(("Last day and last exam", day(v.last_day) + state.get("last", ""),
+                     "last_day"))
         rows.append(("Certificate due", day(v.certificate_due) + (
             f" (received {day(v.certificate_received_on)})" if v.certificate_received_on
             else ""), "certificate_due"))
