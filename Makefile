@@ -23,8 +23,11 @@ test: $(STAMP)
 bench: $(STAMP)
 	QT_QPA_PLATFORM=offscreen $(BIN)/python -m bench $(ARGS)
 
+# What CI checks before the tests (and the pre-commit hooks before a commit).
 lint: $(STAMP)
-	$(BIN)/ruff check fieldops ui tests bench
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/mypy
 
 clean:
 	rm -rf $(VENV) build *.egg-info

@@ -12,8 +12,11 @@ from setuptools import find_namespace_packages, setup
 
 RESOURCES = "fieldops_resources"
 code = find_namespace_packages(include=["fieldops", "fieldops.*", "ui", "ui.*"])
-data = [f"{RESOURCES}.{name}" for name in find_namespace_packages(where="resources")
-        if "__pycache__" not in name]
+data = [
+    f"{RESOURCES}.{name}"
+    for name in find_namespace_packages(where="resources")
+    if "__pycache__" not in name
+]
 
 setup(
     packages=[*code, RESOURCES, *data],

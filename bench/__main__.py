@@ -15,8 +15,12 @@ from pathlib import Path
 def main() -> int:
     p = argparse.ArgumentParser(prog="bench")
     p.add_argument("--people", type=int, default=1_000_000)
-    p.add_argument("--dir", type=Path, default=Path(tempfile.gettempdir()) / "fieldops-bench",
-                   help="where the benchmark databases are kept between runs")
+    p.add_argument(
+        "--dir",
+        type=Path,
+        default=Path(tempfile.gettempdir()) / "fieldops-bench",
+        help="where the benchmark databases are kept between runs",
+    )
     p.add_argument("--impoundments", type=int, default=100_000)
     p.add_argument("--only", default="", help="run only suites whose name contains this")
     args = p.parse_args()
@@ -37,7 +41,8 @@ def main() -> int:
         from bench import impound_list
 
         suites["impounds"] = lambda: impound_list.run(
-            args.dir / f"impoundments-{args.impoundments}.db", args.impoundments)
+            args.dir / f"impoundments-{args.impoundments}.db", args.impoundments
+        )
     except ImportError:
         pass
     try:

@@ -36,6 +36,8 @@ class Result:
 
     def line(self) -> str:
         mark = "ok  " if self.ok else "SLOW"
-        return (f"{mark} {self.name:<48} {self.ratio:7.1f}x {self.baseline_name} "
-                f"(limit {self.max_ratio:g}x; {self.seconds * 1000:.1f} ms vs "
-                f"{self.baseline_seconds * 1000:.2f} ms)")
+        return (
+            f"{mark} {self.name:<48} {self.ratio:7.1f}x {self.baseline_name} "
+            f"(limit {self.max_ratio:g}x; {self.seconds * 1000:.1f} ms vs "
+            f"{self.baseline_seconds * 1000:.2f} ms)"
+        )

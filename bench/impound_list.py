@@ -24,14 +24,16 @@ from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from bench.common import Result, median_time  # noqa: E402
+from bench.common import Result, median_time
 
 IMPOUNDMENTS = 100_000
 PAGE = 100  # the list model's page size
 
-ROW_COLS = ("i.id, i.disposition_kind, i.disposition_at, a.name, a.species, a.breed, a.colour, "
-            "i.impounded_at, i.custody_day, i.last_claim_day, i.release_to_others_from, "
-            "coalesce(p.full_name, ''), i.kennel")
+ROW_COLS = (
+    "i.id, i.disposition_kind, i.disposition_at, a.name, a.species, a.breed, a.colour, "
+    "i.impounded_at, i.custody_day, i.last_claim_day, i.release_to_others_from, "
+    "coalesce(p.full_name, ''), i.kennel"
+)
 
 
 def build(path: Path, impoundments: int = IMPOUNDMENTS):
@@ -55,21 +57,43 @@ def build(path: Path, impoundments: int = IMPOUNDMENTS):
     animals = impoundments * 2 // 3
     with db.write() as s:
         names = [f"{rng.choice(FIRST)} {rng.choice(LAST)}" for _ in range(people)]
-        s.execute(insert(Person), [
-            {"full_name": n, "sort_name": sort_name(n), "address": "1 Elm St", "city": "Madison",
-             "search_phone": "", "created_at": at, "updated_at": at, "version": 1}
-            for n in names])
+        s.execute(
+            insert(Person),
+            [
+                {
+                    "full_name": n,
+                    "sort_name": sort_name(n),
+                    "address": "1 Elm St",
+                    "city": "Madison",
+                    "search_phone": "",
+                    "created_at": at,
+                    "updated_at": at,
+                    "version": 1,
+                }
+                for n in names
+            ],
+        )
         rows = []
         for i in range(animals):
             dog = rng.random() < 0.65
-            rows.append({
-                "name": rng.choice(DOG_NAMES if dog else CAT_NAMES) if rng.random() < 0.8 else "",
-                "species": "dog" if dog else "cat",
-                "breed": rng.choice(DOG_BREEDS if dog else CAT_BREEDS),
-                "colour": rng.choice(COLOURS), "sex": "unknown",
-                "owner_id": rng.randint(1, people) if rng.random() < 0.5 else None,
-                "created_at": at, "updated_at": at, "version": 1, "microchip": None,
-                "licence_number": None, "id": i + 1})
+            rows.append(
+                {
+                    "name": rng.choice(DOG_NAMES if dog else CAT_NAMES)
+                    if rng.random() < 0.8
+                    else "",
+                    "species": "dog" if dog else "cat",
+                    "breed": rng.choice(DOG_BREEDS if dog else CAT_BREEDS),
+                    "colour": rng.choice(COLOURS),
+                    "sex": "unknown",
+                    "owner_id": rng.randint(1, people) if rng.random() < 0.5 else None,
+                    "created_at": at,
+                    "updated_at": at,
+                    "version": 1,
+                    "microchip": None,
+                    "licence_number": None,
+                    "id": i + 1,
+                }
+            )
         s.execute(insert(Animal), rows)
         start = at - timedelta(days=3650)
         imps, disps = [], []
@@ -77,21 +101,49 @@ def build(path: Path, impoundments: int = IMPOUNDMENTS):
             when = start + timedelta(minutes=i * 3650 * 24 * 60 // impoundments)
             owner = rng.randint(1, people) if rng.random() < 0.45 else None
             day = when.date()
-            imps.append({
-                "id": i + 1, "animal_id": rng.randint(1, animals), "impounded_at": when,
-                "custody_day": day, "last_claim_day": day + timedelta(days=7),
-                "release_to_others_from": when + timedelta(days=8), "officer": "Off. Lee",
-                "reason": "at_large", "owner_id": owner, "kennel": f"K-{rng.randint(1, 40)}",
-                "recorded_by": "bench", "disposed": i < impoundments - 40,
-                "created_at": at, "updated_at": at, "version": 1})
+            imps.append(
+                {
+                    "id": i + 1,
+                    "animal_id": rng.randint(1, animals),
+                    "impounded_at": when,
+                    "custody_day": day,
+                    "last_claim_day": day + timedelta(days=7),
+                    "release_to_others_from": when + timedelta(days=8),
+                    "officer": "Off. Lee",
+                    "reason": "at_large",
+                    "owner_id": owner,
+                    "kennel": f"K-{rng.randint(1, 40)}",
+                    "recorded_by": "bench",
+                    "disposed": i < impoundments - 40,
+                    "created_at": at,
+                    "updated_at": at,
+                    "version": 1,
+                }
+            )
             if i < impoundments - 40:
-                kind = rng.choice(("reclaimed", "reclaimed", "adopted", "transferred",
-                                   "euthanized", "died", "escaped"))
+                kind = rng.choice(
+                    (
+                        "reclaimed",
+                        "reclaimed",
+                        "adopted",
+                        "transferred",
+                        "euthanized",
+                        "died",
+                        "escaped",
+                    )
+                )
                 out = when + timedelta(days=rng.randint(1, 20))
-                disps.append({
-                    "impoundment_id": i + 1, "kind": kind, "at": out,
-                    "recipient_id": owner if kind == "reclaimed" else None,
-                    "to_owner": kind == "reclaimed", "recorded_by": "bench", "recorded_at": out})
+                disps.append(
+                    {
+                        "impoundment_id": i + 1,
+                        "kind": kind,
+                        "at": out,
+                        "recipient_id": owner if kind == "reclaimed" else None,
+                        "to_owner": kind == "reclaimed",
+                        "recorded_by": "bench",
+                        "recorded_at": out,
+                    }
+                )
         s.execute(insert(Impoundment), imps)
         s.execute(insert(Disposition), disps)
     return db
@@ -128,6 +180,7 @@ def run(path: Path, impoundments: int = IMPOUNDMENTS) -> list[Result]:
             model.set_filter(ImpoundFilter(status="all", sort=sort, descending=False))
             _wait(app, lambda: not model.is_searching())
             assert model.rowCount() == impoundments
+
         return go
 
     def deep_page(sort, offset):
@@ -148,25 +201,42 @@ def run(path: Path, impoundments: int = IMPOUNDMENTS) -> list[Result]:
         def go():
             raw.execute("SELECT count(*) FROM impoundment").fetchone()
             raw_page(key, 0)()
+
         return go
 
     def raw_page(key, offset):
-        sql = (f"SELECT {ROW_COLS} FROM impoundment i JOIN animal a ON a.id = i.animal_id "
-               "LEFT JOIN person p ON p.id = i.owner_id JOIN (SELECT id FROM impoundment "
-               f"ORDER BY {key}, id LIMIT {PAGE} OFFSET {offset}) pg ON pg.id = i.id "
-               f"ORDER BY i.{key}, i.id")
+        sql = (
+            f"SELECT {ROW_COLS} FROM impoundment i JOIN animal a ON a.id = i.animal_id "
+            "LEFT JOIN person p ON p.id = i.owner_id JOIN (SELECT id FROM impoundment "
+            f"ORDER BY {key}, id LIMIT {PAGE} OFFSET {offset}) pg ON pg.id = i.id "
+            f"ORDER BY i.{key}, i.id"
+        )
         return lambda: raw.execute(sql).fetchall()
 
     deep = impoundments * 3 // 4
     results = []
-    for label, sort, key in (("animal", "animal", "animal_name"),
-                             ("owner", "owner", "owner_sort_name")):
-        results.append(Result(f"all statuses by {label}: count and first page",
-                              median_time(first_page(sort)), "raw sqlite3, same index",
-                              median_time(raw_first(key)), 60))
-        results.append(Result(f"all statuses by {label}: page at {deep:,}",
-                              deep_page(sort, deep), "raw sqlite3, same index",
-                              median_time(raw_page(key, deep)), 6))
+    for label, sort, key in (
+        ("animal", "animal", "animal_name"),
+        ("owner", "owner", "owner_sort_name"),
+    ):
+        results.append(
+            Result(
+                f"all statuses by {label}: count and first page",
+                median_time(first_page(sort)),
+                "raw sqlite3, same index",
+                median_time(raw_first(key)),
+                60,
+            )
+        )
+        results.append(
+            Result(
+                f"all statuses by {label}: page at {deep:,}",
+                deep_page(sort, deep),
+                "raw sqlite3, same index",
+                median_time(raw_page(key, deep)),
+                6,
+            )
+        )
     model.set_filter(replace(model.filter(), status="in_custody"))
     _wait(app, lambda: not model.is_searching())
     ctx.shutdown()

@@ -77,58 +77,143 @@ def _fill(db: Database, rng: random.Random) -> None:
     animals, imps, disps, pays, lines = [], [], [], [], []
     for n, day in enumerate(days, start=1):
         dog = n % 3 != 0
-        animals.append({
-            "id": n, "name": rng.choice(("Rex", "Bella", "Tom", "")), "species":
-            "dog" if dog else "cat", "species_detail": "", "breed": "Beagle" if dog else "",
-            "colour": rng.choice(("tan", "black", "white")), "sex": rng.choice(("male", "female")),
-            "altered": rng.random() < 0.5, "birth_date": day - timedelta(days=rng.randint(90, 4000)),
-            "markings": "", "microchip": None, "licence_number": f"D-{n}" if dog else None,
-            "licence_year": 2026 if dog else None, "owner_id": rng.randint(1, PEOPLE),
-            "notes": "", "created_at": at_now, "updated_at": at_now, "version": 1})
+        animals.append(
+            {
+                "id": n,
+                "name": rng.choice(("Rex", "Bella", "Tom", "")),
+                "species": "dog" if dog else "cat",
+                "species_detail": "",
+                "breed": "Beagle" if dog else "",
+                "colour": rng.choice(("tan", "black", "white")),
+                "sex": rng.choice(("male", "female")),
+                "altered": rng.random() < 0.5,
+                "birth_date": day - timedelta(days=rng.randint(90, 4000)),
+                "markings": "",
+                "microchip": None,
+                "licence_number": f"D-{n}" if dog else None,
+                "licence_year": 2026 if dog else None,
+                "owner_id": rng.randint(1, PEOPLE),
+                "notes": "",
+                "created_at": at_now,
+                "updated_at": at_now,
+                "version": 1,
+            }
+        )
         impounded = datetime.combine(day, time(rng.randint(7, 18), rng.randint(0, 59)), CHICAGO)
         disposed = rng.random() < 0.75
-        imps.append({
-            "id": n, "animal_id": n, "impounded_at": impounded, "custody_day": day,
-            "last_claim_day": day + timedelta(days=7),
-            "release_to_others_from": impounded + timedelta(days=8), "found_place": "Elm St",
-            "found_at": None, "officer": "Off. Lee", "reason": "at_large", "reason_detail": "",
-            "bit_person": False, "surrendered": False, "owner_id": animals[-1]["owner_id"],
-            "kennel": "", "notes": "", "altered": None, "condition": "", "injuries": "",
-            "repeat_of_id": None, "recorded_by": "bench", "disposed": disposed,
-            "created_at": at_now, "updated_at": at_now, "version": 1})
+        imps.append(
+            {
+                "id": n,
+                "animal_id": n,
+                "impounded_at": impounded,
+                "custody_day": day,
+                "last_claim_day": day + timedelta(days=7),
+                "release_to_others_from": impounded + timedelta(days=8),
+                "found_place": "Elm St",
+                "found_at": None,
+                "officer": "Off. Lee",
+                "reason": "at_large",
+                "reason_detail": "",
+                "bit_person": False,
+                "surrendered": False,
+                "owner_id": animals[-1]["owner_id"],
+                "kennel": "",
+                "notes": "",
+                "altered": None,
+                "condition": "",
+                "injuries": "",
+                "repeat_of_id": None,
+                "recorded_by": "bench",
+                "disposed": disposed,
+                "created_at": at_now,
+                "updated_at": at_now,
+                "version": 1,
+            }
+        )
         if disposed:
             kind = KINDS[n % len(KINDS)]
             when = impounded + timedelta(days=rng.randint(1, 12))
             release = kind in ("reclaimed", "adopted")
-            row = {"impoundment_id": n, "kind": kind, "at": when,
-                   "recipient_id": rng.randint(1, PEOPLE) if release else None,
-                   "to_owner": kind == "reclaimed",
-                   "transfer_to": "Dane County Humane Society" if kind == "transferred" else "",
-                   "notes": "", "hopeless_or_threat": False, "preserve_until": None,
-                   "recorded_by": "bench", "recorded_at": when, "corrects_id": None,
-                   "correction_reason": ""}
+            row = {
+                "impoundment_id": n,
+                "kind": kind,
+                "at": when,
+                "recipient_id": rng.randint(1, PEOPLE) if release else None,
+                "to_owner": kind == "reclaimed",
+                "transfer_to": "Dane County Humane Society" if kind == "transferred" else "",
+                "notes": "",
+                "hopeless_or_threat": False,
+                "preserve_until": None,
+                "recorded_by": "bench",
+                "recorded_at": when,
+                "corrects_id": None,
+                "correction_reason": "",
+            }
             disps.append({**row, "id": len(disps) + 1})
             if n % 10 == 0:  # a supervisor's correction: a newer row naming the one in force
-                disps.append({**row, "id": len(disps) + 1, "at": when + timedelta(hours=2),
-                              "corrects_id": len(disps), "correction_reason": "time"})
+                disps.append(
+                    {
+                        **row,
+                        "id": len(disps) + 1,
+                        "at": when + timedelta(hours=2),
+                        "corrects_id": len(disps),
+                        "correction_reason": "time",
+                    }
+                )
             if release:
-                pays.append({"id": len(pays) + 1, "impoundment_id": n, "paid_at": when,
-                             "payer_id": row["recipient_id"], "method": "card",
-                             "receipt_number": f"R-{n}", "recorded_by": "bench"})
-                for kind_paid, amount in (("impound", "40.00"), ("boarding", "87.50"),
-                                          ("adoption", "50.00")):
+                pays.append(
+                    {
+                        "id": len(pays) + 1,
+                        "impoundment_id": n,
+                        "paid_at": when,
+                        "payer_id": row["recipient_id"],
+                        "method": "card",
+                        "receipt_number": f"R-{n}",
+                        "recorded_by": "bench",
+                    }
+                )
+                for kind_paid, amount in (
+                    ("impound", "40.00"),
+                    ("boarding", "87.50"),
+                    ("adoption", "50.00"),
+                ):
                     if kind_paid != "adoption" or kind == "adopted":
-                        lines.append({"payment_id": len(pays), "kind": kind_paid,
-                                      "description": "", "amount": Decimal(amount)})
+                        lines.append(
+                            {
+                                "payment_id": len(pays),
+                                "kind": kind_paid,
+                                "description": "",
+                                "amount": Decimal(amount),
+                            }
+                        )
         elif n % 7 == 0:
-            pays.append({"id": len(pays) + 1, "impoundment_id": n,
-                         "paid_at": impounded + timedelta(hours=3), "payer_id": None,
-                         "method": "cash", "receipt_number": f"L-{n}", "recorded_by": "bench"})
-            lines.append({"payment_id": len(pays), "kind": "licence", "description": "",
-                          "amount": Decimal("12.50")})
+            pays.append(
+                {
+                    "id": len(pays) + 1,
+                    "impoundment_id": n,
+                    "paid_at": impounded + timedelta(hours=3),
+                    "payer_id": None,
+                    "method": "cash",
+                    "receipt_number": f"L-{n}",
+                    "recorded_by": "bench",
+                }
+            )
+            lines.append(
+                {
+                    "payment_id": len(pays),
+                    "kind": "licence",
+                    "description": "",
+                    "amount": Decimal("12.50"),
+                }
+            )
     with db.write() as s:
-        for model, rows in ((Animal, animals), (Impoundment, imps), (Disposition, disps),
-                            (Payment, pays), (PaymentLine, lines)):
+        for model, rows in (
+            (Animal, animals),
+            (Impoundment, imps),
+            (Disposition, disps),
+            (Payment, pays),
+            (PaymentLine, lines),
+        ):
             s.execute(insert(model), rows)
 
 
@@ -153,10 +238,15 @@ def run(path: Path) -> list[Result]:
     days = tuple(d.isoformat() for d in PERIOD)
     rows = impound_register_rows(db, *PERIOD)
     assert len(rows) == len(raw.execute(RAW, days).fetchall()) == PER_PERIOD, len(rows)
-    results = [Result(f"register rows: {len(rows):,} impoundments, 37 days",
-                      median_time(lambda: impound_register_rows(db, *PERIOD)),
-                      "one raw sqlite3 query, same rows",
-                      median_time(lambda: raw.execute(RAW, days).fetchall()), LIMIT)]
+    results = [
+        Result(
+            f"register rows: {len(rows):,} impoundments, 37 days",
+            median_time(lambda: impound_register_rows(db, *PERIOD)),
+            "one raw sqlite3 query, same rows",
+            median_time(lambda: raw.execute(RAW, days).fetchall()),
+            LIMIT,
+        )
+    ]
     raw.close()
     db.dispose()
     return results

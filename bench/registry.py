@@ -41,28 +41,54 @@ def run(path: Path, people: int) -> list[Result]:
     def q(sql, *args):
         return lambda: raw.execute(sql, args).fetchall()
 
-    page_sql = (f"SELECT {COLS} FROM person p JOIN (SELECT id FROM person INDEXED BY "
-                "ix_person_active_order WHERE archived_at IS NULL ORDER BY sort_name, id "
-                "LIMIT 200 OFFSET ?) pg ON pg.id = p.id ORDER BY p.sort_name, p.id")
-    search_sql = (f"SELECT {COLS} FROM person p WHERE p.archived_at IS NULL AND p.id IN ({FTS}) "
-                  "ORDER BY p.sort_name, p.id LIMIT 200")
+    page_sql = (
+        f"SELECT {COLS} FROM person p JOIN (SELECT id FROM person INDEXED BY "
+        "ix_person_active_order WHERE archived_at IS NULL ORDER BY sort_name, id "
+        "LIMIT 200 OFFSET ?) pg ON pg.id = p.id ORDER BY p.sort_name, p.id"
+    )
+    search_sql = (
+        f"SELECT {COLS} FROM person p WHERE p.archived_at IS NULL AND p.id IN ({FTS}) "
+        "ORDER BY p.sort_name, p.id LIMIT 200"
+    )
     count_sql = f"SELECT count(*) FROM person WHERE archived_at IS NULL AND id IN ({FTS})"
     cases = [
-        ("people list: count", lambda: count_people(db, ""),
-         q("SELECT count(*) FROM person WHERE archived_at IS NULL"), 2),
+        (
+            "people list: count",
+            lambda: count_people(db, ""),
+            q("SELECT count(*) FROM person WHERE archived_at IS NULL"),
+            2,
+        ),
         ("people list: first page", lambda: people_page(db, "", 0, 200), q(page_sql, 0), 60),
-        ("people list: page at the end", lambda: people_page(db, "", people - 200, 200),
-         q(page_sql, people - 200), 3),
+        (
+            "people list: page at the end",
+            lambda: people_page(db, "", people - 200, 200),
+            q(page_sql, people - 200),
+            3,
+        ),
         ("search 'ruiz': count", lambda: count_people(db, "ruiz"), q(count_sql, '"ruiz"*'), 3),
-        ("search 'ruiz': first page", lambda: people_page(db, "ruiz", 0, 200),
-         q(search_sql, '"ruiz"*'), 3),
-        ("search 'ana ruiz elm': first page", lambda: people_page(db, "ana ruiz elm", 0, 200),
-         q(search_sql, '"ana"* AND "ruiz"* AND "elm"*'), 5),
-        ("search phone '555-01': first page", lambda: people_page(db, "555-01", 0, 200),
-         q(search_sql, '"55501"*'), 3),
+        (
+            "search 'ruiz': first page",
+            lambda: people_page(db, "ruiz", 0, 200),
+            q(search_sql, '"ruiz"*'),
+            3,
+        ),
+        (
+            "search 'ana ruiz elm': first page",
+            lambda: people_page(db, "ana ruiz elm", 0, 200),
+            q(search_sql, '"ana"* AND "ruiz"* AND "elm"*'),
+            5,
+        ),
+        (
+            "search phone '555-01': first page",
+            lambda: people_page(db, "555-01", 0, 200),
+            q(search_sql, '"55501"*'),
+            3,
+        ),
     ]
-    results = [Result(name, median_time(service), "raw sqlite3, same query", median_time(base),
-                      limit) for name, service, base, limit in cases]
+    results = [
+        Result(name, median_time(service), "raw sqlite3, same query", median_time(base), limit)
+        for name, service, base, limit in cases
+    ]
     raw.close()
     db.dispose()
     return results

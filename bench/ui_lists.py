@@ -14,7 +14,7 @@ from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from bench.common import Result, median_time  # noqa: E402
+from bench.common import Result, median_time
 
 
 def _wait(app, done, timeout=30.0) -> None:
@@ -36,8 +36,9 @@ def run(path: Path, people: int) -> list[Result]:
     from ui.errors import ErrorRouter
 
     # The offscreen platform's note on every resize is not the app talking.
-    qInstallMessageHandler(lambda mode, ctx, msg: None if "propagateSizeHints" in msg
-                           else print(msg))
+    qInstallMessageHandler(
+        lambda mode, ctx, msg: None if "propagateSizeHints" in msg else print(msg)
+    )
     app = QApplication.instance() or QApplication([])
     configure_application(app)
     db = registry.build(path, people)
@@ -50,8 +51,9 @@ def run(path: Path, people: int) -> list[Result]:
             return 0 if parent.isValid() else 5
 
         def data(self, index, role=Qt.ItemDataRole.DisplayRole):
-            return f"{index.row()},{index.column()}" if role == Qt.ItemDataRole.DisplayRole \
-                else None
+            return (
+                f"{index.row()},{index.column()}" if role == Qt.ItemDataRole.DisplayRole else None
+            )
 
     def bare_window():
         w = QMainWindow()
@@ -88,16 +90,32 @@ def run(path: Path, people: int) -> list[Result]:
             before.search(text)
             _wait(app, lambda: not before.is_searching())
             w.grab()
+
         return go
 
     base = median_time(bare_window)
     results = [
-        Result("People page opens: counts and first rows shown", median_time(open_people_page),
-               "bare window, 20-row table", base, 10),
-        Result("search 'ruiz' answered and painted", median_time(search("ruiz")),
-               "bare window, 20-row table", base, 10),
-        Result("search '608-555-0142' answered and painted",
-               median_time(search("608-555-0142")), "bare window, 20-row table", base, 10),
+        Result(
+            "People page opens: counts and first rows shown",
+            median_time(open_people_page),
+            "bare window, 20-row table",
+            base,
+            10,
+        ),
+        Result(
+            "search 'ruiz' answered and painted",
+            median_time(search("ruiz")),
+            "bare window, 20-row table",
+            base,
+            10,
+        ),
+        Result(
+            "search '608-555-0142' answered and painted",
+            median_time(search("608-555-0142")),
+            "bare window, 20-row table",
+            base,
+            10,
+        ),
     ]
     w.ctx.shutdown()
     w.close()

@@ -46,10 +46,12 @@ def _unaudited(conn) -> list[str]:
     """Records with no audit event for their creation: a change that bypassed the services."""
     out = []
     for table in ("person", "animal"):
-        n = conn.execute(text(
-            f"SELECT count(*) FROM {table} t WHERE NOT EXISTS (SELECT 1 FROM audit_event e "
-            f"WHERE e.entity = '{table}' AND e.entity_id = t.id AND e.action = 'create')"
-        )).scalar_one()
+        n = conn.execute(
+            text(
+                f"SELECT count(*) FROM {table} t WHERE NOT EXISTS (SELECT 1 FROM audit_event e "
+                f"WHERE e.entity = '{table}' AND e.entity_id = t.id AND e.action = 'create')"
+            )
+        ).scalar_one()
         if n:
             out.append(f"{plural(n, table + ' record')} with no audit trail of creation")
     return out

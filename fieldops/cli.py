@@ -31,11 +31,15 @@ def _date(text: str) -> date:
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="fieldops", description="Animal control records.")
     p.add_argument("--version", action="version", version=f"fieldops {__version__}")
-    p.add_argument("--debug", action="store_true",
-                   help="on an unexpected error, print the full traceback")
-    p.add_argument("--db", metavar="PATH", default=None,
-                   help="database file or URL (default: $FIELDOPS_DATABASE_URL, then the "
-                        "user's data folder)")
+    p.add_argument(
+        "--debug", action="store_true", help="on an unexpected error, print the full traceback"
+    )
+    p.add_argument(
+        "--db",
+        metavar="PATH",
+        default=None,
+        help="database file or URL (default: $FIELDOPS_DATABASE_URL, then the user's data folder)",
+    )
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
     demo = sub.add_parser("demo", help="fill the database with deterministic demo data")
     demo.add_argument("--seed", type=int, default=1)
@@ -49,11 +53,15 @@ def build_parser() -> argparse.ArgumentParser:
     staff.add_argument("--role", choices=["operator", "officer", "supervisor", "admin"])
     staff.add_argument("--name", default="", help="full name")
     staff.add_argument("--inactive", action="store_true", help="mark the login inactive")
-    staff.add_argument("--new", action="store_true",
-                       help="add a login that is not (yet) an account on this computer")
+    staff.add_argument(
+        "--new",
+        action="store_true",
+        help="add a login that is not (yet) an account on this computer",
+    )
     report = sub.add_parser("report", help="print a record report to a PDF file")
-    report.add_argument("kind", choices=["register"],
-                        help="register: every impounded animal in a period (58-528)")
+    report.add_argument(
+        "kind", choices=["register"], help="register: every impounded animal in a period (58-528)"
+    )
     report.add_argument("--from", dest="start", type=_date, required=True, metavar="YYYY-MM-DD")
     report.add_argument("--to", dest="end", type=_date, required=True, metavar="YYYY-MM-DD")
     report.add_argument("--out", required=True, metavar="FILE.pdf")
@@ -156,8 +164,9 @@ def cmd_due(args) -> int:
     finally:
         db.dispose()
     if args.json:
-        print(json.dumps({"date": day.isoformat(), "items": [i.as_json() for i in items]},
-                         indent=2))
+        print(
+            json.dumps({"date": day.isoformat(), "items": [i.as_json() for i in items]}, indent=2)
+        )
     else:
         print(f"Due on {format_day(day)} ({plural(len(items), 'item')})")
         for i in items:
@@ -175,20 +184,29 @@ def cmd_report(args) -> int:
 
     # Everything the user typed is checked before the database is opened or a page drawn.
     if args.end < args.start:
-        raise UserError(f"--to {args.end} is before --from {args.start}; the period cannot "
-                        "end before it starts.")
+        raise UserError(
+            f"--to {args.end} is before --from {args.start}; the period cannot "
+            "end before it starts."
+        )
     out = output_path(args.out, database=args.db)
     db = _open_existing(args)
     try:
         profile = Profile.default()
         rows = impound_register_rows(db, args.start, args.end)
     except ValidationError as exc:  # the service names its fields; the user typed options
-        raise UserError("; ".join(f"{PERIOD_OPTIONS.get(e.field, e.field)}: {e.message}"
-                                  for e in exc.errors)) from None
+        raise UserError(
+            "; ".join(f"{PERIOD_OPTIONS.get(e.field, e.field)}: {e.message}" for e in exc.errors)
+        ) from None
     finally:
         db.dispose()
-    pdf = impound_register(rows, period_start=args.start, period_end=args.end,
-                           jurisdiction=profile.name, tz=profile.timezone, printed_at=now())
+    pdf = impound_register(
+        rows,
+        period_start=args.start,
+        period_end=args.end,
+        jurisdiction=profile.name,
+        tz=profile.timezone,
+        printed_at=now(),
+    )
     write_whole_file(out, pdf)  # all or nothing: never half a register under its name
     print(f"{plural(len(rows), 'impoundment')} from {args.start} to {args.end} written to {out}")
     return 0
@@ -210,22 +228,26 @@ def output_path(text: str, *, database: str | None) -> Path:
 
     out = Path(text).expanduser()
     if out.is_dir():
-        raise UserError(f"--out {text} is a folder; give the file to write, "
-                        f"e.g. {out / 'register.pdf'}")
+        raise UserError(
+            f"--out {text} is a folder; give the file to write, e.g. {out / 'register.pdf'}"
+        )
     folder = out.absolute().parent
     if not folder.is_dir():
-        raise UserError(f"--out: the folder {folder} does not exist; create it first or "
-                        "choose another.")
+        raise UserError(
+            f"--out: the folder {folder} does not exist; create it first or choose another."
+        )
     if not os.access(folder, os.W_OK):
         raise UserError(f"--out: you may not write in the folder {folder}.")
     db_file = sqlite_file(resolve_url(database))
     if db_file is not None:
         target = out.resolve()
         protected = {db_file.resolve()} | {
-            db_file.resolve().with_name(db_file.name + s) for s in ("-wal", "-shm", "-journal")}
+            db_file.resolve().with_name(db_file.name + s) for s in ("-wal", "-shm", "-journal")
+        }
         if target in protected:
-            raise UserError(f"--out {text} is the database itself (or its journal); "
-                            "choose another file name.")
+            raise UserError(
+                f"--out {text} is the database itself (or its journal); choose another file name."
+            )
     return out
 
 
@@ -238,9 +260,11 @@ def refuse_unknown_login(username: str, staff: set[str]) -> None:
     name = username.strip()
     if name in staff or _is_login_account(name):
         return
-    raise UserError(f"{name!r} is neither a FieldOps staff login nor an account that can log "
-                    "in to this computer; check the spelling, or add --new to create the "
-                    "staff login anyway.")
+    raise UserError(
+        f"{name!r} is neither a FieldOps staff login nor an account that can log "
+        "in to this computer; check the spelling, or add --new to create the "
+        "staff login anyway."
+    )
 
 
 def _is_login_account(name: str) -> bool:
@@ -268,19 +292,26 @@ def cmd_staff(args) -> int:
             if actor.role == "admin" and not args.new:
                 # (a non-administrator is refused by set_staff, whatever the name)
                 refuse_unknown_login(args.username, {u.username for u in list_staff(db)})
-            set_staff(db, actor, args.username, args.role, full_name=args.name,
-                      active=not args.inactive)
+            set_staff(
+                db, actor, args.username, args.role, full_name=args.name, active=not args.inactive
+            )
         staff = list_staff(db)
     finally:
         db.dispose()
     for u in staff:
-        print(f"{u.username:<20} {u.role:<11} {'active' if u.active else 'inactive':<9} "
-              f"{u.full_name}")
+        print(
+            f"{u.username:<20} {u.role:<11} {'active' if u.active else 'inactive':<9} {u.full_name}"
+        )
     return 0
 
 
-COMMANDS = {"demo": cmd_demo, "check": cmd_check, "due": cmd_due, "report": cmd_report,
-            "staff": cmd_staff}
+COMMANDS = {
+    "demo": cmd_demo,
+    "check": cmd_check,
+    "due": cmd_due,
+    "report": cmd_report,
+    "staff": cmd_staff,
+}
 
 
 if __name__ == "__main__":

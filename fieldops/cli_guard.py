@@ -57,8 +57,10 @@ def report(exc: Exception, *, debug: bool = False) -> int:
         return EXIT_BUG
     log = _write_bug_log(details)
     where = f"The details were written to {log}" if log else "No detail log could be written"
-    say(f"something went wrong; this is a bug in FieldOps, not something you did "
-        f"({type(exc).__name__}: {exc}). {where}; run again with --debug to see them here.")
+    say(
+        f"something went wrong; this is a bug in FieldOps, not something you did "
+        f"({type(exc).__name__}: {exc}). {where}; run again with --debug to see them here."
+    )
     return EXIT_BUG
 
 
@@ -81,9 +83,11 @@ def _environment_line(exc: BaseException) -> str:
     detail = str(getattr(exc, "orig", None) or exc).strip()
     detail = detail.splitlines()[0] if detail else type(exc).__name__
     if isinstance(exc, DBAPIError):
-        return (f"the database could not be used: {detail}. Check that it is reachable and "
-                "that you may use it, then try again; if someone is saving at this moment, "
-                "waiting a few seconds may be enough.")
+        return (
+            f"the database could not be used: {detail}. Check that it is reachable and "
+            "that you may use it, then try again; if someone is saving at this moment, "
+            "waiting a few seconds may be enough."
+        )
     return f"the command could not finish: {detail}"
 
 
@@ -105,7 +109,7 @@ def log_folder() -> Path:
 def _write_bug_log(details: str) -> Path | None:
     """Append the details to the command's log; a temporary file if that cannot be written."""
     stamp = datetime.now(UTC).strftime("%Y-%m-%d %H:%M:%SZ")
-    entry = (f"--- {stamp} fieldops {__version__}: {' '.join(sys.argv)}\n{details}\n")
+    entry = f"--- {stamp} fieldops {__version__}: {' '.join(sys.argv)}\n{details}\n"
     try:
         folder = log_folder()
         folder.mkdir(parents=True, exist_ok=True)

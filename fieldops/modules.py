@@ -96,9 +96,16 @@ class DueItem:
         return self.due.date() if isinstance(self.due, datetime) else self.due
 
     def as_json(self) -> dict[str, Any]:
-        return {"module": self.module, "kind": self.kind, "id": self.record_id,
-                "category": self.category, "category_label": self.category_label,
-                "text": self.text, "due": self.due.isoformat(), "overdue": self.overdue}
+        return {
+            "module": self.module,
+            "kind": self.kind,
+            "id": self.record_id,
+            "category": self.category,
+            "category_label": self.category_label,
+            "text": self.text,
+            "due": self.due.isoformat(),
+            "overdue": self.overdue,
+        }
 
 
 @dataclass(frozen=True)
@@ -203,8 +210,9 @@ def due_items(db: Any, day: date, profile: Profile) -> tuple[DueItem, ...]:
     return merge_due(items)
 
 
-def release_blocks(session: Any, animal_id: int,
-                   release: ReleaseCase) -> list[tuple[str, Requirement]]:
+def release_blocks(
+    session: Any, animal_id: int, release: ReleaseCase
+) -> list[tuple[str, Requirement]]:
     """Every installed module's conditions on this release, as (module key, requirement),
     in installed order."""
     out: list[tuple[str, Requirement]] = []

@@ -50,12 +50,16 @@ def png_bytes(image: QImage) -> bytes:
 def write_ico(images: list[QImage], path: Path) -> None:
     """An .ico holding every size as a PNG entry (the layout Windows Vista and later read)."""
     entries = [(img.width(), png_bytes(img)) for img in images]
-    header = (0).to_bytes(2, "little") + (1).to_bytes(2, "little") + len(entries).to_bytes(2, "little")
+    header = (
+        (0).to_bytes(2, "little") + (1).to_bytes(2, "little") + len(entries).to_bytes(2, "little")
+    )
     offset = 6 + 16 * len(entries)
     directory, blobs = b"", b""
     for size, blob in entries:
         side = 0 if size >= 256 else size  # 0 means 256 in an icon directory
-        directory += bytes([side, side, 0, 0]) + (1).to_bytes(2, "little") + (32).to_bytes(2, "little")
+        directory += (
+            bytes([side, side, 0, 0]) + (1).to_bytes(2, "little") + (32).to_bytes(2, "little")
+        )
         directory += len(blob).to_bytes(4, "little") + (offset + len(blobs)).to_bytes(4, "little")
         blobs += blob
     path.write_bytes(header + directory + blobs)

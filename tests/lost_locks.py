@@ -27,10 +27,18 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def run_scenario(db_file: Path, disturbance: str) -> dict:
     """Run the scenario in a child process (the "app"); returns what it printed."""
-    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen",
-           "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
-    done = subprocess.run([sys.executable, __file__, str(db_file), disturbance],
-                          capture_output=True, text=True, env=env, timeout=300)
+    env = {
+        **os.environ,
+        "QT_QPA_PLATFORM": "offscreen",
+        "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]),
+    }
+    done = subprocess.run(
+        [sys.executable, __file__, str(db_file), disturbance],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+    )
     assert done.returncode == 0, done.stderr
     result = json.loads(done.stdout.strip().splitlines()[-1])
     assert result["due_rc"] == 0, result["due_err"]
@@ -106,15 +114,31 @@ def main(db_file: str, disturbance: str) -> None:
         os.close(os.open(db_file, os.O_RDONLY))
     elif disturbance in ("dialog", "stock-dialog"):
         listed = show_dialog(Path(db_file).parent, stock=disturbance == "stock-dialog")
-    due = subprocess.run([sys.executable, "-m", "fieldops.cli", "--db", db_file, "due"],
-                         capture_output=True, text=True, timeout=120)
+    due = subprocess.run(
+        [sys.executable, "-m", "fieldops.cli", "--db", db_file, "due"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     save("Ben Second")
     save("Cy Third")
-    reader = subprocess.run([sys.executable, __file__, db_file, "read"], capture_output=True,
-                            text=True, timeout=120)
+    reader = subprocess.run(
+        [sys.executable, __file__, db_file, "read"], capture_output=True, text=True, timeout=120
+    )
     seen = json.loads(reader.stdout)
-    print(json.dumps({"acked": acked, "refused": refused, "seen": seen, "listed": listed,
-                      "due_rc": due.returncode, "due_err": due.stderr[-400:]}), flush=True)
+    print(
+        json.dumps(
+            {
+                "acked": acked,
+                "refused": refused,
+                "seen": seen,
+                "listed": listed,
+                "due_rc": due.returncode,
+                "due_err": due.stderr[-400:],
+            }
+        ),
+        flush=True,
+    )
     os._exit(0)  # the app dies: nothing closed, nothing checkpointed
 
 

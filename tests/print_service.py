@@ -15,8 +15,10 @@ def install_fake_lp(folder: Path, monkeypatch) -> tuple[Path, Path]:
     bin_dir = folder / "bin"
     bin_dir.mkdir()
     script = bin_dir / "lp"
-    script.write_text('#!/bin/sh\nprintf "%s\\n" "$@" > "$LP_ARGS"\ncat > "$LP_INPUT"\n'
-                      'echo "request id is Front-7 (1 file(s))"\n')
+    script.write_text(
+        '#!/bin/sh\nprintf "%s\\n" "$@" > "$LP_ARGS"\ncat > "$LP_INPUT"\n'
+        'echo "request id is Front-7 (1 file(s))"\n'
+    )
     script.chmod(script.stat().st_mode | stat.S_IEXEC)
     monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ['PATH']}")
     monkeypatch.setenv("LP_ARGS", str(folder / "lp-args"))

@@ -27,5 +27,9 @@ def images_besides_the_letterhead(pdf: bytes) -> list[str]:
     from fieldops import resources
 
     mark = Image.open(BytesIO(resources.read_bytes(resources.LETTERHEAD_MARK))).convert("RGBA")
-    return [image.name for page in PdfReader(BytesIO(pdf)).pages for image in page.images
-            if image.image.convert("RGBA").tobytes() != mark.tobytes()]
+    return [
+        image.name
+        for page in PdfReader(BytesIO(pdf)).pages
+        for image in page.images
+        if image.image.convert("RGBA").tobytes() != mark.tobytes()
+    ]

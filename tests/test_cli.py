@@ -16,8 +16,13 @@ from fieldops.cli import main
 
 
 def run(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "fieldops.cli", *args], capture_output=True,
-                          text=True, env={**os.environ, **(env or {})}, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "fieldops.cli", *args],
+        capture_output=True,
+        text=True,
+        env={**os.environ, **(env or {})},
+        timeout=120,
+    )
 
 
 def test_version(capsys):
@@ -27,10 +32,14 @@ def test_version(capsys):
 
 
 def test_no_display_is_said_plainly_not_a_qt_abort():
-    env = {k: v for k, v in os.environ.items()
-           if k not in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM")}
-    result = subprocess.run([sys.executable, "-m", "fieldops.cli"], capture_output=True,
-                            text=True, env=env, timeout=60)
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM")
+    }
+    result = subprocess.run(
+        [sys.executable, "-m", "fieldops.cli"], capture_output=True, text=True, env=env, timeout=60
+    )
     assert result.returncode == 2
     assert "no display" in result.stderr and "xvfb-run" in result.stderr
     assert "Traceback" not in result.stderr
@@ -87,10 +96,12 @@ def test_check_reports_a_record_that_bypassed_the_services(tmp_path):
     assert run("--db", db, "staff").returncode == 0  # check only reads: staff creates it
     assert run("--db", db, "check").returncode == 0
     con = sqlite3.connect(db)
-    con.execute("INSERT INTO person (full_name, sort_name, address, city, postal_code, in_city, "
-                "phone, search_phone, email, is_veterinarian, notes, created_at, updated_at, "
-                "version) VALUES ('Ghost', 'ghost', '', '', '', 1, '', '', '', 0, '', "
-                "'2026-01-01', '2026-01-01', 1)")
+    con.execute(
+        "INSERT INTO person (full_name, sort_name, address, city, postal_code, in_city, "
+        "phone, search_phone, email, is_veterinarian, notes, created_at, updated_at, "
+        "version) VALUES ('Ghost', 'ghost', '', '', '', 1, '', '', '', 0, '', "
+        "'2026-01-01', '2026-01-01', 1)"
+    )
     con.commit()
     con.close()
     result = run("--db", db, "check")
@@ -99,8 +110,16 @@ def test_check_reports_a_record_that_bypassed_the_services(tmp_path):
 
 def test_the_os_user_is_recorded_as_the_actor(tmp_path):
     db = str(tmp_path / "u.db")
-    run("--db", db, "demo", "--seed", "1", "--people", "20", env={"USER": "clerk7",
-                                                                  "LOGNAME": "clerk7"})
+    run(
+        "--db",
+        db,
+        "demo",
+        "--seed",
+        "1",
+        "--people",
+        "20",
+        env={"USER": "clerk7", "LOGNAME": "clerk7"},
+    )
     con = sqlite3.connect(db)
     actors = {r[0] for r in con.execute("SELECT DISTINCT actor FROM audit_event")}
     con.close()
@@ -115,8 +134,18 @@ def test_report_register_writes_the_period_as_a_pdf(tmp_path):
     db = str(tmp_path / "r.db")
     assert run("--db", db, "demo", "--seed", "5", "--people", "40").returncode == 0
     out = tmp_path / "register.pdf"
-    result = run("--db", db, "report", "register", "--from", "2026-01-01", "--to", "2026-12-31",
-                 "--out", str(out))
+    result = run(
+        "--db",
+        db,
+        "report",
+        "register",
+        "--from",
+        "2026-01-01",
+        "--to",
+        "2026-12-31",
+        "--out",
+        str(out),
+    )
     assert result.returncode == 0, result.stderr
     n = int(result.stdout.split()[0])
     assert n > 10
@@ -127,8 +156,18 @@ def test_report_register_writes_the_period_as_a_pdf(tmp_path):
 
 
 def test_report_refuses_a_backwards_period(tmp_path):
-    result = run("--db", str(tmp_path / "x.db"), "report", "register", "--from", "2026-12-01",
-                 "--to", "2026-11-01", "--out", str(tmp_path / "r.pdf"))
+    result = run(
+        "--db",
+        str(tmp_path / "x.db"),
+        "report",
+        "register",
+        "--from",
+        "2026-12-01",
+        "--to",
+        "2026-11-01",
+        "--out",
+        str(tmp_path / "r.pdf"),
+    )
     assert result.returncode == 1 and "period" in result.stderr
     assert not (tmp_path / "r.pdf").exists()
 
@@ -136,11 +175,13 @@ def test_report_refuses_a_backwards_period(tmp_path):
 def test_the_first_user_administers_staff_from_the_command_line(tmp_path):
     db = str(tmp_path / "s.db")
     env = {"USER": "clerk7", "LOGNAME": "clerk7"}
-    result = run("--db", db, "staff", "sam", "--role", "supervisor", "--name", "Sam S", "--new",
-                 env=env)
+    result = run(
+        "--db", db, "staff", "sam", "--role", "supervisor", "--name", "Sam S", "--new", env=env
+    )
     assert result.returncode == 0, result.stderr
     assert "sam" in result.stdout and "supervisor" in result.stdout
     assert "clerk7" in result.stdout and "admin" in result.stdout  # first user of a new database
-    other = run("--db", db, "staff", "eve", "--role", "admin",
-                env={"USER": "sam", "LOGNAME": "sam"})
+    other = run(
+        "--db", db, "staff", "eve", "--role", "admin", env={"USER": "sam", "LOGNAME": "sam"}
+    )
     assert other.returncode == 1 and "administrator" in other.stderr

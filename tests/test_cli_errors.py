@@ -30,12 +30,18 @@ SOME_READ_ONLY = [READ_ONLY[0], READ_ONLY[3]]
 def run(*args: str, tmp: Path, env: dict | None = None, **kw) -> subprocess.CompletedProcess:
     """The command as a user runs it; bug logs go under ``tmp``, never the real home."""
     args = tuple(a.replace("{tmp}", str(tmp)) for a in args)
-    full_env = {**os.environ, "XDG_STATE_HOME": str(tmp / "state"), "USER": "clerk7",
-                "LOGNAME": "clerk7", **(env or {})}
+    full_env = {
+        **os.environ,
+        "XDG_STATE_HOME": str(tmp / "state"),
+        "USER": "clerk7",
+        "LOGNAME": "clerk7",
+        **(env or {}),
+    }
     if "stdout" not in kw:
         kw["capture_output"] = True
-    return subprocess.run([sys.executable, "-m", "fieldops.cli", *args], text=True,
-                          env=full_env, timeout=120, **kw)
+    return subprocess.run(
+        [sys.executable, "-m", "fieldops.cli", *args], text=True, env=full_env, timeout=120, **kw
+    )
 
 
 def one_line_error(result: subprocess.CompletedProcess) -> str:
@@ -50,8 +56,11 @@ def one_line_error(result: subprocess.CompletedProcess) -> str:
 
 def tree(folder: Path) -> list[tuple[str, bytes | None]]:
     """Every file under ``folder`` with its content: to prove nothing was created or changed."""
-    return sorted((str(p.relative_to(folder)), p.read_bytes() if p.is_file() else None)
-                  for p in folder.rglob("*") if "state" not in p.parts)
+    return sorted(
+        (str(p.relative_to(folder)), p.read_bytes() if p.is_file() else None)
+        for p in folder.rglob("*")
+        if "state" not in p.parts
+    )
 
 
 @pytest.fixture(scope="module")
@@ -169,8 +178,9 @@ def test_read_only_commands_do_not_sign_anyone_in(tmp_path):
 
 
 def _report(db: Path, tmp: Path, out: str, start="2026-01-01", end="2026-12-31"):
-    return run("--db", str(db), "report", "register", "--from", start, "--to", end,
-               "--out", out, tmp=tmp)
+    return run(
+        "--db", str(db), "report", "register", "--from", start, "--to", end, "--out", out, tmp=tmp
+    )
 
 
 def test_report_out_naming_a_folder_is_refused_and_leaves_no_part_file(demo_db, tmp_path):
@@ -190,7 +200,9 @@ def test_report_out_in_a_missing_folder_is_refused_and_creates_nothing(demo_db, 
 
 def test_report_never_writes_over_the_database_itself(tmp_path):
     db = tmp_path / "r.db"
-    assert run("--db", str(db), "demo", "--seed", "1", "--people", "10", tmp=tmp_path).returncode == 0
+    assert (
+        run("--db", str(db), "demo", "--seed", "1", "--people", "10", tmp=tmp_path).returncode == 0
+    )
     before = db.read_bytes()
     line = one_line_error(_report(db, tmp_path, str(db)))
     assert "database" in line
@@ -206,8 +218,9 @@ def test_report_writes_through_the_atomic_writer(demo_db, tmp_path):
     assert [p.name for p in tmp_path.iterdir() if p.name != "state"] == ["register.pdf"]
 
 
-@pytest.mark.parametrize(("start", "end"), [("2026-12-01", "2026-11-01"),
-                                            ("2024-01-01", "2026-01-01")])
+@pytest.mark.parametrize(
+    ("start", "end"), [("2026-12-01", "2026-11-01"), ("2024-01-01", "2026-01-01")]
+)
 def test_a_bad_period_names_the_options_not_the_internal_field(demo_db, tmp_path, start, end):
     out = tmp_path / "r.pdf"
     line = one_line_error(_report(demo_db, tmp_path, str(out), start, end))
@@ -258,8 +271,9 @@ def test_due_prints_labels_not_category_codes(demo_db, tmp_path):
     from fieldops.services.due import CATEGORIES
 
     text = run("--db", str(demo_db), "due", "--date", "2026-12-01", tmp=tmp_path)
-    data = json.loads(run("--db", str(demo_db), "due", "--date", "2026-12-01", "--json",
-                          tmp=tmp_path).stdout)
+    data = json.loads(
+        run("--db", str(demo_db), "due", "--date", "2026-12-01", "--json", tmp=tmp_path).stdout
+    )
     assert text.returncode == 0 and data["items"]
     for item in data["items"]:
         assert item["category"] in CATEGORIES  # codes stay in the JSON for scripts
@@ -274,8 +288,15 @@ def test_due_into_a_closed_pipe_exits_quietly(demo_db, tmp_path):
     read_end, write_end = os.pipe()
     os.close(read_end)  # the reader has already gone when the command first writes
     try:
-        result = run("--db", str(demo_db), "due", "--json", tmp=tmp_path, stdout=write_end,
-                     stderr=subprocess.PIPE)
+        result = run(
+            "--db",
+            str(demo_db),
+            "due",
+            "--json",
+            tmp=tmp_path,
+            stdout=write_end,
+            stderr=subprocess.PIPE,
+        )
     finally:
         os.close(write_end)
     assert result.returncode == 141
@@ -286,7 +307,12 @@ def test_due_piped_into_head_prints_its_first_line(demo_db, tmp_path):
     env = {**os.environ, "XDG_STATE_HOME": str(tmp_path / "state")}
     pipe = subprocess.run(
         f"{sys.executable} -m fieldops.cli --db {demo_db} due --json | head -1",
-        shell=True, capture_output=True, text=True, env=env, timeout=120)
+        shell=True,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
     assert pipe.stdout == "{\n" and pipe.stderr == ""
 
 
@@ -294,14 +320,17 @@ def test_due_piped_into_head_prints_its_first_line(demo_db, tmp_path):
 
 
 def _with_failing_command(tmp: Path, exc: str, *extra: str) -> subprocess.CompletedProcess:
-    code = ("import sys, fieldops.cli as cli\n"
-            "def boom(args):\n"
-            f"    raise {exc}\n"
-            "cli.COMMANDS['check'] = boom\n"
-            f"raise SystemExit(cli.main([*{list(extra)!r}, '--db', 'x.db', 'check']))\n")
+    code = (
+        "import sys, fieldops.cli as cli\n"
+        "def boom(args):\n"
+        f"    raise {exc}\n"
+        "cli.COMMANDS['check'] = boom\n"
+        f"raise SystemExit(cli.main([*{list(extra)!r}, '--db', 'x.db', 'check']))\n"
+    )
     env = {**os.environ, "XDG_STATE_HOME": str(tmp / "state")}
-    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          env=env, timeout=120, cwd=tmp)
+    return subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120, cwd=tmp
+    )
 
 
 def test_a_bug_is_one_line_pointing_at_a_detail_log(tmp_path):
@@ -329,6 +358,7 @@ def test_an_environment_failure_is_one_line_with_the_system_message(tmp_path):
 
 def test_a_user_error_is_its_own_message(tmp_path):
     result = _with_failing_command(
-        tmp_path, "__import__('fieldops.errors').errors.UserError('Nothing to do.')")
+        tmp_path, "__import__('fieldops.errors').errors.UserError('Nothing to do.')"
+    )
     assert one_line_error(result) == "fieldops: Nothing to do."
     assert result.returncode == 1

@@ -14,8 +14,7 @@ def test_a_written_file_holds_every_byte_and_no_temporary_file_is_left(tmp_path)
     assert [p.name for p in tmp_path.iterdir()] == ["register.pdf"]
 
 
-def test_an_interrupted_write_leaves_neither_a_half_file_nor_a_temporary_one(
-        monkeypatch, tmp_path):
+def test_an_interrupted_write_leaves_neither_a_half_file_nor_a_temporary_one(monkeypatch, tmp_path):
     out = tmp_path / "register.pdf"
     out.write_bytes(b"last month's register")
 

@@ -38,8 +38,9 @@ def _imports(name: str, path: Path, known: dict[str, Path]) -> set[str]:
             if node.level:
                 up = package.split(".")[: len(package.split(".")) - node.level + 1]
                 base = ".".join([*up, base] if base else up)
-            wanted = [f"{base}.{a.name}" if f"{base}.{a.name}" in known else base
-                      for a in node.names]
+            wanted = [
+                f"{base}.{a.name}" if f"{base}.{a.name}" in known else base for a in node.names
+            ]
         else:
             continue
         for target in wanted:
@@ -89,8 +90,11 @@ def _circles(graph: dict[str, set[str]]) -> list[list[str]]:
 @pytest.mark.parametrize("package", ["fieldops", "ui"])
 def test_no_module_imports_itself_round_a_circle(package):
     known = {**_modules("fieldops"), **_modules("ui")}
-    graph = {name: _imports(name, path, known) for name, path in known.items()
-             if name.split(".")[0] == package}
+    graph = {
+        name: _imports(name, path, known)
+        for name, path in known.items()
+        if name.split(".")[0] == package
+    }
     assert _circles(graph) == []
 
 

@@ -22,22 +22,26 @@ def test_the_core_and_the_cli_load_without_pyside6():
         print(len(names), leaked)
         sys.exit(1 if leaked else 0)
     """)
-    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
-                            timeout=120)
+    result = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=120
+    )
     assert result.returncode == 0, result.stdout + result.stderr
     count = int(result.stdout.split()[0])
     assert count >= 10, f"only {count} core modules were imported"
 
 
 def test_the_cli_help_does_not_load_pyside6():
-    script = ("import sys, contextlib, io\n"
-              "from fieldops.cli import main\n"
-              "with contextlib.redirect_stdout(io.StringIO()):\n"
-              "    try:\n"
-              "        main(['--help'])\n"
-              "    except SystemExit:\n"
-              "        pass\n"
-              "sys.exit(1 if 'PySide6' in sys.modules else 0)\n")
-    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
-                            timeout=120)
+    script = (
+        "import sys, contextlib, io\n"
+        "from fieldops.cli import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        "    try:\n"
+        "        main(['--help'])\n"
+        "    except SystemExit:\n"
+        "        pass\n"
+        "sys.exit(1 if 'PySide6' in sys.modules else 0)\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=120
+    )
     assert result.returncode == 0, result.stderr

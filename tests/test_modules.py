@@ -43,18 +43,39 @@ def profile():
 def counter(sqlite_db, operator, profile, today):
     """A vaccinated, licensed dog impounded Mon 2 Nov, fees paid for a reclaim on Wed 4 Nov."""
     db = sqlite_db
-    ana = create_person(db, operator, PersonInput(full_name="Ana Ruiz", address="12 Elm St",
-                                                  city="Madison"))
-    rex = create_animal(db, operator, AnimalInput(species="dog", name="Rex", owner_id=ana.id),
-                        today=today)
-    imp = intake(db, operator, IntakeInput(impounded_at=local(2026, 11, 2), animal_id=rex.id,
-                                           officer="Off. Lee", reason="at_large",
-                                           found_place="Elm & 3rd"), profile)
+    ana = create_person(
+        db, operator, PersonInput(full_name="Ana Ruiz", address="12 Elm St", city="Madison")
+    )
+    rex = create_animal(
+        db, operator, AnimalInput(species="dog", name="Rex", owner_id=ana.id), today=today
+    )
+    imp = intake(
+        db,
+        operator,
+        IntakeInput(
+            impounded_at=local(2026, 11, 2),
+            animal_id=rex.id,
+            officer="Off. Lee",
+            reason="at_large",
+            found_place="Elm & 3rd",
+        ),
+        profile,
+    )
     at = local(2026, 11, 4)
     fees = quote(db, imp.id, at, True, profile)
-    record_payment(db, operator, imp.id, PaymentInput(
-        tuple(LineInput(f.kind, f.amount) for f in fees.lines if f.amount > 0), "cash", "R-1",
-        payer_id=ana.id, paid_at=at), profile)
+    record_payment(
+        db,
+        operator,
+        imp.id,
+        PaymentInput(
+            tuple(LineInput(f.kind, f.amount) for f in fees.lines if f.amount > 0),
+            "cash",
+            "R-1",
+            payer_id=ana.id,
+            paid_at=at,
+        ),
+        profile,
+    )
     req = ReleaseRequest(True, ana.id, at=at, rabies_certificate="RV-1", licence_receipt="L-1")
     return db, imp, req
 
@@ -69,7 +90,8 @@ def test_the_pound_is_installed_as_a_module_and_the_placeholders_beside_it():
 
 
 def test_a_registered_modules_block_refuses_a_release_until_a_supervisor_overrides(
-        counter, operator, supervisor, profile, install):
+    counter, operator, supervisor, profile, install
+):
     db, imp, req = counter
     assert all(c.met for c in release_check(db, imp.id, req, profile))  # the pound's own: met
     install(fake.LEASH)
@@ -80,8 +102,9 @@ def test_a_registered_modules_block_refuses_a_release_until_a_supervisor_overrid
         release(db, operator, imp.id, req, profile)
     assert [r.code for r in exc.value.requirements] == [fake.CODE]
     assert fake.LABEL in str(exc.value)
-    overridden = ReleaseRequest(**{**req.__dict__, "overrides": {fake.CODE: "Permit renewed by "
-                                                                            "phone, Dr Kim"}})
+    overridden = ReleaseRequest(
+        **{**req.__dict__, "overrides": {fake.CODE: "Permit renewed by phone, Dr Kim"}}
+    )
     with pytest.raises(PermissionDeniedError):
         release(db, operator, imp.id, overridden, profile)
     view = release(db, supervisor, imp.id, overridden, profile)
@@ -93,8 +116,9 @@ def test_a_registered_modules_block_refuses_a_transfer(counter, operator, profil
     db, imp, _req = counter
     install(fake.LEASH)
     with pytest.raises(RequirementsNotMet) as exc:
-        transfer(db, operator, imp.id, "Dane County Humane Society", profile,
-                 at=local(2026, 11, 12))
+        transfer(
+            db, operator, imp.id, "Dane County Humane Society", profile, at=local(2026, 11, 12)
+        )
     assert [r.code for r in exc.value.requirements] == [fake.CODE]
 
 
@@ -106,7 +130,8 @@ def test_due_json_merges_every_modules_items_overdue_first(counter, capsys, inst
     items = json.loads(capsys.readouterr().out)["items"]
     assert [(i["module"], i["kind"], i["id"], i["category"]) for i in items] == [
         (fake.KEY, fake.KIND, fake.RECORD_ID, fake.CATEGORY),
-        ("impound", "impoundment", imp.id, "impound.hold_ends_today")]
+        ("impound", "impoundment", imp.id, "impound.hold_ends_today"),
+    ]
     assert items[0]["due"] == "2026-11-07" and items[0]["overdue"] is True
     assert items[1]["impoundment_id"] == imp.id and items[1]["due"] == "2026-11-09"
     assert items[0]["category_label"] == fake.CATEGORY_LABEL
@@ -124,28 +149,28 @@ def test_check_reports_every_modules_problems(sqlite_db, capsys, install):
     assert fake.PROBLEM in capsys.readouterr().out
 
 
-def test_the_pound_checks_an_impoundment_changed_past_the_services(counter, operator, profile,
-                                                                   capsys):
+def test_the_pound_checks_an_impoundment_changed_past_the_services(
+    counter, operator, profile, capsys
+):
     db, imp, _req = counter
     assert main(["--db", db.engine.url.database, "check"]) == 0
     capsys.readouterr()
     with db.engine.begin() as conn:
         conn.exec_driver_sql(f"UPDATE impoundment SET disposed = 1 WHERE id = {imp.id}")
     assert main(["--db", db.engine.url.database, "check"]) == 1
-    assert "1 impoundment(s) are marked disposed but have no disposition" in \
-        capsys.readouterr().out
+    assert "1 impoundment(s) are marked disposed but have no disposition" in capsys.readouterr().out
     with db.engine.begin() as conn:
         conn.exec_driver_sql(f"UPDATE impoundment SET disposed = 0 WHERE id = {imp.id}")
-    transfer(db, operator, imp.id, "Dane County Humane Society", profile,
-             at=local(2026, 11, 12))
+    transfer(db, operator, imp.id, "Dane County Humane Society", profile, at=local(2026, 11, 12))
     assert main(["--db", db.engine.url.database, "check"]) == 0
     capsys.readouterr()
     with db.engine.begin() as conn:
         conn.exec_driver_sql(f"UPDATE impoundment SET disposed = 0 WHERE id = {imp.id}")
     assert main(["--db", db.engine.url.database, "check"]) == 1
-    assert "1 impoundment(s) have a disposition but are listed as in custody" in \
-        capsys.readouterr().out
-
+    assert (
+        "1 impoundment(s) have a disposition but are listed as in custody"
+        in capsys.readouterr().out
+    )
 
 
 def test_demo_data_grows_by_registration(sqlite_db, operator, install):
@@ -164,10 +189,13 @@ def test_a_module_with_a_taken_key_takes_its_place(install):
 
 
 def test_modules_are_loaded_only_when_first_asked_for():
-    script = ("import sys\nimport fieldops.modules, fieldops.cli\n"
-              "assert 'fieldops.services.pound' not in sys.modules\n"
-              "fieldops.modules.installed_modules()\n"
-              "assert 'fieldops.services.pound' in sys.modules\n")
-    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
-                            timeout=120)
+    script = (
+        "import sys\nimport fieldops.modules, fieldops.cli\n"
+        "assert 'fieldops.services.pound' not in sys.modules\n"
+        "fieldops.modules.installed_modules()\n"
+        "assert 'fieldops.services.pound' in sys.modules\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=120
+    )
     assert result.returncode == 0, result.stderr

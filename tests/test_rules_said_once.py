@@ -26,17 +26,23 @@ RE_DERIVED = {
 
 
 def test_no_screen_re_derives_an_ordinance_fact():
-    found = [f"{path.relative_to(UI.parent)}:{n}: {text!r} (use {where})"
-             for path in sorted(UI.rglob("*.py"))
-             for n, line in enumerate(path.read_text().splitlines(), 1)
-             for text, where in RE_DERIVED.items() if text in line]
+    found = [
+        f"{path.relative_to(UI.parent)}:{n}: {text!r} (use {where})"
+        for path in sorted(UI.rglob("*.py"))
+        for n, line in enumerate(path.read_text().splitlines(), 1)
+        for text, where in RE_DERIVED.items()
+        if text in line
+    ]
     assert not found, "\n".join(found)
 
 
-@pytest.mark.parametrize(("surrendered", "bit", "expected"), [
-    (True, False, True), (True, True, False), (False, False, False), (False, True, False)])
+@pytest.mark.parametrize(
+    ("surrendered", "bit", "expected"),
+    [(True, False, True), (True, True, False), (False, False, False), (False, True, False)],
+)
 def test_no_claim_period_only_after_a_surrender_of_an_animal_that_bit_no_one(
-        surrendered, bit, expected):
+    surrendered, bit, expected
+):
     profile = Profile.default()
     hold = impound_hold(local(2026, 11, 2, 9), profile, bit_person=bit, surrendered=surrendered)
     assert no_claim_period(surrendered=surrendered, bit_person=bit) is expected

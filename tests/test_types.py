@@ -10,6 +10,11 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_mypy_finds_nothing_in_the_core():
-    result = subprocess.run([sys.executable, "-m", "mypy", "--no-error-summary"], cwd=ROOT,
-                            capture_output=True, text=True, timeout=600)
+    result = subprocess.run(
+        [sys.executable, "-m", "mypy", "--no-error-summary"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-1000:]

@@ -51,22 +51,38 @@ def configure_application(app: QApplication) -> None:
     app.setStyleSheet(stylesheet())
 
 
-def build_context(db: Database, actor: Actor, *, today: Callable[[], date] | None = None,
-                  errors: ErrorRouter | None = None) -> AppContext:
+def build_context(
+    db: Database,
+    actor: Actor,
+    *,
+    today: Callable[[], date] | None = None,
+    errors: ErrorRouter | None = None,
+) -> AppContext:
     """Everything a page needs; ``today`` and ``errors`` are for tests to fix."""
     profile = Profile.default()  # the jurisdiction (RULES.md section 5)
     zone = profile.timezone
     errors = errors or ErrorRouter()
     return AppContext(
-        db=db, actor=actor, tasks=TaskRunner(errors), errors=errors,
-        today=today or (lambda: datetime.now(zone).date()), timezone=zone,
-        jurisdiction=profile.name, profile=profile,
+        db=db,
+        actor=actor,
+        tasks=TaskRunner(errors),
+        errors=errors,
+        today=today or (lambda: datetime.now(zone).date()),
+        timezone=zone,
+        jurisdiction=profile.name,
+        profile=profile,
     )
 
 
-def build_main_window(db: Database, actor: Actor, *, today: Callable[[], date] | None = None,
-                      errors: ErrorRouter | None = None, backup: Path | None = None,
-                      areas: Sequence[Area] = AREAS) -> MainWindow:
+def build_main_window(
+    db: Database,
+    actor: Actor,
+    *,
+    today: Callable[[], date] | None = None,
+    errors: ErrorRouter | None = None,
+    backup: Path | None = None,
+    areas: Sequence[Area] = AREAS,
+) -> MainWindow:
     """The main window for an open database and a signed-in actor (not yet shown)."""
     ctx = build_context(db, actor, today=today, errors=errors)
     return MainWindow(ctx, areas, backup=backup)

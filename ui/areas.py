@@ -43,25 +43,60 @@ class Area:
 
 
 AREAS: tuple[Area, ...] = (
-    Area("today", "Today", page=TodayWidget, coming=(
-        "What is due today, overdue first: holds that end, quarantine examinations and "
-        "certificates due back, vicious-animal notices and deadlines.")),
-    Area("impounds", "Impounds", page=ImpoundsWidget, coming=(
-        "Animals taken in: intake, the hold period and the day it ends, boarding fees, "
-        "release to the owner, adoption or other disposition.")),
-    Area("quarantines", "Quarantines", page=QuarantinesWidget, coming=(
-        "Bite quarantines: the observation period, the examinations required, home or "
-        "clinic quarantine, and the certificate due back.")),
-    Area("vicious", "Vicious animals", coming=(
-        "Vicious-animal declarations: notices served, conditions imposed, hearings "
-        "and deadlines.")),
+    Area(
+        "today",
+        "Today",
+        page=TodayWidget,
+        coming=(
+            "What is due today, overdue first: holds that end, quarantine examinations and "
+            "certificates due back, vicious-animal notices and deadlines."
+        ),
+    ),
+    Area(
+        "impounds",
+        "Impounds",
+        page=ImpoundsWidget,
+        coming=(
+            "Animals taken in: intake, the hold period and the day it ends, boarding fees, "
+            "release to the owner, adoption or other disposition."
+        ),
+    ),
+    Area(
+        "quarantines",
+        "Quarantines",
+        page=QuarantinesWidget,
+        coming=(
+            "Bite quarantines: the observation period, the examinations required, home or "
+            "clinic quarantine, and the certificate due back."
+        ),
+    ),
+    Area(
+        "vicious",
+        "Vicious animals",
+        coming=(
+            "Vicious-animal declarations: notices served, conditions imposed, hearings "
+            "and deadlines."
+        ),
+    ),
     Area("people", "People and animals", page=PeopleAndAnimalsWidget),
-    Area("reports", "Reports", page=ReportsWidget, coming=(
-        "Printable reports as PDF: daily activity, impound and quarantine registers, "
-        "fees collected.")),
-    Area("admin", "Administration", page=AdministrationWidget, coming=(
-        "Staff and their roles, veterinary clinics, the jurisdiction profile (periods "
-        "and fees) and backups.")),
+    Area(
+        "reports",
+        "Reports",
+        page=ReportsWidget,
+        coming=(
+            "Printable reports as PDF: daily activity, impound and quarantine registers, "
+            "fees collected."
+        ),
+    ),
+    Area(
+        "admin",
+        "Administration",
+        page=AdministrationWidget,
+        coming=(
+            "Staff and their roles, veterinary clinics, the jurisdiction profile (periods "
+            "and fees) and backups."
+        ),
+    ),
 )
 
 

@@ -102,14 +102,21 @@ class ErrorRouter:
         self.questions: list[str] = []
         self.answer = True  # what a non-interactive router answers to confirm()
 
-    def confirm(self, question: str, yes: str, no: str, parent: QWidget | None = None,
-                title: str = "FieldOps") -> bool:
+    def confirm(
+        self,
+        question: str,
+        yes: str,
+        no: str,
+        parent: QWidget | None = None,
+        title: str = "FieldOps",
+    ) -> bool:
         """Ask before something that cannot be undone; ``no`` is the safe default."""
         self.questions.append(question)
         if not self.interactive:
             return self.answer
-        box = QMessageBox(QMessageBox.Icon.Question, title, question,
-                          QMessageBox.StandardButton.NoButton, parent)
+        box = QMessageBox(
+            QMessageBox.Icon.Question, title, question, QMessageBox.StandardButton.NoButton, parent
+        )
         yes_button = box.addButton(yes, QMessageBox.ButtonRole.DestructiveRole)
         no_button = box.addButton(no, QMessageBox.ButtonRole.RejectRole)
         box.setDefaultButton(no_button)
@@ -138,8 +145,13 @@ class ErrorRouter:
         if report.kind == BUG:
             BugDialog(report.message, report.details, parent).exec()
         elif report.kind == ENVIRONMENT:
-            box = QMessageBox(QMessageBox.Icon.Critical, title, report.message,
-                              QMessageBox.StandardButton.Ok, parent)
+            box = QMessageBox(
+                QMessageBox.Icon.Critical,
+                title,
+                report.message,
+                QMessageBox.StandardButton.Ok,
+                parent,
+            )
             box.setDetailedText(report.details)
             box.exec()
         else:

@@ -43,8 +43,9 @@ class NavigationWidget(QListWidget):
 
 
 class MainWindow(QMainWindow):
-    def __init__(self, ctx: AppContext, areas: Sequence[Area] = AREAS, *,
-                 backup: Path | None = None) -> None:
+    def __init__(
+        self, ctx: AppContext, areas: Sequence[Area] = AREAS, *, backup: Path | None = None
+    ) -> None:
         super().__init__()
         self.ctx = ctx
         self.areas = tuple(areas)
@@ -153,8 +154,7 @@ class MainWindow(QMainWindow):
         self.backup_label = QLabel(self)
         self.backup_label.setObjectName("BackupNote")
         if backup is not None:
-            self.backup_label.setText(
-                f"The database was upgraded; the old one is kept at {backup}")
+            self.backup_label.setText(f"The database was upgraded; the old one is kept at {backup}")
             bar.addWidget(self.backup_label, 1)
         else:
             self.backup_label.hide()
@@ -167,7 +167,8 @@ class MainWindow(QMainWindow):
 
     def _on_navigation_current_row_changed(self, row: int) -> None:
         if 0 <= row < len(self.areas) and self.current_page() is not self._pages.get(
-                self.areas[row].key):
+            self.areas[row].key
+        ):
             self.show_area(self.areas[row].key)
 
     def _on_go_action_triggered(self) -> None:
@@ -190,9 +191,11 @@ class MainWindow(QMainWindow):
         self.current_page().refresh()
 
     def _on_about_action_triggered(self) -> None:
-        QMessageBox.about(self, "About FieldOps",
-                          f"FieldOps {__version__}\nAnimal control records for "
-                          f"{self.ctx.jurisdiction}.")
+        QMessageBox.about(
+            self,
+            "About FieldOps",
+            f"FieldOps {__version__}\nAnimal control records for {self.ctx.jurisdiction}.",
+        )
 
     def closeEvent(self, event: QCloseEvent) -> None:
         self.ctx.shutdown()

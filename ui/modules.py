@@ -67,8 +67,7 @@ def can_open(module: str, kind: str) -> bool:
     return (module, kind) in openers()
 
 
-def open_record(ctx: AppContext, module: str, kind: str, record_id: int,
-                parent: QWidget) -> bool:
+def open_record(ctx: AppContext, module: str, kind: str, record_id: int, parent: QWidget) -> bool:
     """Open the record in its module's dialog; False when no module opens that kind."""
     opener = openers().get((module, kind))
     if opener is None:
@@ -86,8 +85,9 @@ def admin_sections() -> tuple[Callable[[AppContext], QWidget], ...]:
     return tuple(out)
 
 
-def new_record(ctx: AppContext, module: str, kind: str, parent: QWidget,
-               **prefill: object) -> QDialog | None:
+def new_record(
+    ctx: AppContext, module: str, kind: str, parent: QWidget, **prefill: object
+) -> QDialog | None:
     """Open the dialog that makes a new record of that kind; None when no module makes one."""
     openers()  # loads the installed files, and with them their creators
     creator = (_creators or {}).get((module, kind))

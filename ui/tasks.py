@@ -81,8 +81,9 @@ class _Workers:
     def submit(self, job: Callable[[], None]) -> None:
         with self._lock:
             if self._idle == 0 and len(self._threads) < self._limit:
-                t = threading.Thread(target=self._loop, daemon=True,
-                                     name=f"{self._name}-{len(self._threads)}")
+                t = threading.Thread(
+                    target=self._loop, daemon=True, name=f"{self._name}-{len(self._threads)}"
+                )
                 self._threads.append(t)
                 t.start()
             else:
@@ -115,8 +116,9 @@ class TaskRunner(QObject):
     # How long closing waits for running work that is not a query (a save).
     SHUTDOWN_WAIT_S = 10.0
 
-    def __init__(self, errors: ErrorRouter, parent: QObject | None = None,
-                 max_threads: int = 4) -> None:
+    def __init__(
+        self, errors: ErrorRouter, parent: QObject | None = None, max_threads: int = 4
+    ) -> None:
         super().__init__(parent)
         self._errors = errors
         # Qt objects must never be destroyed by a collection on a worker thread.
@@ -133,9 +135,15 @@ class TaskRunner(QObject):
         self._ids = itertools.count(1)
         self._closed = False
 
-    def run(self, fn: Callable[..., Any], *args: Any, on_done: DoneCallback | None = None,
-            on_error: ErrorCallback | None = None, owner: QObject | None = None,
-            **kwargs: Any) -> int:
+    def run(
+        self,
+        fn: Callable[..., Any],
+        *args: Any,
+        on_done: DoneCallback | None = None,
+        on_error: ErrorCallback | None = None,
+        owner: QObject | None = None,
+        **kwargs: Any,
+    ) -> int:
         """Call ``fn(*args, **kwargs)`` on a worker thread; returns the task's id."""
         if self._closed:
             return 0
@@ -211,8 +219,9 @@ class TaskRunner(QObject):
 
     # -- worker side -----------------------------------------------------
 
-    def _work(self, task_id: int, token: CancelToken, fn: Callable[..., Any], args: tuple,
-              kwargs: dict) -> None:
+    def _work(
+        self, task_id: int, token: CancelToken, fn: Callable[..., Any], args: tuple, kwargs: dict
+    ) -> None:
         if token.cancelled:  # cancelled while queued: it never runs
             outcome: tuple[bool, Any, str] = (False, Cancelled("cancelled before it ran"), "")
         else:

@@ -32,7 +32,7 @@ _PROGRESS_STEPS = 10_000
 _PG_CANCEL_RETRY_S = 0.25
 
 
-class Cancelled(Exception):  # noqa: N818 (not an error: nobody wants the answer)
+class Cancelled(Exception):
     """The statement was stopped because its answer is no longer wanted."""
 
 
@@ -70,8 +70,12 @@ class CancelToken:
                 else:
                     # A PostgreSQL cancel is a round trip to the server on a new
                     # socket: made on a thread of its own so the caller never waits.
-                    threading.Thread(target=self._cancel_on_server, args=(conn,),
-                                     daemon=True, name="fieldops-cancel").start()
+                    threading.Thread(
+                        target=self._cancel_on_server,
+                        args=(conn,),
+                        daemon=True,
+                        name="fieldops-cancel",
+                    ).start()
 
     def _cancel_on_server(self, conn: Any) -> None:
         # A cancel request reaching the server before the statement does is

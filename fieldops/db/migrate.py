@@ -75,7 +75,9 @@ def backup_sqlite(url: str, revision: str | None) -> Path | None:
         return None
     src_path = Path(database)
     stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
-    dest = src_path.with_name(f"{src_path.stem}.backup-{revision or 'empty'}-{stamp}{src_path.suffix}")
+    dest = src_path.with_name(
+        f"{src_path.stem}.backup-{revision or 'empty'}-{stamp}{src_path.suffix}"
+    )
     src = sqlite3.connect(src_path)
     try:
         dst = sqlite3.connect(dest)
@@ -134,7 +136,8 @@ def require_head(revision: str | None, name: str) -> None:
         return
     if revision is None:
         raise NotFieldOpsError(
-            f"{name} holds no FieldOps data yet (no schema version); nothing was changed.")
+            f"{name} holds no FieldOps data yet (no schema version); nothing was changed."
+        )
     if not _known(script_directory(), revision):
         raise SchemaTooNewError(f"{name}: {_too_new(revision, head)}")
     raise SchemaTooOldError(
@@ -145,9 +148,11 @@ def require_head(revision: str | None, name: str) -> None:
 
 
 def _too_new(revision: str, head: str) -> str:
-    return (f"This database uses schema version {revision}, which is newer than this copy of "
-            f"FieldOps understands (it knows up to {head}). Install the newer FieldOps; "
-            "the database was not changed.")
+    return (
+        f"This database uses schema version {revision}, which is newer than this copy of "
+        f"FieldOps understands (it knows up to {head}). Install the newer FieldOps; "
+        "the database was not changed."
+    )
 
 
 def _known(scripts: ScriptDirectory, revision: str) -> bool:

@@ -57,9 +57,24 @@ from fieldops.reports.text import (
 )
 
 __all__ = [
-    "ALERT", "Document", "FirstThatFits", "Markup", "NOT_RECORDED", "clean", "esc", "fit", "fmt_date",
-    "fmt_datetime", "fmt_local_date", "markup", "money", "para", "require_aware",
-    "unicode_font", "wrap_text", "yes_no",
+    "ALERT",
+    "NOT_RECORDED",
+    "Document",
+    "FirstThatFits",
+    "Markup",
+    "clean",
+    "esc",
+    "fit",
+    "fmt_date",
+    "fmt_datetime",
+    "fmt_local_date",
+    "markup",
+    "money",
+    "para",
+    "require_aware",
+    "unicode_font",
+    "wrap_text",
+    "yes_no",
 ]
 
 
@@ -69,8 +84,13 @@ __all__ = [
 class _NumberedCanvas(Canvas):
     """Holds every page until the end so each footer can say "Page X of Y"."""
 
-    def __init__(self, *args: Any, page_label: Callable[[Canvas, int, int], None],
-                 pdf_date: str, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        *args: Any,
+        page_label: Callable[[Canvas, int, int], None],
+        pdf_date: str,
+        **kwargs: Any,
+    ) -> None:
         super().__init__(*args, **kwargs)
         self._held_pages: list[dict[str, Any]] = []
         self._page_label = page_label
@@ -103,8 +123,9 @@ class FirstThatFits(Flowable):
     moving, alone, to a page of its own.
     """
 
-    def __init__(self, *versions: Sequence[Flowable],
-                 overflow: Sequence[Flowable] | None = None) -> None:
+    def __init__(
+        self, *versions: Sequence[Flowable], overflow: Sequence[Flowable] | None = None
+    ) -> None:
         super().__init__()
         if not versions:
             raise ValueError("FirstThatFits needs at least one version")
@@ -216,13 +237,21 @@ class Document:
         body = ParagraphStyle("body", fontName=f, fontSize=9.5, leading=12)
         return {
             "body": body,
-            "h2": ParagraphStyle("h2", parent=body, fontName=b, fontSize=11.5, leading=14,
-                                 spaceBefore=10, spaceAfter=4),
+            "h2": ParagraphStyle(
+                "h2",
+                parent=body,
+                fontName=b,
+                fontSize=11.5,
+                leading=14,
+                spaceBefore=10,
+                spaceAfter=4,
+            ),
             "small": ParagraphStyle("small", parent=body, fontSize=8, leading=10, textColor=MUTED),
             "note": ParagraphStyle("note", parent=body, fontSize=8.5, leading=11),
             "cell": ParagraphStyle("cell", parent=body, fontSize=8.5, leading=10.5),
-            "cell_bold": ParagraphStyle("cell_bold", parent=body, fontName=b, fontSize=8.5,
-                                        leading=10.5),
+            "cell_bold": ParagraphStyle(
+                "cell_bold", parent=body, fontName=b, fontSize=8.5, leading=10.5
+            ),
         }
 
     def subtitle(self) -> str:
@@ -259,33 +288,61 @@ class Document:
         doc = BaseDocTemplate(
             buffer,
             pagesize=self.pagesize,
-            leftMargin=m, rightMargin=m, topMargin=m, bottomMargin=m,
+            leftMargin=m,
+            rightMargin=m,
+            topMargin=m,
+            bottomMargin=m,
             title=f"{self.title} — {self.subtitle()}".rstrip(" —"),
             author=self.jurisdiction,
             subject=self.title,
             creator="FieldOps",
             invariant=1,
         )
-        doc.addPageTemplates([
-            PageTemplate(
-                id="first",
-                frames=[Frame(m, body_bottom, width - 2 * m, frames["first"] - body_bottom,
-                              id="first", leftPadding=0, rightPadding=0,
-                              topPadding=0, bottomPadding=0)],
-                onPage=self.first_page,
-                autoNextPageTemplate="later",
-            ),
-            PageTemplate(
-                id="later",
-                frames=[Frame(m, body_bottom, width - 2 * m, frames["later"] - body_bottom,
-                              id="later", leftPadding=0, rightPadding=0,
-                              topPadding=0, bottomPadding=0)],
-                onPage=self.later_pages,
-            ),
-        ])
+        doc.addPageTemplates(
+            [
+                PageTemplate(
+                    id="first",
+                    frames=[
+                        Frame(
+                            m,
+                            body_bottom,
+                            width - 2 * m,
+                            frames["first"] - body_bottom,
+                            id="first",
+                            leftPadding=0,
+                            rightPadding=0,
+                            topPadding=0,
+                            bottomPadding=0,
+                        )
+                    ],
+                    onPage=self.first_page,
+                    autoNextPageTemplate="later",
+                ),
+                PageTemplate(
+                    id="later",
+                    frames=[
+                        Frame(
+                            m,
+                            body_bottom,
+                            width - 2 * m,
+                            frames["later"] - body_bottom,
+                            id="later",
+                            leftPadding=0,
+                            rightPadding=0,
+                            topPadding=0,
+                            bottomPadding=0,
+                        )
+                    ],
+                    onPage=self.later_pages,
+                ),
+            ]
+        )
         utc = self.printed_at.astimezone(ZoneInfo("UTC"))
-        canvasmaker = partial(_NumberedCanvas, page_label=self._draw_page_number,
-                              pdf_date=f"D:{utc:%Y%m%d%H%M%S}+00'00'")
+        canvasmaker = partial(
+            _NumberedCanvas,
+            page_label=self._draw_page_number,
+            pdf_date=f"D:{utc:%Y%m%d%H%M%S}+00'00'",
+        )
         doc.build(self.story(), canvasmaker=canvasmaker)
         return buffer.getvalue()
 
@@ -310,8 +367,9 @@ class Document:
             mark = letterhead_mark()
             left = m
             if mark is not None:
-                canvas.drawImage(mark, m, top - LETTERHEAD_SIZE, LETTERHEAD_SIZE, LETTERHEAD_SIZE,
-                                 mask="auto")
+                canvas.drawImage(
+                    mark, m, top - LETTERHEAD_SIZE, LETTERHEAD_SIZE, LETTERHEAD_SIZE, mask="auto"
+                )
                 left = m + LETTERHEAD_SIZE + 8
             room = right - left
             sub_w = stringWidth(sub, self.bold, 11) + 12 if sub else 0
@@ -327,8 +385,12 @@ class Document:
         else:
             canvas.setFont(self.font, 8.5)
             sub_w = stringWidth(sub, self.bold, 8.5) + 12 if sub else 0
-            left = fit(f"{self.jurisdiction} — {self.title} (continued)", self.font, 8.5,
-                       self.body_width - sub_w)
+            left = fit(
+                f"{self.jurisdiction} — {self.title} (continued)",
+                self.font,
+                8.5,
+                self.body_width - sub_w,
+            )
             canvas.drawString(m, top - 9, left)
             if sub:
                 canvas.setFont(self.bold, 8.5)
@@ -376,30 +438,44 @@ class Document:
     def text(self, text: object, style: str = "body") -> Paragraph:
         return para(text, self.s[style])
 
-    def key_values(self, pairs: Iterable[tuple[str, object]], *, columns: int = 1,
-                   label_width: float = 1.7 * inch, width: float | None = None) -> Table:
+    def key_values(
+        self,
+        pairs: Iterable[tuple[str, object]],
+        *,
+        columns: int = 1,
+        label_width: float = 1.7 * inch,
+        width: float | None = None,
+    ) -> Table:
         """A block of bold labels and wrapping values, ``columns`` pairs side by side.
 
         A value may be user text (escaped here; "" prints "—"), :class:`Markup`,
         a Flowable, or a list of Flowables.
         """
         width = width or self.body_width
-        cells = [[para(label, self.s["cell_bold"]), self._value_cell(value)]
-                 for label, value in pairs]
+        cells = [
+            [para(label, self.s["cell_bold"]), self._value_cell(value)] for label, value in pairs
+        ]
         per_row = 2 * columns
-        rows = [sum(cells[i:i + columns], []) for i in range(0, len(cells), columns)]
+        rows = [
+            [c for pair in cells[i : i + columns] for c in pair]
+            for i in range(0, len(cells), columns)
+        ]
         if rows and len(rows[-1]) < per_row:
             rows[-1] += [""] * (per_row - len(rows[-1]))
         value_width = width / columns - label_width
         table = Table(rows, colWidths=[label_width, value_width] * columns, hAlign="LEFT")
-        table.setStyle(TableStyle([
-            ("VALIGN", (0, 0), (-1, -1), "TOP"),
-            ("LEFTPADDING", (0, 0), (-1, -1), CELL_PAD),
-            ("RIGHTPADDING", (0, 0), (-1, -1), CELL_PAD),
-            ("TOPPADDING", (0, 0), (-1, -1), 1.5),
-            ("BOTTOMPADDING", (0, 0), (-1, -1), 2.5),
-            ("LINEBELOW", (0, 0), (-1, -1), 0.25, colors.HexColor("#d5dade")),
-        ]))
+        table.setStyle(
+            TableStyle(
+                [
+                    ("VALIGN", (0, 0), (-1, -1), "TOP"),
+                    ("LEFTPADDING", (0, 0), (-1, -1), CELL_PAD),
+                    ("RIGHTPADDING", (0, 0), (-1, -1), CELL_PAD),
+                    ("TOPPADDING", (0, 0), (-1, -1), 1.5),
+                    ("BOTTOMPADDING", (0, 0), (-1, -1), 2.5),
+                    ("LINEBELOW", (0, 0), (-1, -1), 0.25, colors.HexColor("#d5dade")),
+                ]
+            )
+        )
         return table
 
     def _value_cell(self, value: object) -> object:
@@ -438,8 +514,9 @@ class Document:
         """
         widths = list(widths)
         wrap_set, right_set = frozenset(wrap), frozenset(right)
-        cell_style = ParagraphStyle("dt_cell", parent=self.s["cell"], fontSize=font_size,
-                                    leading=font_size + 2)
+        cell_style = ParagraphStyle(
+            "dt_cell", parent=self.s["cell"], fontSize=font_size, leading=font_size + 2
+        )
         limits = [w - 2 * CELL_PAD - 0.5 for w in widths]
         font = self.font
 
@@ -458,7 +535,7 @@ class Document:
         head = [wrap_text(clean(h), self.bold, font_size, limits[c]) for c, h in enumerate(header)]
         if not body:
             body = [["No entries.", *[""] * (len(head) - 1)]]
-        pieces = [body[i:i + chunk] for i in range(0, len(body), chunk)]
+        pieces = [body[i : i + chunk] for i in range(0, len(body), chunk)]
         flowables: list[Flowable] = []
         for n, piece in enumerate(pieces):
             last = n == len(pieces) - 1

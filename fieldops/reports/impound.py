@@ -61,8 +61,9 @@ class ReleaseReceipt(Document):
 
     title = "Receipt for release of impounded animal"
 
-    def __init__(self, view: ImpoundView, *, staff_names: Mapping[str, str] | None = None,
-                 **kwargs: object) -> None:
+    def __init__(
+        self, view: ImpoundView, *, staff_names: Mapping[str, str] | None = None, **kwargs: object
+    ) -> None:
         disposition = view.disposition
         if disposition is None:
             raise ValueError(f"impoundment {view.id} has no disposition: the animal is in custody")
@@ -110,11 +111,20 @@ class ReleaseReceipt(Document):
             *payments_table(self, v.payments),
         ]
         if v.fees is not None:
-            story += [self.spacer(4), self.key_values([
-                ("Fees assessed", f"{money(v.fees.total)} (as of "
-                                  f"{fmt_datetime(v.fees.as_of, self.tz)}; {clean(v.fees.schedule)})"),
-                ("Balance due", money(v.fees.balance)),
-            ], label_width=1.45 * inch)]
+            story += [
+                self.spacer(4),
+                self.key_values(
+                    [
+                        (
+                            "Fees assessed",
+                            f"{money(v.fees.total)} (as of "
+                            f"{fmt_datetime(v.fees.as_of, self.tz)}; {clean(v.fees.schedule)})",
+                        ),
+                        ("Balance due", money(v.fees.balance)),
+                    ],
+                    label_width=1.45 * inch,
+                ),
+            ]
         # The statement and the signatures it asks for stay together, and tighten to
         # stay on the page they close; when even that page has no room they take the
         # last requirement with them (under its header), never a page to themselves.
@@ -144,8 +154,12 @@ class ReleaseReceipt(Document):
             "the person to whom it was released, the date of delivery and a listing of "
             "all fees paid."
         )
-        return [self.spacer(3 if compact else 8), self.text(statement, "note"),
-                self.spacer(2 if compact else 12), self._signatures(compact=compact)]
+        return [
+            self.spacer(3 if compact else 8),
+            self.text(statement, "note"),
+            self.spacer(2 if compact else 12),
+            self._signatures(compact=compact),
+        ]
 
     def _signatures(self, *, compact: bool = False) -> Flowable:
         """Two signature lines with a gap between them, each with the printed name below."""
@@ -159,27 +173,45 @@ class ReleaseReceipt(Document):
 
         date_line = "Date: ______________________"
         table = Table(
-            [["", "", ""],
-             [caption("Signature of the person receiving the animal", recipient), "",
-              caption("Signature for the pound operator",
-                      staff_name(d.recorded_by, self.staff_names))],
-             [self.text(date_line, "small"), "", self.text(date_line, "small")]],
-            colWidths=[half, gap, half], rowHeights=[20 if compact else 28, None, None],
+            [
+                ["", "", ""],
+                [
+                    caption("Signature of the person receiving the animal", recipient),
+                    "",
+                    caption(
+                        "Signature for the pound operator",
+                        staff_name(d.recorded_by, self.staff_names),
+                    ),
+                ],
+                [self.text(date_line, "small"), "", self.text(date_line, "small")],
+            ],
+            colWidths=[half, gap, half],
+            rowHeights=[20 if compact else 28, None, None],
             hAlign="LEFT",
         )
-        table.setStyle(TableStyle([
-            ("LINEBELOW", (0, 0), (0, 0), 0.8, "black"),
-            ("LINEBELOW", (2, 0), (2, 0), 0.8, "black"),
-            ("LEFTPADDING", (0, 0), (-1, -1), 0),
-            ("RIGHTPADDING", (0, 0), (-1, -1), 0),
-            ("TOPPADDING", (0, 1), (-1, -1), 3),
-            ("VALIGN", (0, 0), (-1, -1), "TOP"),
-        ]))
+        table.setStyle(
+            TableStyle(
+                [
+                    ("LINEBELOW", (0, 0), (0, 0), 0.8, "black"),
+                    ("LINEBELOW", (2, 0), (2, 0), 0.8, "black"),
+                    ("LEFTPADDING", (0, 0), (-1, -1), 0),
+                    ("RIGHTPADDING", (0, 0), (-1, -1), 0),
+                    ("TOPPADDING", (0, 1), (-1, -1), 3),
+                    ("VALIGN", (0, 0), (-1, -1), "TOP"),
+                ]
+            )
+        )
         return table
 
 
-def release_receipt(view: ImpoundView, *, jurisdiction: str, tz: ZoneInfo,
-                    printed_at: datetime, staff_names: Mapping[str, str] | None = None) -> bytes:
+def release_receipt(
+    view: ImpoundView,
+    *,
+    jurisdiction: str,
+    tz: ZoneInfo,
+    printed_at: datetime,
+    staff_names: Mapping[str, str] | None = None,
+) -> bytes:
     """The receipt given at release (city code 58-526(b); record under 58-528).
 
     ``staff_names`` maps login names to staff members' full names: the operator
@@ -187,8 +219,9 @@ def release_receipt(view: ImpoundView, *, jurisdiction: str, tz: ZoneInfo,
     Raises ValueError if the animal has no disposition or was not released to
     a person (only "reclaimed" and "adopted" are releases).
     """
-    return ReleaseReceipt(view, jurisdiction=jurisdiction, tz=tz, printed_at=printed_at,
-                          staff_names=staff_names).render()
+    return ReleaseReceipt(
+        view, jurisdiction=jurisdiction, tz=tz, printed_at=printed_at, staff_names=staff_names
+    ).render()
 
 
 # -------------------------------------------------------------- 58-528 record sheet
@@ -199,8 +232,9 @@ class ImpoundRecordSheet(Document):
 
     title = "Record of impounded animal"
 
-    def __init__(self, view: ImpoundView, *, staff_names: Mapping[str, str] | None = None,
-                 **kwargs: object) -> None:
+    def __init__(
+        self, view: ImpoundView, *, staff_names: Mapping[str, str] | None = None, **kwargs: object
+    ) -> None:
         require_aware_view(view)
         super().__init__(**kwargs)  # type: ignore[arg-type]
         self.view = view
@@ -217,8 +251,9 @@ class ImpoundRecordSheet(Document):
         # 58-528's own order: description, date of impoundment, disposition, fees.
         story: list[Flowable] = [
             *self.heading("Animal"),
-            self.key_values(animal_pairs(v.animal, photo=v.has_photo), columns=2,
-                            label_width=1.3 * inch),
+            self.key_values(
+                animal_pairs(v.animal, photo=v.has_photo), columns=2, label_width=1.3 * inch
+            ),
             *self.heading("Impoundment"),
             self.key_values(self._impound_pairs(), columns=2, label_width=1.3 * inch),
             self.key_values(self._impound_wide_pairs(), label_width=1.3 * inch),
@@ -226,8 +261,7 @@ class ImpoundRecordSheet(Document):
             *self._disposition(),
         ]
         if v.corrections:
-            story += [*self.heading("Corrections"),
-                      *self._corrections()]
+            story += [*self.heading("Corrections"), *self._corrections()]
         story += [
             *self.heading("Hold"),
             self.key_values(self._hold_pairs(), label_width=1.6 * inch),
@@ -240,10 +274,15 @@ class ImpoundRecordSheet(Document):
 
     def _impound_wide_pairs(self) -> list[tuple[str, object]]:
         v = self.view
-        pairs: list[tuple[str, object]] = [("Where found", v.found_place),
-                                           ("Owner", party_markup(v.owner, unknown="Unknown"))]
-        pairs += [(k, t) for k, t in (("Condition", v.condition), ("Injuries", v.injuries))
-                  if clean(t).strip()]  # as seen at intake
+        pairs: list[tuple[str, object]] = [
+            ("Where found", v.found_place),
+            ("Owner", party_markup(v.owner, unknown="Unknown")),
+        ]
+        pairs += [
+            (k, t)
+            for k, t in (("Condition", v.condition), ("Injuries", v.injuries))
+            if clean(t).strip()
+        ]  # as seen at intake
         if clean(v.notes).strip():
             pairs.append(("Notes", v.notes))
         return pairs
@@ -254,9 +293,9 @@ class ImpoundRecordSheet(Document):
         if clean(v.reason_detail).strip():
             reason = f"{reason}: {clean(v.reason_detail).strip()}"
         if v.repeat_of is not None:
-            repeat = (f"Yes: impounded before as no. {v.repeat_of}"
-                      + (f" (custody day {fmt_date(v.repeat_custody_day)})"
-                         if v.repeat_custody_day else ""))
+            repeat = f"Yes: impounded before as no. {v.repeat_of}" + (
+                f" (custody day {fmt_date(v.repeat_custody_day)})" if v.repeat_custody_day else ""
+            )
         else:
             repeat = "No"
         return [
@@ -281,8 +320,14 @@ class ImpoundRecordSheet(Document):
         pairs: list[tuple[str, object]] = []
         for key, label in _HOLD_LABELS.items():
             why = v.hold_why.get(key, "")
-            pairs.append((label, markup("<b>{}</b><br/>{}", values[key], why) if why
-                          else markup("<b>{}</b>", values[key])))
+            pairs.append(
+                (
+                    label,
+                    markup("<b>{}</b><br/>{}", values[key], why)
+                    if why
+                    else markup("<b>{}</b>", values[key]),
+                )
+            )
         for key, why in v.hold_why.items():
             if key not in _HOLD_LABELS:
                 pairs.append((key.replace("_", " ").capitalize(), why))
@@ -299,8 +344,11 @@ class ImpoundRecordSheet(Document):
             [w - 1.2 * inch, 1.2 * inch],
             wrap={0},
             right={1},
-            total_rows=[["Total fees", money(fees.total)], ["Paid", money(fees.paid)],
-                        ["Balance", money(fees.balance)]],
+            total_rows=[
+                ["Total fees", money(fees.total)],
+                ["Paid", money(fees.paid)],
+                ["Balance", money(fees.balance)],
+            ],
         )
         pairs: list[tuple[str, object]] = [
             ("Quoted as of", fmt_datetime(fees.as_of, self.tz)),
@@ -308,20 +356,30 @@ class ImpoundRecordSheet(Document):
             ("Fee schedule", fees.schedule),
         ]
         if fees.repeat_of is not None or clean(fees.repeat_note).strip():
-            pairs.append(("Repeat impoundment", fees.repeat_note
-                          or f"Fees doubled: impounded before as no. {fees.repeat_of}"))
+            pairs.append(
+                (
+                    "Repeat impoundment",
+                    fees.repeat_note or f"Fees doubled: impounded before as no. {fees.repeat_of}",
+                )
+            )
         return [*table, self.spacer(4), self.key_values(pairs)]
 
     def _disposition_pairs(self, d: DispositionView) -> list[tuple[str, object]]:
         pairs: list[tuple[str, object]] = [
             ("Disposition", markup("<b>{}</b>", d.label)),
-            ("Date and time" if d.kind not in RELEASE_KINDS else "Date of delivery",
-             fmt_datetime(d.at, self.tz)),
+            (
+                "Date and time" if d.kind not in RELEASE_KINDS else "Date of delivery",
+                fmt_datetime(d.at, self.tz),
+            ),
         ]
         if d.recipient is not None or d.kind in RELEASE_KINDS:
             pairs.append(("Released to", party_markup(d.recipient, unknown="(not recorded)")))
-            pairs.append(("Recipient is", "The owner or the owner's representative"
-                          if d.to_owner else "Not the owner"))
+            pairs.append(
+                (
+                    "Recipient is",
+                    "The owner or the owner's representative" if d.to_owner else "Not the owner",
+                )
+            )
         if clean(d.transfer_to).strip() or d.kind == "transferred":
             pairs.append(("Transferred to", d.transfer_to))
         if d.kind == "euthanized":
@@ -330,28 +388,39 @@ class ImpoundRecordSheet(Document):
         if d.kind == "euthanized" or d.hopeless_or_threat:
             pairs.append(("Hopelessly injured, diseased or a threat", yes_no(d.hopeless_or_threat)))
         if d.preserve_until is not None:
-            pairs.append(("Preserve the body until",
-                          markup("<b>{}</b> (animal that bit a person; city code 58-522)",
-                                 fmt_date(d.preserve_until))))
+            pairs.append(
+                (
+                    "Preserve the body until",
+                    markup(
+                        "<b>{}</b> (animal that bit a person; city code 58-522)",
+                        fmt_date(d.preserve_until),
+                    ),
+                )
+            )
         pairs.append(("Recorded by", staff_label(d.recorded_by, self.staff_names)))
         if clean(d.notes).strip():
             pairs.append(("Notes", d.notes))
         if d.corrects_id is not None:
-            pairs.append(("Corrects an earlier entry", d.correction_reason
-                          or "(no reason recorded)"))
+            pairs.append(
+                ("Corrects an earlier entry", d.correction_reason or "(no reason recorded)")
+            )
         return pairs
 
     def _disposition(self) -> list[Flowable]:
         d = self.view.disposition
         if d is None:
             status = self.view.status(self.printed_at)
-            return [self.text(markup("<b>In custody — no disposition yet</b> ({} at printing)",
-                                     status))]
+            return [
+                self.text(markup("<b>In custody — no disposition yet</b> ({} at printing)", status))
+            ]
         out: list[Flowable] = [self.key_values(self._disposition_pairs(d), label_width=1.6 * inch)]
         if d.evidence:
-            out += [self.spacer(6),
-                    self.text("Requirements and the evidence recorded", "cell_bold"),
-                    self.spacer(2), *evidence_table(self, d.evidence)]
+            out += [
+                self.spacer(6),
+                self.text("Requirements and the evidence recorded", "cell_bold"),
+                self.spacer(2),
+                *evidence_table(self, d.evidence),
+            ]
         return out
 
     def _corrections(self) -> list[Flowable]:
@@ -369,32 +438,50 @@ class ImpoundRecordSheet(Document):
             newer = by_target.get(old.id)
             reason: Markup | str
             if newer is not None:
-                reason = markup("{}<br/><i>Corrected by {} ({})</i>",
-                                newer.correction_reason or "(no reason recorded)",
-                                staff_label(newer.recorded_by, self.staff_names), newer.label)
+                reason = markup(
+                    "{}<br/><i>Corrected by {} ({})</i>",
+                    newer.correction_reason or "(no reason recorded)",
+                    staff_label(newer.recorded_by, self.staff_names),
+                    newer.label,
+                )
             else:
                 reason = old.correction_reason or "(no reason recorded)"
-            rows.append([what, fmt_datetime(old.at, self.tz),
-                         staff_label(old.recorded_by, self.staff_names), reason])
+            rows.append(
+                [
+                    what,
+                    fmt_datetime(old.at, self.tz),
+                    staff_label(old.recorded_by, self.staff_names),
+                    reason,
+                ]
+            )
         w = self.body_width
         widths = [1.9 * inch, 1.55 * inch, 0.95 * inch, 0]
         widths[3] = w - sum(widths)
         return [
-            self.text("Earlier entries below were superseded; they are kept as recorded.",
-                      "small"),
+            self.text("Earlier entries below were superseded; they are kept as recorded.", "small"),
             self.spacer(3),
-            *self.data_table(["Superseded disposition", "Recorded for", "Recorded by",
-                              "Why it was corrected"], rows, widths, wrap={0, 1, 2, 3}),
+            *self.data_table(
+                ["Superseded disposition", "Recorded for", "Recorded by", "Why it was corrected"],
+                rows,
+                widths,
+                wrap={0, 1, 2, 3},
+            ),
         ]
 
 
-def impound_record_sheet(view: ImpoundView, *, jurisdiction: str, tz: ZoneInfo,
-                         printed_at: datetime,
-                         staff_names: Mapping[str, str] | None = None) -> bytes:
+def impound_record_sheet(
+    view: ImpoundView,
+    *,
+    jurisdiction: str,
+    tz: ZoneInfo,
+    printed_at: datetime,
+    staff_names: Mapping[str, str] | None = None,
+) -> bytes:
     """The record of one impounded animal kept under city code 58-528.
 
     Description, date of impoundment, where and when found, hold, fees and
     payments, and the disposition with any earlier entries it corrected.
     """
-    return ImpoundRecordSheet(view, jurisdiction=jurisdiction, tz=tz, printed_at=printed_at,
-                              staff_names=staff_names).render()
+    return ImpoundRecordSheet(
+        view, jurisdiction=jurisdiction, tz=tz, printed_at=printed_at, staff_names=staff_names
+    ).render()

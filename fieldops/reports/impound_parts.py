@@ -55,18 +55,19 @@ def staff_name(username: str, names: Mapping[str, str] | None) -> str:
 
 
 def staff_label(username: str, names: Mapping[str, str] | None) -> str:
-    """"Full Name (login)": the person, and the login the audit trail records."""
+    """ "Full Name (login)": the person, and the login the audit trail records."""
     name = staff_name(username, names)
     return name if name == username else f"{name} ({username})"
 
 
 def party_line(party: PartyView | None) -> str:
-    """"Name, address" on one line, for the register."""
+    """ "Name, address" on one line, for the register."""
     if party is None:
         return ""
-    bits = [clean(party.full_name).strip(), ", ".join(
-        line.strip() for line in clean(party.address).splitlines() if line.strip()
-    )]
+    bits = [
+        clean(party.full_name).strip(),
+        ", ".join(line.strip() for line in clean(party.address).splitlines() if line.strip()),
+    ]
     return ", ".join(b for b in bits if b)
 
 
@@ -78,7 +79,9 @@ def _species(animal: AnimalDescription) -> str:
     return animal.species
 
 
-def animal_pairs(animal: AnimalDescription, *, photo: bool | None = None) -> list[tuple[str, object]]:
+def animal_pairs(
+    animal: AnimalDescription, *, photo: bool | None = None
+) -> list[tuple[str, object]]:
     pairs: list[tuple[str, object]] = [
         ("Name", animal.name or "(no name)"),
         ("Species", _species(animal)),
@@ -112,17 +115,20 @@ def payments_table(doc: Document, payments: Sequence[PaymentView]) -> list[Flowa
             rows.append([payment.receipt_number, when, method, "(no lines)", "", money(Decimal(0))])
         for n, line in enumerate(lines):
             first = n == 0
-            rows.append([
-                payment.receipt_number if first else "",
-                when if first else "",
-                method if first else "",
-                PAYMENT_KINDS.get(line.kind, line.kind),
-                line.description,
-                money(line.amount),
-            ])
+            rows.append(
+                [
+                    payment.receipt_number if first else "",
+                    when if first else "",
+                    method if first else "",
+                    PAYMENT_KINDS.get(line.kind, line.kind),
+                    line.description,
+                    money(line.amount),
+                ]
+            )
         if len(lines) > 1:
-            rows.append(["", "", "", "", Markup("<i>Total of this payment</i>"),
-                         money(payment.total)])
+            rows.append(
+                ["", "", "", "", Markup("<i>Total of this payment</i>"), money(payment.total)]
+            )
     if not payments:
         return [doc.text("No fees paid (total paid $0.00).")]
     total = sum((p.total for p in payments), Decimal("0.00"))
@@ -136,8 +142,9 @@ def payments_table(doc: Document, payments: Sequence[PaymentView]) -> list[Flowa
     )
 
 
-def evidence_table(doc: Document, evidence: Sequence[EvidenceView], *,
-                   show_header: bool = True) -> list[Flowable]:
+def evidence_table(
+    doc: Document, evidence: Sequence[EvidenceView], *, show_header: bool = True
+) -> list[Flowable]:
     """What satisfied each legal requirement; overrides marked in red with who and why."""
     rows: list[list[object]] = []
     for item in evidence:
@@ -145,8 +152,9 @@ def evidence_table(doc: Document, evidence: Sequence[EvidenceView], *,
         if item.overridden:
             by = clean(item.override_by).strip() or "(user not recorded)"
             reason = clean(item.override_reason).strip() or "(no reason recorded)"
-            shown = markup(f'<font color="{ALERT}"><b>OVERRIDDEN by {{}}:</b> {{}}</font>', by,
-                           reason)
+            shown = markup(
+                f'<font color="{ALERT}"><b>OVERRIDDEN by {{}}:</b> {{}}</font>', by, reason
+            )
             if clean(item.evidence).strip():
                 shown = Markup(shown + markup("<br/>{}", item.evidence))
         rows.append([item.label or item.code, shown or "(none recorded)"])
@@ -155,8 +163,14 @@ def evidence_table(doc: Document, evidence: Sequence[EvidenceView], *,
     # The requirement takes half the width: its long legal wording then wraps to two
     # lines at most, which keeps a receipt's closing signatures on its first page.
     w = doc.body_width
-    return doc.data_table(["Requirement", "Evidence recorded"], rows,
-                          [w / 2, w / 2], wrap={0, 1}, zebra=False, show_header=show_header)
+    return doc.data_table(
+        ["Requirement", "Evidence recorded"],
+        rows,
+        [w / 2, w / 2],
+        wrap={0, 1},
+        zebra=False,
+        show_header=show_header,
+    )
 
 
 def require_aware_view(view: ImpoundView) -> None:

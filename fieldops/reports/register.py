@@ -27,8 +27,9 @@ class ImpoundRegister(Document):
     pagesize = landscape(letter)
     margin = 0.5 * inch
 
-    def __init__(self, rows: Sequence[RegisterRow], *, period_start: date, period_end: date,
-                 **kwargs: object) -> None:
+    def __init__(
+        self, rows: Sequence[RegisterRow], *, period_start: date, period_end: date, **kwargs: object
+    ) -> None:
         if period_end < period_start:
             raise ValueError("period_end is before period_start")
         super().__init__(**kwargs)  # type: ignore[arg-type]
@@ -61,28 +62,40 @@ class ImpoundRegister(Document):
             d = view.disposition
             paid = view.fees_paid_total
             total += paid
-            rows.append([
-                str(view.id),
-                fmt_local_date(view.impounded_at, tz),
-                view.animal.summary,
-                self._disposition_text(view),
-                party_line(d.recipient) if d is not None else "",
-                fmt_local_date(d.at, tz) if d is not None else "",
-                money(paid),
-            ])
+            rows.append(
+                [
+                    str(view.id),
+                    fmt_local_date(view.impounded_at, tz),
+                    view.animal.summary,
+                    self._disposition_text(view),
+                    party_line(d.recipient) if d is not None else "",
+                    fmt_local_date(d.at, tz) if d is not None else "",
+                    money(paid),
+                ]
+            )
         count = len(self.rows)
         story: list[Flowable] = [
-            self.text(markup(
-                "Animals impounded from <b>{}</b> to <b>{}</b> (local dates): <b>{}</b>. "
-                "One line per impoundment: description, date of impoundment and disposition; "
-                "for a release, the person it went to, the date of delivery and the fees paid.",
-                fmt_date(self.period_start), fmt_date(self.period_end),
-                f"{count} impoundment" + ("" if count == 1 else "s"),
-            )),
+            self.text(
+                markup(
+                    "Animals impounded from <b>{}</b> to <b>{}</b> (local dates): <b>{}</b>. "
+                    "One line per impoundment: description, date of impoundment and disposition; "
+                    "for a release, the person it went to, the date of delivery and the fees paid.",
+                    fmt_date(self.period_start),
+                    fmt_date(self.period_end),
+                    f"{count} impoundment" + ("" if count == 1 else "s"),
+                )
+            ),
             self.spacer(6),
             *self.data_table(
-                ["No.", "Impounded", "Description", "Disposition", "Released to (name, address)",
-                 "Delivered / disposed", "Fees paid"],
+                [
+                    "No.",
+                    "Impounded",
+                    "Description",
+                    "Disposition",
+                    "Released to (name, address)",
+                    "Delivered / disposed",
+                    "Fees paid",
+                ],
                 rows,
                 widths,
                 wrap={2, 3, 4},
@@ -113,13 +126,21 @@ class ImpoundRegister(Document):
         heads += ["All", "Fees paid"]
         values += [str(len(self.rows)), money(total)]
         width = min(1.15 * inch, self.body_width / len(heads))
-        table = self.data_table(heads, [values], [width] * len(heads),
-                                right=set(range(len(heads))), zebra=False)
+        table = self.data_table(
+            heads, [values], [width] * len(heads), right=set(range(len(heads))), zebra=False
+        )
         return [KeepTogether([self.text("Summary", "h2"), *table])]
 
 
-def impound_register(rows: Sequence[RegisterRow], *, period_start: date, period_end: date,
-                     jurisdiction: str, tz: ZoneInfo, printed_at: datetime) -> bytes:
+def impound_register(
+    rows: Sequence[RegisterRow],
+    *,
+    period_start: date,
+    period_end: date,
+    jurisdiction: str,
+    tz: ZoneInfo,
+    printed_at: datetime,
+) -> bytes:
     """The register of impounded animals for a period (city code 58-528), landscape.
 
     One line per impoundment, in order of impoundment: number, impounded date,
@@ -127,5 +148,11 @@ def impound_register(rows: Sequence[RegisterRow], *, period_start: date, period_
     or disposition, fees paid; totals at the end. The caller chooses the rows
     (``fieldops.services.registers.impound_register_rows``).
     """
-    return ImpoundRegister(rows, period_start=period_start, period_end=period_end,
-                           jurisdiction=jurisdiction, tz=tz, printed_at=printed_at).render()
+    return ImpoundRegister(
+        rows,
+        period_start=period_start,
+        period_end=period_end,
+        jurisdiction=jurisdiction,
+        tz=tz,
+        printed_at=printed_at,
+    ).render()

@@ -92,7 +92,7 @@ def require_aware(moment: datetime, what: str = "datetime") -> None:
 
 
 def fmt_date(day: date | None) -> str:
-    """"Mon 9 Mar 2026"; None -> ""."""
+    """ "Mon 9 Mar 2026"; None -> ""."""
     if day is None:
         return ""
     if isinstance(day, datetime):
@@ -106,7 +106,7 @@ def local(moment: datetime, tz: ZoneInfo) -> datetime:
 
 
 def fmt_datetime(moment: datetime | None, tz: ZoneInfo) -> str:
-    """"Mon 9 Mar 2026 2:05 PM CST": an aware instant in the jurisdiction's time; None -> ""."""
+    """ "Mon 9 Mar 2026 2:05 PM CST": an aware instant in the jurisdiction's time; None -> ""."""
     if moment is None:
         return ""
     require_aware(moment)
@@ -124,7 +124,7 @@ _CENT = Decimal("0.01")
 
 
 def money(amount: Decimal | int | None) -> str:
-    """"$1,234.50" from a Decimal (or int); floats are refused, None -> ""."""
+    """ "$1,234.50" from a Decimal (or int); floats are refused, None -> ""."""
     if amount is None:
         return ""
     if isinstance(amount, float | bool) or not isinstance(amount, Decimal | int):
@@ -195,6 +195,7 @@ def fit(text: str, font: str, size: float, width: float) -> str:
 
 UNICODE_FONT = "FieldOpsSans"
 
+
 # The PDF standard fonts (Helvetica) only know Western European letters: a
 # recipient named "Nguyễn" or "Łukasz" printed with black boxes. So we embed
 # (subset) a TrueType sans with wide Latin coverage found on the machine:
@@ -208,11 +209,17 @@ def _font_candidates() -> list[tuple[Path, Path, Path]]:
     return [
         (windir / "arial.ttf", windir / "arialbd.ttf", windir / "ariali.ttf"),
         (mac / "Arial.ttf", mac / "Arial Bold.ttf", mac / "Arial Italic.ttf"),
-        (liberation / "LiberationSans-Regular.ttf", liberation / "LiberationSans-Bold.ttf",
-         liberation / "LiberationSans-Italic.ttf"),
+        (
+            liberation / "LiberationSans-Regular.ttf",
+            liberation / "LiberationSans-Bold.ttf",
+            liberation / "LiberationSans-Italic.ttf",
+        ),
         # Condensed: the width of Helvetica and Arial, so layouts match.
-        (dejavu / "DejaVuSansCondensed.ttf", dejavu / "DejaVuSansCondensed-Bold.ttf",
-         dejavu / "DejaVuSansCondensed-Oblique.ttf"),
+        (
+            dejavu / "DejaVuSansCondensed.ttf",
+            dejavu / "DejaVuSansCondensed-Bold.ttf",
+            dejavu / "DejaVuSansCondensed-Oblique.ttf",
+        ),
     ]
 
 

@@ -46,8 +46,7 @@ def require_aware(value: datetime, name: str = "datetime") -> datetime:
         raise TypeError(f"{name} must be a datetime, not {type(value).__name__}")
     if value.tzinfo is None or value.tzinfo.utcoffset(value) is None:
         raise ValueError(
-            f"{name} is a naive datetime ({value.isoformat()}); rules need a "
-            "timezone-aware instant"
+            f"{name} is a naive datetime ({value.isoformat()}); rules need a timezone-aware instant"
         )
     return value
 
@@ -219,7 +218,9 @@ def deadline_after_days(event: date, days: int, profile: Profile) -> date:
     return next_secular_day(nominal_last_day(event, days, profile), profile)
 
 
-def hours_period(start: datetime, hours: int, profile: Profile) -> tuple[datetime, tuple[date, ...]]:
+def hours_period(
+    start: datetime, hours: int, profile: Profile
+) -> tuple[datetime, tuple[date, ...]]:
     """``deadline_after_hours`` plus the excluded days it passed over.
 
     Returns ``(deadline, skipped_days)``; ``skipped_days`` lists each Sunday or

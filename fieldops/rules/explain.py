@@ -37,12 +37,12 @@ MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", 
 
 
 def format_day(day: date) -> str:
-    """"Mon 9 Mar 2026"."""
+    """ "Mon 9 Mar 2026"."""
     return f"{WEEKDAYS[day.weekday()]} {day.day} {MONTHS[day.month - 1]} {day.year}"
 
 
 def format_day_short(day: date, reference: date | None = None) -> str:
-    """"2 Mar", with the year added when it differs from ``reference``'s."""
+    """ "2 Mar", with the year added when it differs from ``reference``'s."""
     text = f"{day.day} {MONTHS[day.month - 1]}"
     if reference is None or reference.year != day.year:
         text += f" {day.year}"
@@ -50,7 +50,7 @@ def format_day_short(day: date, reference: date | None = None) -> str:
 
 
 def format_clock(moment: datetime) -> str:
-    """"2:30 PM CDT" (12-hour clock with the zone's abbreviation)."""
+    """ "2:30 PM CDT" (12-hour clock with the zone's abbreviation)."""
     hour = moment.hour % 12 or 12
     half = "AM" if moment.hour < 12 else "PM"
     zone = moment.tzname() or ""
@@ -63,7 +63,7 @@ def format_instant(
     *,
     midnight: str = "end",
 ) -> str:
-    """"Tue 10 Mar 2026 2:30 PM CDT", in the profile's zone (or ``moment``'s own).
+    """ "Tue 10 Mar 2026 2:30 PM CDT", in the profile's zone (or ``moment``'s own).
 
     An instant at exactly local midnight is a day boundary and is written as
     one: with ``midnight="end"`` (a deadline) as the end of the day before,
@@ -94,7 +94,7 @@ def format_local(moment: datetime | None, zone: tzinfo) -> str:
 
 
 def plural(count: int, word: str, many: str | None = None) -> str:
-    """"1 day", "2 days", "0 items"; ``many`` for an irregular plural ("1 fee", ...)."""
+    """ "1 day", "2 days", "0 items"; ``many`` for an irregular plural ("1 fee", ...)."""
     return f"{count} {word if count == 1 else (many or word + 's')}"
 
 
@@ -103,7 +103,7 @@ def _day_label(day: date) -> str:
 
 
 def exclusion_reason(day: date, profile: Profile) -> str:
-    """"a Sunday", "a legal holiday (Memorial Day)", or "" for a secular day."""
+    """ "a Sunday", "a legal holiday (Memorial Day)", or "" for a secular day."""
     name = holiday_name(day, profile)
     if name is not None:
         return f"a legal holiday ({name})"
@@ -113,7 +113,7 @@ def exclusion_reason(day: date, profile: Profile) -> str:
 
 
 def describe_excluded_day(day: date, profile: Profile) -> str:
-    """"Sun 8 Mar, a Sunday" or "Mon 25 May, a legal holiday (Memorial Day)"."""
+    """ "Sun 8 Mar, a Sunday" or "Mon 25 May, a legal holiday (Memorial Day)"."""
     reason = exclusion_reason(day, profile)
     return f"{_day_label(day)}, {reason}" if reason else _day_label(day)
 

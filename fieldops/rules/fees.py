@@ -101,8 +101,20 @@ def redemption_fees(
         (_boarding_label(days, schedule.boarding_per_day), boarding_fee),
     )
     return _quote(
-        kind, fee_class, True, repeat, multiplier, impounded_at, released_at, profile,
-        impound_fee, days, schedule.boarding_per_day, boarding_fee, _ZERO, lines,
+        kind,
+        fee_class,
+        True,
+        repeat,
+        multiplier,
+        impounded_at,
+        released_at,
+        profile,
+        impound_fee,
+        days,
+        schedule.boarding_per_day,
+        boarding_fee,
+        _ZERO,
+        lines,
     )
 
 
@@ -135,8 +147,19 @@ def adoption_fees(
     lines.append((_boarding_label(days, schedule.boarding_per_day), boarding_fee))
     lines.append((f"Adoption fee ({fee_class})", schedule.adoption))
     return _quote(
-        kind, fee_class, False, False, 1, impounded_at, released_at, profile,
-        impound_fee, days, schedule.boarding_per_day, boarding_fee, schedule.adoption,
+        kind,
+        fee_class,
+        False,
+        False,
+        1,
+        impounded_at,
+        released_at,
+        profile,
+        impound_fee,
+        days,
+        schedule.boarding_per_day,
+        boarding_fee,
+        schedule.adoption,
         tuple(lines),
     )
 

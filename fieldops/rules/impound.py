@@ -120,9 +120,12 @@ def impound_hold(
     else:
         source = "city code 58-526(a), (b)(2)a; Wis. Stat. 173.19, 990.001(4)"
         note = ""
-    why["last_claim_day"] = explain_days(
-        "Owner may claim until", custody, days, profile, after="impoundment", source=source
-    ) + note
+    why["last_claim_day"] = (
+        explain_days(
+            "Owner may claim until", custody, days, profile, after="impoundment", source=source
+        )
+        + note
+    )
     why["release_to_others_from"] = (
         f"May be adopted by someone else or humanely destroyed from the start of "
         f"{format_day(free_from.date())} ({format_clock(free_from)}), the day after the owner's "
@@ -204,7 +207,7 @@ def preserve_until(destroyed_at: datetime, profile: Profile) -> date:
 
 
 def explain_preserve_until(destroyed_at: datetime, profile: Profile) -> str:
-    """"Why this date?" for ``preserve_until`` (city code 58-522)."""
+    """ "Why this date?" for ``preserve_until`` (city code 58-522)."""
     return explain_days(
         "Preserve for a necropsy until",
         to_local(destroyed_at, profile).date(),

@@ -173,14 +173,18 @@ class Profile:
             _period(getattr(self, attr), f"{section}.{attr}", minimum)
         if self.exams_required > 3:
             # 58-527(b) requires three; ATCP 13.03(3) lets a local program use two.
-            raise ValueError(f"quarantine.exams_required: must be 2 or 3, not {self.exams_required}")
+            raise ValueError(
+                f"quarantine.exams_required: must be 2 or 3, not {self.exams_required}"
+            )
         if self.bite_hold_days < self.hold_days:
             raise ValueError(
                 "impound.bite_hold_days: must not be shorter than impound.hold_days "
                 f"({self.bite_hold_days} < {self.hold_days})"
             )
         set_(self, "fees", _fee_table(self.fees))
-        if isinstance(self.extra_holidays, str | date) or not isinstance(self.extra_holidays, Iterable):
+        if isinstance(self.extra_holidays, str | date) or not isinstance(
+            self.extra_holidays, Iterable
+        ):
             raise ValueError("holidays.extra: must be a list of dates")
         set_(
             self,
@@ -253,7 +257,9 @@ class Profile:
         if not isinstance(extra, list):
             raise ValueError("holidays.extra: must be a list of dates")
 
-        values: dict[str, Any] = {attr: tables[section][attr] for attr, (section, _) in _PERIODS.items()}
+        values: dict[str, Any] = {
+            attr: tables[section][attr] for attr, (section, _) in _PERIODS.items()
+        }
         return cls(
             name=tables["jurisdiction"]["name"],
             timezone=_zone(tables["jurisdiction"]["timezone"], "jurisdiction.timezone"),
@@ -297,7 +303,9 @@ class Profile:
                 "",
             ]
         lines.append("[quarantine]")
-        lines += [f"{a} = {getattr(self, a)}" for a, (s, _) in _PERIODS.items() if s == "quarantine"]
+        lines += [
+            f"{a} = {getattr(self, a)}" for a, (s, _) in _PERIODS.items() if s == "quarantine"
+        ]
         lines += ["", "[vicious]", f"notice_hours = {self.notice_hours}", "", "[holidays]"]
         extra = ", ".join(f'"{d.isoformat()}"' for d in sorted(self.extra_holidays))
         lines += [f"extra = [{extra}]", ""]

@@ -126,8 +126,10 @@ def quarantine_plan(
     else:
         placement = CLINIC
         deliver_by = _delivery(ordered, profile)
-        reason = "the owner is unknown (city code 58-527(e))" if not owner_known else (
-            "no proof of current rabies vaccination was shown (city code 58-527(c))"
+        reason = (
+            "the owner is unknown (city code 58-527(e))"
+            if not owner_known
+            else ("no proof of current rabies vaccination was shown (city code 58-527(c))")
         )
         why["placement"] = f"Quarantine in a licensed veterinary clinic: {reason}."
         why["deliver_by"] = _delivery_why(deliver_by, ordered, "the order", profile)
@@ -155,21 +157,32 @@ def quarantine_plan(
         f"First examination on {format_day(first)}, the first day of isolation, when the "
         "quarantine was ordered (city code 58-527(b))."
     )
-    exams = "three examinations" if profile.exams_required >= 3 else (
-        "two examinations under a state-approved local program (ATCP 13.03(3))"
+    exams = (
+        "three examinations"
+        if profile.exams_required >= 3
+        else ("two examinations under a state-approved local program (ATCP 13.03(3))")
     )
     why["last_day"] = (
         explain_days(
-            "Observation ends on", bite_day, profile.observation_days, profile,
-            after="the bite", source="city code 58-527(b); Wis. Stat. 95.21", extended=False,
+            "Observation ends on",
+            bite_day,
+            profile.observation_days,
+            profile,
+            after="the bite",
+            source="city code 58-527(b); Wis. Stat. 95.21",
+            extended=False,
         )
         + f" It is a minimum, so it is not extended for a Sunday or holiday; the last of "
         f"{exams} is on that day, and the veterinarian may extend the period."
     )
     due = deadline_after_days(bite_day, profile.certificate_return_days, profile)
     why["certificate_due"] = explain_days(
-        "Certification of quarantine due by", bite_day, profile.certificate_return_days, profile,
-        after="the bite", source=f"city code 58-527(d); {TIME_SOURCE}",
+        "Certification of quarantine due by",
+        bite_day,
+        profile.certificate_return_days,
+        profile,
+        after="the bite",
+        source=f"city code 58-527(d); {TIME_SOURCE}",
     )
     return QuarantinePlan(
         bitten_at=bitten,
@@ -187,7 +200,9 @@ def quarantine_plan(
     )
 
 
-def plan_after_broken_home(plan: QuarantinePlan, found_at: datetime, profile: Profile) -> QuarantinePlan:
+def plan_after_broken_home(
+    plan: QuarantinePlan, found_at: datetime, profile: Profile
+) -> QuarantinePlan:
     """The plan once a home quarantine is found broken (city code 58-527(b)).
 
     An animal found improperly confined or at large moves to a licensed

@@ -34,8 +34,8 @@ __all__ = [
     "release_kind",
     "release_requirements",
     "statutory_release_requirements",
-    "vicious_block",
     "unmet",
+    "vicious_block",
 ]
 
 # The dispositions that release the animal to a person, each with the evidence checked
@@ -61,7 +61,7 @@ EUTHANASIA_BASES: dict[str, str] = {
     "hold_ended": "The hold has ended and the animal was not claimed",
     "hopelessly_injured": "Hopelessly injured or diseased, as found by a veterinarian or officer",
     "imminent_threat": "An imminent threat to public health or safety, as found by a "
-                       "veterinarian or officer",
+    "veterinarian or officer",
 }
 # The bases that rest on a veterinarian's or officer's finding, allowed before the hold ends.
 _FINDINGS = ("hopelessly_injured", "imminent_threat")
@@ -85,12 +85,14 @@ class ReleaseFacts:
 
     @property
     def kind(self) -> str:
-        """"dog", "cat" or "other"."""
+        """ "dog", "cat" or "other"."""
         key = self.species.strip().lower() if isinstance(self.species, str) else ""
         return key if key in ("dog", "cat") else "other"
 
 
-def _req(code: str, label: str, section: str, ok: bool, missing: str, *, overridable: bool = False) -> Requirement:
+def _req(
+    code: str, label: str, section: str, ok: bool, missing: str, *, overridable: bool = False
+) -> Requirement:
     return Requirement(
         code=code,
         label=label,
@@ -111,9 +113,11 @@ def release_requirements(
     """Every condition of releasing the animal at ``at`` (city code 58-526(b), 58-527, 58-524):
     the statutory ones (``statutory_release_requirements``) and the blocks across
     modules (``open_quarantine_block``, ``vicious_block``) from ``facts``."""
-    return (statutory_release_requirements(to_owner, facts, hold, at, profile)
-            + (open_quarantine_block(facts.open_quarantine),
-               vicious_block(facts.declared_vicious, facts.recipient_in_city)))
+    return (
+        *statutory_release_requirements(to_owner, facts, hold, at, profile),
+        open_quarantine_block(facts.open_quarantine),
+        vicious_block(facts.declared_vicious, facts.recipient_in_city),
+    )
 
 
 def statutory_release_requirements(
@@ -144,79 +148,100 @@ def statutory_release_requirements(
     kind = facts.kind
     reqs: list[Requirement] = []
     if to_owner:
-        reqs.append(_req(
-            "name_address",
-            "Name and address of the owner or the owner's representative",
-            "58-526(b)(1)a",
-            facts.name_and_address,
-            "Record the name and address of the person reclaiming the animal.",
-        ))
+        reqs.append(
+            _req(
+                "name_address",
+                "Name and address of the owner or the owner's representative",
+                "58-526(b)(1)a",
+                facts.name_and_address,
+                "Record the name and address of the person reclaiming the animal.",
+            )
+        )
         if kind in ("dog", "cat"):
-            reqs.append(_req(
-                "rabies",
-                "Proof of rabies vaccination or a veterinarian's receipt for prepaid vaccination",
-                "58-526(b)(1)b; Wis. Stat. 173.23(1)(c)",
-                facts.rabies_certificate or facts.rabies_prepaid_receipt,
-                f"No proof of rabies vaccination and no prepaid-vaccination receipt for this {kind}.",
-            ))
+            reqs.append(
+                _req(
+                    "rabies",
+                    "Proof of rabies vaccination or a veterinarian's receipt for prepaid vaccination",
+                    "58-526(b)(1)b; Wis. Stat. 173.23(1)(c)",
+                    facts.rabies_certificate or facts.rabies_prepaid_receipt,
+                    f"No proof of rabies vaccination and no prepaid-vaccination receipt for this {kind}.",
+                )
+            )
         if kind == "dog":
-            reqs.append(_req(
-                "licence",
-                "Dog shown to be licensed, or a receipt for a licence",
-                "58-526(b)(1)c; Wis. Stat. 173.23(1)(b)",
-                facts.licensed or facts.licence_receipt,
-                "The dog is not shown to be licensed and no licence receipt was shown.",
-            ))
-        reqs.append(_req(
-            "fees_paid",
-            "Boarding and impoundment fees paid",
-            "58-526(b)(1)d; Wis. Stat. 173.23(1)(d)",
-            facts.fees_paid,
-            "The boarding and impoundment fees have not been paid.",
-        ))
+            reqs.append(
+                _req(
+                    "licence",
+                    "Dog shown to be licensed, or a receipt for a licence",
+                    "58-526(b)(1)c; Wis. Stat. 173.23(1)(b)",
+                    facts.licensed or facts.licence_receipt,
+                    "The dog is not shown to be licensed and no licence receipt was shown.",
+                )
+            )
+        reqs.append(
+            _req(
+                "fees_paid",
+                "Boarding and impoundment fees paid",
+                "58-526(b)(1)d; Wis. Stat. 173.23(1)(d)",
+                facts.fees_paid,
+                "The boarding and impoundment fees have not been paid.",
+            )
+        )
     else:
         hold_missing = f"Release to anyone else from {format_instant(hold.release_to_others_from, profile, midnight='start')}."
         if hold.hold_days:
-            hold_missing = f"The owner may claim until {format_day(hold.last_claim_day)}. " + hold_missing
-        reqs.append(_req(
-            "hold_ended",
-            "The owner's claim period has ended, or the owner surrendered the animal",
-            "58-526(b)(2)a; Wis. Stat. 173.19, 173.13(3)(c)",
-            hold.is_over(at),
-            hold_missing,
-        ))
-        reqs.append(_req(
-            "name_address",
-            "Name and address of the person taking the animal",
-            "58-526(b)(2)b; Wis. Stat. 173.23(1m)(a)1",
-            facts.name_and_address,
-            "Record the name and address of the person taking the animal.",
-        ))
+            hold_missing = (
+                f"The owner may claim until {format_day(hold.last_claim_day)}. " + hold_missing
+            )
+        reqs.append(
+            _req(
+                "hold_ended",
+                "The owner's claim period has ended, or the owner surrendered the animal",
+                "58-526(b)(2)a; Wis. Stat. 173.19, 173.13(3)(c)",
+                hold.is_over(at),
+                hold_missing,
+            )
+        )
+        reqs.append(
+            _req(
+                "name_address",
+                "Name and address of the person taking the animal",
+                "58-526(b)(2)b; Wis. Stat. 173.23(1m)(a)1",
+                facts.name_and_address,
+                "Record the name and address of the person taking the animal.",
+            )
+        )
         if kind in ("dog", "cat"):
-            reqs.append(_req(
-                "rabies",
-                "A veterinarian's receipt for prepaid rabies vaccination, unless the animal is "
-                "shown to be vaccinated",
-                "58-526(b)(2)c; Wis. Stat. 173.23(1m)(a)3",
-                facts.rabies_prepaid_receipt or facts.rabies_certificate,
-                f"No prepaid-vaccination receipt, and this {kind} is not shown to be vaccinated.",
-            ))
+            reqs.append(
+                _req(
+                    "rabies",
+                    "A veterinarian's receipt for prepaid rabies vaccination, unless the animal is "
+                    "shown to be vaccinated",
+                    "58-526(b)(2)c; Wis. Stat. 173.23(1m)(a)3",
+                    facts.rabies_prepaid_receipt or facts.rabies_certificate,
+                    f"No prepaid-vaccination receipt, and this {kind} is not shown to be vaccinated.",
+                )
+            )
         if kind == "dog":
-            reqs.append(_req(
-                "licence",
-                "Agreement to license the dog, unless it is shown to be licensed",
-                "58-526(b)(2)d; Wis. Stat. 173.23(1m)(a)2",
-                facts.licensed or facts.licence_receipt
-                or (facts.licence_agreement and licence_agreement_accepted(to_owner)),
-                "The dog is not shown to be licensed and the recipient has not agreed to license it.",
-            ))
-        reqs.append(_req(
-            "fees_paid",
-            "Boarding and other fees paid",
-            "58-526(b)(2)e; Wis. Stat. 173.23(1m)(a)4",
-            facts.fees_paid,
-            "The fees have not been paid.",
-        ))
+            reqs.append(
+                _req(
+                    "licence",
+                    "Agreement to license the dog, unless it is shown to be licensed",
+                    "58-526(b)(2)d; Wis. Stat. 173.23(1m)(a)2",
+                    facts.licensed
+                    or facts.licence_receipt
+                    or (facts.licence_agreement and licence_agreement_accepted(to_owner)),
+                    "The dog is not shown to be licensed and the recipient has not agreed to license it.",
+                )
+            )
+        reqs.append(
+            _req(
+                "fees_paid",
+                "Boarding and other fees paid",
+                "58-526(b)(2)e; Wis. Stat. 173.23(1m)(a)4",
+                facts.fees_paid,
+                "The fees have not been paid.",
+            )
+        )
     return tuple(reqs)
 
 
@@ -235,8 +260,9 @@ def open_quarantine_block(open_quarantine: bool, evidence: str = "") -> Requirem
     ).with_evidence(evidence)
 
 
-def vicious_block(declared_vicious: bool, recipient_in_city: bool,
-                  evidence: str = "") -> Requirement:
+def vicious_block(
+    declared_vicious: bool, recipient_in_city: bool, evidence: str = ""
+) -> Requirement:
     """No release of an animal declared vicious to a recipient in the city (58-524(b), (c)(2)).
 
     58-524(b): no person shall own or keep a vicious animal. RULES.md names the
@@ -260,8 +286,9 @@ def euthanasia_needs_finding(basis: str) -> bool:
     return basis in _FINDINGS
 
 
-def euthanasia_allowed(basis: str, hold: ImpoundHold, at: datetime,
-                       profile: Profile | None = None) -> Requirement:
+def euthanasia_allowed(
+    basis: str, hold: ImpoundHold, at: datetime, profile: Profile | None = None
+) -> Requirement:
     """Whether humane destruction at ``at`` on ``basis`` is allowed (58-526(c); Wis. Stat. 173.23(4)).
 
     "hold_ended" only once the hold is over (RULES.md section 2: from 00:00 on
@@ -272,18 +299,25 @@ def euthanasia_allowed(basis: str, hold: ImpoundHold, at: datetime,
     require_aware(at, "at")
     if basis == "hold_ended":
         ok = hold.is_over(at)
-        detail = "" if ok else (
-            f"The hold has not ended: it ends at "
-            f"{format_instant(hold.release_to_others_from, profile, midnight='start')}. "
-            "Before then, humane destruction needs a veterinarian's or officer's finding that "
-            "the animal is hopelessly injured or an imminent threat.")
+        detail = (
+            ""
+            if ok
+            else (
+                f"The hold has not ended: it ends at "
+                f"{format_instant(hold.release_to_others_from, profile, midnight='start')}. "
+                "Before then, humane destruction needs a veterinarian's or officer's finding that "
+                "the animal is hopelessly injured or an imminent threat."
+            )
+        )
     else:
         ok = basis in _FINDINGS
         detail = "" if ok else "Choose why the animal is humanely destroyed."
     return Requirement(
         code="destruction_allowed",
-        label=("The hold has ended, or a veterinarian or officer has recorded that the animal "
-               "is hopelessly injured or an imminent threat"),
+        label=(
+            "The hold has ended, or a veterinarian or officer has recorded that the animal "
+            "is hopelessly injured or an imminent threat"
+        ),
         section="58-526(c); Wis. Stat. 173.23(4)",
         satisfied=ok,
         detail=detail,

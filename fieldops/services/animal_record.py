@@ -50,7 +50,7 @@ class AnimalFate:
         return self.kind in NO_LONGER_OWNED
 
     def status(self, zone: tzinfo) -> str:
-        """"Deceased (euthanized Tue 1 Dec 2026)", "In the pound (#4)"; the word that
+        """ "Deceased (euthanized Tue 1 Dec 2026)", "In the pound (#4)"; the word that
         matters first, so a narrow column still says it."""
         if self.kind is None or self.at is None:
             return f"In the pound (#{self.impoundment_id})"
@@ -99,8 +99,11 @@ def _current_dispositions(s: Session, impoundment_ids: list[int]) -> dict[int, D
     """The disposition in force per impoundment: a correction is always the newest row."""
     if not impoundment_ids:
         return {}
-    latest = (select(func.max(Disposition.id)).where(Disposition.impoundment_id.in_(impoundment_ids))
-              .group_by(Disposition.impoundment_id))
+    latest = (
+        select(func.max(Disposition.id))
+        .where(Disposition.impoundment_id.in_(impoundment_ids))
+        .group_by(Disposition.impoundment_id)
+    )
     rows = s.scalars(select(Disposition).where(Disposition.id.in_(latest))).all()
     return {d.impoundment_id: d for d in rows}
 
@@ -109,21 +112,28 @@ def animal_fates(s: Session, animal_ids: list[int]) -> dict[int, AnimalFate]:
     """The fate of each animal that has been impounded, from its latest impoundment."""
     if not animal_ids:
         return {}
-    latest = (select(Impoundment.animal_id, func.max(Impoundment.impounded_at).label("at"))
-              .where(Impoundment.animal_id.in_(animal_ids)).group_by(Impoundment.animal_id)
-              .subquery())
+    latest = (
+        select(Impoundment.animal_id, func.max(Impoundment.impounded_at).label("at"))
+        .where(Impoundment.animal_id.in_(animal_ids))
+        .group_by(Impoundment.animal_id)
+        .subquery()
+    )
     rows = s.execute(
         select(Impoundment.animal_id, func.max(Impoundment.id))
-        .join(latest, (latest.c.animal_id == Impoundment.animal_id)
-              & (latest.c.at == Impoundment.impounded_at))
+        .join(
+            latest,
+            (latest.c.animal_id == Impoundment.animal_id)
+            & (latest.c.at == Impoundment.impounded_at),
+        )
         .group_by(Impoundment.animal_id)
     ).all()
     disp = _current_dispositions(s, [imp_id for _a, imp_id in rows])
     out = {}
     for animal_id, imp_id in rows:
         d = disp.get(imp_id)
-        out[animal_id] = AnimalFate(imp_id, d.kind if d else None, d.at if d else None,
-                                    d.transfer_to if d else "")
+        out[animal_id] = AnimalFate(
+            imp_id, d.kind if d else None, d.at if d else None, d.transfer_to if d else ""
+        )
     return out
 
 
@@ -133,8 +143,9 @@ def animal_fate(db: Database, animal_id: int) -> AnimalFate | None:
         return animal_fates(s, [animal_id]).get(animal_id)
 
 
-def animal_list_page(db: Database, text_: str, offset: int, limit: int, *,
-                     zone: tzinfo) -> Page[AnimalListRow]:
+def animal_list_page(
+    db: Database, text_: str, offset: int, limit: int, *, zone: tzinfo
+) -> Page[AnimalListRow]:
     """The animals list with each animal's fate: a dead one's owner is its former owner."""
     page = animals_page(db, text_, offset, limit)
     with db.read() as s:
@@ -143,20 +154,34 @@ def animal_list_page(db: Database, text_: str, offset: int, limit: int, *,
     for r in page.rows:
         fate = fates.get(r.id)
         released = fate is not None and fate.kind in RELEASE_KINDS
-        rows.append(AnimalListRow(
-            r.id, r.name, r.species, r.breed, r.colour, r.microchip, r.licence_number,
-            r.owner_name, bool(fate and fate.owner_is_former),
-            fate.status(zone) if fate is not None and not released else ""))
+        rows.append(
+            AnimalListRow(
+                r.id,
+                r.name,
+                r.species,
+                r.breed,
+                r.colour,
+                r.microchip,
+                r.licence_number,
+                r.owner_name,
+                bool(fate and fate.owner_is_former),
+                fate.status(zone) if fate is not None and not released else "",
+            )
+        )
     return Page(offset=page.offset, rows=tuple(rows))
 
 
-def animal_impoundments(db: Database, animal_id: int, profile: Profile,
-                        at: datetime | None = None) -> tuple[AnimalImpoundment, ...]:
+def animal_impoundments(
+    db: Database, animal_id: int, profile: Profile, at: datetime | None = None
+) -> tuple[AnimalImpoundment, ...]:
     """Every impoundment of the animal, newest first, with how each ended."""
     at = at or now()
     with db.read() as s:
-        imps = s.scalars(select(Impoundment).where(Impoundment.animal_id == animal_id)
-                         .order_by(Impoundment.impounded_at.desc(), Impoundment.id.desc())).all()
+        imps = s.scalars(
+            select(Impoundment)
+            .where(Impoundment.animal_id == animal_id)
+            .order_by(Impoundment.impounded_at.desc(), Impoundment.id.desc())
+        ).all()
         disp = _current_dispositions(s, [i.id for i in imps])
         out = []
         for imp in imps:
@@ -169,11 +194,26 @@ def animal_impoundments(db: Database, animal_id: int, profile: Profile,
             else:
                 status = "Adoptable" if at >= imp.release_to_others_from else "On hold"
                 to, end = "", max(at, imp.impounded_at)
-            out.append(AnimalImpoundment(
-                imp.id, imp.impounded_at, status, d.at if d else None, to,
-                boarding_days(imp.impounded_at, end, profile), imp.kennel))
+            out.append(
+                AnimalImpoundment(
+                    imp.id,
+                    imp.impounded_at,
+                    status,
+                    d.at if d else None,
+                    to,
+                    boarding_days(imp.impounded_at, end, profile),
+                    imp.kennel,
+                )
+            )
         return tuple(out)
 
 
-__all__ = ["AnimalFate", "AnimalImpoundment", "AnimalListRow", "animal_fate", "animal_fates",
-           "animal_impoundments", "animal_list_page"]
+__all__ = [
+    "AnimalFate",
+    "AnimalImpoundment",
+    "AnimalListRow",
+    "animal_fate",
+    "animal_fates",
+    "animal_impoundments",
+    "animal_list_page",
+]

@@ -95,7 +95,9 @@ class AnimalView:
     @property
     def label(self) -> str:
         name = self.name or "(no name)"
-        kind = self.species_detail if self.species == "other" and self.species_detail else self.species
+        kind = (
+            self.species_detail if self.species == "other" and self.species_detail else self.species
+        )
         return f"{name}, {kind}" + (f", {self.breed}" if self.breed else "")
 
     def rabies_current_on(self, day: date) -> VaccinationView | None:
@@ -150,21 +152,33 @@ def birth_date_for_age(years: int, on: date) -> date:
 def validate_animal(inp: AnimalInput, today: date) -> AnimalInput:
     """Clean and check an animal's fields; raises ValidationError naming each bad field."""
     inp = AnimalInput(
-        species=(inp.species or "").strip().lower(), name=v.clean(inp.name),
-        species_detail=v.clean(inp.species_detail), breed=v.clean(inp.breed),
-        colour=v.clean(inp.colour), sex=(inp.sex or "unknown").strip().lower(),
-        altered=inp.altered, birth_date=inp.birth_date, markings=(inp.markings or "").strip(),
+        species=(inp.species or "").strip().lower(),
+        name=v.clean(inp.name),
+        species_detail=v.clean(inp.species_detail),
+        breed=v.clean(inp.breed),
+        colour=v.clean(inp.colour),
+        sex=(inp.sex or "unknown").strip().lower(),
+        altered=inp.altered,
+        birth_date=inp.birth_date,
+        markings=(inp.markings or "").strip(),
         microchip=v.clean(inp.microchip).replace(" ", ""),
-        licence_number=v.clean(inp.licence_number).upper(), licence_year=inp.licence_year,
-        owner_id=inp.owner_id, notes=(inp.notes or "").strip(),
+        licence_number=v.clean(inp.licence_number).upper(),
+        licence_year=inp.licence_year,
+        owner_id=inp.owner_id,
+        notes=(inp.notes or "").strip(),
     )
     c = Collector()
     c.check(inp.species in SPECIES, "species", "Species must be dog, cat or other.")
     if inp.species == "other":
         c.check(bool(inp.species_detail), "species_detail", "Say what kind of animal it is.")
     c.check(inp.sex in SEXES, "sex", "Sex must be male, female or unknown.")
-    for f, label, n in (("name", "Name", 100), ("breed", "Breed", 100), ("colour", "Colour", 100),
-                        ("markings", "Markings", 2000), ("notes", "Notes", 4000)):
+    for f, label, n in (
+        ("name", "Name", 100),
+        ("breed", "Breed", 100),
+        ("colour", "Colour", 100),
+        ("markings", "Markings", 2000),
+        ("notes", "Notes", 4000),
+    ):
         v.optional_len(c, f, getattr(inp, f), label, n)
     if inp.microchip and not v.MICROCHIP.match(inp.microchip):
         c.add("microchip", "Microchip must be 9 to 15 letters or digits (usually 15 digits).")
@@ -176,8 +190,13 @@ def validate_animal(inp: AnimalInput, today: date) -> AnimalInput:
     if inp.licence_year is not None and not inp.licence_number:
         c.add("licence_number", "Give the licence number for that year.")
     c.raise_if_any()
-    return AnimalInput(**{**inp.__dict__, "microchip": inp.microchip or "",
-                          "licence_number": inp.licence_number or ""})
+    return AnimalInput(
+        **{
+            **inp.__dict__,
+            "microchip": inp.microchip or "",
+            "licence_number": inp.licence_number or "",
+        }
+    )
 
 
 def validate_vaccination(inp: VaccinationInput, today: date) -> None:
@@ -196,14 +215,19 @@ def _check_unique_chip(s: Session, inp: AnimalInput, animal_id: int | None) -> N
         return
     other = s.execute(
         select(Animal.id, Animal.name).where(
-            Animal.microchip == inp.microchip, Animal.archived_at.is_(None),
+            Animal.microchip == inp.microchip,
+            Animal.archived_at.is_(None),
             Animal.id != (animal_id or -1),
         )
     ).first()
     if other:
         c = Collector()
-        c.add("microchip", f"Microchip {inp.microchip} is already registered to "
-                           f"animal #{other.id} {other.name or ''}".rstrip() + ".")
+        c.add(
+            "microchip",
+            f"Microchip {inp.microchip} is already registered to "
+            f"animal #{other.id} {other.name or ''}".rstrip()
+            + ".",
+        )
         c.raise_if_any()
 
 
@@ -234,20 +258,34 @@ def load_animal(s: Session, animal_id: int) -> Animal:
 def _view(s: Session, a: Animal) -> AnimalView:
     owner = s.get(Person, a.owner_id) if a.owner_id else None
     vaccs = s.scalars(
-        select(RabiesVaccination).where(RabiesVaccination.animal_id == a.id)
+        select(RabiesVaccination)
+        .where(RabiesVaccination.animal_id == a.id)
         .order_by(RabiesVaccination.vaccinated_on)
     ).all()
     return AnimalView(
-        id=a.id, version=a.version, name=a.name, species=a.species,
-        species_detail=a.species_detail, breed=a.breed, colour=a.colour, sex=a.sex,
-        altered=a.altered, birth_date=a.birth_date, markings=a.markings,
-        microchip=a.microchip or "", licence_number=a.licence_number or "",
-        licence_year=a.licence_year, owner_id=a.owner_id,
-        owner_name=owner.full_name if owner else "", notes=a.notes,
+        id=a.id,
+        version=a.version,
+        name=a.name,
+        species=a.species,
+        species_detail=a.species_detail,
+        breed=a.breed,
+        colour=a.colour,
+        sex=a.sex,
+        altered=a.altered,
+        birth_date=a.birth_date,
+        markings=a.markings,
+        microchip=a.microchip or "",
+        licence_number=a.licence_number or "",
+        licence_year=a.licence_year,
+        owner_id=a.owner_id,
+        owner_name=owner.full_name if owner else "",
+        notes=a.notes,
         archived=a.archived_at is not None,
         vaccinations=tuple(
-            VaccinationView(x.id, x.certificate_number, x.vaccinated_on, x.expires_on,
-                            x.veterinarian) for x in vaccs
+            VaccinationView(
+                x.id, x.certificate_number, x.vaccinated_on, x.expires_on, x.veterinarian
+            )
+            for x in vaccs
         ),
     )
 
@@ -270,8 +308,15 @@ def create_animal(db: Database, actor: Actor, inp: AnimalInput, *, today: date) 
         return _view(s, add_animal(s, actor, inp, today))
 
 
-def update_animal(db: Database, actor: Actor, animal_id: int, inp: AnimalInput, *,
-                  expected_version: int, today: date) -> AnimalView:
+def update_animal(
+    db: Database,
+    actor: Actor,
+    animal_id: int,
+    inp: AnimalInput,
+    *,
+    expected_version: int,
+    today: date,
+) -> AnimalView:
     inp = validate_animal(inp, today)
     try:
         with db.write() as s:
@@ -293,15 +338,20 @@ def update_animal(db: Database, actor: Actor, animal_id: int, inp: AnimalInput, 
         raise StaleRecordError("The record was changed by someone else; reopen it.") from exc
 
 
-def add_vaccination(db: Database, actor: Actor, animal_id: int, inp: VaccinationInput, *,
-                    today: date) -> AnimalView:
+def add_vaccination(
+    db: Database, actor: Actor, animal_id: int, inp: VaccinationInput, *, today: date
+) -> AnimalView:
     validate_vaccination(inp, today)
     with db.write() as s:
         animal = load_animal(s, animal_id)
         vacc = RabiesVaccination(
-            animal_id=animal_id, certificate_number=v.clean(inp.certificate_number),
-            vaccinated_on=inp.vaccinated_on, expires_on=inp.expires_on,
-            veterinarian=v.clean(inp.veterinarian), clinic_id=inp.clinic_id, recorded_at=now(),
+            animal_id=animal_id,
+            certificate_number=v.clean(inp.certificate_number),
+            vaccinated_on=inp.vaccinated_on,
+            expires_on=inp.expires_on,
+            veterinarian=v.clean(inp.veterinarian),
+            clinic_id=inp.clinic_id,
+            recorded_at=now(),
         )
         s.add(vacc)
         s.flush()
@@ -339,12 +389,26 @@ def count_animals(db: Database, text_: str = "") -> int:
 def animals_page(db: Database, text_: str, offset: int, limit: int) -> Page[AnimalRow]:
     """Animals found by name, breed, colour, markings, microchip, licence or owner's name."""
     with db.read() as s:
-        ids = page_ids(db, Animal, ANIMAL_ORDER, "ix_animal_active_order",
-                       _matching_ids(db, text_), offset, limit)
+        ids = page_ids(
+            db,
+            Animal,
+            ANIMAL_ORDER,
+            "ix_animal_active_order",
+            _matching_ids(db, text_),
+            offset,
+            limit,
+        )
         rows = s.execute(
-            select(Animal.id, Animal.name, Animal.species, Animal.breed, Animal.colour,
-                   func.coalesce(Animal.microchip, ""), func.coalesce(Animal.licence_number, ""),
-                   func.coalesce(Person.full_name, ""))
+            select(
+                Animal.id,
+                Animal.name,
+                Animal.species,
+                Animal.breed,
+                Animal.colour,
+                func.coalesce(Animal.microchip, ""),
+                func.coalesce(Animal.licence_number, ""),
+                func.coalesce(Person.full_name, ""),
+            )
             .join(ids, ids.c.id == Animal.id)
             .outerjoin(Person, Person.id == Animal.owner_id)
             .order_by(*ANIMAL_ORDER)

@@ -30,7 +30,9 @@ class Actor:
 
     def require_supervisor(self, what: str) -> None:
         if not self.is_supervisor:
-            raise PermissionDeniedError(f"{what} needs a supervisor; {self.username} is {self.role}.")
+            raise PermissionDeniedError(
+                f"{what} needs a supervisor; {self.username} is {self.role}."
+            )
 
 
 def os_username() -> str:

@@ -95,26 +95,41 @@ class CheckedRequirement:
         return self.requirement.satisfied or bool(self.override_reason)
 
 
-def _facts(s: Session, imp: Impoundment, animal: Animal, req: ReleaseRequest, at: datetime,
-           profile: Profile) -> tuple[ReleaseFacts, dict[str, str]]:
+def _facts(
+    s: Session,
+    imp: Impoundment,
+    animal: Animal,
+    req: ReleaseRequest,
+    at: datetime,
+    profile: Profile,
+) -> tuple[ReleaseFacts, dict[str, str]]:
     """The facts for the rules, and the evidence text to record for each requirement."""
     day = to_local(at, profile).date()
     recipient = s.get(Person, req.recipient_id) if req.recipient_id is not None else None
     evidence: dict[str, str] = {}
     has_name_address = bool(recipient and recipient.full_name.strip() and recipient.address.strip())
     if recipient:
-        addr = format_address(recipient.address, recipient.city, recipient.state,
-                              recipient.postal_code)
+        addr = format_address(
+            recipient.address, recipient.city, recipient.state, recipient.postal_code
+        )
         evidence["name_address"] = f"{recipient.full_name}, {addr or 'no address recorded'}"
-    vacc = next((x for x in sorted(animal.vaccinations, key=lambda x: x.expires_on, reverse=True)
-                 if x.vaccinated_on <= day <= x.expires_on), None)
+    vacc = next(
+        (
+            x
+            for x in sorted(animal.vaccinations, key=lambda x: x.expires_on, reverse=True)
+            if x.vaccinated_on <= day <= x.expires_on
+        ),
+        None,
+    )
     certificate = v.clean(req.rabies_certificate)
     if certificate:
         evidence["rabies"] = f"Rabies certificate shown: {certificate}"
     elif vacc is not None:
-        evidence["rabies"] = (f"Rabies certificate {vacc.certificate_number or '(no number)'}, "
-                              f"vaccinated {format_day(vacc.vaccinated_on)}, "
-                              f"expires {format_day(vacc.expires_on)}")
+        evidence["rabies"] = (
+            f"Rabies certificate {vacc.certificate_number or '(no number)'}, "
+            f"vaccinated {format_day(vacc.vaccinated_on)}, "
+            f"expires {format_day(vacc.expires_on)}"
+        )
     prepaid = v.clean(req.rabies_prepaid_receipt)
     if prepaid and "rabies" not in evidence:
         evidence["rabies"] = f"Veterinarian's receipt for prepaid vaccination: {prepaid}"
@@ -129,31 +144,50 @@ def _facts(s: Session, imp: Impoundment, animal: Animal, req: ReleaseRequest, at
     fees = fee_summary(s, imp, at, req.to_owner, profile)
     fees_paid = fees.paid >= fees.total
     evidence["fees_paid"] = f"Paid ${fees.paid:,.2f} of ${fees.total:,.2f}"
-    hold = impound_hold(imp.impounded_at, profile, bit_person=imp.bit_person,
-                        surrendered=imp.surrendered)
+    hold = impound_hold(
+        imp.impounded_at, profile, bit_person=imp.bit_person, surrendered=imp.surrendered
+    )
     if hold.is_over(at):
-        evidence["hold_ended"] = ("Owner surrendered the animal" if hold.no_claim_period else
-                                  f"Hold ended {format_day(hold.last_claim_day)}")
+        evidence["hold_ended"] = (
+            "Owner surrendered the animal"
+            if hold.no_claim_period
+            else f"Hold ended {format_day(hold.last_claim_day)}"
+        )
     facts = ReleaseFacts(
-        species=animal.species, name_and_address=has_name_address,
+        species=animal.species,
+        name_and_address=has_name_address,
         rabies_certificate=bool(certificate) or vacc is not None,
-        rabies_prepaid_receipt=bool(prepaid), licensed=licensed,
-        licence_receipt=bool(licence_receipt), licence_agreement=req.licence_agreement,
-        fees_paid=fees_paid, recipient_in_city=recipient.in_city if recipient else True,
+        rabies_prepaid_receipt=bool(prepaid),
+        licensed=licensed,
+        licence_receipt=bool(licence_receipt),
+        licence_agreement=req.licence_agreement,
+        fees_paid=fees_paid,
+        recipient_in_city=recipient.in_city if recipient else True,
     )
     return facts, evidence
 
 
-def _check(s: Session, imp: Impoundment, req: ReleaseRequest, at: datetime,
-           profile: Profile, kind: str | None = None) -> tuple[CheckedRequirement, ...]:
+def _check(
+    s: Session,
+    imp: Impoundment,
+    req: ReleaseRequest,
+    at: datetime,
+    profile: Profile,
+    kind: str | None = None,
+) -> tuple[CheckedRequirement, ...]:
     """The pound's requirements of this release, then every installed module's blocks."""
     animal = fetch(s, Animal, imp.animal_id)
     facts, evidence = _facts(s, imp, animal, req, at, profile)
-    hold = impound_hold(imp.impounded_at, profile, bit_person=imp.bit_person,
-                        surrendered=imp.surrendered)
-    case = modules.ReleaseCase(kind=kind or release_kind(req.to_owner), to_owner=req.to_owner,
-                               recipient_in_city=facts.recipient_in_city,
-                               species=animal.species, at=at)
+    hold = impound_hold(
+        imp.impounded_at, profile, bit_person=imp.bit_person, surrendered=imp.surrendered
+    )
+    case = modules.ReleaseCase(
+        kind=kind or release_kind(req.to_owner),
+        to_owner=req.to_owner,
+        recipient_in_city=facts.recipient_in_city,
+        species=animal.species,
+        at=at,
+    )
     own = [("", r) for r in statutory_release_requirements(req.to_owner, facts, hold, at, profile)]
     out = []
     for key, r in own + modules.release_blocks(s, animal.id, case):
@@ -162,8 +196,9 @@ def _check(s: Session, imp: Impoundment, req: ReleaseRequest, at: datetime,
     return tuple(out)
 
 
-def release_check(db: Database, impoundment_id: int, req: ReleaseRequest,
-                  profile: Profile) -> tuple[CheckedRequirement, ...]:
+def release_check(
+    db: Database, impoundment_id: int, req: ReleaseRequest, profile: Profile
+) -> tuple[CheckedRequirement, ...]:
     """Every legal requirement of this release, with the evidence on record for each."""
     with db.read() as s:
         return _check(s, load_impoundment(s, impoundment_id), req, req.at or now(), profile)
@@ -186,8 +221,9 @@ def _when(at: datetime | None, imp: Impoundment, c: Collector, field_: str = "at
     return moment
 
 
-def release(db: Database, actor: Actor, impoundment_id: int, req: ReleaseRequest,
-            profile: Profile) -> ImpoundView:
+def release(
+    db: Database, actor: Actor, impoundment_id: int, req: ReleaseRequest, profile: Profile
+) -> ImpoundView:
     """Release to the owner (reclaimed) or to another person (adopted) (58-526(b))."""
     with db.write() as s:
         imp = load_impoundment(s, impoundment_id, lock=True)
@@ -203,37 +239,77 @@ def release(db: Database, actor: Actor, impoundment_id: int, req: ReleaseRequest
         if overridden and not actor.is_supervisor:
             raise PermissionDeniedError(
                 "Only a supervisor may override a block: "
-                + ", ".join(x.requirement.label for x in overridden) + ".")
+                + ", ".join(x.requirement.label for x in overridden)
+                + "."
+            )
         missing = tuple(x.requirement for x in checked if not x.met)
         if missing:
             raise RequirementsNotMet("Release", missing)
         kind = release_kind(req.to_owner)
-        disp = Disposition(impoundment_id=imp.id, kind=kind, at=at, recipient_id=recipient.id,
-                           to_owner=req.to_owner, notes=(req.notes or "").strip(),
-                           recorded_by=actor.username, recorded_at=now())
+        disp = Disposition(
+            impoundment_id=imp.id,
+            kind=kind,
+            at=at,
+            recipient_id=recipient.id,
+            to_owner=req.to_owner,
+            notes=(req.notes or "").strip(),
+            recorded_by=actor.username,
+            recorded_at=now(),
+        )
         disp.evidence = [
-            ReleaseEvidence(code=x.requirement.code, label=x.requirement.label,
-                            evidence=x.evidence, overridden=bool(x.override_reason),
-                            override_reason=x.override_reason,
-                            override_by=actor.username if x.override_reason else "")
+            ReleaseEvidence(
+                code=x.requirement.code,
+                label=x.requirement.label,
+                evidence=x.evidence,
+                overridden=bool(x.override_reason),
+                override_reason=x.override_reason,
+                override_by=actor.username if x.override_reason else "",
+            )
             for x in checked
         ]
         s.add(disp)
         imp.disposed = True
         s.flush()
-        audit(s, actor, kind, "impoundment", imp.id,
-              after=jsonable({"disposition": disp.id, "recipient_id": recipient.id, "at": at,
-                              "to_owner": req.to_owner,
-                              "evidence": {x.requirement.code: x.evidence for x in checked}}))
+        audit(
+            s,
+            actor,
+            kind,
+            "impoundment",
+            imp.id,
+            after=jsonable(
+                {
+                    "disposition": disp.id,
+                    "recipient_id": recipient.id,
+                    "at": at,
+                    "to_owner": req.to_owner,
+                    "evidence": {x.requirement.code: x.evidence for x in checked},
+                }
+            ),
+        )
         for x in overridden:
-            audit(s, actor, "override", "impoundment", imp.id,
-                  after={"requirement": x.requirement.code}, reason=x.override_reason)
+            audit(
+                s,
+                actor,
+                "override",
+                "impoundment",
+                imp.id,
+                after={"requirement": x.requirement.code},
+                reason=x.override_reason,
+            )
         if not req.to_owner:
             animal = fetch(s, Animal, imp.animal_id)
             before = animal.owner_id
             animal.owner_id = recipient.id
-            audit(s, actor, "update", "animal", animal.id, before={"owner_id": before},
-                  after={"owner_id": recipient.id}, reason=f"adopted from impoundment #{imp.id}")
+            audit(
+                s,
+                actor,
+                "update",
+                "animal",
+                animal.id,
+                before={"owner_id": before},
+                after={"owner_id": recipient.id},
+                reason=f"adopted from impoundment #{imp.id}",
+            )
         return build_view(s, imp, profile, at)
 
 
@@ -245,9 +321,9 @@ class Destruction:
     decided_by: str = ""  # the staff member, veterinarian or officer who decided, with role
 
 
-def _check_destruction(c: Collector, d: Destruction, notes: str, hold: ImpoundHold,
-                       moment: datetime,
-                       profile: Profile) -> None:
+def _check_destruction(
+    c: Collector, d: Destruction, notes: str, hold: ImpoundHold, moment: datetime, profile: Profile
+) -> None:
     """Refuse, naming the field, a humane destruction the rules do not allow."""
     if d.basis not in EUTHANASIA_BASES:
         c.add("basis", "Choose why the animal is humanely destroyed.")
@@ -256,24 +332,40 @@ def _check_destruction(c: Collector, d: Destruction, notes: str, hold: ImpoundHo
         if not allowed.satisfied:
             c.add("basis", allowed.detail)
     if not v.clean(d.decided_by):
-        c.add("decided_by", "Record who decided: the name, and whether a veterinarian, an "
-                            "officer or staff.")
+        c.add(
+            "decided_by",
+            "Record who decided: the name, and whether a veterinarian, an officer or staff.",
+        )
     v.optional_len(c, "decided_by", v.clean(d.decided_by), "Who decided", 200)
     if euthanasia_needs_finding(d.basis):
-        c.check(bool(v.clean(notes)), "notes",
-                "Record what the veterinarian or officer found (Wis. Stat. 173.23(4)).")
+        c.check(
+            bool(v.clean(notes)),
+            "notes",
+            "Record what the veterinarian or officer found (Wis. Stat. 173.23(4)).",
+        )
 
 
-def _simple(db: Database, actor: Actor, impoundment_id: int, kind: str, at: datetime | None,
-            profile: Profile, *, notes: str = "", transfer_to: str = "",
-            destruction: Destruction | None = None, required_notes: str = "") -> ImpoundView:
+def _simple(
+    db: Database,
+    actor: Actor,
+    impoundment_id: int,
+    kind: str,
+    at: datetime | None,
+    profile: Profile,
+    *,
+    notes: str = "",
+    transfer_to: str = "",
+    destruction: Destruction | None = None,
+    required_notes: str = "",
+) -> ImpoundView:
     with db.write() as s:
         imp = load_impoundment(s, impoundment_id, lock=True)
         _ensure_open(s, imp)
         c = Collector()
         moment = _when(at, imp, c)
-        hold = impound_hold(imp.impounded_at, profile, bit_person=imp.bit_person,
-                            surrendered=imp.surrendered)
+        hold = impound_hold(
+            imp.impounded_at, profile, bit_person=imp.bit_person, surrendered=imp.surrendered
+        )
         if kind == "transferred":
             v.required(c, "transfer_to", v.clean(transfer_to), "Transferred to", 300)
         if destruction is not None:
@@ -285,45 +377,75 @@ def _simple(db: Database, actor: Actor, impoundment_id: int, kind: str, at: date
             # A transfer needs the hold to have ended, and no module's block on it (each
             # module decides for kind "transferred"; the vicious rule looks at a recipient
             # in the city, and a shelter's is not known).
-            blocks = [r for r in _check(s, imp, ReleaseRequest(False, None, moment), moment,
-                                        profile, kind="transferred")
-                      if (r.module or r.requirement.code == "hold_ended")
-                      and not r.requirement.satisfied]
+            blocks = [
+                r
+                for r in _check(
+                    s, imp, ReleaseRequest(False, None, moment), moment, profile, kind="transferred"
+                )
+                if (r.module or r.requirement.code == "hold_ended") and not r.requirement.satisfied
+            ]
             if blocks:
                 raise RequirementsNotMet("Transfer", tuple(b.requirement for b in blocks))
         basis = destruction.basis if destruction is not None else ""
         decided_by = v.clean(destruction.decided_by) if destruction is not None else ""
         disp = Disposition(
-            impoundment_id=imp.id, kind=kind, at=moment, transfer_to=v.clean(transfer_to),
-            notes=(notes or "").strip(), hopeless_or_threat=euthanasia_needs_finding(basis),
-            euthanasia_basis=basis, decided_by=decided_by,
-            preserve_until=preserve_until(moment, profile) if kind == "euthanized"
-            and imp.bit_person else None,
-            recorded_by=actor.username, recorded_at=now(),
+            impoundment_id=imp.id,
+            kind=kind,
+            at=moment,
+            transfer_to=v.clean(transfer_to),
+            notes=(notes or "").strip(),
+            hopeless_or_threat=euthanasia_needs_finding(basis),
+            euthanasia_basis=basis,
+            decided_by=decided_by,
+            preserve_until=preserve_until(moment, profile)
+            if kind == "euthanized" and imp.bit_person
+            else None,
+            recorded_by=actor.username,
+            recorded_at=now(),
         )
         s.add(disp)
         imp.disposed = True
         s.flush()
-        after = {"disposition": disp.id, "at": moment, "transfer_to": transfer_to,
-                 "hopeless_or_threat": disp.hopeless_or_threat,
-                 "preserve_until": disp.preserve_until}
+        after = {
+            "disposition": disp.id,
+            "at": moment,
+            "transfer_to": transfer_to,
+            "hopeless_or_threat": disp.hopeless_or_threat,
+            "preserve_until": disp.preserve_until,
+        }
         if destruction is not None:
             after.update(euthanasia_basis=basis, decided_by=decided_by)
-        audit(s, actor, kind, "impoundment", imp.id, after=jsonable(after),
-              reason=v.clean(notes))
+        audit(s, actor, kind, "impoundment", imp.id, after=jsonable(after), reason=v.clean(notes))
         return build_view(s, imp, profile, moment)
 
 
-def transfer(db: Database, actor: Actor, impoundment_id: int, transfer_to: str, profile: Profile,
-             *, at: datetime | None = None, notes: str = "") -> ImpoundView:
+def transfer(
+    db: Database,
+    actor: Actor,
+    impoundment_id: int,
+    transfer_to: str,
+    profile: Profile,
+    *,
+    at: datetime | None = None,
+    notes: str = "",
+) -> ImpoundView:
     """Transfer to a shelter or rescue: a release to someone other than the owner."""
-    return _simple(db, actor, impoundment_id, "transferred", at, profile, notes=notes,
-                   transfer_to=transfer_to)
+    return _simple(
+        db, actor, impoundment_id, "transferred", at, profile, notes=notes, transfer_to=transfer_to
+    )
 
 
-def destroy(db: Database, actor: Actor, impoundment_id: int, profile: Profile, *,
-            at: datetime | None = None, basis: str = "", decided_by: str = "",
-            notes: str = "") -> ImpoundView:
+def destroy(
+    db: Database,
+    actor: Actor,
+    impoundment_id: int,
+    profile: Profile,
+    *,
+    at: datetime | None = None,
+    basis: str = "",
+    decided_by: str = "",
+    notes: str = "",
+) -> ImpoundView:
     """Humane destruction (58-526(c); Wis. Stat. 173.23(4)); a biting animal is preserved (58-522).
 
     ``basis`` says why (a code of ``EUTHANASIA_BASES``): "hold_ended" only after
@@ -331,25 +453,72 @@ def destroy(db: Database, actor: Actor, impoundment_id: int, profile: Profile, *
     finding recorded in ``notes``. ``decided_by`` names who decided. A basis the
     rules do not allow is refused as a ``ValidationError`` on "basis".
     """
-    return _simple(db, actor, impoundment_id, "euthanized", at, profile, notes=notes,
-                   destruction=Destruction(basis, decided_by))
+    return _simple(
+        db,
+        actor,
+        impoundment_id,
+        "euthanized",
+        at,
+        profile,
+        notes=notes,
+        destruction=Destruction(basis, decided_by),
+    )
 
 
-def record_death(db: Database, actor: Actor, impoundment_id: int, profile: Profile, *,
-                 at: datetime | None = None, notes: str = "") -> ImpoundView:
-    return _simple(db, actor, impoundment_id, "died", at, profile, notes=notes,
-                   required_notes="Record the circumstances of the death.")
+def record_death(
+    db: Database,
+    actor: Actor,
+    impoundment_id: int,
+    profile: Profile,
+    *,
+    at: datetime | None = None,
+    notes: str = "",
+) -> ImpoundView:
+    return _simple(
+        db,
+        actor,
+        impoundment_id,
+        "died",
+        at,
+        profile,
+        notes=notes,
+        required_notes="Record the circumstances of the death.",
+    )
 
 
-def record_escape(db: Database, actor: Actor, impoundment_id: int, profile: Profile, *,
-                  at: datetime | None = None, notes: str = "") -> ImpoundView:
-    return _simple(db, actor, impoundment_id, "escaped", at, profile, notes=notes,
-                   required_notes="Record how the animal escaped.")
+def record_escape(
+    db: Database,
+    actor: Actor,
+    impoundment_id: int,
+    profile: Profile,
+    *,
+    at: datetime | None = None,
+    notes: str = "",
+) -> ImpoundView:
+    return _simple(
+        db,
+        actor,
+        impoundment_id,
+        "escaped",
+        at,
+        profile,
+        notes=notes,
+        required_notes="Record how the animal escaped.",
+    )
 
 
-def correct_disposition(db: Database, actor: Actor, impoundment_id: int, *, kind: str,
-                        at: datetime, reason: str, profile: Profile, notes: str = "",
-                        transfer_to: str = "") -> ImpoundView:
+def correct_disposition(
+    db: Database,
+    actor: Actor,
+    impoundment_id: int,
+    *,
+    kind: str,
+    at: datetime,
+    reason: str,
+    profile: Profile,
+    notes: str = "",
+    transfer_to: str = "",
+) -> ImpoundView:
     """A supervisor's correction: a new disposition that supersedes the current one.
 
     The corrected record stays in the database and on the record sheet. A
@@ -374,15 +543,21 @@ def correct_disposition(db: Database, actor: Actor, impoundment_id: int, *, kind
         c.raise_if_any()
         releases = RELEASE_KINDS
         if kind in releases and old.kind != kind:
-            c.add("kind", "A release is recorded with its evidence through Release…; a "
-                          "correction cannot turn this disposition into one.")
+            c.add(
+                "kind",
+                "A release is recorded with its evidence through Release…; a "
+                "correction cannot turn this disposition into one.",
+            )
         if kind == "transferred":
-            v.required(c, "transfer_to", v.clean(transfer_to) or old.transfer_to,
-                       "Transferred to", 300)
+            v.required(
+                c, "transfer_to", v.clean(transfer_to) or old.transfer_to, "Transferred to", 300
+            )
         c.raise_if_any()
         is_release = kind in releases
         new = Disposition(
-            impoundment_id=imp.id, kind=kind, at=at,
+            impoundment_id=imp.id,
+            kind=kind,
+            at=at,
             recipient_id=old.recipient_id if is_release else None,
             to_owner=old.to_owner if is_release else False,
             transfer_to=(v.clean(transfer_to) or old.transfer_to) if kind == "transferred" else "",
@@ -390,19 +565,35 @@ def correct_disposition(db: Database, actor: Actor, impoundment_id: int, *, kind
             hopeless_or_threat=old.hopeless_or_threat,
             euthanasia_basis=old.euthanasia_basis if kind == "euthanized" else "",
             decided_by=old.decided_by if kind == "euthanized" else "",
-            preserve_until=preserve_until(at, profile) if kind == "euthanized" and imp.bit_person
+            preserve_until=preserve_until(at, profile)
+            if kind == "euthanized" and imp.bit_person
             else None,
-            recorded_by=actor.username, recorded_at=now(), corrects_id=old.id,
+            recorded_by=actor.username,
+            recorded_at=now(),
+            corrects_id=old.id,
             correction_reason=v.clean(reason),
         )
-        new.evidence = [ReleaseEvidence(code=e.code, label=e.label, evidence=e.evidence,
-                                        overridden=e.overridden, override_reason=e.override_reason,
-                                        override_by=e.override_by)
-                        for e in (old.evidence if is_release else ())]
+        new.evidence = [
+            ReleaseEvidence(
+                code=e.code,
+                label=e.label,
+                evidence=e.evidence,
+                overridden=e.overridden,
+                override_reason=e.override_reason,
+                override_by=e.override_by,
+            )
+            for e in (old.evidence if is_release else ())
+        ]
         s.add(new)
         s.flush()
-        audit(s, actor, "correct_disposition", "impoundment", imp.id,
-              before={"disposition": old.id, "kind": old.kind, "at": jsonable(old.at)},
-              after={"disposition": new.id, "kind": kind, "at": jsonable(at)},
-              reason=v.clean(reason))
+        audit(
+            s,
+            actor,
+            "correct_disposition",
+            "impoundment",
+            imp.id,
+            before={"disposition": old.id, "kind": old.kind, "at": jsonable(old.at)},
+            after={"disposition": new.id, "kind": kind, "at": jsonable(at)},
+            reason=v.clean(reason),
+        )
         return build_view(s, imp, profile, now())

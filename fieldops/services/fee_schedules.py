@@ -74,43 +74,70 @@ def enter_fee_schedule(db: Database, actor: Actor, inp: FeeScheduleInput) -> Fee
         if fees is None:
             c.add(f"{species}.impound", f"Fees for {species} are required.")
             continue
-        impound, boarding, adoption = (parse_amount(c, f"{species}.{f}", getattr(fees, f))
-                                       for f in ("impound", "boarding_per_day", "adoption"))
+        impound, boarding, adoption = (
+            parse_amount(c, f"{species}.{f}", getattr(fees, f))
+            for f in ("impound", "boarding_per_day", "adoption")
+        )
         if impound is not None and boarding is not None and adoption is not None:
             parsed[species] = FeeSchedule(impound, boarding, adoption)
     c.raise_if_any()
     effective_on = inp.effective_on
     assert effective_on is not None  # checked above
     with db.write() as s:
-        clash = s.scalar(select(FeeScheduleEntry.resolution)
-                         .where(FeeScheduleEntry.effective_on == effective_on).limit(1))
+        clash = s.scalar(
+            select(FeeScheduleEntry.resolution)
+            .where(FeeScheduleEntry.effective_on == effective_on)
+            .limit(1)
+        )
         if clash:
             c.add("effective_on", f"Resolution {clash} already takes effect on that date.")
             c.raise_if_any()
         at = now()
         for species, schedule in parsed.items():
-            entry = FeeScheduleEntry(resolution=resolution, effective_on=effective_on,
-                                     species=species, impound=schedule.impound,
-                                     boarding_per_day=schedule.boarding_per_day,
-                                     adoption=schedule.adoption, entered_by=actor.username,
-                                     entered_at=at)
+            entry = FeeScheduleEntry(
+                resolution=resolution,
+                effective_on=effective_on,
+                species=species,
+                impound=schedule.impound,
+                boarding_per_day=schedule.boarding_per_day,
+                adoption=schedule.adoption,
+                entered_by=actor.username,
+                entered_at=at,
+            )
             s.add(entry)
             s.flush()
-            audit(s, actor, "create", "fee_schedule", entry.id,
-                  after=jsonable({"resolution": resolution, "effective_on": effective_on,
-                                  "species": species, **dataclasses.asdict(schedule)}))
+            audit(
+                s,
+                actor,
+                "create",
+                "fee_schedule",
+                entry.id,
+                after=jsonable(
+                    {
+                        "resolution": resolution,
+                        "effective_on": effective_on,
+                        "species": species,
+                        **dataclasses.asdict(schedule),
+                    }
+                ),
+            )
         return FeeScheduleView(resolution, effective_on, parsed, actor.username, at)
 
 
 def fee_schedules(db: Database) -> tuple[FeeScheduleView, ...]:
     """Every schedule entered, newest first."""
     with db.read() as s:
-        rows = s.scalars(select(FeeScheduleEntry).order_by(
-            FeeScheduleEntry.effective_on.desc(), FeeScheduleEntry.species)).all()
+        rows = s.scalars(
+            select(FeeScheduleEntry).order_by(
+                FeeScheduleEntry.effective_on.desc(), FeeScheduleEntry.species
+            )
+        ).all()
     grouped: dict[date, FeeScheduleView] = {}
     for r in rows:
-        view = grouped.setdefault(r.effective_on, FeeScheduleView(
-            r.resolution, r.effective_on, {}, r.entered_by, r.entered_at))
+        view = grouped.setdefault(
+            r.effective_on,
+            FeeScheduleView(r.resolution, r.effective_on, {}, r.entered_by, r.entered_at),
+        )
         view.fees[r.species] = FeeSchedule(r.impound, r.boarding_per_day, r.adoption)
     return tuple(grouped.values())
 
@@ -118,7 +145,8 @@ def fee_schedules(db: Database) -> tuple[FeeScheduleView, ...]:
 def profile_in_force(s: Session, profile: Profile, day: date) -> tuple[Profile, str]:
     """The profile with the fees in force on ``day``, and which resolution set them."""
     rows = s.scalars(
-        select(FeeScheduleEntry).where(FeeScheduleEntry.effective_on <= day)
+        select(FeeScheduleEntry)
+        .where(FeeScheduleEntry.effective_on <= day)
         .order_by(FeeScheduleEntry.effective_on.desc())
     ).all()
     fees = dict(profile.fees)
@@ -126,7 +154,9 @@ def profile_in_force(s: Session, profile: Profile, day: date) -> tuple[Profile, 
     for r in rows:
         if r.species not in source:
             fees[r.species] = FeeSchedule(r.impound, r.boarding_per_day, r.adoption)
-            source[r.species] = f"Resolution {r.resolution}, in force from {format_day(r.effective_on)}"
+            source[r.species] = (
+                f"Resolution {r.resolution}, in force from {format_day(r.effective_on)}"
+            )
     if not source:
         return profile, DEFAULT_SCHEDULE
     label = "; ".join(sorted(set(source.values())))

@@ -84,8 +84,11 @@ class Names:
             return "no animal"
         if animal_id not in self._animals:
             a = self._s.get(Animal, animal_id)
-            self._animals[animal_id] = (", ".join(x for x in (a.name or "(no name)", a.breed) if x)
-                                        if a else f"animal #{animal_id}")
+            self._animals[animal_id] = (
+                ", ".join(x for x in (a.name or "(no name)", a.breed) if x)
+                if a
+                else f"animal #{animal_id}"
+            )
         return self._animals[animal_id]
 
     def payer(self, payment_id: Any) -> str:
@@ -127,7 +130,7 @@ class Names:
         return str(value)
 
     def pairs(self, data: dict[str, Any]) -> str:
-        """"field: value" for every key, in words."""
+        """ "field: value" for every key, in words."""
         return ", ".join(f"{field_label(k)}: {self.value(k, v)}" for k, v in data.items())
 
 
@@ -147,15 +150,31 @@ RECORD_KEYS = frozenset({"impoundment", "disposition", "payment", "repeat_of_id"
 MONEY_WORDS = ("amount", "fee", "total", "impound", "boarding", "adoption")
 
 FIELD_LABELS = {
-    "full_name": "name", "postal_code": "ZIP code", "in_city": "lives inside the city",
-    "email": "e-mail", "is_veterinarian": "veterinarian", "clinic_id": "clinic",
-    "species_detail": "kind of animal", "birth_date": "birth date", "licence_number": "licence",
-    "licence_year": "licence year", "owner_id": "owner", "recipient_id": "recipient",
-    "payer_id": "paid by", "animal_id": "animal", "impounded_at": "impounded",
-    "last_claim_day": "owner may claim until", "repeat_of_id": "repeat of impoundment",
-    "bit_person": "bit a person", "receipt_number": "receipt", "to_owner": "to the owner",
-    "transfer_to": "transferred to", "hopeless_or_threat": "hopelessly injured or a threat",
-    "preserve_until": "keep the body until", "at": "when", "effective_on": "in force from",
+    "full_name": "name",
+    "postal_code": "ZIP code",
+    "in_city": "lives inside the city",
+    "email": "e-mail",
+    "is_veterinarian": "veterinarian",
+    "clinic_id": "clinic",
+    "species_detail": "kind of animal",
+    "birth_date": "birth date",
+    "licence_number": "licence",
+    "licence_year": "licence year",
+    "owner_id": "owner",
+    "recipient_id": "recipient",
+    "payer_id": "paid by",
+    "animal_id": "animal",
+    "impounded_at": "impounded",
+    "last_claim_day": "owner may claim until",
+    "repeat_of_id": "repeat of impoundment",
+    "bit_person": "bit a person",
+    "receipt_number": "receipt",
+    "to_owner": "to the owner",
+    "transfer_to": "transferred to",
+    "hopeless_or_threat": "hopelessly injured or a threat",
+    "preserve_until": "keep the body until",
+    "at": "when",
+    "effective_on": "in force from",
     "boarding_per_day": "boarding per day",
 }
 
@@ -230,12 +249,14 @@ def _rest(e: Event, names: Names, known: set[str]) -> str:
 
 # ------------------------------------------------------------------- the sentences
 
+
 def _changes(e: Event, names: Names) -> str:
     parts = []
     for key, new in e.after.items():
         old = e.before.get(key)
-        parts.append(f"{field_label(key)} from {_quoted(names, key, old)} to "
-                     f"{_quoted(names, key, new)}")
+        parts.append(
+            f"{field_label(key)} from {_quoted(names, key, old)} to {_quoted(names, key, new)}"
+        )
     return _clause("Changed " + "; ".join(parts)) if parts else "Changed the record."
 
 
@@ -243,8 +264,11 @@ def _quoted(names: Names, key: str, value: Any) -> str:
     if value is None or value == "":
         return "(blank)"
     text = names.value(key, value)
-    return f"“{text}”" if isinstance(value, str) and _instant(value) is None \
-        and _day(value) is None else text
+    return (
+        f"“{text}”"
+        if isinstance(value, str) and _instant(value) is None and _day(value) is None
+        else text
+    )
 
 
 def _created(e: Event, names: Names) -> str:
@@ -256,8 +280,9 @@ def _person_created(e: Event, names: Names) -> str:
     from fieldops.services.people import format_address
 
     a = e.after
-    where = format_address(a.get("address", ""), a.get("city", ""), a.get("state", ""),
-                           a.get("postal_code", ""))
+    where = format_address(
+        a.get("address", ""), a.get("city", ""), a.get("state", ""), a.get("postal_code", "")
+    )
     text = f"Created the record of {a.get('full_name') or 'a person'}"
     text += f", {where}" if where else ", no address recorded"
     extra = [x for x in (a.get("phone"), a.get("email")) if x]
@@ -270,8 +295,16 @@ def _person_created(e: Event, names: Names) -> str:
 
 def _animal_created(e: Event, names: Names) -> str:
     a = e.after
-    what = ", ".join(x for x in (a.get("name") or "(no name)", a.get("species_detail")
-                                 or a.get("species"), a.get("breed"), a.get("colour")) if x)
+    what = ", ".join(
+        x
+        for x in (
+            a.get("name") or "(no name)",
+            a.get("species_detail") or a.get("species"),
+            a.get("breed"),
+            a.get("colour"),
+        )
+        if x
+    )
     text = f"Registered {what}"
     if isinstance(a.get("owner_id"), int):
         text += f", owned by {names.person(a['owner_id'])}"
@@ -288,8 +321,10 @@ def _archived(e: Event, names: Names) -> str:
 
 def _vaccination(e: Event, names: Names) -> str:
     a = e.after
-    text = (f"Added a rabies vaccination given {names.day(a.get('vaccinated_on'))}, "
-            f"expiring {names.day(a.get('expires_on'))}")
+    text = (
+        f"Added a rabies vaccination given {names.day(a.get('vaccinated_on'))}, "
+        f"expiring {names.day(a.get('expires_on'))}"
+    )
     if a.get("certificate_number"):
         text += f", certificate {a['certificate_number']}"
     if a.get("veterinarian"):
@@ -299,29 +334,44 @@ def _vaccination(e: Event, names: Names) -> str:
 
 def _impounded(e: Event, names: Names) -> str:
     a = e.after
-    return _clause(f"Impounded {names.when(a.get('impounded_at'))} "
-                   f"(impoundment #{a.get('impoundment')})")
+    return _clause(
+        f"Impounded {names.when(a.get('impounded_at'))} (impoundment #{a.get('impoundment')})"
+    )
 
 
 def _intake(e: Event, names: Names) -> str:
     a = e.after
-    text = f"Took in {names.animal(a.get('animal_id'))}, impounded {names.when(a.get('impounded_at'))}"
+    text = (
+        f"Took in {names.animal(a.get('animal_id'))}, impounded {names.when(a.get('impounded_at'))}"
+    )
     if a.get("officer"):
         text += f" by {a['officer']}"
     if a.get("reason"):
         text += f"; reason: {REASONS.get(a['reason'], a['reason']).lower()}"
     if a.get("bit_person"):
         text += "; the animal bit a person"
-    text += (f"; owner: {names.person(a['owner_id'])}" if isinstance(a.get("owner_id"), int)
-             else "; owner unknown")
+    text += (
+        f"; owner: {names.person(a['owner_id'])}"
+        if isinstance(a.get("owner_id"), int)
+        else "; owner unknown"
+    )
     if a.get("kennel"):
         text += f"; kennel {a['kennel']}"
     if a.get("last_claim_day"):
         text += f"; the owner may claim until {names.day(a['last_claim_day'])}"
     if isinstance(a.get("repeat_of_id"), int):
         text += f"; a repeat of impoundment #{a['repeat_of_id']}"
-    known = {"animal_id", "impounded_at", "officer", "reason", "bit_person", "owner_id",
-             "kennel", "last_claim_day", "repeat_of_id"}
+    known = {
+        "animal_id",
+        "impounded_at",
+        "officer",
+        "reason",
+        "bit_person",
+        "owner_id",
+        "kennel",
+        "last_claim_day",
+        "repeat_of_id",
+    }
     return _clause(text + _rest(e, names, known))
 
 
@@ -330,14 +380,21 @@ def _payment(e: Event, names: Names) -> str:
     lines = a.get("lines") or []
     total = sum((_decimal(x.get("amount")) or Decimal(0) for x in lines), Decimal(0))
     method = a.get("method", "")
-    how = {"cash": "in cash", "check": "by check", "card": "by card",
-           "other": "by other means"}.get(method, method)
+    how = {
+        "cash": "in cash",
+        "check": "by check",
+        "card": "by card",
+        "other": "by other means",
+    }.get(method, method)
     payer = names.payer(a.get("payment"))
     text = f"{payer + ' paid' if payer else 'Paid'} {money(total)} {how}".rstrip()
     if a.get("receipt_number"):
         text += f", receipt {a['receipt_number']}"
-    parts = [f"{x.get('description') or PAYMENT_KINDS.get(x.get('kind'), x.get('kind'))} "
-             f"{money(x.get('amount'))}" for x in lines]
+    parts = [
+        f"{x.get('description') or PAYMENT_KINDS.get(x.get('kind'), x.get('kind'))} "
+        f"{money(x.get('amount'))}"
+        for x in lines
+    ]
     if parts:
         text += f": {'; '.join(parts)}"
     return _clause(text + _rest(e, names, {"payment", "method", "receipt_number", "lines"}))
@@ -350,8 +407,9 @@ def _released(e: Event, names: Names) -> str:
         text = f"Released to {who}, the owner, {names.when(a.get('at'))}"
     else:
         text = f"Released for adoption to {who}, {names.when(a.get('at'))}"
-    return _clause(text + _rest(e, names, {"disposition", "recipient_id", "at", "to_owner",
-                                           "evidence"}))
+    return _clause(
+        text + _rest(e, names, {"disposition", "recipient_id", "at", "to_owner", "evidence"})
+    )
 
 
 def _override(e: Event, names: Names) -> str:
@@ -379,9 +437,22 @@ def _simple_disposition(e: Event, names: Names) -> str:
         text = f"Died in the pound's care, {when}"
     else:
         text = f"Escaped, {when}"
-    return _clause(text + _rest(e, names, {"disposition", "at", "transfer_to",
-                                           "hopeless_or_threat", "preserve_until",
-                                           "euthanasia_basis", "decided_by"}))
+    return _clause(
+        text
+        + _rest(
+            e,
+            names,
+            {
+                "disposition",
+                "at",
+                "transfer_to",
+                "hopeless_or_threat",
+                "preserve_until",
+                "euthanasia_basis",
+                "decided_by",
+            },
+        )
+    )
 
 
 def _corrected(e: Event, names: Names) -> str:
@@ -397,18 +468,21 @@ def _corrected(e: Event, names: Names) -> str:
 def _intake_corrected(e: Event, names: Names) -> str:
     """A correction of a saved intake: each changed detail, old and new; the hold it moved."""
     text = _changes(e, names).removeprefix("Changed ")
-    return f"Corrected the intake: {text[0].lower()}{text[1:]}" if e.after else \
-        "Corrected the intake."
+    return (
+        f"Corrected the intake: {text[0].lower()}{text[1:]}" if e.after else "Corrected the intake."
+    )
 
 
 def _fee_schedule(e: Event, names: Names) -> str:
     a = e.after
     code = str(a.get("species", ""))
     species = {"dog": "dogs", "cat": "cats", "other": "other animals"}.get(code, code)
-    text = (f"Entered the fees for {species} under resolution {a.get('resolution')}, in force "
-            f"from {names.day(a.get('effective_on'))}: impound {money(a.get('impound'))}, "
-            f"boarding {money(a.get('boarding_per_day'))} a day, adoption "
-            f"{money(a.get('adoption'))}")
+    text = (
+        f"Entered the fees for {species} under resolution {a.get('resolution')}, in force "
+        f"from {names.day(a.get('effective_on'))}: impound {money(a.get('impound'))}, "
+        f"boarding {money(a.get('boarding_per_day'))} a day, adoption "
+        f"{money(a.get('adoption'))}"
+    )
     return _clause(text)
 
 
@@ -549,13 +623,15 @@ def describe(e: Event, names: Names) -> tuple[str, str]:
 def _staff_names(s: Session, usernames: set[str]) -> dict[str, str]:
     if not usernames:
         return {}
-    rows = s.execute(select(StaffUser.username, StaffUser.full_name)
-                     .where(StaffUser.username.in_(usernames))).all()
+    rows = s.execute(
+        select(StaffUser.username, StaffUser.full_name).where(StaffUser.username.in_(usernames))
+    ).all()
     return {u: n for u, n in rows if n}
 
 
-def record_history(db: Database, entity: str, entity_id: int,
-                   zone: tzinfo) -> tuple[HistoryLine, ...]:
+def record_history(
+    db: Database, entity: str, entity_id: int, zone: tzinfo
+) -> tuple[HistoryLine, ...]:
     """Every audited event of one record, newest first, in words and local time."""
     with db.read() as s:
         events = s.scalars(
@@ -567,9 +643,23 @@ def record_history(db: Database, entity: str, entity_id: int,
         staff = _staff_names(s, {e.actor for e in events})
         out = []
         for row in events:
-            event = Event(row.action, row.entity, row.entity_id, dict(row.before or {}),
-                          dict(row.after or {}), row.reason or "")
+            event = Event(
+                row.action,
+                row.entity,
+                row.entity_id,
+                dict(row.before or {}),
+                dict(row.after or {}),
+                row.reason or "",
+            )
             label, sentence = describe(event, names)
-            out.append(HistoryLine(row.at, staff.get(row.actor, row.actor), row.action, label,
-                                   sentence, event.reason))
+            out.append(
+                HistoryLine(
+                    row.at,
+                    staff.get(row.actor, row.actor),
+                    row.action,
+                    label,
+                    sentence,
+                    event.reason,
+                )
+            )
         return tuple(out)

@@ -23,7 +23,8 @@ from fieldops.db.cancel import cancellable
 from fieldops.db.engine import Database
 from fieldops.db.models import Animal, Impoundment, Person
 from fieldops.rules import Profile, boarding_days
-from fieldops.services.impound_views import DISPOSITIONS, ImpoundRow
+from fieldops.rules.release import RELEASE_KINDS
+from fieldops.services.impound_views import DISPOSITIONS, IN_CUSTODY_STATUS, ImpoundRow
 from fieldops.services.listing import Page, fts_ids
 
 STATUSES = {
@@ -35,7 +36,7 @@ STATUSES = {
     "disposed": "All dispositions",
 }
 
-RELEASES = ("reclaimed", "adopted")
+RELEASES = RELEASE_KINDS
 
 SORTS = {
     "impounded_at": Impoundment.impounded_at,
@@ -99,8 +100,9 @@ def _text(db: Database, text_: str) -> ColumnElement[bool] | None:
         return None
     code = text_.replace(" ", "").upper()
     conds: list[ColumnElement[bool]] = [
-        Impoundment.animal_id.in_(select(Animal.id).where(
-            or_(Animal.microchip == code, Animal.licence_number == code))),
+        Impoundment.animal_id.in_(
+            select(Animal.id).where(or_(Animal.microchip == code, Animal.licence_number == code))
+        ),
         Impoundment.kennel == text_,
     ]
     if text_.isdigit():
@@ -112,8 +114,9 @@ def _text(db: Database, text_: str) -> ColumnElement[bool] | None:
     return or_(*conds)
 
 
-def _where(db: Database, f: ImpoundFilter, at: datetime, *,
-           counting: bool = False) -> list[ColumnElement[Any]]:
+def _where(
+    db: Database, f: ImpoundFilter, at: datetime, *, counting: bool = False
+) -> list[ColumnElement[Any]]:
     """The filter as conditions on the impoundment row alone.
 
     A search starts from its matches (an index per kind of match); without
@@ -123,8 +126,9 @@ def _where(db: Database, f: ImpoundFilter, at: datetime, *,
     text_cond = _text(db, f.text)
     sqlite = db.dialect == "sqlite"
     searching = sqlite and text_cond is not None
-    conds = _status(f.status, at, _not_indexed if searching else _indexed,
-                    counting and not searching)
+    conds = _status(
+        f.status, at, _not_indexed if searching else _indexed, counting and not searching
+    )
     if f.species:
         species = _not_indexed if sqlite and (searching or not counting) else _indexed
         conds.append(species(Impoundment.animal_species) == f.species)
@@ -145,14 +149,18 @@ def _order(f: ImpoundFilter) -> list[ColumnElement[Any]]:
 
 
 def count_query(db: Database, f: ImpoundFilter, at: datetime):
-    return select(func.count()).select_from(Impoundment).where(
-        *_where(db, f, at, counting=True))
+    return select(func.count()).select_from(Impoundment).where(*_where(db, f, at, counting=True))
 
 
 def ids_query(db: Database, f: ImpoundFilter, at: datetime, offset: int, limit: int):
     """One page's ids in list order: an index walk for every status and sort."""
-    return (select(Impoundment.id).where(*_where(db, f, at)).order_by(*_order(f))
-            .offset(offset).limit(limit))
+    return (
+        select(Impoundment.id)
+        .where(*_where(db, f, at))
+        .order_by(*_order(f))
+        .offset(offset)
+        .limit(limit)
+    )
 
 
 def count_impounds(db: Database, f: ImpoundFilter, at: datetime) -> int:
@@ -160,15 +168,26 @@ def count_impounds(db: Database, f: ImpoundFilter, at: datetime) -> int:
         return s.execute(count_query(db, f, at)).scalar_one()
 
 
-def impounds_page(db: Database, f: ImpoundFilter, offset: int, limit: int, at: datetime,
-                  profile: Profile) -> Page[ImpoundRow]:
+def impounds_page(
+    db: Database, f: ImpoundFilter, offset: int, limit: int, at: datetime, profile: Profile
+) -> Page[ImpoundRow]:
     ids = ids_query(db, f, at, offset, limit).subquery()
     q = (
-        select(Impoundment.id, Impoundment.disposition_kind, Impoundment.disposition_at,
-               Animal.name, Animal.species, Animal.breed, Animal.colour,
-               Impoundment.impounded_at, Impoundment.custody_day, Impoundment.last_claim_day,
-               Impoundment.release_to_others_from, func.coalesce(Person.full_name, ""),
-               Impoundment.kennel)
+        select(
+            Impoundment.id,
+            Impoundment.disposition_kind,
+            Impoundment.disposition_at,
+            Animal.name,
+            Animal.species,
+            Animal.breed,
+            Animal.colour,
+            Impoundment.impounded_at,
+            Impoundment.custody_day,
+            Impoundment.last_claim_day,
+            Impoundment.release_to_others_from,
+            func.coalesce(Person.full_name, ""),
+            Impoundment.kennel,
+        )
         .join(ids, ids.c.id == Impoundment.id)
         .join(Animal, Animal.id == Impoundment.animal_id)
         .outerjoin(Person, Person.id == Impoundment.owner_id)
@@ -177,18 +196,43 @@ def impounds_page(db: Database, f: ImpoundFilter, offset: int, limit: int, at: d
     with db.read() as s, cancellable(s):
         rows = s.execute(q).all()
     out = []
-    for (imp_id, kind, disp_at, name, species, breed, colour, impounded_at, _custody,
-         last_claim, others_from, owner, kennel) in rows:
+    for (
+        imp_id,
+        kind,
+        disp_at,
+        name,
+        species,
+        breed,
+        colour,
+        impounded_at,
+        _custody,
+        last_claim,
+        others_from,
+        owner,
+        kennel,
+    ) in rows:
         if kind and disp_at is not None:  # both copied from one disposition row
-            status = DISPOSITIONS[kind]
+            code, status = kind, DISPOSITIONS[kind]
             end = disp_at
-        else:
-            status = "Adoptable" if at >= others_from else "On hold"
+        else:  # the hold's end was computed by the rules at intake (release_to_others_from)
+            code = "adoptable" if at >= others_from else "on_hold"
+            status = IN_CUSTODY_STATUS[code]
             end = max(at, impounded_at)
         animal = ", ".join(x for x in (name or "(no name)", breed, colour) if x)
-        out.append(ImpoundRow(imp_id, status, animal, species, impounded_at,
-                              boarding_days(impounded_at, end, profile), last_claim, owner,
-                              kennel))
+        out.append(
+            ImpoundRow(
+                imp_id,
+                status,
+                animal,
+                species,
+                impounded_at,
+                boarding_days(impounded_at, end, profile),
+                last_claim,
+                owner,
+                kennel,
+                status_code=code,
+            )
+        )
     return Page(offset=offset, rows=tuple(out))
 
 
@@ -202,22 +246,41 @@ def stale_list_copies(conn) -> list[str]:
     """
     from fieldops.db.models import Disposition
 
-    latest = (select(Disposition).where(Disposition.impoundment_id == Impoundment.id)
-              .order_by(Disposition.id.desc()).limit(1).correlate(Impoundment))
+    latest = (
+        select(Disposition)
+        .where(Disposition.impoundment_id == Impoundment.id)
+        .order_by(Disposition.id.desc())
+        .limit(1)
+        .correlate(Impoundment)
+    )
     kind = latest.with_only_columns(Disposition.kind).scalar_subquery()
     at = latest.with_only_columns(Disposition.at).scalar_subquery()
-    q = (select(func.count()).select_from(Impoundment)
-         .join(Animal, Animal.id == Impoundment.animal_id)
-         .outerjoin(Person, Person.id == Impoundment.owner_id)
-         .where(or_(Impoundment.animal_name != Animal.name,
-                    Impoundment.animal_species != Animal.species,
-                    Impoundment.owner_sort_name != func.coalesce(Person.sort_name, ""),
-                    Impoundment.disposition_kind.is_distinct_from(kind),
-                    Impoundment.disposition_at.is_distinct_from(at))))
+    q = (
+        select(func.count())
+        .select_from(Impoundment)
+        .join(Animal, Animal.id == Impoundment.animal_id)
+        .outerjoin(Person, Person.id == Impoundment.owner_id)
+        .where(
+            or_(
+                Impoundment.animal_name != Animal.name,
+                Impoundment.animal_species != Animal.species,
+                Impoundment.owner_sort_name != func.coalesce(Person.sort_name, ""),
+                Impoundment.disposition_kind.is_distinct_from(kind),
+                Impoundment.disposition_at.is_distinct_from(at),
+            )
+        )
+    )
     n = conn.execute(q).scalar_one()
-    return [f"{n} impoundment(s) are listed under a stale animal, owner or disposition"] if n \
-        else []
+    return (
+        [f"{n} impoundment(s) are listed under a stale animal, owner or disposition"] if n else []
+    )
 
 
-__all__ = ["STATUSES", "SORTS", "ImpoundFilter", "count_impounds", "impounds_page",
-           "stale_list_copies"]
+__all__ = [
+    "SORTS",
+    "STATUSES",
+    "ImpoundFilter",
+    "count_impounds",
+    "impounds_page",
+    "stale_list_copies",
+]

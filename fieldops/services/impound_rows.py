@@ -25,8 +25,11 @@ def load_impoundment(s: Session, impoundment_id: int, *, lock: bool = False) -> 
 
 def current_disposition(s: Session, impoundment_id: int) -> Disposition | None:
     """The disposition in force: the one no later correction supersedes."""
-    rows = s.scalars(select(Disposition).where(Disposition.impoundment_id == impoundment_id)
-                     .order_by(Disposition.id)).all()
+    rows = s.scalars(
+        select(Disposition)
+        .where(Disposition.impoundment_id == impoundment_id)
+        .order_by(Disposition.id)
+    ).all()
     corrected = {d.corrects_id for d in rows if d.corrects_id is not None}
     live = [d for d in rows if d.id not in corrected]
     return live[-1] if live else None

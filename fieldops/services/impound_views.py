@@ -77,7 +77,9 @@ class AnimalDescription:
 
     @property
     def summary(self) -> str:
-        kind = self.species_detail if self.species == "other" and self.species_detail else self.species
+        kind = (
+            self.species_detail if self.species == "other" and self.species_detail else self.species
+        )
         bits = [self.name or "(no name)", kind, self.breed, self.colour, self.sex]
         return ", ".join(b for b in bits if b and b != "unknown")
 
@@ -220,7 +222,7 @@ class ImpoundView:
         return sum((p.total for p in self.payments), Decimal("0.00"))
 
     def status_code(self, at: datetime) -> str:
-        """"closed" (a final disposition), "adoptable" (the hold has ended) or "on_hold"."""
+        """ "closed" (a final disposition), "adoptable" (the hold has ended) or "on_hold"."""
         if self.disposition is not None:
             return "closed"
         return "adoptable" if at >= self.release_to_others_from else "on_hold"
@@ -244,3 +246,6 @@ class ImpoundRow:
     last_claim_day: date
     owner: str
     kennel: str
+    # "on_hold", "adoptable", or the disposition's kind: programs read the code,
+    # people the status beside it.
+    status_code: str = ""

@@ -84,9 +84,11 @@ class RepeatInfo:
 
 
 def registered_chip_message(chip: str, animal_id: int, name: str) -> str:
-    return (f"Microchip {chip} is already registered to animal #{animal_id}"
-            f"{' ' + name if name else ''}: choose it in the list below with "
-            "\u201cUse this animal\u201d instead of describing a new one.")
+    return (
+        f"Microchip {chip} is already registered to animal #{animal_id}"
+        f"{' ' + name if name else ''}: choose it in the list below with "
+        "\u201cUse this animal\u201d instead of describing a new one."
+    )
 
 
 def _has_description(a: AnimalInput) -> bool:
@@ -94,8 +96,9 @@ def _has_description(a: AnimalInput) -> bool:
     return any(v.clean(x) for x in (a.breed, a.colour, a.markings))
 
 
-def validate_intake(inp: IntakeInput, at: datetime, profile: Profile, *,
-                    registered: tuple[int, str] | None = None) -> IntakeInput:
+def validate_intake(
+    inp: IntakeInput, at: datetime, profile: Profile, *, registered: tuple[int, str] | None = None
+) -> IntakeInput:
     """Check an intake; ``registered`` is the active registry animal (id, name) that
     already has the new animal's microchip, if any."""
     c = Collector()
@@ -105,26 +108,38 @@ def validate_intake(inp: IntakeInput, at: datetime, profile: Profile, *,
         raise ValueError("impounded_at must be timezone-aware")
     elif inp.impounded_at > at + timedelta(minutes=5):
         c.add("impounded_at", "Impoundment cannot be in the future.")
-    if inp.found_at is not None and inp.impounded_at is not None \
-            and inp.found_at > inp.impounded_at:
+    if (
+        inp.found_at is not None
+        and inp.impounded_at is not None
+        and inp.found_at > inp.impounded_at
+    ):
         c.add("found_at", "The animal cannot be found after it was impounded.")
     v.required(c, "officer", v.clean(inp.officer), "Impounding officer", 200)
     c.check(inp.reason in REASON_CODES, "reason", "Choose the reason for impoundment.")
     if inp.reason == "other":
         c.check(bool(v.clean(inp.reason_detail)), "reason_detail", "Say what the reason was.")
     if inp.reason == "owner_surrender":
-        c.check(inp.owner_id is not None, "owner_id",
-                "An owner surrender needs the owner who signed the relinquishment.")
-    c.check((inp.animal_id is None) != (inp.new_animal is None), "animal",
-            "Choose an animal from the registry or describe a new one.")
+        c.check(
+            inp.owner_id is not None,
+            "owner_id",
+            "An owner surrender needs the owner who signed the relinquishment.",
+        )
+    c.check(
+        (inp.animal_id is None) != (inp.new_animal is None),
+        "animal",
+        "Choose an animal from the registry or describe a new one.",
+    )
     v.optional_len(c, "kennel", v.clean(inp.kennel), "Kennel", 50)
     v.required(c, "found_place", v.clean(inp.found_place), "Where the animal was found", 300)
     v.optional_len(c, "condition", v.clean(inp.condition), "Condition", 200)
     v.optional_len(c, "injuries", (inp.injuries or "").strip(), "Injuries", 4000)
     if inp.photo is not None:
         c.check(inp.photo.media_type in PHOTO_TYPES, "photo", "The photo must be a JPEG or PNG.")
-        c.check(0 < len(inp.photo.content) <= MAX_PHOTO_BYTES, "photo",
-                "The photo must be smaller than 8 MB.")
+        c.check(
+            0 < len(inp.photo.content) <= MAX_PHOTO_BYTES,
+            "photo",
+            "The photo must be smaller than 8 MB.",
+        )
     if inp.new_animal is not None:
         try:
             validate_animal(inp.new_animal, to_local(at, profile).date())
@@ -132,11 +147,18 @@ def validate_intake(inp: IntakeInput, at: datetime, profile: Profile, *,
             for e in exc.errors:
                 c.add(f"animal.{e.field}", e.message)
         if registered is not None:
-            c.add("animal.microchip", registered_chip_message(
-                v.clean(inp.new_animal.microchip).replace(" ", ""), *registered))
+            c.add(
+                "animal.microchip",
+                registered_chip_message(
+                    v.clean(inp.new_animal.microchip).replace(" ", ""), *registered
+                ),
+            )
         elif not _has_description(inp.new_animal):
-            c.add("animal.breed", "Describe the animal (breed, colour or markings), or use "
-                                  "a registry animal from the list below.")
+            c.add(
+                "animal.breed",
+                "Describe the animal (breed, colour or markings), or use "
+                "a registry animal from the list below.",
+            )
     c.raise_if_any()
     return inp
 
@@ -145,19 +167,31 @@ def _chip_holder(s: Session, chip: str) -> tuple[int, str] | None:
     chip = v.clean(chip).replace(" ", "")
     if not chip:
         return None
-    row = s.execute(select(Animal.id, Animal.name).where(
-        Animal.microchip == chip, Animal.archived_at.is_(None)).limit(1)).first()
+    row = s.execute(
+        select(Animal.id, Animal.name)
+        .where(Animal.microchip == chip, Animal.archived_at.is_(None))
+        .limit(1)
+    ).first()
     return (row.id, row.name) if row else None
 
 
-def _earlier_in_window(s: Session, animal_id: int, impounded_at: datetime, profile: Profile,
-                       exclude_id: int | None = None) -> RepeatInfo | None:
+def _earlier_in_window(
+    s: Session,
+    animal_id: int,
+    impounded_at: datetime,
+    profile: Profile,
+    exclude_id: int | None = None,
+) -> RepeatInfo | None:
     custody = to_local(impounded_at, profile).date()
     window_start = custody - timedelta(days=profile.repeat_window_days)
     rows = s.execute(
         select(Impoundment.id, Impoundment.custody_day)
-        .where(Impoundment.animal_id == animal_id, Impoundment.custody_day >= window_start,
-               Impoundment.custody_day <= custody, Impoundment.id != (exclude_id or -1))
+        .where(
+            Impoundment.animal_id == animal_id,
+            Impoundment.custody_day >= window_start,
+            Impoundment.custody_day <= custody,
+            Impoundment.id != (exclude_id or -1),
+        )
         .order_by(Impoundment.custody_day.desc(), Impoundment.id.desc())
     ).all()
     for imp_id, day in rows:
@@ -166,8 +200,9 @@ def _earlier_in_window(s: Session, animal_id: int, impounded_at: datetime, profi
     return None
 
 
-def repeat_check(db: Database, animal_id: int, impounded_at: datetime,
-                 profile: Profile) -> RepeatInfo | None:
+def repeat_check(
+    db: Database, animal_id: int, impounded_at: datetime, profile: Profile
+) -> RepeatInfo | None:
     """The earlier impoundment that would double the owner's fee, for a warning before saving."""
     with db.read() as s:
         return _earlier_in_window(s, animal_id, impounded_at, profile)
@@ -183,14 +218,23 @@ def intake(db: Database, actor: Actor, inp: IntakeInput, profile: Profile) -> Im
     inp = validate_intake(inp, at, profile, registered=registered)
     impounded_at = inp.impounded_at
     assert impounded_at is not None  # validate_intake refuses a missing time
-    hold = impound_hold(impounded_at, profile, bit_person=inp.bit_person,
-                        surrendered=inp.reason == "owner_surrender")
+    hold = impound_hold(
+        impounded_at,
+        profile,
+        bit_person=inp.bit_person,
+        surrendered=inp.reason == "owner_surrender",
+    )
     with db.write() as s:
         if inp.new_animal is not None:
             holder = _chip_holder(s, inp.new_animal.microchip)  # registered meanwhile?
             if holder is not None:
-                raise ValidationError({"animal.microchip": registered_chip_message(
-                    v.clean(inp.new_animal.microchip).replace(" ", ""), *holder)})
+                raise ValidationError(
+                    {
+                        "animal.microchip": registered_chip_message(
+                            v.clean(inp.new_animal.microchip).replace(" ", ""), *holder
+                        )
+                    }
+                )
             new = inp.new_animal
             if new.altered is None:
                 new = replace(new, altered=inp.altered)
@@ -202,16 +246,23 @@ def intake(db: Database, actor: Actor, inp: IntakeInput, profile: Profile) -> Im
             load_person(s, inp.owner_id)
         repeat = _earlier_in_window(s, animal.id, impounded_at, profile)
         imp = Impoundment(
-            animal_id=animal.id, impounded_at=inp.impounded_at, custody_day=hold.custody_day,
+            animal_id=animal.id,
+            impounded_at=inp.impounded_at,
+            custody_day=hold.custody_day,
             last_claim_day=hold.last_claim_day,
             release_to_others_from=hold.release_to_others_from,
-            found_place=v.clean(inp.found_place), found_at=inp.found_at,
-            officer=v.clean(inp.officer), reason=inp.reason,
-            reason_detail=v.clean(inp.reason_detail), bit_person=inp.bit_person,
+            found_place=v.clean(inp.found_place),
+            found_at=inp.found_at,
+            officer=v.clean(inp.officer),
+            reason=inp.reason,
+            reason_detail=v.clean(inp.reason_detail),
+            bit_person=inp.bit_person,
             surrendered=inp.reason == "owner_surrender",
             owner_id=inp.owner_id if inp.owner_id is not None else animal.owner_id,
-            kennel=v.clean(inp.kennel), notes=(inp.notes or "").strip(),
-            altered=inp.altered, condition=v.clean(inp.condition),
+            kennel=v.clean(inp.kennel),
+            notes=(inp.notes or "").strip(),
+            altered=inp.altered,
+            condition=v.clean(inp.condition),
             injuries=(inp.injuries or "").strip(),
             repeat_of_id=repeat.impoundment_id if repeat else None,
             recorded_by=actor.username,
@@ -219,15 +270,43 @@ def intake(db: Database, actor: Actor, inp: IntakeInput, profile: Profile) -> Im
         s.add(imp)
         s.flush()
         if inp.photo is not None:
-            s.add(ImpoundPhoto(impoundment_id=imp.id, filename=inp.photo.filename[:200],
-                               media_type=inp.photo.media_type, content=inp.photo.content,
-                               added_at=at))
-        after = snapshot(imp, ("animal_id", "impounded_at", "officer", "reason", "bit_person",
-                               "owner_id", "kennel", "last_claim_day", "repeat_of_id",
-                               "found_place", "found_at", "altered", "condition", "injuries"))
+            s.add(
+                ImpoundPhoto(
+                    impoundment_id=imp.id,
+                    filename=inp.photo.filename[:200],
+                    media_type=inp.photo.media_type,
+                    content=inp.photo.content,
+                    added_at=at,
+                )
+            )
+        after = snapshot(
+            imp,
+            (
+                "animal_id",
+                "impounded_at",
+                "officer",
+                "reason",
+                "bit_person",
+                "owner_id",
+                "kennel",
+                "last_claim_day",
+                "repeat_of_id",
+                "found_place",
+                "found_at",
+                "altered",
+                "condition",
+                "injuries",
+            ),
+        )
         audit(s, actor, "intake", "impoundment", imp.id, after=after)
-        audit(s, actor, "impounded", "animal", animal.id,
-              after={"impoundment": imp.id, "impounded_at": jsonable(inp.impounded_at)})
+        audit(
+            s,
+            actor,
+            "impounded",
+            "animal",
+            animal.id,
+            after={"impoundment": imp.id, "impounded_at": jsonable(inp.impounded_at)},
+        )
         return build_view(s, imp, profile, at)
 
 
@@ -251,18 +330,27 @@ def officer_choices(db: Database, actor: Actor) -> OfficerChoices:
     staff.sort(key=lambda x: (OFFICER_ROLES.index(x.role), (x.full_name or x.username).lower()))
     names = tuple(dict.fromkeys(x.full_name or x.username for x in staff))
     with db.read() as s:
-        last = s.scalar(select(Impoundment.officer)
-                        .where(Impoundment.recorded_by == actor.username)
-                        .order_by(Impoundment.id.desc()).limit(1))
+        last = s.scalar(
+            select(Impoundment.officer)
+            .where(Impoundment.recorded_by == actor.username)
+            .order_by(Impoundment.id.desc())
+            .limit(1)
+        )
     return OfficerChoices(names, last or "")
 
 
-def party_view(person_id: int, full_name: str, address: str, city: str, state: str,
-               postal_code: str, phone: str) -> PartyView:
+def party_view(
+    person_id: int,
+    full_name: str,
+    address: str,
+    city: str,
+    state: str,
+    postal_code: str,
+    phone: str,
+) -> PartyView:
     """A person as the records show them, from the person's columns: the one place a
     view's party is made, whether the person was read as an object or a column row."""
-    return PartyView(person_id, full_name, format_address(address, city, state, postal_code),
-                     phone)
+    return PartyView(person_id, full_name, format_address(address, city, state, postal_code), phone)
 
 
 def _party(s: Session, person_id: int | None) -> PartyView | None:
@@ -272,88 +360,168 @@ def _party(s: Session, person_id: int | None) -> PartyView | None:
     return party_view(p.id, p.full_name, p.address, p.city, p.state, p.postal_code, p.phone)
 
 
-def animal_description(*, animal_id: int, name: str, species: str, species_detail: str,
-                       breed: str, colour: str, sex: str, altered: bool | None,
-                       birth_date: date | None, markings: str, microchip: str | None,
-                       licence_number: str | None, licence_year: int | None, on: date,
-                       seen_altered: bool | None = None) -> AnimalDescription:
+def animal_description(
+    *,
+    animal_id: int,
+    name: str,
+    species: str,
+    species_detail: str,
+    breed: str,
+    colour: str,
+    sex: str,
+    altered: bool | None,
+    birth_date: date | None,
+    markings: str,
+    microchip: str | None,
+    licence_number: str | None,
+    licence_year: int | None,
+    on: date,
+    seen_altered: bool | None = None,
+) -> AnimalDescription:
     """``describe_animal`` from the animal's columns (a column row, no ORM object):
     ``altered`` is the registry's, ``seen_altered`` the officer's at intake."""
     licence = f"{licence_number} ({licence_year})" if licence_number else ""
-    return AnimalDescription(animal_id, name, species, species_detail, breed, colour, sex,
-                             altered if seen_altered is None else seen_altered,
-                             approximate_age(birth_date, on), markings, microchip or "",
-                             licence)
+    return AnimalDescription(
+        animal_id,
+        name,
+        species,
+        species_detail,
+        breed,
+        colour,
+        sex,
+        altered if seen_altered is None else seen_altered,
+        approximate_age(birth_date, on),
+        markings,
+        microchip or "",
+        licence,
+    )
 
 
 def describe_animal(a: Animal, on: date, altered: bool | None = None) -> AnimalDescription:
     """The animal as it was impounded: its age on the custody day ``on``, and spayed or
     neutered as the officer saw it at intake (``altered``), else as the registry says."""
     return animal_description(
-        animal_id=a.id, name=a.name, species=a.species, species_detail=a.species_detail,
-        breed=a.breed, colour=a.colour, sex=a.sex, altered=a.altered, birth_date=a.birth_date,
-        markings=a.markings, microchip=a.microchip, licence_number=a.licence_number,
-        licence_year=a.licence_year, on=on, seen_altered=altered)
+        animal_id=a.id,
+        name=a.name,
+        species=a.species,
+        species_detail=a.species_detail,
+        breed=a.breed,
+        colour=a.colour,
+        sex=a.sex,
+        altered=a.altered,
+        birth_date=a.birth_date,
+        markings=a.markings,
+        microchip=a.microchip,
+        licence_number=a.licence_number,
+        licence_year=a.licence_year,
+        on=on,
+        seen_altered=altered,
+    )
 
 
 def _disposition_view(s: Session, d: Disposition) -> DispositionView:
     return DispositionView(
-        id=d.id, kind=d.kind, at=d.at, recipient=_party(s, d.recipient_id), to_owner=d.to_owner,
-        transfer_to=d.transfer_to, notes=d.notes, recorded_by=d.recorded_by,
-        preserve_until=d.preserve_until, hopeless_or_threat=d.hopeless_or_threat,
-        evidence=tuple(EvidenceView(e.code, e.label, e.evidence, e.overridden, e.override_reason,
-                                    e.override_by) for e in d.evidence),
-        corrects_id=d.corrects_id, correction_reason=d.correction_reason,
-        euthanasia_basis=d.euthanasia_basis, decided_by=d.decided_by,
+        id=d.id,
+        kind=d.kind,
+        at=d.at,
+        recipient=_party(s, d.recipient_id),
+        to_owner=d.to_owner,
+        transfer_to=d.transfer_to,
+        notes=d.notes,
+        recorded_by=d.recorded_by,
+        preserve_until=d.preserve_until,
+        hopeless_or_threat=d.hopeless_or_threat,
+        evidence=tuple(
+            EvidenceView(
+                e.code, e.label, e.evidence, e.overridden, e.override_reason, e.override_by
+            )
+            for e in d.evidence
+        ),
+        corrects_id=d.corrects_id,
+        correction_reason=d.correction_reason,
+        euthanasia_basis=d.euthanasia_basis,
+        decided_by=d.decided_by,
     )
 
 
 def build_view(s: Session, imp: Impoundment, profile: Profile, at: datetime) -> ImpoundView:
     animal = fetch(s, Animal, imp.animal_id)
-    hold = impound_hold(imp.impounded_at, profile, bit_person=imp.bit_person,
-                        surrendered=imp.surrendered)
-    all_disp = s.scalars(select(Disposition).where(Disposition.impoundment_id == imp.id)
-                         .order_by(Disposition.id)).all()
+    hold = impound_hold(
+        imp.impounded_at, profile, bit_person=imp.bit_person, surrendered=imp.surrendered
+    )
+    all_disp = s.scalars(
+        select(Disposition).where(Disposition.impoundment_id == imp.id).order_by(Disposition.id)
+    ).all()
     current = current_disposition(s, imp.id)
-    repeat_day = (fetch(s, Impoundment, imp.repeat_of_id).custody_day if imp.repeat_of_id
-                  else None)
+    repeat_day = fetch(s, Impoundment, imp.repeat_of_id).custody_day if imp.repeat_of_id else None
     payments = tuple(
-        PaymentView(p.id, p.paid_at, _party(s, p.payer_id), p.method, p.receipt_number,
-                    p.recorded_by,
-                    tuple(PaymentLineView(x.kind, x.description, x.amount) for x in p.lines))
+        PaymentView(
+            p.id,
+            p.paid_at,
+            _party(s, p.payer_id),
+            p.method,
+            p.receipt_number,
+            p.recorded_by,
+            tuple(PaymentLineView(x.kind, x.description, x.amount) for x in p.lines),
+        )
         for p in imp.payments
     )
     fees_at = current.at if current is not None else max(at, imp.impounded_at)
     to_owner = current.to_owner if current is not None else True
-    has_photo = s.scalar(select(ImpoundPhoto.id).where(ImpoundPhoto.impoundment_id == imp.id)
-                         .limit(1)) is not None
+    has_photo = (
+        s.scalar(select(ImpoundPhoto.id).where(ImpoundPhoto.impoundment_id == imp.id).limit(1))
+        is not None
+    )
     return ImpoundView(
-        id=imp.id, animal=describe_animal(animal, imp.custody_day, imp.altered),
-        impounded_at=imp.impounded_at, custody_day=imp.custody_day, found_place=imp.found_place,
-        found_at=imp.found_at, officer=imp.officer, reason=imp.reason,
-        reason_detail=imp.reason_detail, bit_person=imp.bit_person, surrendered=imp.surrendered,
-        owner=_party(s, imp.owner_id), kennel=imp.kennel, notes=imp.notes,
-        last_claim_day=imp.last_claim_day, release_to_others_from=imp.release_to_others_from,
-        hold_why=dict(hold.why), repeat_of=imp.repeat_of_id, repeat_custody_day=repeat_day,
-        disposition=_disposition_view(s, current) if current else None, payments=payments,
-        fees=fee_summary(s, imp, fees_at, to_owner, profile), has_photo=has_photo,
+        id=imp.id,
+        animal=describe_animal(animal, imp.custody_day, imp.altered),
+        impounded_at=imp.impounded_at,
+        custody_day=imp.custody_day,
+        found_place=imp.found_place,
+        found_at=imp.found_at,
+        officer=imp.officer,
+        reason=imp.reason,
+        reason_detail=imp.reason_detail,
+        bit_person=imp.bit_person,
+        surrendered=imp.surrendered,
+        owner=_party(s, imp.owner_id),
+        kennel=imp.kennel,
+        notes=imp.notes,
+        last_claim_day=imp.last_claim_day,
+        release_to_others_from=imp.release_to_others_from,
+        hold_why=dict(hold.why),
+        repeat_of=imp.repeat_of_id,
+        repeat_custody_day=repeat_day,
+        disposition=_disposition_view(s, current) if current else None,
+        payments=payments,
+        fees=fee_summary(s, imp, fees_at, to_owner, profile),
+        has_photo=has_photo,
         recorded_by=imp.recorded_by,
-        corrections=tuple(_disposition_view(s, d) for d in all_disp if current and d.id != current.id),
-        condition=imp.condition, injuries=imp.injuries, hold_days=hold.hold_days,
+        corrections=tuple(
+            _disposition_view(s, d) for d in all_disp if current and d.id != current.id
+        ),
+        condition=imp.condition,
+        injuries=imp.injuries,
+        hold_days=hold.hold_days,
         no_claim_period=hold.no_claim_period,
     )
 
 
-def get_impoundment(db: Database, impoundment_id: int, profile: Profile,
-                    at: datetime | None = None) -> ImpoundView:
+def get_impoundment(
+    db: Database, impoundment_id: int, profile: Profile, at: datetime | None = None
+) -> ImpoundView:
     with db.read() as s:
         return build_view(s, load_impoundment(s, impoundment_id), profile, at or now())
 
 
 def get_photo(db: Database, impoundment_id: int) -> Photo | None:
     with db.read() as s:
-        p = s.scalars(select(ImpoundPhoto).where(ImpoundPhoto.impoundment_id == impoundment_id)
-                      .order_by(ImpoundPhoto.id.desc()).limit(1)).first()
+        p = s.scalars(
+            select(ImpoundPhoto)
+            .where(ImpoundPhoto.impoundment_id == impoundment_id)
+            .order_by(ImpoundPhoto.id.desc())
+            .limit(1)
+        ).first()
         return Photo(p.filename, p.media_type, p.content) if p else None
 
 
@@ -362,11 +530,23 @@ def move_kennel(db: Database, actor: Actor, impoundment_id: int, kennel: str) ->
         imp = load_impoundment(s, impoundment_id)
         before = imp.kennel
         imp.kennel = v.clean(kennel)[:50]
-        audit(s, actor, "update", "impoundment", imp.id, before={"kennel": before},
-              after={"kennel": imp.kennel})
+        audit(
+            s,
+            actor,
+            "update",
+            "impoundment",
+            imp.id,
+            before={"kennel": before},
+            after={"kennel": imp.kennel},
+        )
 
 
 def impoundment_ids_for_animal(db: Database, animal_id: int) -> tuple[int, ...]:
     with db.read() as s:
-        return tuple(s.scalars(select(Impoundment.id).where(Impoundment.animal_id == animal_id)
-                               .order_by(Impoundment.impounded_at.desc())))
+        return tuple(
+            s.scalars(
+                select(Impoundment.id)
+                .where(Impoundment.animal_id == animal_id)
+                .order_by(Impoundment.impounded_at.desc())
+            )
+        )

@@ -77,26 +77,59 @@ class IntakeDetails:
     @classmethod
     def of(cls, view: ImpoundView) -> IntakeDetails:
         a = view.animal
-        return cls(view.impounded_at, view.bit_person, view.reason, view.reason_detail,
-                   view.found_place, view.found_at, view.officer, a.altered, view.condition,
-                   view.injuries, a.name, a.breed, a.colour, a.sex, a.markings)
+        return cls(
+            view.impounded_at,
+            view.bit_person,
+            view.reason,
+            view.reason_detail,
+            view.found_place,
+            view.found_at,
+            view.officer,
+            a.altered,
+            view.condition,
+            view.injuries,
+            a.name,
+            a.breed,
+            a.colour,
+            a.sex,
+            a.markings,
+        )
 
 
 def _current(imp: Impoundment, animal: Animal) -> IntakeDetails:
     return IntakeDetails(
-        imp.impounded_at, imp.bit_person, imp.reason, imp.reason_detail, imp.found_place,
-        imp.found_at, imp.officer, animal.altered if imp.altered is None else imp.altered,
-        imp.condition, imp.injuries, animal.name, animal.breed, animal.colour, animal.sex,
-        animal.markings)
+        imp.impounded_at,
+        imp.bit_person,
+        imp.reason,
+        imp.reason_detail,
+        imp.found_place,
+        imp.found_at,
+        imp.officer,
+        animal.altered if imp.altered is None else imp.altered,
+        imp.condition,
+        imp.injuries,
+        animal.name,
+        animal.breed,
+        animal.colour,
+        animal.sex,
+        animal.markings,
+    )
 
 
 def _cleaned(d: IntakeDetails) -> IntakeDetails:
     return replace(
-        d, reason_detail=v.clean(d.reason_detail),
-        found_place=v.clean(d.found_place), officer=v.clean(d.officer),
-        condition=v.clean(d.condition), injuries=(d.injuries or "").strip(),
-        name=v.clean(d.name), breed=v.clean(d.breed), colour=v.clean(d.colour),
-        sex=(d.sex or "unknown").strip().lower(), markings=(d.markings or "").strip())
+        d,
+        reason_detail=v.clean(d.reason_detail),
+        found_place=v.clean(d.found_place),
+        officer=v.clean(d.officer),
+        condition=v.clean(d.condition),
+        injuries=(d.injuries or "").strip(),
+        name=v.clean(d.name),
+        breed=v.clean(d.breed),
+        colour=v.clean(d.colour),
+        sex=(d.sex or "unknown").strip().lower(),
+        markings=(d.markings or "").strip(),
+    )
 
 
 def _changes(a: IntakeDetails, b: IntakeDetails) -> list[str]:
@@ -108,14 +141,23 @@ def _moves_hold(changed: list[str], old: IntakeDetails, new: IntakeDetails) -> l
     return [f for f in changed if f in HOLD_FIELDS and (f != "reason" or surrender)]
 
 
-def _validate(new: IntakeDetails, imp: Impoundment, animal: Animal, reason: str,
-              at: datetime, profile: Profile) -> None:
+def _validate(
+    new: IntakeDetails,
+    imp: Impoundment,
+    animal: Animal,
+    reason: str,
+    at: datetime,
+    profile: Profile,
+) -> None:
     c = Collector()
     c.check(bool(v.clean(reason)), "correction_reason", "Say why the intake is corrected.")
     if new.impounded_at.tzinfo is None or (new.found_at and new.found_at.tzinfo is None):
         raise ValueError("intake times must be timezone-aware")
-    c.check(new.impounded_at <= at + timedelta(minutes=5), "impounded_at",
-            "Impoundment cannot be in the future.")
+    c.check(
+        new.impounded_at <= at + timedelta(minutes=5),
+        "impounded_at",
+        "Impoundment cannot be in the future.",
+    )
     first_payment = min((p.paid_at for p in imp.payments), default=None)
     if first_payment is not None and new.impounded_at > first_payment:
         c.add("impounded_at", "A payment was recorded before this time.")
@@ -127,9 +169,11 @@ def _validate(new: IntakeDetails, imp: Impoundment, animal: Animal, reason: str,
     if new.reason == "other":
         c.check(bool(new.reason_detail), "reason_detail", "Say what the reason was.")
     if new.reason == "owner_surrender":
-        c.check(imp.owner_id is not None, "reason",
-                "An owner surrender needs the owner on the record who signed the "
-                "relinquishment.")
+        c.check(
+            imp.owner_id is not None,
+            "reason",
+            "An owner surrender needs the owner on the record who signed the relinquishment.",
+        )
     v.optional_len(c, "reason_detail", new.reason_detail, "Reason details", 300)
     v.optional_len(c, "condition", new.condition, "Condition", 200)
     v.optional_len(c, "injuries", new.injuries, "Injuries", 4000)
@@ -151,21 +195,38 @@ def _animal_input(animal: Animal, new: IntakeDetails) -> AnimalInput:
 
 def _apply_hold(s: Session, imp: Impoundment, new: IntakeDetails, profile: Profile) -> None:
     surrendered = new.reason == "owner_surrender"
-    hold = impound_hold(new.impounded_at, profile, bit_person=new.bit_person,
-                        surrendered=surrendered)
-    imp.impounded_at, imp.bit_person, imp.surrendered = new.impounded_at, new.bit_person, surrendered
+    hold = impound_hold(
+        new.impounded_at, profile, bit_person=new.bit_person, surrendered=surrendered
+    )
+    imp.impounded_at, imp.bit_person, imp.surrendered = (
+        new.impounded_at,
+        new.bit_person,
+        surrendered,
+    )
     imp.custody_day, imp.last_claim_day = hold.custody_day, hold.last_claim_day
     imp.release_to_others_from = hold.release_to_others_from
     repeat = _earlier_in_window(s, imp.animal_id, new.impounded_at, profile, exclude_id=imp.id)
     imp.repeat_of_id = repeat.impoundment_id if repeat else None
 
 
-HOLD_RECORD = ("custody_day", "last_claim_day", "release_to_others_from", "surrendered",
-               "repeat_of_id")
+HOLD_RECORD = (
+    "custody_day",
+    "last_claim_day",
+    "release_to_others_from",
+    "surrendered",
+    "repeat_of_id",
+)
 
 
-def correct_intake(db: Database, actor: Actor, impoundment_id: int, original: IntakeDetails,
-                   corrected: IntakeDetails, reason: str, profile: Profile) -> ImpoundView:
+def correct_intake(
+    db: Database,
+    actor: Actor,
+    impoundment_id: int,
+    original: IntakeDetails,
+    corrected: IntakeDetails,
+    reason: str,
+    profile: Profile,
+) -> ImpoundView:
     """Correct an intake's details, with a reason; a changed hold is recomputed by the rules.
 
     ``original`` is what the form was filled from: if the record changed since
@@ -179,7 +240,8 @@ def correct_intake(db: Database, actor: Actor, impoundment_id: int, original: In
         if _changes(_cleaned(old), _cleaned(original)):
             raise StaleRecordError(
                 f"Impoundment #{imp.id} was changed by someone else while you were correcting "
-                "it. Reopen it to see the changes; your correction was not saved.")
+                "it. Reopen it to see the changes; your correction was not saved."
+            )
         new = _cleaned(corrected)
         changed = _changes(old, new)
         _validate(new, imp, animal, reason, at, profile)
@@ -189,30 +251,57 @@ def correct_intake(db: Database, actor: Actor, impoundment_id: int, original: In
         if moves and not actor.is_supervisor:
             raise PermissionDeniedError(
                 "Correcting the time of impoundment, a bite or an owner surrender moves the "
-                f"hold and needs a supervisor; {actor.username} is {actor.role}.")
+                f"hold and needs a supervisor; {actor.username} is {actor.role}."
+            )
         if moves and current_disposition(s, imp.id) is not None:
-            raise ValidationError({name: "The animal already has a final disposition, which "
-                                         "relied on this hold: it cannot be changed now."
-                                   for name in moves})
+            raise ValidationError(
+                dict.fromkeys(
+                    moves,
+                    "The animal already has a final disposition, which "
+                    "relied on this hold: it cannot be changed now.",
+                )
+            )
         before = {f: jsonable(getattr(old, f)) for f in changed}
         after = {f: jsonable(getattr(new, f)) for f in changed}
         if moves:
             before.update({f: jsonable(getattr(imp, f)) for f in HOLD_RECORD})
             _apply_hold(s, imp, new, profile)
             after.update({f: jsonable(getattr(imp, f)) for f in HOLD_RECORD})
-        for f in ("reason", "reason_detail", "found_place", "found_at", "officer", "altered",
-                  "condition", "injuries"):
+        for f in (
+            "reason",
+            "reason_detail",
+            "found_place",
+            "found_at",
+            "officer",
+            "altered",
+            "condition",
+            "injuries",
+        ):
             if f in changed:
                 setattr(imp, f, getattr(new, f))
         animal_changed = [f for f in ANIMAL_DETAILS if f in changed]
         if animal_changed:
             for f in animal_changed:
                 setattr(animal, f, getattr(new, f))
-            audit(s, actor, "update", "animal", animal.id,
-                  before={f: before[f] for f in animal_changed},
-                  after={f: after[f] for f in animal_changed},
-                  reason=f"Intake of impoundment #{imp.id} corrected: {v.clean(reason)}")
+            audit(
+                s,
+                actor,
+                "update",
+                "animal",
+                animal.id,
+                before={f: before[f] for f in animal_changed},
+                after={f: after[f] for f in animal_changed},
+                reason=f"Intake of impoundment #{imp.id} corrected: {v.clean(reason)}",
+            )
         s.flush()
-        audit(s, actor, "correct_intake", "impoundment", imp.id, before=before, after=after,
-              reason=v.clean(reason))
+        audit(
+            s,
+            actor,
+            "correct_intake",
+            "impoundment",
+            imp.id,
+            before=before,
+            after=after,
+            reason=v.clean(reason),
+        )
         return build_view(s, imp, profile, at)

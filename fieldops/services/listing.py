@@ -39,8 +39,10 @@ def fts_ids(db: Database, table: str, text_: str) -> Select | None:
         return None
     if db.dialect == "sqlite":
         fts = f"{table}_fts"
-        return select(literal_column("rowid")).select_from(text(fts)).where(
-            literal_column(fts).op("MATCH")(fts5_query(terms))
+        return (
+            select(literal_column("rowid"))
+            .select_from(text(fts))
+            .where(literal_column(fts).op("MATCH")(fts5_query(terms)))
         )
     q = tsquery(terms)
     vector: ColumnElement[Any] = literal_column(pg_vector(_COLUMNS[table]))
@@ -59,15 +61,26 @@ def active_count(s, model, text_ids: Select | None) -> int:
     """
     if text_ids is None:
         total = s.execute(select(func.count()).select_from(model)).scalar_one()
-        archived = s.execute(select(func.count()).select_from(model)
-                             .where(model.archived_at.is_not(None))).scalar_one()
+        archived = s.execute(
+            select(func.count()).select_from(model).where(model.archived_at.is_not(None))
+        ).scalar_one()
         return total - archived
-    return s.execute(select(func.count()).select_from(model).where(
-        model.archived_at.is_(None), model.id.in_(text_ids))).scalar_one()
+    return s.execute(
+        select(func.count())
+        .select_from(model)
+        .where(model.archived_at.is_(None), model.id.in_(text_ids))
+    ).scalar_one()
 
 
-def page_ids(db: Database, model, order: tuple, order_index: str, text_ids: Select | None,
-             offset: int, limit: int):
+def page_ids(
+    db: Database,
+    model,
+    order: tuple,
+    order_index: str,
+    text_ids: Select | None,
+    offset: int,
+    limit: int,
+):
     """The ids of one page of active rows, walked on the covering order index.
 
     Fetching ids first and the columns after (a "deferred join") keeps a deep
@@ -82,8 +95,10 @@ def page_ids(db: Database, model, order: tuple, order_index: str, text_ids: Sele
         table = model.__table__.name
         columns = ", ".join(c.name for c in order)
         return (
-            text(f"SELECT id FROM {table} INDEXED BY {order_index} WHERE archived_at IS NULL "
-                 f"ORDER BY {columns} LIMIT :limit OFFSET :offset")
+            text(
+                f"SELECT id FROM {table} INDEXED BY {order_index} WHERE archived_at IS NULL "
+                f"ORDER BY {columns} LIMIT :limit OFFSET :offset"
+            )
             .bindparams(limit=limit, offset=offset)
             .columns(id=Integer)
             .subquery()

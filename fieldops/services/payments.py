@@ -48,8 +48,9 @@ class PaymentInput:
     paid_at: datetime | None = None
 
 
-def fee_summary(s: Session, imp: Impoundment, at: datetime, to_owner: bool,
-                profile: Profile) -> FeeSummary:
+def fee_summary(
+    s: Session, imp: Impoundment, at: datetime, to_owner: bool, profile: Profile
+) -> FeeSummary:
     """The quote for releasing at ``at`` and what has been paid towards it.
 
     The owner pays the impound fee (multiplied on a repeat impoundment) and
@@ -67,18 +68,27 @@ def fee_summary(s: Session, imp: Impoundment, at: datetime, to_owner: bool,
         note = ""
         if imp.repeat_of_id is not None:
             earlier = fetch(s, Impoundment, imp.repeat_of_id)
-            note = (f"Impound fee x{quote.multiplier_applied}: this animal was impounded on "
-                    f"{format_day(earlier.custody_day)} (impoundment #{earlier.id}), within "
-                    f"{profile.repeat_window_days} days (city code 58-526(a)).")
+            note = (
+                f"Impound fee x{quote.multiplier_applied}: this animal was impounded on "
+                f"{format_day(earlier.custody_day)} (impoundment #{earlier.id}), within "
+                f"{profile.repeat_window_days} days (city code 58-526(a))."
+            )
     else:
         quote = adoption_fees(species, imp.impounded_at, at, in_force, include_impound_fee=True)
         note = ""
-    paid = sum((line.amount for p in imp.payments for line in p.lines if line.kind in FEE_KINDS),
-               Decimal("0.00"))
+    paid = sum(
+        (line.amount for p in imp.payments for line in p.lines if line.kind in FEE_KINDS),
+        Decimal("0.00"),
+    )
     return FeeSummary(
-        as_of=at, to_owner=to_owner, lines=_fee_lines(quote),
-        total=quote.total, paid=paid, repeat_of=imp.repeat_of_id if to_owner else None,
-        repeat_note=note, schedule=schedule,
+        as_of=at,
+        to_owner=to_owner,
+        lines=_fee_lines(quote),
+        total=quote.total,
+        paid=paid,
+        repeat_of=imp.repeat_of_id if to_owner else None,
+        repeat_note=note,
+        schedule=schedule,
     )
 
 
@@ -93,12 +103,15 @@ def _fee_lines(quote: FeeQuote) -> tuple[FeeLine, ...]:
     kinds = ["impound", "boarding"] + ([] if quote.to_owner else ["adoption"])
     if len(kinds) != len(quote.lines):  # a rules change the mapping above does not know
         raise ValueError(f"fee quote has {len(quote.lines)} lines, expected {kinds}")
-    return tuple(FeeLine(label, amount, kind)
-                 for kind, (label, amount) in zip(kinds, quote.lines, strict=True))
+    return tuple(
+        FeeLine(label, amount, kind)
+        for kind, (label, amount) in zip(kinds, quote.lines, strict=True)
+    )
 
 
-def quote(db: Database, impoundment_id: int, at: datetime, to_owner: bool,
-          profile: Profile) -> FeeSummary:
+def quote(
+    db: Database, impoundment_id: int, at: datetime, to_owner: bool, profile: Profile
+) -> FeeSummary:
     with db.read() as s:
         return fee_summary(s, load_impoundment(s, impoundment_id), at, to_owner, profile)
 
@@ -118,16 +131,20 @@ def validate_payment(inp: PaymentInput, at: datetime) -> list[tuple[str, Decimal
         if amount is not None and amount <= 0:
             c.add(f"lines.{i}.amount", "An amount paid must be more than zero.")
         if line.kind == "other":
-            c.check(bool(v.clean(line.description)), f"lines.{i}.description",
-                    "Say what the payment was for.")
+            c.check(
+                bool(v.clean(line.description)),
+                f"lines.{i}.description",
+                "Say what the payment was for.",
+            )
         if amount is not None:
             lines.append((line.kind, amount, v.clean(line.description)))
     c.raise_if_any()
     return lines
 
 
-def record_payment(db: Database, actor: Actor, impoundment_id: int, inp: PaymentInput,
-                   profile: Profile) -> FeeSummary:
+def record_payment(
+    db: Database, actor: Actor, impoundment_id: int, inp: PaymentInput, profile: Profile
+) -> FeeSummary:
     """Record a payment as line items; returns the fees with the new amount paid."""
 
     at = now()
@@ -140,18 +157,34 @@ def record_payment(db: Database, actor: Actor, impoundment_id: int, inp: Payment
             c.raise_if_any()
         if inp.payer_id is not None:
             load_person(s, inp.payer_id)
-        payment = Payment(impoundment_id=imp.id, paid_at=inp.paid_at or at, payer_id=inp.payer_id,
-                          method=inp.method, receipt_number=v.clean(inp.receipt_number),
-                          recorded_by=actor.username)
+        payment = Payment(
+            impoundment_id=imp.id,
+            paid_at=inp.paid_at or at,
+            payer_id=inp.payer_id,
+            method=inp.method,
+            receipt_number=v.clean(inp.receipt_number),
+            recorded_by=actor.username,
+        )
         payment.lines = [PaymentLine(kind=k, amount=a, description=d) for k, a, d in lines]
         s.add(payment)
         s.flush()
-        audit(s, actor, "payment", "impoundment", imp.id,
-              after=jsonable({"payment": payment.id, "method": inp.method,
-                              "receipt_number": payment.receipt_number,
-                              "lines": [{"kind": k, "amount": a, "description": d}
-                                        for k, a, d in lines]}))
+        audit(
+            s,
+            actor,
+            "payment",
+            "impoundment",
+            imp.id,
+            after=jsonable(
+                {
+                    "payment": payment.id,
+                    "method": inp.method,
+                    "receipt_number": payment.receipt_number,
+                    "lines": [{"kind": k, "amount": a, "description": d} for k, a, d in lines],
+                }
+            ),
+        )
         s.refresh(imp)
         disp = current_disposition(s, imp.id)
-        return fee_summary(s, imp, disp.at if disp else at, disp.to_owner if disp else True,
-                           profile)
+        return fee_summary(
+            s, imp, disp.at if disp else at, disp.to_owner if disp else True, profile
+        )

@@ -24,12 +24,14 @@ HOME_STATE = "WI"
 # USPS two-letter codes: the states, DC, the territories and the military post offices.
 _STATE_CODES = (
     "AL AK AZ AR CA CO CT DE FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO MT NE NV NH NJ "
-    "NM NY NC ND OH OK OR PA RI SC SD TN TX UT VT VA WA WV WI WY DC AS GU MP PR VI UM AA AE AP")
+    "NM NY NC ND OH OK OR PA RI SC SD TN TX UT VT VA WA WV WI WY DC AS GU MP PR VI UM AA AE AP"
+)
 STATES = frozenset(_STATE_CODES.split(" "))
 
 
-def format_address(address: str = "", city: str = "", state: str = "",
-                   postal_code: str = "") -> str:
+def format_address(
+    address: str = "", city: str = "", state: str = "", postal_code: str = ""
+) -> str:
     """The one way an address is written: "12 Elm St, Madison, WI 53703".
 
     Missing parts are left out with their commas; a state alone (every record
@@ -90,7 +92,8 @@ class PossibleDuplicateError(UserError):
         super().__init__(
             f"An existing record matches: {first.full_name}, "
             f"{first.address or 'no address recorded'} (person #{first.id}){more}. "
-            "Use that record, or save this one as a different person.")
+            "Use that record, or save this one as a different person."
+        )
 
 
 @dataclass(frozen=True)
@@ -126,10 +129,17 @@ class PersonView:
 
     def as_input(self) -> PersonInput:
         return PersonInput(
-            full_name=self.full_name, address=self.address, city=self.city, state=self.state,
-            postal_code=self.postal_code, in_city=self.in_city, phone=self.phone,
-            email=self.email, is_veterinarian=self.is_veterinarian,
-            clinic_id=self.clinic_id, notes=self.notes,
+            full_name=self.full_name,
+            address=self.address,
+            city=self.city,
+            state=self.state,
+            postal_code=self.postal_code,
+            in_city=self.in_city,
+            phone=self.phone,
+            email=self.email,
+            is_veterinarian=self.is_veterinarian,
+            clinic_id=self.clinic_id,
+            notes=self.notes,
         )
 
 
@@ -138,11 +148,17 @@ FIELDS = tuple(f for f in PersonInput.__dataclass_fields__)
 
 def normalise(inp: PersonInput) -> PersonInput:
     return PersonInput(
-        full_name=v.clean(inp.full_name), address=v.clean(inp.address), city=v.clean(inp.city),
+        full_name=v.clean(inp.full_name),
+        address=v.clean(inp.address),
+        city=v.clean(inp.city),
         state=v.clean(inp.state).upper().replace(".", ""),
-        postal_code=v.clean(inp.postal_code), in_city=bool(inp.in_city), phone=v.clean(inp.phone),
-        email=v.clean(inp.email).lower(), is_veterinarian=bool(inp.is_veterinarian),
-        clinic_id=inp.clinic_id, notes=(inp.notes or "").strip(),
+        postal_code=v.clean(inp.postal_code),
+        in_city=bool(inp.in_city),
+        phone=v.clean(inp.phone),
+        email=v.clean(inp.email).lower(),
+        is_veterinarian=bool(inp.is_veterinarian),
+        clinic_id=inp.clinic_id,
+        notes=(inp.notes or "").strip(),
     )
 
 
@@ -164,7 +180,7 @@ def validate_person(inp: PersonInput) -> PersonInput:
 
 
 def sort_name(full_name: str) -> str:
-    """"Family, given" in lower case, without punctuation, for ordering lists."""
+    """ "Family, given" in lower case, without punctuation, for ordering lists."""
     parts = [re.sub(r"[^\w' -]", "", p) for p in full_name.lower().split()]
     parts = [p for p in parts if p]
     if len(parts) < 2:
@@ -186,10 +202,21 @@ def _view(session: Session, p: Person) -> PersonView:
         .order_by(Animal.name, Animal.id)
     ).all()
     return PersonView(
-        id=p.id, version=p.version, full_name=p.full_name, address=p.address, city=p.city,
-        state=p.state, postal_code=p.postal_code, in_city=p.in_city, phone=p.phone, email=p.email,
-        is_veterinarian=p.is_veterinarian, clinic_id=p.clinic_id, notes=p.notes,
-        created_at=p.created_at, archived=p.archived_at is not None,
+        id=p.id,
+        version=p.version,
+        full_name=p.full_name,
+        address=p.address,
+        city=p.city,
+        state=p.state,
+        postal_code=p.postal_code,
+        in_city=p.in_city,
+        phone=p.phone,
+        email=p.email,
+        is_veterinarian=p.is_veterinarian,
+        clinic_id=p.clinic_id,
+        notes=p.notes,
+        created_at=p.created_at,
+        archived=p.archived_at is not None,
         animals=tuple(OwnedAnimal(*a) for a in animals),
     )
 
@@ -206,24 +233,37 @@ def _match_key(text: str) -> str:
     return " ".join(re.sub(r"[^\w\s]", " ", text.lower()).split())
 
 
-def _matches(s: Session, inp: PersonInput, exclude_id: int | None = None
-             ) -> tuple[PersonMatch, ...]:
+def _matches(
+    s: Session, inp: PersonInput, exclude_id: int | None = None
+) -> tuple[PersonMatch, ...]:
     name, street = _match_key(inp.full_name), _match_key(inp.address)
     if not name:
         return ()
     # Same sort name narrows on the index; the loose comparison decides.
     rows = s.execute(
-        select(Person.id, Person.full_name, Person.address, Person.city, Person.state,
-               Person.postal_code, Person.phone)
-        .where(Person.sort_name == sort_name(inp.full_name), Person.archived_at.is_(None),
-               Person.id != (exclude_id or -1))
+        select(
+            Person.id,
+            Person.full_name,
+            Person.address,
+            Person.city,
+            Person.state,
+            Person.postal_code,
+            Person.phone,
+        )
+        .where(
+            Person.sort_name == sort_name(inp.full_name),
+            Person.archived_at.is_(None),
+            Person.id != (exclude_id or -1),
+        )
         .order_by(Person.id)
     ).all()
     return tuple(
-        PersonMatch(r.id, r.full_name, format_address(r.address, r.city, r.state, r.postal_code),
-                    r.phone)
+        PersonMatch(
+            r.id, r.full_name, format_address(r.address, r.city, r.state, r.postal_code), r.phone
+        )
         for r in rows
-        if _match_key(r.full_name) == name and _match_key(r.address) == street
+        if _match_key(r.full_name) == name
+        and _match_key(r.address) == street
         and (not inp.city or not r.city or _match_key(r.city) == _match_key(inp.city))
     )
 
@@ -235,8 +275,9 @@ def matching_people(db: Database, inp: PersonInput) -> tuple[PersonMatch, ...]:
         return _matches(s, inp)
 
 
-def create_person(db: Database, actor: Actor, inp: PersonInput, *,
-                  allow_duplicate: bool = False) -> PersonView:
+def create_person(
+    db: Database, actor: Actor, inp: PersonInput, *, allow_duplicate: bool = False
+) -> PersonView:
     """Add a person; refuses with ``PossibleDuplicateError`` when someone with the same
     name and address is on file, unless the user chose to save anyway."""
     inp = validate_person(inp)
@@ -304,11 +345,20 @@ def count_people(db: Database, text: str = "") -> int:
 def people_page(db: Database, text: str, offset: int, limit: int) -> Page[PersonRow]:
     """One page of people, ordered by family name, found by name, address, phone or e-mail."""
     with db.read() as s:
-        ids = page_ids(db, Person, PEOPLE_ORDER, "ix_person_active_order",
-                       fts_ids(db, "person", text), offset, limit)
+        ids = page_ids(
+            db,
+            Person,
+            PEOPLE_ORDER,
+            "ix_person_active_order",
+            fts_ids(db, "person", text),
+            offset,
+            limit,
+        )
         rows = s.execute(
-            select(Person.id, Person.full_name, Person.address, Person.city, Person.phone,
-                   Person.email)
-            .join(ids, ids.c.id == Person.id).order_by(*PEOPLE_ORDER)
+            select(
+                Person.id, Person.full_name, Person.address, Person.city, Person.phone, Person.email
+            )
+            .join(ids, ids.c.id == Person.id)
+            .order_by(*PEOPLE_ORDER)
         ).all()
         return Page(offset=offset, rows=tuple(PersonRow(*r) for r in rows))

@@ -42,9 +42,11 @@ class ImpoundDueItem(DueItem):
 
     def as_json(self) -> dict:
         data = super().as_json()
-        data.update(impoundment_id=self.record_id, animal=self.animal,
-                    last_claim_day=self.last_claim_day.isoformat() if self.last_claim_day
-                    else None)
+        data.update(
+            impoundment_id=self.record_id,
+            animal=self.animal,
+            last_claim_day=self.last_claim_day.isoformat() if self.last_claim_day else None,
+        )
         return data
 
 
@@ -56,12 +58,23 @@ def due_items(db: Database, day: date, profile: Profile) -> tuple[ImpoundDueItem
     start_next = datetime.combine(day + timedelta(days=1), time(0), profile.timezone)
     with db.read() as s:
         rows = s.execute(
-            select(Impoundment.id, Impoundment.last_claim_day, Impoundment.custody_day,
-                   Impoundment.release_to_others_from, Animal.name, Animal.species, Animal.breed,
-                   Impoundment.kennel, Impoundment.surrendered, Impoundment.bit_person)
+            select(
+                Impoundment.id,
+                Impoundment.last_claim_day,
+                Impoundment.custody_day,
+                Impoundment.release_to_others_from,
+                Animal.name,
+                Animal.species,
+                Animal.breed,
+                Impoundment.kennel,
+                Impoundment.surrendered,
+                Impoundment.bit_person,
+            )
             .join(Animal, Animal.id == Impoundment.animal_id)
-            .where(Impoundment.disposed.is_(False),
-                   Impoundment.last_claim_day <= day + timedelta(days=1))
+            .where(
+                Impoundment.disposed.is_(False),
+                Impoundment.last_claim_day <= day + timedelta(days=1),
+            )
             .order_by(Impoundment.last_claim_day, Impoundment.id)
         ).all()
     order = list(CATEGORIES)
@@ -72,32 +85,55 @@ def due_items(db: Database, day: date, profile: Profile) -> tuple[ImpoundDueItem
         others_day = others_from.astimezone(profile.timezone).date()
         if no_claim_period(surrendered=surrendered, bit_person=bit):
             cat = "adoptable_today" if others_day == day else "past_hold"
-            text_ = (f"{animal}{where}: surrendered by the owner; may be adopted or transferred"
-                     if cat == "adoptable_today" else
-                     f"{animal}{where}: surrendered {format_day_short(custody)}, "
-                     f"{plural((day - custody).days, 'day')} ago, no disposition")
+            text_ = (
+                f"{animal}{where}: surrendered by the owner; may be adopted or transferred"
+                if cat == "adoptable_today"
+                else f"{animal}{where}: surrendered {format_day_short(custody)}, "
+                f"{plural((day - custody).days, 'day')} ago, no disposition"
+            )
         elif last == day:
             cat, text_ = "hold_ends_today", f"{animal}{where}: owner may claim until end of today"
         elif last == day + timedelta(days=1):
-            cat, text_ = "hold_ends_tomorrow", (f"{animal}{where}: owner may claim until "
-                                                f"{format_day_short(last)}")
+            cat, text_ = (
+                "hold_ends_tomorrow",
+                (f"{animal}{where}: owner may claim until {format_day_short(last)}"),
+            )
         elif others_day == day or (custody == day and others_from < start_next):
-            cat, text_ = ("adoptable_today",
-                          f"{animal}{where}: may be adopted or transferred from today")
+            cat, text_ = (
+                "adoptable_today",
+                f"{animal}{where}: may be adopted or transferred from today",
+            )
         else:
-            cat, text_ = "past_hold", (f"{animal}{where}: hold ended {format_day_short(last)}, "
-                                       f"{plural((day - last).days, 'day')} ago, no disposition")
+            cat, text_ = (
+                "past_hold",
+                (
+                    f"{animal}{where}: hold ended {format_day_short(last)}, "
+                    f"{plural((day - last).days, 'day')} ago, no disposition"
+                ),
+            )
         code = f"{KEY}.{cat}"
-        items.append(ImpoundDueItem(
-            module=KEY, kind="impoundment", record_id=imp_id, due=last, category=code,
-            category_label=CATEGORIES[code], text=text_, overdue=False,
-            sort_key=(order.index(code), last, imp_id), animal=animal, last_claim_day=last))
+        items.append(
+            ImpoundDueItem(
+                module=KEY,
+                kind="impoundment",
+                record_id=imp_id,
+                due=last,
+                category=code,
+                category_label=CATEGORIES[code],
+                text=text_,
+                overdue=False,
+                sort_key=(order.index(code), last, imp_id),
+                animal=animal,
+                last_claim_day=last,
+            )
+        )
     return tuple(sorted(items, key=lambda i: i.sort_key))
 
 
 def demo(d: Demo) -> str:
-    n = _demo_impoundments(d.db, d.actor, d.rng, list(d.animals), list(d.people), d.anchor,
-                           d.profile)
+    n = _demo_impoundments(
+        d.db, d.actor, d.rng, list(d.animals), list(d.people), d.anchor, d.profile
+    )
     return f"{n} impoundments"
 
 
@@ -107,26 +143,31 @@ def checks(conn) -> list[str]:
     from fieldops.services.impound_list import stale_list_copies
 
     out = stale_list_copies(conn)
-    n = conn.execute(text(
-        "SELECT count(*) FROM impoundment t WHERE NOT EXISTS (SELECT 1 FROM audit_event e "
-        "WHERE e.entity = 'impoundment' AND e.entity_id = t.id AND e.action = 'intake')"
-    )).scalar_one()
+    n = conn.execute(
+        text(
+            "SELECT count(*) FROM impoundment t WHERE NOT EXISTS (SELECT 1 FROM audit_event e "
+            "WHERE e.entity = 'impoundment' AND e.entity_id = t.id AND e.action = 'intake')"
+        )
+    ).scalar_one()
     if n:
         out.append(f"{n} impoundment record(s) have no audit trail of their intake")
-    n = conn.execute(text(
-        "SELECT count(*) FROM impoundment t WHERE t.disposed AND NOT EXISTS "
-        "(SELECT 1 FROM disposition d WHERE d.impoundment_id = t.id)"
-    )).scalar_one()
+    n = conn.execute(
+        text(
+            "SELECT count(*) FROM impoundment t WHERE t.disposed AND NOT EXISTS "
+            "(SELECT 1 FROM disposition d WHERE d.impoundment_id = t.id)"
+        )
+    ).scalar_one()
     if n:
         out.append(f"{n} impoundment(s) are marked disposed but have no disposition")
-    n = conn.execute(text(
-        "SELECT count(*) FROM impoundment t WHERE NOT t.disposed AND EXISTS "
-        "(SELECT 1 FROM disposition d WHERE d.impoundment_id = t.id)"
-    )).scalar_one()
+    n = conn.execute(
+        text(
+            "SELECT count(*) FROM impoundment t WHERE NOT t.disposed AND EXISTS "
+            "(SELECT 1 FROM disposition d WHERE d.impoundment_id = t.id)"
+        )
+    ).scalar_one()
     if n:
         out.append(f"{n} impoundment(s) have a disposition but are listed as in custody")
     return out
 
 
-MODULE = Module(KEY, "Pound", due_items=due_items, categories=CATEGORIES, demo=demo,
-                checks=checks)
+MODULE = Module(KEY, "Pound", due_items=due_items, categories=CATEGORIES, demo=demo, checks=checks)

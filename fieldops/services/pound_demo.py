@@ -45,18 +45,27 @@ def impoundments(db, actor, rng, animals, persons, anchor, profile) -> int:
         animal = kw.pop("animal", None) or pool.pop()
         at = min(_at(anchor - timedelta(days=days_ago), rng.randint(8, 16), profile), now())
         count += 1
-        data = {"officer": rng.choice(OFFICERS), "reason": "at_large",
-                "found_place": f"{rng.randint(1, 3000)} {rng.choice(STREETS)}",
-                "kennel": f"K-{count:02d}"}
+        data = {
+            "officer": rng.choice(OFFICERS),
+            "reason": "at_large",
+            "found_place": f"{rng.randint(1, 3000)} {rng.choice(STREETS)}",
+            "kennel": f"K-{count:02d}",
+        }
         data.update(kw)
-        return animal, intake(db, actor, IntakeInput(impounded_at=at, animal_id=animal.id, **data),
-                              profile)
+        return animal, intake(
+            db, actor, IntakeInput(impounded_at=at, animal_id=animal.id, **data), profile
+        )
 
     def pay_all(view, at, to_owner, payer):
         fees = quote(db, view.id, at, to_owner, profile)
         lines = tuple(LineInput(f.kind, f.amount, f.label) for f in fees.lines if f.amount > 0)
-        record_payment(db, actor, view.id, PaymentInput(lines, "card", f"R-{view.id:05d}",
-                                                        payer_id=payer, paid_at=at), profile)
+        record_payment(
+            db,
+            actor,
+            view.id,
+            PaymentInput(lines, "card", f"R-{view.id:05d}", payer_id=payer, paid_at=at),
+            profile,
+        )
 
     # In custody: on hold, ending today / tomorrow, adoptable, past the hold, biting, surrender.
     for days in (1, 2, 3, 5):
@@ -72,33 +81,84 @@ def impoundments(db, actor, rng, animals, persons, anchor, profile) -> int:
     # Dispositions.
     a, first = take(50)
     pay_all(first, _at(anchor - timedelta(days=48), 11, profile), True, a.owner_id)
-    release(db, actor, first.id, ReleaseRequest(
-        True, a.owner_id, at=_at(anchor - timedelta(days=48), 11, profile),
-        rabies_certificate="RV shown at counter", licence_receipt="L-demo"), profile)
+    release(
+        db,
+        actor,
+        first.id,
+        ReleaseRequest(
+            True,
+            a.owner_id,
+            at=_at(anchor - timedelta(days=48), 11, profile),
+            rabies_certificate="RV shown at counter",
+            licence_receipt="L-demo",
+        ),
+        profile,
+    )
     _, repeat = take(9, animal=a)  # same animal again within 60 days: doubled fee
     rel_at = min(_at(anchor - timedelta(days=7), 15, profile), now())
     pay_all(repeat, rel_at, True, a.owner_id)
-    release(db, actor, repeat.id, ReleaseRequest(True, a.owner_id, at=rel_at,
-                                                 rabies_certificate="RV shown",
-                                                 licence_receipt="L-demo-2"), profile)
+    release(
+        db,
+        actor,
+        repeat.id,
+        ReleaseRequest(
+            True, a.owner_id, at=rel_at, rabies_certificate="RV shown", licence_receipt="L-demo-2"
+        ),
+        profile,
+    )
     _, adopt = take(30)
     adopter = persons[-1]
     ad_at = _at(anchor - timedelta(days=15), 13, profile)
     pay_all(adopt, ad_at, False, adopter.id)
-    release(db, actor, adopt.id, ReleaseRequest(False, adopter.id, at=ad_at,
-                                                rabies_prepaid_receipt="Vet receipt 4471",
-                                                licence_agreement=True), profile)
+    release(
+        db,
+        actor,
+        adopt.id,
+        ReleaseRequest(
+            False,
+            adopter.id,
+            at=ad_at,
+            rabies_prepaid_receipt="Vet receipt 4471",
+            licence_agreement=True,
+        ),
+        profile,
+    )
     _, tr = take(25)
-    transfer(db, actor, tr.id, "Dane County Humane Society", profile,
-             at=_at(anchor - timedelta(days=12), 10, profile))
+    transfer(
+        db,
+        actor,
+        tr.id,
+        "Dane County Humane Society",
+        profile,
+        at=_at(anchor - timedelta(days=12), 10, profile),
+    )
     _, eu = take(40, reason="bite", bit_person=True)
-    destroy(db, actor, eu.id, profile, at=_at(anchor - timedelta(days=26), 10, profile),
-            basis="hold_ended", decided_by="Off. Dana Lee (officer)",
-            notes="Owner unknown after bite hold; head preserved for State Lab")
+    destroy(
+        db,
+        actor,
+        eu.id,
+        profile,
+        at=_at(anchor - timedelta(days=26), 10, profile),
+        basis="hold_ended",
+        decided_by="Off. Dana Lee (officer)",
+        notes="Owner unknown after bite hold; head preserved for State Lab",
+    )
     _, died = take(14)
-    record_death(db, actor, died.id, profile, at=_at(anchor - timedelta(days=13), 7, profile),
-                 notes="Found dead in kennel; vet notified")
+    record_death(
+        db,
+        actor,
+        died.id,
+        profile,
+        at=_at(anchor - timedelta(days=13), 7, profile),
+        notes="Found dead in kennel; vet notified",
+    )
     _, esc = take(11)
-    record_escape(db, actor, esc.id, profile, at=_at(anchor - timedelta(days=10), 17, profile),
-                  notes="Slipped the lead in the yard")
+    record_escape(
+        db,
+        actor,
+        esc.id,
+        profile,
+        at=_at(anchor - timedelta(days=10), 17, profile),
+        notes="Slipped the lead in the yard",
+    )
     return count

@@ -71,9 +71,12 @@ class RegisterRow:
             for line in payment.lines:
                 paid[line.kind] += line.amount
         return cls(
-            id=view.id, impounded_at=view.impounded_at, animal=view.animal,
-            disposition=None if d is None else RegisterDisposition(
-                d.kind, d.at, d.recipient, d.transfer_to),
+            id=view.id,
+            impounded_at=view.impounded_at,
+            animal=view.animal,
+            disposition=None
+            if d is None
+            else RegisterDisposition(d.kind, d.at, d.recipient, d.transfer_to),
             fees_paid=by_kind(paid),
         )
 

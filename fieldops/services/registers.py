@@ -28,13 +28,17 @@ MAX_PERIOD_DAYS = 366
 def _check_period(period_start: date, period_end: date) -> None:
     c = Collector()
     c.check(period_end >= period_start, "period_end", "The period cannot end before it starts.")
-    c.check((period_end - period_start).days < MAX_PERIOD_DAYS, "period_end",
-            "Print at most a year at a time.")
+    c.check(
+        (period_end - period_start).days < MAX_PERIOD_DAYS,
+        "period_end",
+        "Print at most a year at a time.",
+    )
     c.raise_if_any()
 
 
-def impound_register_rows(db: Database, period_start: date,
-                          period_end: date) -> tuple[RegisterRow, ...]:
+def impound_register_rows(
+    db: Database, period_start: date, period_end: date
+) -> tuple[RegisterRow, ...]:
     """Every impoundment whose custody day falls in the period, as the register prints it,
     in order of impoundment (58-528; RULES.md section 2, "The record").
 
@@ -43,36 +47,64 @@ def impound_register_rows(db: Database, period_start: date,
     of bound ids (SQLite limits those).
     """
     _check_period(period_start, period_end)
-    in_period = (Impoundment.custody_day >= period_start,
-                 Impoundment.custody_day <= period_end)
+    in_period = (Impoundment.custody_day >= period_start, Impoundment.custody_day <= period_end)
     period_ids = select(Impoundment.id).where(*in_period)
     # Dispositions are append-only and a correction is a newer row naming the one in
     # force, so the newest row of an impoundment is the one no correction supersedes.
-    current_ids = (select(func.max(Disposition.id))
-                   .where(Disposition.impoundment_id.in_(period_ids))
-                   .group_by(Disposition.impoundment_id))
+    current_ids = (
+        select(func.max(Disposition.id))
+        .where(Disposition.impoundment_id.in_(period_ids))
+        .group_by(Disposition.impoundment_id)
+    )
     with db.read() as s:
         conn = s.connection()  # column rows straight from Core: no ORM loading per row
         impoundments = conn.execute(
-            select(Impoundment.id, Impoundment.impounded_at, Impoundment.custody_day,
-                   Impoundment.altered, Animal.id, Animal.name, Animal.species,
-                   Animal.species_detail, Animal.breed, Animal.colour, Animal.sex,
-                   Animal.altered, Animal.birth_date, Animal.markings, Animal.microchip,
-                   Animal.licence_number, Animal.licence_year)
+            select(
+                Impoundment.id,
+                Impoundment.impounded_at,
+                Impoundment.custody_day,
+                Impoundment.altered,
+                Animal.id,
+                Animal.name,
+                Animal.species,
+                Animal.species_detail,
+                Animal.breed,
+                Animal.colour,
+                Animal.sex,
+                Animal.altered,
+                Animal.birth_date,
+                Animal.markings,
+                Animal.microchip,
+                Animal.licence_number,
+                Animal.licence_year,
+            )
             .join(Animal, Animal.id == Impoundment.animal_id)
             .where(*in_period)
             .order_by(Impoundment.impounded_at, Impoundment.id)
         ).all()
         dispositions = conn.execute(
-            select(Disposition.impoundment_id, Disposition.kind, Disposition.at,
-                   Disposition.transfer_to, Person.id, Person.full_name, Person.address,
-                   Person.city, Person.state, Person.postal_code, Person.phone)
+            select(
+                Disposition.impoundment_id,
+                Disposition.kind,
+                Disposition.at,
+                Disposition.transfer_to,
+                Person.id,
+                Person.full_name,
+                Person.address,
+                Person.city,
+                Person.state,
+                Person.postal_code,
+                Person.phone,
+            )
             .outerjoin(Person, Person.id == Disposition.recipient_id)
             .where(Disposition.id.in_(current_ids))
         ).all()
         fees = conn.execute(
-            select(Payment.impoundment_id, PaymentLine.kind,
-                   type_coerce(func.sum(PaymentLine.amount), Money))
+            select(
+                Payment.impoundment_id,
+                PaymentLine.kind,
+                type_coerce(func.sum(PaymentLine.amount), Money),
+            )
             .join(Payment, Payment.id == PaymentLine.payment_id)
             .where(Payment.impoundment_id.in_(period_ids))
             .group_by(Payment.impoundment_id, PaymentLine.kind)
@@ -85,15 +117,50 @@ def impound_register_rows(db: Database, period_start: date,
     for imp_id, kind, amount in fees:
         paid[imp_id][kind] = amount
     rows = []
-    for (imp_id, impounded_at, custody_day, seen_altered, animal_id, name, species,
-         species_detail, breed, colour, sex, altered, birth_date, markings, microchip,
-         licence_number, licence_year) in impoundments:
+    for (
+        imp_id,
+        impounded_at,
+        custody_day,
+        seen_altered,
+        animal_id,
+        name,
+        species,
+        species_detail,
+        breed,
+        colour,
+        sex,
+        altered,
+        birth_date,
+        markings,
+        microchip,
+        licence_number,
+        licence_year,
+    ) in impoundments:
         animal = animal_description(
-            animal_id=animal_id, name=name, species=species, species_detail=species_detail,
-            breed=breed, colour=colour, sex=sex, altered=altered, birth_date=birth_date,
-            markings=markings, microchip=microchip, licence_number=licence_number,
-            licence_year=licence_year, on=custody_day, seen_altered=seen_altered)
+            animal_id=animal_id,
+            name=name,
+            species=species,
+            species_detail=species_detail,
+            breed=breed,
+            colour=colour,
+            sex=sex,
+            altered=altered,
+            birth_date=birth_date,
+            markings=markings,
+            microchip=microchip,
+            licence_number=licence_number,
+            licence_year=licence_year,
+            on=custody_day,
+            seen_altered=seen_altered,
+        )
         fees_of = paid.get(imp_id)
-        rows.append(RegisterRow(imp_id, impounded_at, animal, current.get(imp_id),
-                                by_kind(fees_of) if fees_of else ()))
+        rows.append(
+            RegisterRow(
+                imp_id,
+                impounded_at,
+                animal,
+                current.get(imp_id),
+                by_kind(fees_of) if fees_of else (),
+            )
+        )
     return tuple(rows)

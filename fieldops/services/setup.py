@@ -61,7 +61,8 @@ def open_database(db_arg: str | None = None) -> OpenedDatabase:
         if state.tables and state.revision is None:
             raise NotFieldOpsError(
                 f"{path} is a SQLite database, but not one FieldOps made (it has no FieldOps "
-                "schema version); FieldOps will not add its tables to it. Nothing was changed.")
+                "schema version); FieldOps will not add its tables to it. Nothing was changed."
+            )
         created = not state.exists
     db = Database(url)
     try:
@@ -87,7 +88,8 @@ def open_existing_database(db_arg: str | None = None) -> Database:
         if not state.exists:
             raise DatabaseNotFoundError(
                 f"There is no database at {path}; check --db (or FIELDOPS_DATABASE_URL). "
-                "Nothing was created.")
+                "Nothing was created."
+            )
         require_head(state.revision, str(path))
         return Database(url)
     db = Database(url)  # a server: Database() creates nothing there
@@ -127,8 +129,9 @@ def inspect_sqlite_file(path: Path) -> SqliteFileState:
     except FileNotFoundError:
         return SqliteFileState(exists=False)
     except NotADirectoryError:
-        raise NotADatabaseError(f"{path} cannot be a database: part of its folder "
-                                "path is a file.") from None
+        raise NotADatabaseError(
+            f"{path} cannot be a database: part of its folder path is a file."
+        ) from None
     if stat.S_ISDIR(mode):
         raise NotADatabaseError(f"{path} is a folder, not a database file.")
     if not stat.S_ISREG(mode):
@@ -136,8 +139,9 @@ def inspect_sqlite_file(path: Path) -> SqliteFileState:
     try:
         con = sqlite3.connect(_read_only_uri(path), uri=True)
         try:
-            tables = tuple(r[0] for r in con.execute(
-                "SELECT name FROM sqlite_master WHERE type = 'table'"))
+            tables = tuple(
+                r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+            )
             revision = None
             if "alembic_version" in tables:
                 row = con.execute("SELECT version_num FROM alembic_version").fetchone()
@@ -146,8 +150,8 @@ def inspect_sqlite_file(path: Path) -> SqliteFileState:
             con.close()
     except sqlite3.DatabaseError as exc:  # "file is not a database", "... malformed"
         raise NotADatabaseError(
-            f"{path} is not a FieldOps database, or it is damaged ({exc}); nothing was "
-            "changed.") from None
+            f"{path} is not a FieldOps database, or it is damaged ({exc}); nothing was changed."
+        ) from None
     return SqliteFileState(exists=True, tables=tables, revision=revision)
 
 
@@ -178,7 +182,13 @@ def sign_in_os_user(db: Database) -> Actor:
             user = StaffUser(username=username, full_name=username, role="admin")
             s.add(user)
             s.flush()
-            audit(s, Actor(username, "admin"), "create", "staff_user", user.id,
-                  after={"username": username, "role": "admin"},
-                  reason="first user of a new database")
+            audit(
+                s,
+                Actor(username, "admin"),
+                "create",
+                "staff_user",
+                user.id,
+                after={"username": username, "role": "admin"},
+                reason="first user of a new database",
+            )
         return actor_for(s, username)

@@ -13,9 +13,12 @@ from __future__ import annotations
 from fieldops.modules import Module, ReleaseCase
 from fieldops.rules.release import open_quarantine_block, vicious_block
 
-QUARANTINE_NOT_TRACKED = "FieldOps does not track bite quarantines yet: check the quarantine records."
-VICIOUS_NOT_TRACKED = ("FieldOps does not track vicious-animal declarations yet: check the "
-                       "declarations.")
+QUARANTINE_NOT_TRACKED = (
+    "FieldOps does not track bite quarantines yet: check the quarantine records."
+)
+VICIOUS_NOT_TRACKED = (
+    "FieldOps does not track vicious-animal declarations yet: check the declarations."
+)
 
 
 def _quarantine(_s, _animal_id: int, _release: ReleaseCase):

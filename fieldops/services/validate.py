@@ -19,8 +19,10 @@ def clean(text: str | None) -> str:
 # A form label that is not a noun ("Transferred to:") makes no sentence of
 # "... is required": these say what to do, and what the field is, in words.
 _SENTENCES = {
-    "Transferred to": ("Say where the animal was transferred to.",
-                       "The place the animal was transferred to"),
+    "Transferred to": (
+        "Say where the animal was transferred to.",
+        "The place the animal was transferred to",
+    ),
 }
 
 

@@ -17,7 +17,7 @@ from fieldops.services.impound_list import ImpoundFilter, count_impounds
 # server-side sleep on PostgreSQL.
 SLOW = {
     "sqlite": "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 100000) "
-              "SELECT count(slow(x)) FROM c",
+    "SELECT count(slow(x)) FROM c",
     "postgresql": "SELECT pg_sleep(600)",
 }
 
@@ -27,14 +27,17 @@ def _slow_query(db, started: threading.Event):
         with db.read() as s, cancellable(s):
             raw = s.connection().connection.dbapi_connection
             if db.dialect == "sqlite":
+
                 def slow(x):
                     started.set()
                     time.sleep(0.005)
                     return x
+
                 raw.create_function("slow", 1, slow)
             else:
                 started.set()
             return s.execute(text(SLOW[db.dialect])).scalar()
+
     return work
 
 
@@ -45,7 +48,7 @@ def _run_in_thread(token: CancelToken, work):
         try:
             with running(token):
                 outcome["value"] = work()
-        except BaseException as exc:  # noqa: BLE001 (the test reads it)
+        except BaseException as exc:
             outcome["error"] = exc
 
     thread = threading.Thread(target=target, daemon=True)
@@ -88,7 +91,6 @@ def test_without_a_token_nothing_changes(db):
 
 def test_a_database_error_is_not_mistaken_for_a_cancel(db):
     token = CancelToken()
-    with (running(token), pytest.raises(Exception) as caught,  # noqa: PT011
-          db.read() as s, cancellable(s)):
+    with running(token), pytest.raises(Exception) as caught, db.read() as s, cancellable(s):
         s.execute(text("SELECT * FROM no_such_table"))
     assert not isinstance(caught.value, Cancelled)

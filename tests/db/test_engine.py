@@ -80,13 +80,29 @@ def test_naive_datetimes_are_refused_and_aware_ones_come_back_in_utc(db):
     from datetime import UTC, timedelta, timezone
 
     with pytest.raises(Exception, match="naive"), db.write() as s:
-        s.add(AuditEvent(at=datetime(2026, 1, 1, 12), actor="a", action="x", entity="e",
-                         entity_id=1, reason=""))
+        s.add(
+            AuditEvent(
+                at=datetime(2026, 1, 1, 12),
+                actor="a",
+                action="x",
+                entity="e",
+                entity_id=1,
+                reason="",
+            )
+        )
         s.flush()
     central = timezone(timedelta(hours=-6))
     with db.write() as s:
-        s.add(AuditEvent(at=datetime(2026, 1, 1, 12, tzinfo=central), actor="a", action="x",
-                         entity="e", entity_id=1, reason=""))
+        s.add(
+            AuditEvent(
+                at=datetime(2026, 1, 1, 12, tzinfo=central),
+                actor="a",
+                action="x",
+                entity="e",
+                entity_id=1,
+                reason="",
+            )
+        )
     with db.read() as s:
         at = s.scalars(select(AuditEvent.at)).one()
     assert at == datetime(2026, 1, 1, 18, tzinfo=UTC)
@@ -111,8 +127,9 @@ def test_resolve_url_order(monkeypatch, tmp_path):
     assert resolve_url(None).endswith("fieldops.db")
 
 
-@pytest.mark.parametrize("table", ["audit_event", "disposition", "payment", "payment_line",
-                                   "release_evidence"])
+@pytest.mark.parametrize(
+    "table", ["audit_event", "disposition", "payment", "payment_line", "release_evidence"]
+)
 def test_legal_records_cannot_be_changed_or_deleted(db, table):
     from sqlalchemy import text
     from sqlalchemy.exc import DatabaseError
@@ -120,20 +137,38 @@ def test_legal_records_cannot_be_changed_or_deleted(db, table):
     for statement in (f"UPDATE {table} SET id = id", f"DELETE FROM {table}"):
         if table == "audit_event":
             with db.write() as s:
-                s.add(AuditEvent(at=datetime(2026, 1, 1, tzinfo=__import__("datetime").UTC),
-                                 actor="a", action="x", entity="e", entity_id=1, reason=""))
+                s.add(
+                    AuditEvent(
+                        at=datetime(2026, 1, 1, tzinfo=__import__("datetime").UTC),
+                        actor="a",
+                        action="x",
+                        entity="e",
+                        entity_id=1,
+                        reason="",
+                    )
+                )
             with pytest.raises(DatabaseError, match="never changed"), db.write() as s:
                 s.execute(text(statement))
         else:
             # Triggers fire per row; an empty table proves only that they exist.
             with db.engine.connect() as conn:
                 if db.dialect == "sqlite":
-                    names = {r[0] for r in conn.exec_driver_sql(
-                        "SELECT name FROM sqlite_master WHERE type='trigger' AND tbl_name=?",
-                        (table,))}
+                    names = {
+                        r[0]
+                        for r in conn.exec_driver_sql(
+                            "SELECT name FROM sqlite_master WHERE type='trigger' AND tbl_name=?",
+                            (table,),
+                        )
+                    }
                     assert {f"{table}_no_update", f"{table}_no_delete"} <= names
                 else:
-                    names = {r[0] for r in conn.execute(text(
-                        "SELECT tgname FROM pg_trigger WHERE tgrelid = CAST(:t AS regclass)"),
-                        {"t": table})}
+                    names = {
+                        r[0]
+                        for r in conn.execute(
+                            text(
+                                "SELECT tgname FROM pg_trigger WHERE tgrelid = CAST(:t AS regclass)"
+                            ),
+                            {"t": table},
+                        )
+                    }
                     assert f"{table}_immutable" in names

@@ -88,9 +88,13 @@ def test_online_backup_includes_commits_still_in_the_wal(tmp_path):
     upgrade(db.engine, db.url)
     keep = db.engine.connect()  # an open connection keeps the WAL from being checkpointed away
     with db.engine.begin() as conn:
-        conn.execute(text("INSERT INTO clinic (name, address, phone, licensed, created_at, "
-                          "updated_at, version) VALUES ('North Vet', '', '', 1, "
-                          "'2026-01-01', '2026-01-01', 1)"))
+        conn.execute(
+            text(
+                "INSERT INTO clinic (name, address, phone, licensed, created_at, "
+                "updated_at, version) VALUES ('North Vet', '', '', 1, "
+                "'2026-01-01', '2026-01-01', 1)"
+            )
+        )
     assert (tmp_path / "live.db-wal").stat().st_size > 0
     copy = backup_sqlite(db.url, "0001")
     keep.close()
@@ -145,11 +149,11 @@ def test_require_head_says_which_way_a_database_is_off():
     require_head(head, "x.db")  # at the current schema: nothing to say
     older = script_directory().get_revision(head).down_revision
     assert isinstance(older, str)
-    with pytest.raises(SchemaTooOldError, match="older.*upgrade"):
+    with pytest.raises(SchemaTooOldError, match=r"older.*upgrade"):
         require_head(older, "x.db")
-    with pytest.raises(SchemaTooNewError, match="x.db.*newer"):
+    with pytest.raises(SchemaTooNewError, match=r"x.db.*newer"):
         require_head("from_the_future", "x.db")
-    with pytest.raises(NotFieldOpsError, match="x.db"):
+    with pytest.raises(NotFieldOpsError, match=r"x.db"):
         require_head(None, "x.db")
     # every refusal is written for the user, so the command line says it in one line
     assert issubclass(SchemaTooOldError, UserError) and issubclass(SchemaTooNewError, UserError)

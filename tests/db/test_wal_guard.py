@@ -23,7 +23,8 @@ from fieldops.errors import DatabaseFilesReplacedError, UserError
 
 
 def test_saves_after_the_database_file_was_closed_in_the_app_are_refused_not_lost(
-        tmp_path, sqlite_template):
+    tmp_path, sqlite_template
+):
     db_file = tmp_path / "fieldops.db"
     shutil.copyfile(sqlite_template, db_file)
     result = run_scenario(db_file, "close-fd")
@@ -38,10 +39,18 @@ def test_saves_after_the_database_file_was_closed_in_the_app_are_refused_not_los
 
 def _audit_count(db_file: str) -> int:
     # Read from another process: this one's view of the file is the broken one.
-    done = subprocess.run([sys.executable, "-c",
-                           "import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); "
-                           "print(c.execute('SELECT count(*) FROM audit_event').fetchone()[0])",
-                           db_file], capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); "
+            "print(c.execute('SELECT count(*) FROM audit_event').fetchone()[0])",
+            db_file,
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     return int(done.stdout)
 
 
@@ -51,8 +60,16 @@ def test_a_unit_whose_log_is_replaced_before_commit_is_not_committed(sqlite_db):
         s.execute(AuditEvent.__table__.select())
     before = _audit_count(path)
     with pytest.raises(DatabaseFilesReplacedError) as refused, sqlite_db.write() as s:
-        s.add(AuditEvent(at=datetime(2026, 1, 1, tzinfo=UTC), actor="a", action="x",
-                         entity="e", entity_id=1, reason=""))
+        s.add(
+            AuditEvent(
+                at=datetime(2026, 1, 1, tzinfo=UTC),
+                actor="a",
+                action="x",
+                entity="e",
+                entity_id=1,
+                reason="",
+            )
+        )
         s.flush()
         os.close(os.open(path, os.O_RDONLY))  # the locks are gone...
         _audit_count(path)  # ...so this process's log is deleted when a reader finishes
@@ -65,13 +82,20 @@ def test_a_unit_whose_log_is_replaced_before_commit_is_not_committed(sqlite_db):
         s.execute(AuditEvent.__table__.select())
 
 
-def test_a_log_rebuilt_after_every_connection_closed_is_not_mistaken_for_a_replacement(
-        sqlite_db):
+def test_a_log_rebuilt_after_every_connection_closed_is_not_mistaken_for_a_replacement(sqlite_db):
     url = sqlite_db.url
     wal = Path(sqlite_db.engine.url.database + "-wal")
     with sqlite_db.write() as s:
-        s.add(AuditEvent(at=datetime(2026, 1, 1, tzinfo=UTC), actor="a", action="x",
-                         entity="e", entity_id=1, reason=""))
+        s.add(
+            AuditEvent(
+                at=datetime(2026, 1, 1, tzinfo=UTC),
+                actor="a",
+                action="x",
+                entity="e",
+                entity_id=1,
+                reason="",
+            )
+        )
     sqlite_db.dispose()  # the last connection: SQLite folds the log in and deletes it
     assert not wal.exists()
     again = Database(url)
@@ -79,12 +103,28 @@ def test_a_log_rebuilt_after_every_connection_closed_is_not_mistaken_for_a_repla
     try:
         for db in (again, other, again):
             with db.write() as s:
-                s.add(AuditEvent(at=datetime(2026, 1, 2, tzinfo=UTC), actor="a", action="x",
-                                 entity="e", entity_id=2, reason=""))
+                s.add(
+                    AuditEvent(
+                        at=datetime(2026, 1, 2, tzinfo=UTC),
+                        actor="a",
+                        action="x",
+                        entity="e",
+                        entity_id=2,
+                        reason="",
+                    )
+                )
         other.dispose()
         with again.write() as s:
-            s.add(AuditEvent(at=datetime(2026, 1, 3, tzinfo=UTC), actor="a", action="x",
-                             entity="e", entity_id=3, reason=""))
+            s.add(
+                AuditEvent(
+                    at=datetime(2026, 1, 3, tzinfo=UTC),
+                    actor="a",
+                    action="x",
+                    entity="e",
+                    entity_id=3,
+                    reason="",
+                )
+            )
     finally:
         again.dispose()
         other.dispose()

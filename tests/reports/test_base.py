@@ -87,13 +87,25 @@ def test_money_refuses_floats(amount):
 
 def test_times_print_in_local_time_with_weekday_and_zone():
     # The 12-hour clock the app uses: one format on screen and on paper.
-    assert fmt_datetime(datetime(2026, 3, 2, 20, 5, tzinfo=UTC), CHICAGO) == "Mon 2 Mar 2026 2:05 PM CST"
+    assert (
+        fmt_datetime(datetime(2026, 3, 2, 20, 5, tzinfo=UTC), CHICAGO)
+        == "Mon 2 Mar 2026 2:05 PM CST"
+    )
     # After the change to daylight time on Sun 8 Mar 2026.
-    assert fmt_datetime(datetime(2026, 3, 9, 19, 5, tzinfo=UTC), CHICAGO) == "Mon 9 Mar 2026 2:05 PM CDT"
+    assert (
+        fmt_datetime(datetime(2026, 3, 9, 19, 5, tzinfo=UTC), CHICAGO)
+        == "Mon 9 Mar 2026 2:05 PM CDT"
+    )
     # Late evening in Chicago is already the next day in UTC.
-    assert fmt_datetime(datetime(2026, 3, 3, 3, 30, tzinfo=UTC), CHICAGO) == "Mon 2 Mar 2026 9:30 PM CST"
+    assert (
+        fmt_datetime(datetime(2026, 3, 3, 3, 30, tzinfo=UTC), CHICAGO)
+        == "Mon 2 Mar 2026 9:30 PM CST"
+    )
     # Midnight on a record is a time like any other, not a deadline's "end of the day".
-    assert fmt_datetime(datetime(2026, 3, 3, 6, 0, tzinfo=UTC), CHICAGO) == "Tue 3 Mar 2026 12:00 AM CST"
+    assert (
+        fmt_datetime(datetime(2026, 3, 3, 6, 0, tzinfo=UTC), CHICAGO)
+        == "Tue 3 Mar 2026 12:00 AM CST"
+    )
     assert fmt_date(date(2026, 11, 30)) == "Mon 30 Nov 2026"
 
 
@@ -114,8 +126,10 @@ def test_naive_times_are_refused():
 
 
 @settings(max_examples=200)
-@given(st.text(alphabet=st.sampled_from("ab xyz-WW.,&;<>/"), max_size=120),
-       st.floats(min_value=20, max_value=300))
+@given(
+    st.text(alphabet=st.sampled_from("ab xyz-WW.,&;<>/"), max_size=120),
+    st.floats(min_value=20, max_value=300),
+)
 def test_wrap_text_fits_every_line_and_keeps_every_word(text, width):
     lines = wrap_text(text, "Helvetica", 8, width).split("\n")
     for line in lines:
@@ -137,7 +151,9 @@ def test_user_text_in_a_paragraph_prints_exactly_as_typed(read_pdf):
     assert images_besides_the_letterhead(pdf) == []  # no image was embedded from the text
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(st.text(alphabet=st.sampled_from("abcXYZ019 <>&'\"/=;#!?"), min_size=1, max_size=40))
 def test_any_text_prints_as_itself(read_pdf, value):
     text = _render_and_read([value], read_pdf)[0]

@@ -29,8 +29,11 @@ class TwoPages(Document):
 
 
 def render() -> PdfReader:
-    doc = TwoPages(jurisdiction="City of Riverton Animal Control", tz=CHICAGO,
-                   printed_at=datetime(2026, 3, 12, 15, 30, tzinfo=UTC))
+    doc = TwoPages(
+        jurisdiction="City of Riverton Animal Control",
+        tz=CHICAGO,
+        printed_at=datetime(2026, 3, 12, 15, 30, tzinfo=UTC),
+    )
     return PdfReader(BytesIO(doc.render()))
 
 

@@ -18,13 +18,18 @@ MARCH = {"period_start": date(2026, 3, 1), "period_end": date(2026, 3, 31)}
 
 def _with_requirements(view, n):
     d = view.disposition
-    extra = tuple(EvidenceView(f"x{i}", f"Requirement number {i} of the ordinance, as recorded",
-                               f"Evidence {i}") for i in range(n))
+    extra = tuple(
+        EvidenceView(
+            f"x{i}", f"Requirement number {i} of the ordinance, as recorded", f"Evidence {i}"
+        )
+        for i in range(n)
+    )
     return replace(view, disposition=replace(d, evidence=(*d.evidence, *extra)))
 
 
 def test_the_receipt_statement_and_signatures_stay_on_page_one_when_it_has_room(
-        released_view, doc_args, read_pdf):
+    released_view, doc_args, read_pdf
+):
     # One more requirement than the usual receipt: page 1 still has room for the closing
     # block, which used to move, alone, to a second page.
     pages = read_pdf(release_receipt(_with_requirements(released_view, 1), **doc_args))
@@ -33,7 +38,7 @@ def test_the_receipt_statement_and_signatures_stay_on_page_one_when_it_has_room(
     assert "Evidence 0" in pages[0]
 
 
-@pytest.mark.parametrize("extra", range(0, 12))
+@pytest.mark.parametrize("extra", range(12))
 def test_the_signatures_never_stand_alone_on_a_page(released_view, doc_args, read_pdf, extra):
     pages = read_pdf(release_receipt(_with_requirements(released_view, extra), **doc_args))
     last = pages[-1]
@@ -46,9 +51,12 @@ def test_the_signatures_never_stand_alone_on_a_page(released_view, doc_args, rea
 
 @pytest.mark.parametrize("rows", [20, 24, 27])
 def test_the_register_summary_shares_the_last_page(released_view, doc_args, read_pdf, rows):
-    views = [replace(released_view, id=2000 + n,
-                     impounded_at=released_view.impounded_at + timedelta(hours=n))
-             for n in range(rows)]
+    views = [
+        replace(
+            released_view, id=2000 + n, impounded_at=released_view.impounded_at + timedelta(hours=n)
+        )
+        for n in range(rows)
+    ]
     pages = read_pdf(impound_register(views, **MARCH, **doc_args))
     assert "Summary" in pages[-1]
     assert f"Total: {rows} impoundments" in pages[-1]

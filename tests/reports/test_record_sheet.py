@@ -9,7 +9,7 @@ import pytest
 
 from fieldops.reports import impound_record_sheet
 
-TRICKY = "O'Brien & <Sons> \"Rex\""
+TRICKY = 'O\'Brien & <Sons> "Rex"'
 
 
 @pytest.fixture
@@ -23,10 +23,16 @@ def sheet(doc_args, read_pdf):
 def test_describes_the_animal_with_every_field(sheet, released_view):
     t = sheet(released_view)
     for label, value in [
-        ("Name", "Rex <the dog>"), ("Species", "dog"), ("Breed", "Beagle mix"),
-        ("Colour", "Tan & white"), ("Sex", "male"), ("Spayed / neutered", "Yes"),
-        ("Approximate age", "about 4 years"), ("Microchip", "985112003456789"),
-        ("Licence", "RIV-2026-0412"), ("Markings", "Notched left ear; white blaze"),
+        ("Name", "Rex <the dog>"),
+        ("Species", "dog"),
+        ("Breed", "Beagle mix"),
+        ("Colour", "Tan & white"),
+        ("Sex", "male"),
+        ("Spayed / neutered", "Yes"),
+        ("Approximate age", "about 4 years"),
+        ("Microchip", "985112003456789"),
+        ("Licence", "RIV-2026-0412"),
+        ("Markings", "Notched left ear; white blaze"),
         ("Photo on file", "Yes"),
     ]:
         assert f"{label} {value}" in t
@@ -77,9 +83,14 @@ def test_in_custody(sheet, custody_view):
 
 def test_repeat_impoundment_and_doubled_fee(sheet, released_view):
     view = replace(
-        released_view, repeat_of=977, repeat_custody_day=date(2026, 1, 14),
-        fees=replace(released_view.fees, repeat_of=977,
-                     repeat_note="Impound fee x2: impounded again within 365 days (58-526(a))"),
+        released_view,
+        repeat_of=977,
+        repeat_custody_day=date(2026, 1, 14),
+        fees=replace(
+            released_view.fees,
+            repeat_of=977,
+            repeat_note="Impound fee x2: impounded again within 365 days (58-526(a))",
+        ),
     )
     t = sheet(view)
     assert "Repeat Yes: impounded before as no. 977 (custody day Wed 14 Jan 2026)" in t
@@ -88,11 +99,19 @@ def test_repeat_impoundment_and_doubled_fee(sheet, released_view):
 
 def test_euthanized_biting_animal_preserved(sheet, released_view):
     view = replace(
-        released_view, bit_person=True,
-        disposition=replace(released_view.disposition, kind="euthanized", recipient=None,
-                            to_owner=False, preserve_until=date(2026, 3, 16),
-                            hopeless_or_threat=True, evidence=(),
-                            euthanasia_basis="imminent_threat", decided_by="Dr. Kim & <Vet>"),
+        released_view,
+        bit_person=True,
+        disposition=replace(
+            released_view.disposition,
+            kind="euthanized",
+            recipient=None,
+            to_owner=False,
+            preserve_until=date(2026, 3, 16),
+            hopeless_or_threat=True,
+            evidence=(),
+            euthanasia_basis="imminent_threat",
+            decided_by="Dr. Kim & <Vet>",
+        ),
     )
     t = sheet(view)
     assert "Basis An imminent threat to public health or safety" in t
@@ -106,23 +125,45 @@ def test_euthanized_biting_animal_preserved(sheet, released_view):
 
 
 def test_transfer(sheet, released_view):
-    view = replace(released_view, disposition=replace(
-        released_view.disposition, kind="transferred", recipient=None, to_owner=False,
-        transfer_to="Dane County Humane Society & <Rescue>", evidence=()))
+    view = replace(
+        released_view,
+        disposition=replace(
+            released_view.disposition,
+            kind="transferred",
+            recipient=None,
+            to_owner=False,
+            transfer_to="Dane County Humane Society & <Rescue>",
+            evidence=(),
+        ),
+    )
     t = sheet(view)
     assert "Disposition Transferred" in t
     assert "Transferred to Dane County Humane Society & <Rescue>" in t
 
 
-def test_corrections_keep_the_superseded_entries_with_their_reasons(sheet, released_view,
-                                                                    make_disposition):
-    first = make_disposition(id=58, kind="adopted", to_owner=False,
-                             at=datetime(2026, 3, 10, 15, 0, tzinfo=UTC), evidence=())
-    second = make_disposition(id=59, kind="escaped", recipient=None, to_owner=False,
-                              at=datetime(2026, 3, 10, 17, 0, tzinfo=UTC), evidence=(),
-                              corrects_id=58, correction_reason="Adopter <changed> mind & left")
-    current = make_disposition(id=60, corrects_id=59, recorded_by="sam",
-                               correction_reason="Entered as escaped by mistake")
+def test_corrections_keep_the_superseded_entries_with_their_reasons(
+    sheet, released_view, make_disposition
+):
+    first = make_disposition(
+        id=58,
+        kind="adopted",
+        to_owner=False,
+        at=datetime(2026, 3, 10, 15, 0, tzinfo=UTC),
+        evidence=(),
+    )
+    second = make_disposition(
+        id=59,
+        kind="escaped",
+        recipient=None,
+        to_owner=False,
+        at=datetime(2026, 3, 10, 17, 0, tzinfo=UTC),
+        evidence=(),
+        corrects_id=58,
+        correction_reason="Adopter <changed> mind & left",
+    )
+    current = make_disposition(
+        id=60, corrects_id=59, recorded_by="sam", correction_reason="Entered as escaped by mistake"
+    )
     t = sheet(replace(released_view, disposition=current, corrections=(second, first)))
     corrections = t.split("Corrections", 1)[1]
     assert corrections.index("Adopted") < corrections.index("Escaped")  # in time order

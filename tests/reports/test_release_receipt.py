@@ -12,7 +12,7 @@ from fieldops.reports import release_receipt
 from fieldops.reports.base import unicode_font
 from fieldops.services.impound_views import PartyView, PaymentLineView, PaymentView
 
-TRICKY = "O'Brien & <Sons> \"Rex\""
+TRICKY = 'O\'Brien & <Sons> "Rex"'
 IMG = '<img src="file:///etc/passwd">'
 
 
@@ -35,8 +35,15 @@ def test_says_what_was_released_when_and_to_whom(receipt_text):
 
 
 def test_describes_the_animal(receipt_text):
-    for field in ("Rex <the dog>", "Beagle mix", "Tan & white", "985112003456789",
-                  "RIV-2026-0412", "Notched left ear; white blaze", "about 4 years"):
+    for field in (
+        "Rex <the dog>",
+        "Beagle mix",
+        "Tan & white",
+        "985112003456789",
+        "RIV-2026-0412",
+        "Notched left ear; white blaze",
+        "about 4 years",
+    ):
         assert field in receipt_text
 
 
@@ -56,8 +63,10 @@ def test_shows_the_evidence_and_marks_overrides(receipt_text):
     t = receipt_text
     assert "Name and address of the person Driver licence seen" in t
     assert "Proof of rabies vaccination Certificate 2025-118, expires 2027" in t
-    assert ("No open bite quarantine OVERRIDDEN by sam: Quarantine served at vet <clinic> & released"
-            in t)
+    assert (
+        "No open bite quarantine OVERRIDDEN by sam: Quarantine served at vet <clinic> & released"
+        in t
+    )
 
 
 def test_cites_the_code_and_has_signature_lines(receipt_text):
@@ -94,9 +103,17 @@ def test_hostile_text_prints_as_typed_and_embeds_nothing(released_view, doc_args
         released_view,
         animal=replace(released_view.animal, name=IMG, markings="<font size=40>big</font>"),
         disposition=replace(released_view.disposition, recipient=person, notes=IMG),
-        payments=(PaymentView(id=5, paid_at=released_view.impounded_at, payer=person,
-                              method="cash", receipt_number="<R&1>", recorded_by="opal",
-                              lines=(PaymentLineView("other", IMG, Decimal("1.00")),)),),
+        payments=(
+            PaymentView(
+                id=5,
+                paid_at=released_view.impounded_at,
+                payer=person,
+                method="cash",
+                receipt_number="<R&1>",
+                recorded_by="opal",
+                lines=(PaymentLineView("other", IMG, Decimal("1.00")),),
+            ),
+        ),
     )
     pdf = release_receipt(view, **doc_args)
     t = " ".join(read_pdf(pdf))
@@ -108,8 +125,9 @@ def test_hostile_text_prints_as_typed_and_embeds_nothing(released_view, doc_args
 
 
 def test_many_payments_run_onto_more_pages_with_numbering(released_view, doc_args, read_pdf):
-    lines = tuple(PaymentLineView("boarding", f"Boarding day {n}", Decimal("12.50"))
-                  for n in range(1, 80))
+    lines = tuple(
+        PaymentLineView("boarding", f"Boarding day {n}", Decimal("12.50")) for n in range(1, 80)
+    )
     payment = replace(released_view.payments[0], lines=lines)
     pages = read_pdf(release_receipt(replace(released_view, payments=(payment,)), **doc_args))
     assert len(pages) >= 2
@@ -124,8 +142,7 @@ def test_names_beyond_western_european_letters_print(released_view, doc_args, re
         pytest.skip("no Unicode TrueType font on this machine (Arial, Liberation or DejaVu)")
     name = "Nguyễn Văn Ánh, Łukasz Wróbel, Zoë Ðặng"
     person = PartyView(id=9, full_name=name, address="Straße 5, Riverton")
-    view = replace(released_view,
-                   disposition=replace(released_view.disposition, recipient=person))
+    view = replace(released_view, disposition=replace(released_view.disposition, recipient=person))
     t = " ".join(read_pdf(release_receipt(view, **doc_args)))
     assert f"Released to {name} Straße 5, Riverton" in t
     assert "■" not in t

@@ -19,7 +19,9 @@ REPO = Path(__file__).resolve().parents[2]
 
 @pytest.fixture(scope="module")
 def render_icons():
-    spec = importlib.util.spec_from_file_location("render_icons", REPO / "installer" / "render_icons.py")
+    spec = importlib.util.spec_from_file_location(
+        "render_icons", REPO / "installer" / "render_icons.py"
+    )
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module

@@ -24,7 +24,9 @@ def package_data() -> dict[str, list[str]]:
 def setup_constant(name: str) -> str:
     tree = ast.parse((REPO / "setup.py").read_text(encoding="utf-8"))
     for node in tree.body:
-        if isinstance(node, ast.Assign) and [getattr(t, "id", None) for t in node.targets] == [name]:
+        if isinstance(node, ast.Assign) and [getattr(t, "id", None) for t in node.targets] == [
+            name
+        ]:
             return ast.literal_eval(node.value)
     raise AssertionError(f"setup.py does not set {name}")
 
@@ -45,15 +47,19 @@ def test_every_package_data_pattern_matches_a_file():
         folder = package_folder(package)
         for pattern in patterns:
             assert any(p.is_file() for p in folder.glob(pattern)), (
-                f"package data {package}: {pattern!r} matches nothing in {folder}")
+                f"package data {package}: {pattern!r} matches nothing in {folder}"
+            )
 
 
 def test_every_resource_file_is_package_data():
     folder = REPO / "resources"
     patterns = package_data()[resources.PACKAGE]
     shipped = {p for pattern in patterns for p in folder.glob(pattern)}
-    on_disk = {p for p in folder.rglob("*") if p.is_file() and "__pycache__" not in p.parts
-               and p.name != "__init__.py"}
+    on_disk = {
+        p
+        for p in folder.rglob("*")
+        if p.is_file() and "__pycache__" not in p.parts and p.name != "__init__.py"
+    }
     missing = sorted(str(p.relative_to(folder)) for p in on_disk - shipped)
     assert not missing, f"in resources/ but not installed: {missing}"
     assert not list(folder.rglob("*.py"))[1:], "resources/ holds no code besides __init__.py"

@@ -67,15 +67,18 @@ def test_the_appstream_metadata_names_the_desktop_entry():
 
 
 def test_a_missing_resource_is_named():
-    with pytest.raises(resources.ResourceMissing, match="icons/nope.png"):
+    with pytest.raises(resources.ResourceMissing, match=r"icons/nope.png"):
         resources.read_bytes("icons/nope.png")
 
 
 @pytest.fixture
 def installed_only(tmp_path, monkeypatch):
     """The resources as an installed package, with no source checkout to fall back on."""
-    shutil.copytree(REPO / "resources", tmp_path / resources.PACKAGE,
-                    ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(
+        REPO / "resources",
+        tmp_path / resources.PACKAGE,
+        ignore=shutil.ignore_patterns("__pycache__"),
+    )
     monkeypatch.syspath_prepend(str(tmp_path))
     monkeypatch.setattr(resources, "_source_root", lambda: None)
     sys.modules.pop(resources.PACKAGE, None)
@@ -85,8 +88,9 @@ def installed_only(tmp_path, monkeypatch):
 
 def test_installed_resources_are_read_through_the_package(installed_only):
     assert Path(str(resources.root())) == installed_only
-    assert resources.read_text(resources.STYLESHEET) == (REPO / "resources" / "style.qss").read_text(
-        encoding="utf-8")
+    assert resources.read_text(resources.STYLESHEET) == (
+        REPO / "resources" / "style.qss"
+    ).read_text(encoding="utf-8")
     assert png_size(resources.read_bytes(resources.icon_png(16))) == (16, 16)
     assert set(resources.example_profiles()) >= {"city", "dodgeville", "village-ch12"}
 

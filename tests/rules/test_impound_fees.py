@@ -24,7 +24,12 @@ def M(text):
 
 def test_owner_redemption_dog(profile):
     q = redemption_fees("dog", L(2026, 3, 2, 10), L(2026, 3, 5, 16), profile, repeat=False)
-    assert (q.impound_fee, q.boarding_days, q.boarding_fee, q.total) == (M("40.00"), 3, M("45.00"), M("85.00"))
+    assert (q.impound_fee, q.boarding_days, q.boarding_fee, q.total) == (
+        M("40.00"),
+        3,
+        M("45.00"),
+        M("85.00"),
+    )
     assert q.adoption_fee == M("0.00")
     assert q.multiplier_applied == 1 and not q.repeat and q.to_owner
     assert q.lines == (
@@ -40,7 +45,10 @@ def test_repeat_doubles_only_the_impound_fee(profile):
     assert q.boarding_fee == M("45.00")
     assert q.total == M("125.00")
     assert q.multiplier_applied == 2 and q.repeat
-    assert q.lines[0] == ("Impound fee (dog), x2: impounded again within 60 days (58-526(a))", M("80.00"))
+    assert q.lines[0] == (
+        "Impound fee (dog), x2: impounded again within 60 days (58-526(a))",
+        M("80.00"),
+    )
 
 
 def test_same_day_release_charges_one_day(profile):
@@ -90,11 +98,16 @@ def test_adoption_is_boarding_plus_adoption_fee(profile):
     assert (q.impound_fee, q.boarding_fee, q.adoption_fee) == (M("0.00"), M("120.00"), M("75.00"))
     assert q.total == M("195.00")
     assert not q.to_owner and not q.repeat and q.multiplier_applied == 1
-    assert [label for label, _ in q.lines] == ["Boarding, 8 days at $15.00 a day", "Adoption fee (dog)"]
+    assert [label for label, _ in q.lines] == [
+        "Boarding, 8 days at $15.00 a day",
+        "Adoption fee (dog)",
+    ]
 
 
 def test_adoption_with_impound_fee_is_never_multiplied(profile):
-    q = adoption_fees("cat", L(2026, 3, 2, 10), L(2026, 3, 10, 11), profile, include_impound_fee=True)
+    q = adoption_fees(
+        "cat", L(2026, 3, 2, 10), L(2026, 3, 10, 11), profile, include_impound_fee=True
+    )
     assert q.impound_fee == M("30.00")
     assert q.total == M("30.00") + 8 * M("12.00") + M("50.00")
     assert q.multiplier_applied == 1

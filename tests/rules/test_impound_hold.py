@@ -221,7 +221,9 @@ def test_preserve_until(profile, destroyed_at, until):
 
 def test_preserve_until_explains_itself(profile):
     text = explain_preserve_until(L(2026, 3, 1, 9), profile)
-    assert text.startswith("Preserve for a necropsy until Sun 8 Mar 2026: 7 days after euthanasia on 1 Mar")
+    assert text.startswith(
+        "Preserve for a necropsy until Sun 8 Mar 2026: 7 days after euthanasia on 1 Mar"
+    )
     assert "58-522" in text
     with pytest.raises(ValueError):
         preserve_until(datetime(2026, 3, 1, 9), profile)

@@ -39,7 +39,14 @@ def by_code(reqs):
 
 def test_owner_dog_with_everything(profile, hold):
     reqs = release_requirements(True, COMPLETE_OWNER, hold, DURING_HOLD, profile)
-    assert codes(reqs) == ["name_address", "rabies", "licence", "fees_paid", "no_open_quarantine", "not_vicious"]
+    assert codes(reqs) == [
+        "name_address",
+        "rabies",
+        "licence",
+        "fees_paid",
+        "no_open_quarantine",
+        "not_vicious",
+    ]
     assert unmet(reqs) == ()
 
 
@@ -53,13 +60,26 @@ def test_owner_needs_no_end_of_hold(profile, hold):
 @pytest.mark.parametrize(
     ("facts", "missing"),
     [
-        (ReleaseFacts("dog", False, rabies_certificate=True, licensed=True, fees_paid=True), ["name_address"]),
+        (
+            ReleaseFacts("dog", False, rabies_certificate=True, licensed=True, fees_paid=True),
+            ["name_address"],
+        ),
         (ReleaseFacts("dog", True, licensed=True, fees_paid=True), ["rabies"]),
         (ReleaseFacts("dog", True, rabies_prepaid_receipt=True, licensed=True, fees_paid=True), []),
         (ReleaseFacts("dog", True, rabies_certificate=True, fees_paid=True), ["licence"]),
-        (ReleaseFacts("dog", True, rabies_certificate=True, licence_receipt=True, fees_paid=True), []),
+        (
+            ReleaseFacts(
+                "dog", True, rabies_certificate=True, licence_receipt=True, fees_paid=True
+            ),
+            [],
+        ),
         # an agreement to license is for non-owners; an owner needs the receipt:
-        (ReleaseFacts("dog", True, rabies_certificate=True, licence_agreement=True, fees_paid=True), ["licence"]),
+        (
+            ReleaseFacts(
+                "dog", True, rabies_certificate=True, licence_agreement=True, fees_paid=True
+            ),
+            ["licence"],
+        ),
         (ReleaseFacts("dog", True, rabies_certificate=True, licensed=True), ["fees_paid"]),
         (ReleaseFacts("cat", True, fees_paid=True), ["rabies"]),
         (ReleaseFacts("cat", True, rabies_certificate=True, fees_paid=True), []),
@@ -76,7 +96,9 @@ def test_owner_requirements(profile, hold, facts, missing):
 
 
 def test_owner_requirement_labels_and_sections(profile, hold):
-    reqs = by_code(release_requirements(True, ReleaseFacts("dog", True), hold, DURING_HOLD, profile))
+    reqs = by_code(
+        release_requirements(True, ReleaseFacts("dog", True), hold, DURING_HOLD, profile)
+    )
     assert reqs["rabies"].label == (
         "Proof of rabies vaccination or a veterinarian's receipt for prepaid vaccination"
     )
@@ -87,13 +109,17 @@ def test_owner_requirement_labels_and_sections(profile, hold):
 
 
 def test_cat_and_other_species_have_no_licence_requirement(profile, hold):
-    assert "licence" not in codes(release_requirements(True, ReleaseFacts("cat", True), hold, DURING_HOLD, profile))
+    assert "licence" not in codes(
+        release_requirements(True, ReleaseFacts("cat", True), hold, DURING_HOLD, profile)
+    )
     other = release_requirements(False, ReleaseFacts("ferret", True), hold, AFTER_HOLD, profile)
     assert "licence" not in codes(other) and "rabies" not in codes(other)
 
 
 def test_non_owner_waits_for_the_hold(profile, hold):
-    facts = ReleaseFacts("dog", True, rabies_prepaid_receipt=True, licence_agreement=True, fees_paid=True)
+    facts = ReleaseFacts(
+        "dog", True, rabies_prepaid_receipt=True, licence_agreement=True, fees_paid=True
+    )
     during = release_requirements(False, facts, hold, DURING_HOLD, profile)
     assert codes(during)[0] == "hold_ended"
     assert codes(unmet(during)) == ["hold_ended"]
@@ -106,12 +132,20 @@ def test_non_owner_waits_for_the_hold(profile, hold):
 @pytest.mark.parametrize(
     ("facts", "missing"),
     [
-        (ReleaseFacts("dog", True, rabies_prepaid_receipt=True, licence_agreement=True, fees_paid=True), []),
+        (
+            ReleaseFacts(
+                "dog", True, rabies_prepaid_receipt=True, licence_agreement=True, fees_paid=True
+            ),
+            [],
+        ),
         # shown to be vaccinated / licensed: no receipt or agreement needed
         (ReleaseFacts("dog", True, rabies_certificate=True, licensed=True, fees_paid=True), []),
         (ReleaseFacts("dog", True, rabies_prepaid_receipt=True, fees_paid=True), ["licence"]),
         (ReleaseFacts("dog", True, licence_agreement=True, fees_paid=True), ["rabies"]),
-        (ReleaseFacts("dog", False, rabies_prepaid_receipt=True, licence_agreement=True), ["name_address", "fees_paid"]),
+        (
+            ReleaseFacts("dog", False, rabies_prepaid_receipt=True, licence_agreement=True),
+            ["name_address", "fees_paid"],
+        ),
         (ReleaseFacts("cat", True, fees_paid=True), ["rabies"]),
         (ReleaseFacts("cat", True, rabies_prepaid_receipt=True, fees_paid=True), []),
     ],
@@ -149,8 +183,13 @@ def test_vicious_animal_is_not_released_into_the_city(profile, hold):
     assert codes(missing) == ["not_vicious"] and missing[0].overridable
     assert "58-524" in missing[0].section
     outside = ReleaseFacts(
-        "dog", True, rabies_certificate=True, licensed=True, fees_paid=True,
-        declared_vicious=True, recipient_in_city=False,
+        "dog",
+        True,
+        rabies_certificate=True,
+        licensed=True,
+        fees_paid=True,
+        declared_vicious=True,
+        recipient_in_city=False,
     )
     assert unmet(release_requirements(True, outside, hold, AFTER_HOLD, profile)) == ()
 

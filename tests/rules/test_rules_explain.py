@@ -1,4 +1,4 @@
-""""Why this date?" sentences, date formats, and the docstring convention (issue 3)."""
+""" "Why this date?" sentences, date formats, and the docstring convention (issue 3)."""
 
 from __future__ import annotations
 
@@ -50,14 +50,23 @@ def test_instant_format(profile, moment, text):
 
 
 def test_midnight_as_a_start(profile):
-    assert format_instant(L(2026, 3, 10), profile, midnight="start") == "Tue 10 Mar 2026 12:00 AM CDT (start of the day)"
-    assert format_instant(L(2026, 3, 10), profile, midnight="plain") == "Tue 10 Mar 2026 12:00 AM CDT"
+    assert (
+        format_instant(L(2026, 3, 10), profile, midnight="start")
+        == "Tue 10 Mar 2026 12:00 AM CDT (start of the day)"
+    )
+    assert (
+        format_instant(L(2026, 3, 10), profile, midnight="plain") == "Tue 10 Mar 2026 12:00 AM CDT"
+    )
 
 
 def test_the_issue_example_sentence(profile):
     text = explain_days(
-        "Owner may claim until", date(2026, 3, 2), 7, profile,
-        after="impoundment", source="city code 58-526, Wis. Stat. 990.001(4)",
+        "Owner may claim until",
+        date(2026, 3, 2),
+        7,
+        profile,
+        after="impoundment",
+        source="city code 58-526, Wis. Stat. 990.001(4)",
     )
     assert text == (
         "Owner may claim until Mon 9 Mar 2026: 7 days after impoundment on 2 Mar "
@@ -75,7 +84,9 @@ def test_extension_names_each_excluded_day(profile):
 
 
 def test_hours_sentence_lists_skipped_days(profile):
-    text = explain_hours("Due by", L(2026, 12, 24, 14, 30), 48, profile, after="service", source="y")
+    text = explain_hours(
+        "Due by", L(2026, 12, 24, 14, 30), 48, profile, after="service", source="y"
+    )
     assert text == (
         "Due by Mon 28 Dec 2026 2:30 PM CST: 48 hours after service at Thu 24 Dec 2026 2:30 PM CST, "
         "not counting Fri 25 Dec, a legal holiday (Christmas Day) and Sun 27 Dec, a Sunday (y)."
@@ -84,10 +95,19 @@ def test_hours_sentence_lists_skipped_days(profile):
 
 def test_every_computed_date_explains_itself_with_a_source(profile):
     hold = impound_hold(L(2026, 3, 2, 10), profile, bit_person=True)
-    plan = quarantine_plan(L(2026, 3, 2, 9), L(2026, 3, 2, 11), profile, owner_known=False, rabies_proof=False)
+    plan = quarantine_plan(
+        L(2026, 3, 2, 9), L(2026, 3, 2, 11), profile, owner_known=False, rabies_proof=False
+    )
     expected = {
         hold: ("last_claim_day", "release_to_others_from"),
-        plan: ("placement", "deliver_by", "first_exam_day", "intervening_exam_window", "last_day", "certificate_due"),
+        plan: (
+            "placement",
+            "deliver_by",
+            "first_exam_day",
+            "intervening_exam_window",
+            "last_day",
+            "certificate_due",
+        ),
     }
     for obj, keys in expected.items():
         for key in keys:
@@ -101,9 +121,23 @@ def test_every_computed_date_explains_itself_with_a_source(profile):
 
 NOT_RULES = {
     # formatting and local-time helpers: no ordinance behind them
-    "as_local_day", "format_clock", "format_day", "format_day_short", "format_instant",
-    "local_date", "require_aware", "start_of_local_day", "to_local", "unmet", "parse_money",
-    "explain_days", "explain_hours", "nominal_last_day", "hours_period", "utc", "format_local",
+    "as_local_day",
+    "format_clock",
+    "format_day",
+    "format_day_short",
+    "format_instant",
+    "local_date",
+    "require_aware",
+    "start_of_local_day",
+    "to_local",
+    "unmet",
+    "parse_money",
+    "explain_days",
+    "explain_hours",
+    "nominal_last_day",
+    "hours_period",
+    "utc",
+    "format_local",
     "plural",
 }
 
@@ -118,16 +152,38 @@ def test_every_rule_function_names_its_source_in_its_docstring():
         assert SECTION.search(doc), f"{name} docstring names no ordinance or statute section"
         checked += 1
     assert checked >= 20
-    assert SECTION.search(inspect.getdoc(rules.Profile.default) or "") is None  # sanity: regex is specific
+    assert (
+        SECTION.search(inspect.getdoc(rules.Profile.default) or "") is None
+    )  # sanity: regex is specific
 
 
 def test_public_api_names_from_rules_md_section_5():
     for name in (
-        "Profile", "is_legal_holiday", "deadline_after_days", "deadline_after_hours", "impound_hold",
-        "is_repeat_impoundment", "redemption_fees", "quarantine_plan", "vicious_notice_deadline",
-        "ReleaseFacts", "Requirement", "release_requirements", "unmet", "may_destroy", "preserve_until",
-        "adoption_fees", "plan_after_broken_home", "GROUNDS", "EXCEPTIONS", "DeclarationCheck",
-        "check_declaration", "FeeSchedule", "FeeQuote", "ImpoundHold", "QuarantinePlan",
+        "Profile",
+        "is_legal_holiday",
+        "deadline_after_days",
+        "deadline_after_hours",
+        "impound_hold",
+        "is_repeat_impoundment",
+        "redemption_fees",
+        "quarantine_plan",
+        "vicious_notice_deadline",
+        "ReleaseFacts",
+        "Requirement",
+        "release_requirements",
+        "unmet",
+        "may_destroy",
+        "preserve_until",
+        "adoption_fees",
+        "plan_after_broken_home",
+        "GROUNDS",
+        "EXCEPTIONS",
+        "DeclarationCheck",
+        "check_declaration",
+        "FeeSchedule",
+        "FeeQuote",
+        "ImpoundHold",
+        "QuarantinePlan",
     ):
         assert name in rules.__all__, name
     from fieldops.rules.release import Requirement, unmet  # the services import them from here

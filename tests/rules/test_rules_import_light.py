@@ -19,9 +19,7 @@ new = sorted(set(sys.modules) - before)
 print(json.dumps([[m, getattr(sys.modules[m], "__file__", None)] for m in new]))
 """
 
-STDLIB_DIRS = {
-    str(Path(sysconfig.get_paths()[key]).resolve()) for key in ("stdlib", "platstdlib")
-}
+STDLIB_DIRS = {str(Path(sysconfig.get_paths()[key]).resolve()) for key in ("stdlib", "platstdlib")}
 
 
 def _is_stdlib(name: str, file: str | None) -> bool:
@@ -47,12 +45,12 @@ def test_importing_rules_loads_only_stdlib_and_fieldops():
     loaded = dict(json.loads(result.stdout.strip().splitlines()[-1]))
     assert "fieldops.rules" in loaded
     foreign = [
-        m for m, file in loaded.items()
-        if m.split(".")[0] != "fieldops" and not _is_stdlib(m, file)
+        m for m, file in loaded.items() if m.split(".")[0] != "fieldops" and not _is_stdlib(m, file)
     ]
     assert foreign == [], f"fieldops.rules imported modules outside the standard library: {foreign}"
     outside_rules = [
-        m for m in loaded
+        m
+        for m in loaded
         if m.startswith("fieldops") and m != "fieldops" and not m.startswith("fieldops.rules")
     ]
     assert outside_rules == [], f"fieldops.rules pulled in other fieldops packages: {outside_rules}"

@@ -32,7 +32,9 @@ SETTINGS = settings(max_examples=200, deadline=None, suppress_health_check=[Heal
 
 days_ = st.dates(min_value=date(1990, 1, 1), max_value=date(2090, 12, 31))
 # Clerk-added holidays, clustered so that runs of excluded days occur.
-extra_holidays = st.frozensets(st.dates(min_value=date(2025, 12, 1), max_value=date(2027, 2, 28)), max_size=40)
+extra_holidays = st.frozensets(
+    st.dates(min_value=date(2025, 12, 1), max_value=date(2027, 2, 28)), max_size=40
+)
 
 
 @st.composite
@@ -44,7 +46,9 @@ def profiles(draw):
 def instants(draw, lo=datetime(2025, 12, 1), hi=datetime(2027, 2, 28)):
     """Aware instants, in the local zone or in UTC, including DST-change days."""
     zone = draw(st.sampled_from([CHICAGO, UTC]))
-    return draw(st.datetimes(min_value=lo, max_value=hi, timezones=st.just(zone), allow_imaginary=False))
+    return draw(
+        st.datetimes(min_value=lo, max_value=hi, timezones=st.just(zone), allow_imaginary=False)
+    )
 
 
 def counted_hours(start: datetime, end: datetime, profile: Profile) -> timedelta:
@@ -84,7 +88,9 @@ def test_period_to_act_never_ends_on_sunday_or_holiday(event, days, profile):
 @SETTINGS
 @given(event=days_, days=st.integers(0, 400), extra=st.integers(0, 30))
 def test_deadline_after_days_is_monotone(event, days, extra):
-    assert deadline_after_days(event, days, PROFILE) <= deadline_after_days(event, days + extra, PROFILE)
+    assert deadline_after_days(event, days, PROFILE) <= deadline_after_days(
+        event, days + extra, PROFILE
+    )
     later = event + timedelta(days=extra)
     assert deadline_after_days(event, days, PROFILE) <= deadline_after_days(later, days, PROFILE)
 
@@ -115,17 +121,25 @@ def test_hours_deadline_never_lands_inside_an_excluded_day(start, hours, profile
 
 
 @SETTINGS
-@given(t1=instants(), gap=st.timedeltas(min_value=timedelta(0), max_value=timedelta(days=20)),
-       hours=st.integers(0, 200), profile=profiles())
+@given(
+    t1=instants(),
+    gap=st.timedeltas(min_value=timedelta(0), max_value=timedelta(days=20)),
+    hours=st.integers(0, 200),
+    profile=profiles(),
+)
 def test_hours_deadline_non_decreasing_in_t(t1, gap, hours, profile):
     t2 = t1.astimezone(UTC) + gap  # real elapsed time, not wall-clock arithmetic
-    assert utc(deadline_after_hours(t1, hours, profile)) <= utc(deadline_after_hours(t2, hours, profile))
+    assert utc(deadline_after_hours(t1, hours, profile)) <= utc(
+        deadline_after_hours(t2, hours, profile)
+    )
 
 
 @SETTINGS
 @given(start=instants(), h1=st.integers(0, 300), more=st.integers(0, 100), profile=profiles())
 def test_hours_deadline_non_decreasing_in_h(start, h1, more, profile):
-    assert utc(deadline_after_hours(start, h1, profile)) <= utc(deadline_after_hours(start, h1 + more, profile))
+    assert utc(deadline_after_hours(start, h1, profile)) <= utc(
+        deadline_after_hours(start, h1 + more, profile)
+    )
 
 
 @SETTINGS
@@ -146,12 +160,15 @@ def test_hold_end_never_precedes_impoundment_plus_7_days(at, bit, surrendered, p
     hold = impound_hold(at, profile, bit_person=bit, surrendered=surrendered)
     custody = hold.custody_day
     assert hold.last_claim_day >= custody + timedelta(days=7)
-    assert utc(hold.release_to_others_from) >= utc(start_of_local_day(custody + timedelta(days=8), profile))
+    assert utc(hold.release_to_others_from) >= utc(
+        start_of_local_day(custody + timedelta(days=8), profile)
+    )
     # Days are calendar days (Wis. Stat. 990.001(4)), not 24-hour blocks: across the
     # spring clock change seven days are 167 real hours, so compare on the local clock.
     week_later = at.astimezone(profile.timezone) + timedelta(days=7)  # wall-clock arithmetic
-    assert hold.release_to_others_from.astimezone(profile.timezone).replace(tzinfo=None) \
-        >= week_later.replace(tzinfo=None)
+    assert hold.release_to_others_from.astimezone(profile.timezone).replace(
+        tzinfo=None
+    ) >= week_later.replace(tzinfo=None)
     assert not is_excluded_day(hold.last_claim_day, profile)
     assert not hold.is_over(week_later)
     if bit:
@@ -175,7 +192,9 @@ money = st.decimals(min_value=0, max_value=10_000, places=2, allow_nan=False, al
 @st.composite
 def fee_profiles(draw):
     fees = {
-        species: FeeSchedule(impound=draw(money), boarding_per_day=draw(money), adoption=draw(money))
+        species: FeeSchedule(
+            impound=draw(money), boarding_per_day=draw(money), adoption=draw(money)
+        )
         for species in ("dog", "cat", "other")
     }
     return dataclasses.replace(PROFILE, fees=fees, repeat_multiplier=draw(st.integers(1, 5)))
@@ -185,8 +204,13 @@ species_ = st.sampled_from(["dog", "cat", "other", "Ferret", "DOG", "rabbit"])
 
 
 @SETTINGS
-@given(profile=fee_profiles(), species=species_, impounded=instants(),
-       stay=st.timedeltas(min_value=timedelta(0), max_value=timedelta(days=90)), repeat=st.booleans())
+@given(
+    profile=fee_profiles(),
+    species=species_,
+    impounded=instants(),
+    stay=st.timedeltas(min_value=timedelta(0), max_value=timedelta(days=90)),
+    repeat=st.booleans(),
+)
 def test_fees_are_never_negative_and_add_up(profile, species, impounded, stay, repeat):
     released = impounded + stay
     for quote in (
@@ -203,18 +227,29 @@ def test_fees_are_never_negative_and_add_up(profile, species, impounded, stay, r
 
 
 @SETTINGS
-@given(profile=fee_profiles(), species=species_, impounded=instants(),
-       stay=st.timedeltas(min_value=timedelta(0), max_value=timedelta(days=90)), include=st.booleans())
+@given(
+    profile=fee_profiles(),
+    species=species_,
+    impounded=instants(),
+    stay=st.timedeltas(min_value=timedelta(0), max_value=timedelta(days=90)),
+    include=st.booleans(),
+)
 def test_repeat_multiplier_never_applies_to_a_non_owner(profile, species, impounded, stay, include):
-    quote = adoption_fees(species, impounded, impounded + stay, profile, include_impound_fee=include)
+    quote = adoption_fees(
+        species, impounded, impounded + stay, profile, include_impound_fee=include
+    )
     schedule = profile.fee_schedule(species)
     assert quote.multiplier_applied == 1 and not quote.repeat and not quote.to_owner
     assert quote.impound_fee == (schedule.impound if include else Decimal("0.00"))
 
 
 @SETTINGS
-@given(profile=fee_profiles(), species=species_, impounded=instants(),
-       stay=st.timedeltas(min_value=timedelta(0), max_value=timedelta(days=90)))
+@given(
+    profile=fee_profiles(),
+    species=species_,
+    impounded=instants(),
+    stay=st.timedeltas(min_value=timedelta(0), max_value=timedelta(days=90)),
+)
 def test_owner_repeat_multiplies_only_the_impound_fee(profile, species, impounded, stay):
     first = redemption_fees(species, impounded, impounded + stay, profile, repeat=False)
     again = redemption_fees(species, impounded, impounded + stay, profile, repeat=True)
@@ -227,12 +262,19 @@ def test_owner_repeat_multiplies_only_the_impound_fee(profile, species, impounde
 
 
 @SETTINGS
-@given(bitten=instants(), delay=st.timedeltas(min_value=timedelta(0), max_value=timedelta(days=8)),
-       owner_known=st.booleans(), proof=st.booleans(), profile=profiles())
+@given(
+    bitten=instants(),
+    delay=st.timedeltas(min_value=timedelta(0), max_value=timedelta(days=8)),
+    owner_known=st.booleans(),
+    proof=st.booleans(),
+    profile=profiles(),
+)
 def test_quarantine_observation_is_a_minimum_and_certificate_a_period_to_act(
     bitten, delay, owner_known, proof, profile
 ):
-    plan = quarantine_plan(bitten, bitten + delay, profile, owner_known=owner_known, rabies_proof=proof)
+    plan = quarantine_plan(
+        bitten, bitten + delay, profile, owner_known=owner_known, rabies_proof=proof
+    )
     assert plan.last_day == nominal_last_day(plan.bite_day, 10, profile)  # never extended
     assert not is_excluded_day(plan.certificate_due, profile)
     assert plan.certificate_due >= plan.bite_day + timedelta(days=15)
@@ -242,4 +284,6 @@ def test_quarantine_observation_is_a_minimum_and_certificate_a_period_to_act(
         assert plan.first_exam_day < lo <= hi < plan.last_day
     assert (plan.deliver_by is None) == (plan.placement == "home")
     if plan.deliver_by is not None:
-        assert plan.deliver_by.astimezone(UTC) - plan.ordered_at.astimezone(UTC) == timedelta(hours=24)
+        assert plan.deliver_by.astimezone(UTC) - plan.ordered_at.astimezone(UTC) == timedelta(
+            hours=24
+        )

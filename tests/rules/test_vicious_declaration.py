@@ -19,7 +19,7 @@ from fieldops.rules import (
 )
 
 CHICAGO = ZoneInfo("America/Chicago")
-NONE_APPLY = {code: False for code in EXCEPTIONS}
+NONE_APPLY = dict.fromkeys(EXCEPTIONS, False)
 
 
 def L(*args):
@@ -71,7 +71,9 @@ def test_every_exception_needs_a_finding(code):
     findings = {k: v for k, v in NONE_APPLY.items() if k != code}
     check = check_declaration(["bit_or_clawed"], findings)
     assert not check.allowed
-    assert check.reasons == (f"No finding recorded on the exception in {EXCEPTION_SECTIONS[code]}: {EXCEPTIONS[code]}.",)
+    assert check.reasons == (
+        f"No finding recorded on the exception in {EXCEPTION_SECTIONS[code]}: {EXCEPTIONS[code]}.",
+    )
     assert not check_declaration(["bit_or_clawed"], {**NONE_APPLY, code: None}).allowed
 
 
@@ -91,7 +93,11 @@ NOTICE_CASES = [
     (L(2026, 3, 7, 14, 30), L(2026, 3, 10, 14, 30), "posted Sat: Sunday (DST start) skipped"),
     (L(2026, 11, 26, 14, 30), L(2026, 11, 29, 0, 0), "served on Thanksgiving: end of Sat 28 Nov"),
     (L(2026, 12, 31, 9), L(2027, 1, 4, 9), "New Year and Sunday skipped"),
-    (L(2026, 5, 22, 17), L(2026, 5, 26, 17), "Fri 7 h, Sat 24, Sun + Memorial Day skipped, Tue 26 17 h"),
+    (
+        L(2026, 5, 22, 17),
+        L(2026, 5, 26, 17),
+        "Fri 7 h, Sat 24, Sun + Memorial Day skipped, Tue 26 17 h",
+    ),
 ]
 
 

@@ -17,8 +17,11 @@ def profile() -> Profile:
 
 @pytest.fixture
 def owner(db, operator):
-    return create_person(db, operator, PersonInput(full_name="Ana Ruiz", address="12 Elm St",
-                                                   city="Madison", postal_code="53703"))
+    return create_person(
+        db,
+        operator,
+        PersonInput(full_name="Ana Ruiz", address="12 Elm St", city="Madison", postal_code="53703"),
+    )
 
 
 @pytest.fixture
@@ -29,15 +32,21 @@ def adopter(db, operator):
 @pytest.fixture
 def rex(db, operator, owner, today):
     """An unlicensed, unvaccinated dog with a known owner."""
-    return create_animal(db, operator, AnimalInput(species="dog", name="Rex", breed="Beagle",
-                                                   owner_id=owner.id), today=today)
+    return create_animal(
+        db,
+        operator,
+        AnimalInput(species="dog", name="Rex", breed="Beagle", owner_id=owner.id),
+        today=today,
+    )
 
 
 @pytest.fixture
 def vaccinate(db, operator, today):
     def _v(animal_id, on=date(2026, 1, 10), until=date(2027, 1, 10), cert="RV-77"):
-        return add_vaccination(db, operator, animal_id, VaccinationInput(on, until, cert, "Dr Vet"),
-                               today=today)
+        return add_vaccination(
+            db, operator, animal_id, VaccinationInput(on, until, cert, "Dr Vet"), today=today
+        )
+
     return _v
 
 
@@ -46,6 +55,8 @@ def impound(db, operator, profile):
     def _impound(animal_id, at, **kw):
         data = {"officer": "Off. Dana Lee", "reason": "at_large", "found_place": "Elm & 3rd"}
         data.update(kw)
-        return intake(db, operator, IntakeInput(impounded_at=at, animal_id=animal_id, **data),
-                      profile)
+        return intake(
+            db, operator, IntakeInput(impounded_at=at, animal_id=animal_id, **data), profile
+        )
+
     return _impound

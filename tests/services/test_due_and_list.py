@@ -11,8 +11,7 @@ from fieldops.services.due import due_items
 from fieldops.services.impound_list import ImpoundFilter, count_impounds, impounds_page
 
 
-def test_today_lists_holds_ending_adoptable_and_overdue(db, operator, rex, impound, profile,
-                                                        today):
+def test_today_lists_holds_ending_adoptable_and_overdue(db, operator, rex, impound, profile, today):
     from fieldops.services.animals import AnimalInput, create_animal
 
     def animal(name):
@@ -27,17 +26,23 @@ def test_today_lists_holds_ending_adoptable_and_overdue(db, operator, rex, impou
     record_escape(db, operator, gone.id, profile, at=local(2026, 11, 4), notes="fence")
     on_hold = impound(animal("F"), local(2026, 11, 18))
     items = {i.impoundment_id: i.category for i in due_items(db, day, profile)}
-    assert items == {ends_today.id: "impound.hold_ends_today", ends_tomorrow.id: "impound.hold_ends_tomorrow",
-                     adoptable.id: "impound.adoptable_today", overdue.id: "impound.past_hold"}
+    assert items == {
+        ends_today.id: "impound.hold_ends_today",
+        ends_tomorrow.id: "impound.hold_ends_tomorrow",
+        adoptable.id: "impound.adoptable_today",
+        overdue.id: "impound.past_hold",
+    }
     assert on_hold.id not in items and gone.id not in items
 
 
-def test_an_owner_surrender_is_adoptable_on_its_intake_day(db, operator, owner, impound,
-                                                          profile, today):
+def test_an_owner_surrender_is_adoptable_on_its_intake_day(
+    db, operator, owner, impound, profile, today
+):
     from fieldops.services.animals import AnimalInput, create_animal
 
-    dog = create_animal(db, operator, AnimalInput(species="dog", name="Gus", owner_id=owner.id),
-                        today=today)
+    dog = create_animal(
+        db, operator, AnimalInput(species="dog", name="Gus", owner_id=owner.id), today=today
+    )
     imp = impound(dog.id, local(2026, 11, 20, 9), reason="owner_surrender", owner_id=owner.id)
     (item,) = due_items(db, date(2026, 11, 20), profile)
     assert item.impoundment_id == imp.id and item.category == "impound.adoptable_today"
@@ -46,14 +51,17 @@ def test_an_owner_surrender_is_adoptable_on_its_intake_day(db, operator, owner, 
     assert later.category == "impound.past_hold" and "3 days ago" in later.text
 
 
-def test_a_biting_surrendered_animal_still_serves_its_hold(db, operator, owner, impound,
-                                                          profile, today):
+def test_a_biting_surrendered_animal_still_serves_its_hold(
+    db, operator, owner, impound, profile, today
+):
     from fieldops.services.animals import AnimalInput, create_animal
 
-    dog = create_animal(db, operator, AnimalInput(species="dog", name="Ace", owner_id=owner.id),
-                        today=today)
-    impound(dog.id, local(2026, 11, 2, 9), reason="owner_surrender", owner_id=owner.id,
-            bit_person=True)
+    dog = create_animal(
+        db, operator, AnimalInput(species="dog", name="Ace", owner_id=owner.id), today=today
+    )
+    impound(
+        dog.id, local(2026, 11, 2, 9), reason="owner_surrender", owner_id=owner.id, bit_person=True
+    )
     assert due_items(db, date(2026, 11, 2), profile) == ()
     (item,) = due_items(db, date(2026, 11, 12), profile)  # 2 Nov + 10, a Thursday
     assert item.category == "impound.hold_ends_today"
@@ -76,10 +84,35 @@ def test_list_filters_and_sorts_in_sql(db, operator, rex, impound, profile, toda
     assert count_impounds(db, ImpoundFilter(status="adoptable"), at) == 1
     assert count_impounds(db, ImpoundFilter(status="disposed"), at) == 1
     assert count_impounds(db, ImpoundFilter(status="all", species="cat"), at) == 1
-    assert count_impounds(db, ImpoundFilter(status="all", date_from=date(2026, 11, 1),
-                                            date_to=date(2026, 11, 30)), at) == 2
+    assert (
+        count_impounds(
+            db,
+            ImpoundFilter(status="all", date_from=date(2026, 11, 1), date_to=date(2026, 11, 30)),
+            at,
+        )
+        == 2
+    )
     found = impounds_page(db, ImpoundFilter(status="all", text="ruiz"), 0, 10, at, profile).rows
     assert {r.id for r in found} == {a.id, c.id}  # by owner's name
-    by_hold = impounds_page(db, ImpoundFilter(status="all", sort="last_claim_day",
-                                              descending=False), 0, 10, at, profile).rows
+    by_hold = impounds_page(
+        db, ImpoundFilter(status="all", sort="last_claim_day", descending=False), 0, 10, at, profile
+    ).rows
     assert [r.id for r in by_hold] == [c.id, a.id, b.id]
+
+
+def test_list_rows_carry_a_status_code_beside_the_label(db, operator, rex, impound, profile):
+    """Programs (and the screens' chips) read the code; the label is for people."""
+    from fieldops.services.animals import AnimalInput, create_animal
+
+    tom = create_animal(
+        db, operator, AnimalInput(species="cat", name="Tom"), today=date(2026, 11, 1)
+    )
+    held = impound(rex.id, local(2026, 11, 20, 9))
+    gone = impound(tom.id, local(2026, 11, 2, 9))
+    record_escape(db, operator, gone.id, profile, at=local(2026, 11, 3, 8), notes="gate")
+    page = impounds_page(db, ImpoundFilter(status="all"), 0, 10, local(2026, 11, 24, 12), profile)
+    codes = {r.id: (r.status_code, r.status) for r in page.rows}
+    assert codes[held.id] == ("on_hold", "On hold")
+    assert codes[gone.id] == ("escaped", "Escaped")
+    later = impounds_page(db, ImpoundFilter(status="all"), 0, 10, local(2026, 12, 1, 12), profile)
+    assert {r.id: r.status_code for r in later.rows}[held.id] == "adoptable"

@@ -40,7 +40,8 @@ def test_owner_surrender_is_adoptable_at_once(db, rex, owner, impound):
 
 
 def test_second_impoundment_within_60_days_doubles_the_owner_fee_and_names_the_first(
-        db, rex, impound, profile):
+    db, rex, impound, profile
+):
     first = impound(rex.id, local(2026, 9, 10))
     second = impound(rex.id, local(2026, 11, 8))  # 59 days later
     assert second.repeat_of == first.id and second.repeat_custody_day == date(2026, 9, 10)
@@ -57,15 +58,26 @@ def test_sixty_days_apart_is_not_a_repeat(db, rex, impound, profile):
     assert repeat_check(db, rex.id, local(2026, 11, 8), profile) is None
     later = impound(rex.id, local(2026, 11, 8))
     assert later.repeat_of is None
-    assert quote(db, later.id, local(2026, 11, 9), True, profile).lines[0].amount == \
-        profile.fees["dog"].impound
+    assert (
+        quote(db, later.id, local(2026, 11, 9), True, profile).lines[0].amount
+        == profile.fees["dog"].impound
+    )
 
 
 def test_intake_of_a_new_animal_creates_it_in_the_registry(db, operator, profile):
-    view = intake(db, operator, IntakeInput(
-        impounded_at=local(2026, 11, 2), officer="Off. Lee", reason="at_large",
-        found_place="Elm & 3rd", new_animal=AnimalInput(species="cat", colour="grey tabby"),
-        photo=Photo("cat.png", "image/png", b"\x89PNG fake")), profile)
+    view = intake(
+        db,
+        operator,
+        IntakeInput(
+            impounded_at=local(2026, 11, 2),
+            officer="Off. Lee",
+            reason="at_large",
+            found_place="Elm & 3rd",
+            new_animal=AnimalInput(species="cat", colour="grey tabby"),
+            photo=Photo("cat.png", "image/png", b"\x89PNG fake"),
+        ),
+        profile,
+    )
     assert view.animal.species == "cat" and view.has_photo
     assert get_photo(db, view.id).content == b"\x89PNG fake"
     assert count_animals(db) == 1
@@ -73,9 +85,17 @@ def test_intake_of_a_new_animal_creates_it_in_the_registry(db, operator, profile
 
 def test_invalid_intake_names_each_field_and_saves_nothing(db, operator, profile):
     with pytest.raises(ValidationError) as exc:
-        intake(db, operator, IntakeInput(
-            impounded_at=local(2099, 1, 1), officer=" ", reason="other",
-            new_animal=AnimalInput(species="horse")), profile)
+        intake(
+            db,
+            operator,
+            IntakeInput(
+                impounded_at=local(2099, 1, 1),
+                officer=" ",
+                reason="other",
+                new_animal=AnimalInput(species="horse"),
+            ),
+            profile,
+        )
     fields = exc.value.by_field()
     assert {"impounded_at", "officer", "reason_detail", "animal.species"} <= set(fields)
     assert count_animals(db) == 0
@@ -84,13 +104,23 @@ def test_invalid_intake_names_each_field_and_saves_nothing(db, operator, profile
 
 def test_owner_surrender_needs_the_owner(db, rex, operator, profile):
     with pytest.raises(ValidationError) as exc:
-        intake(db, operator, IntakeInput(impounded_at=local(2026, 11, 2), officer="Lee",
-                                         reason="owner_surrender", animal_id=rex.id), profile)
+        intake(
+            db,
+            operator,
+            IntakeInput(
+                impounded_at=local(2026, 11, 2),
+                officer="Lee",
+                reason="owner_surrender",
+                animal_id=rex.id,
+            ),
+            profile,
+        )
     assert exc.value.field == "owner_id"
 
 
-def test_fees_use_the_schedule_in_force_on_the_impoundment_day(db, rex, impound, supervisor,
-                                                               profile):
+def test_fees_use_the_schedule_in_force_on_the_impoundment_day(
+    db, rex, impound, supervisor, profile
+):
     from fieldops.services.fee_schedules import FeeScheduleInput, SpeciesFees, enter_fee_schedule
 
     fees = {s: SpeciesFees("50.00", "20.00", "90.00") for s in ("dog", "cat", "other")}
@@ -115,12 +145,19 @@ def test_fee_schedule_needs_a_supervisor_and_valid_money(db, operator, superviso
     with pytest.raises(ValidationError) as exc:
         enter_fee_schedule(db, supervisor, FeeScheduleInput("", date(2026, 12, 1), bad))
     assert {"resolution", "cat.impound", "cat.boarding_per_day", "cat.adoption"} <= set(
-        exc.value.by_field())
+        exc.value.by_field()
+    )
 
 
-@pytest.mark.parametrize(("birth", "age"), [
-    (date(2025, 10, 1), "about 1 year"), (date(2023, 11, 1), "about 3 years"),
-    (date(2026, 10, 1), "about 1 month"), (None, "unknown")])
+@pytest.mark.parametrize(
+    ("birth", "age"),
+    [
+        (date(2025, 10, 1), "about 1 year"),
+        (date(2023, 11, 1), "about 3 years"),
+        (date(2026, 10, 1), "about 1 month"),
+        (None, "unknown"),
+    ],
+)
 def test_the_record_gives_an_approximate_age(db, operator, impound, today, birth, age):
     from fieldops.services.animals import create_animal
 
@@ -135,9 +172,17 @@ def _count_impoundments(db) -> int:
 def test_an_intake_needs_where_found_and_a_description(db, operator, profile):
     # The counter's defect: a chip and an officer saved "#20 (no name), dog" and nothing else.
     with pytest.raises(ValidationError) as exc:
-        intake(db, operator, IntakeInput(
-            impounded_at=local(2026, 11, 2), officer="Off. Lee", reason="at_large",
-            new_animal=AnimalInput(species="dog", microchip="985112345678901")), profile)
+        intake(
+            db,
+            operator,
+            IntakeInput(
+                impounded_at=local(2026, 11, 2),
+                officer="Off. Lee",
+                reason="at_large",
+                new_animal=AnimalInput(species="dog", microchip="985112345678901"),
+            ),
+            profile,
+        )
     assert {"found_place", "animal.breed"} <= set(exc.value.by_field())
     assert "registry animal" in exc.value.by_field()["animal.breed"]
     assert count_animals(db) == 0 and _count_impoundments(db) == 0
@@ -145,55 +190,118 @@ def test_an_intake_needs_where_found_and_a_description(db, operator, profile):
 
 def test_a_registry_animal_is_its_own_description(db, rex, operator, profile):
     with pytest.raises(ValidationError) as exc:
-        intake(db, operator, IntakeInput(impounded_at=local(2026, 11, 2), officer="Off. Lee",
-                                         reason="at_large", animal_id=rex.id), profile)
+        intake(
+            db,
+            operator,
+            IntakeInput(
+                impounded_at=local(2026, 11, 2),
+                officer="Off. Lee",
+                reason="at_large",
+                animal_id=rex.id,
+            ),
+            profile,
+        )
     assert set(exc.value.by_field()) == {"found_place"}
-    view = intake(db, operator, IntakeInput(impounded_at=local(2026, 11, 2), officer="Off. Lee",
-                                            reason="at_large", animal_id=rex.id,
-                                            found_place="Elm & 3rd"), profile)
+    view = intake(
+        db,
+        operator,
+        IntakeInput(
+            impounded_at=local(2026, 11, 2),
+            officer="Off. Lee",
+            reason="at_large",
+            animal_id=rex.id,
+            found_place="Elm & 3rd",
+        ),
+        profile,
+    )
     assert view.found_place == "Elm & 3rd"
 
 
-def test_a_known_chip_described_as_new_points_to_the_registry_animal(db, operator, profile,
-                                                                    today):
+def test_a_known_chip_described_as_new_points_to_the_registry_animal(db, operator, profile, today):
     from fieldops.services.animals import create_animal
 
-    rex = create_animal(db, operator, AnimalInput(species="dog", name="Rex",
-                                                  microchip="985112345678901"), today=today)
+    rex = create_animal(
+        db,
+        operator,
+        AnimalInput(species="dog", name="Rex", microchip="985112345678901"),
+        today=today,
+    )
     with pytest.raises(ValidationError) as exc:
-        intake(db, operator, IntakeInput(
-            impounded_at=local(2026, 11, 2), officer="Off. Lee", reason="at_large",
-            found_place="Elm & 3rd",
-            new_animal=AnimalInput(species="dog", colour="tan", microchip="985 112 345 678 901")),
-            profile)
+        intake(
+            db,
+            operator,
+            IntakeInput(
+                impounded_at=local(2026, 11, 2),
+                officer="Off. Lee",
+                reason="at_large",
+                found_place="Elm & 3rd",
+                new_animal=AnimalInput(
+                    species="dog", colour="tan", microchip="985 112 345 678 901"
+                ),
+            ),
+            profile,
+        )
     message = exc.value.by_field()["animal.microchip"]
     assert f"#{rex.id}" in message and "Use this animal" in message
     assert count_animals(db) == 1 and _count_impoundments(db) == 0
 
 
 def test_altered_condition_and_injuries_are_kept_with_the_intake(db, rex, operator, profile):
-    view = intake(db, operator, IntakeInput(
-        impounded_at=local(2026, 11, 2), officer="Off. Lee", reason="at_large",
-        found_place="Elm & 3rd", animal_id=rex.id, altered=True, condition=" thin,  matted ",
-        injuries="Cut on the left fore paw"), profile)
+    view = intake(
+        db,
+        operator,
+        IntakeInput(
+            impounded_at=local(2026, 11, 2),
+            officer="Off. Lee",
+            reason="at_large",
+            found_place="Elm & 3rd",
+            animal_id=rex.id,
+            altered=True,
+            condition=" thin,  matted ",
+            injuries="Cut on the left fore paw",
+        ),
+        profile,
+    )
     assert (view.animal.altered, view.condition, view.injuries) == (
-        True, "thin, matted", "Cut on the left fore paw")
-    new = intake(db, operator, IntakeInput(
-        impounded_at=local(2026, 11, 2), officer="Off. Lee", reason="at_large",
-        found_place="Elm & 3rd", new_animal=AnimalInput(species="cat", colour="black"),
-        altered=False), profile)
+        True,
+        "thin, matted",
+        "Cut on the left fore paw",
+    )
+    new = intake(
+        db,
+        operator,
+        IntakeInput(
+            impounded_at=local(2026, 11, 2),
+            officer="Off. Lee",
+            reason="at_large",
+            found_place="Elm & 3rd",
+            new_animal=AnimalInput(species="cat", colour="black"),
+            altered=False,
+        ),
+        profile,
+    )
     from fieldops.services.animals import get_animal
 
     assert new.animal.altered is False
     assert get_animal(db, new.animal.id).altered is False  # the registry learns it too
-    plain = intake(db, operator, IntakeInput(
-        impounded_at=local(2026, 11, 3), officer="Off. Lee", reason="at_large",
-        found_place="Elm & 3rd", animal_id=rex.id), profile)
+    plain = intake(
+        db,
+        operator,
+        IntakeInput(
+            impounded_at=local(2026, 11, 3),
+            officer="Off. Lee",
+            reason="at_large",
+            found_place="Elm & 3rd",
+            animal_id=rex.id,
+        ),
+        profile,
+    )
     assert plain.animal.altered is None and plain.condition == "" and plain.injuries == ""
 
 
 def test_officer_choices_are_the_staff_and_the_last_officer_this_user_named(
-        db, rex, operator, profile):
+    db, rex, operator, profile
+):
     from fieldops.services.context import Actor
     from fieldops.services.impounds import officer_choices
     from fieldops.services.staff import set_staff
@@ -206,21 +314,31 @@ def test_officer_choices_are_the_staff_and_the_last_officer_this_user_named(
     first = officer_choices(db, operator)
     assert first.names == ("Off. Marco Vang", "Ada Admin") and first.last == ""
     for officer, who in (("Off. Marco Vang", operator), ("Off. Dana Lee", admin)):
-        intake(db, who, IntakeInput(impounded_at=local(2026, 11, 2), officer=officer,
-                                    reason="at_large", animal_id=rex.id, found_place="Elm"),
-               profile)
+        intake(
+            db,
+            who,
+            IntakeInput(
+                impounded_at=local(2026, 11, 2),
+                officer=officer,
+                reason="at_large",
+                animal_id=rex.id,
+                found_place="Elm",
+            ),
+            profile,
+        )
     assert officer_choices(db, operator).last == "Off. Marco Vang"
     assert officer_choices(db, admin).last == "Off. Dana Lee"
 
 
-@pytest.mark.parametrize("on", [date(2026, 11, 2), date(2026, 2, 28), date(2028, 2, 29),
-                                date(2026, 8, 31), date(2026, 1, 1)])
+@pytest.mark.parametrize(
+    "on",
+    [date(2026, 11, 2), date(2026, 2, 28), date(2028, 2, 29), date(2026, 8, 31), date(2026, 1, 1)],
+)
 @pytest.mark.parametrize("years", [0, 1, 3, 12])
 def test_an_age_in_years_reads_back_as_that_age(on, years):
     from fieldops.services.animals import approximate_age, birth_date_for_age
 
-    expected = "about 6 months" if years == 0 else \
-        f"about {years} year{'s' if years != 1 else ''}"
+    expected = "about 6 months" if years == 0 else f"about {years} year{'s' if years != 1 else ''}"
     assert approximate_age(birth_date_for_age(years, on), on) == expected
 
 

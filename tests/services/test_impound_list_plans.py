@@ -57,8 +57,9 @@ def _assert_indexed(db, query, what: str) -> None:
     if db.dialect == "sqlite":
         plan = _sqlite_plan(db, query)
         assert not [p for p in plan if "TEMP B-TREE" in p], f"{what} sorts: {plan}"
-        assert not [p for p in plan if p.startswith("SCAN impoundment") and "INDEX" not in p], \
+        assert not [p for p in plan if p.startswith("SCAN impoundment") and "INDEX" not in p], (
             f"{what} scans the table: {plan}"
+        )
         assert any("impoundment USING" in p for p in plan), f"{what}: {plan}"
     else:
         plan = _pg_plan(db, query)
@@ -103,45 +104,61 @@ def _rows(db, profile, **kw):
     return impounds_page(db, f, 0, 50, AT, profile).rows
 
 
-def test_sorted_by_animal_and_owner_with_renames_followed(db, operator, owner, adopter, impound,
-                                                          profile, today):
+def test_sorted_by_animal_and_owner_with_renames_followed(
+    db, operator, owner, adopter, impound, profile, today
+):
     def dog(name, owner_id=None):
-        return create_animal(db, operator, AnimalInput(species="dog", name=name,
-                                                       owner_id=owner_id), today=today)
+        return create_animal(
+            db, operator, AnimalInput(species="dog", name=name, owner_id=owner_id), today=today
+        )
 
     zed, abe, max_ = dog("Zed", owner.id), dog("Abe"), dog("Max", adopter.id)
     a = impound(zed.id, local(2026, 11, 2), owner_id=owner.id)
     b = impound(abe.id, local(2026, 11, 3))
     c = impound(max_.id, local(2026, 11, 4), owner_id=adopter.id)
-    assert [r.id for r in _rows(db, profile, sort="animal", descending=False)] == [b.id, c.id,
-                                                                                  a.id]
+    assert [r.id for r in _rows(db, profile, sort="animal", descending=False)] == [b.id, c.id, a.id]
     # Unknown owners first, then Quinn (Bea) before Ruiz (Ana).
-    assert [r.id for r in _rows(db, profile, sort="owner", descending=False)] == [b.id, c.id,
-                                                                                 a.id]
+    assert [r.id for r in _rows(db, profile, sort="owner", descending=False)] == [b.id, c.id, a.id]
     view = get_animal(db, abe.id)
-    update_animal(db, operator, abe.id, AnimalInput(species="cat", name="Zoe"),
-                  expected_version=view.version, today=today)
+    update_animal(
+        db,
+        operator,
+        abe.id,
+        AnimalInput(species="cat", name="Zoe"),
+        expected_version=view.version,
+        today=today,
+    )
     person = get_person(db, owner.id)
-    update_person(db, operator, owner.id, PersonInput(full_name="Ana Abbott",
-                                                      address="12 Elm St"),
-                  expected_version=person.version)
-    assert [r.id for r in _rows(db, profile, sort="animal", descending=False)] == [c.id, a.id,
-                                                                                  b.id]
-    assert [r.id for r in _rows(db, profile, sort="owner", descending=False)] == [b.id, a.id,
-                                                                                 c.id]
+    update_person(
+        db,
+        operator,
+        owner.id,
+        PersonInput(full_name="Ana Abbott", address="12 Elm St"),
+        expected_version=person.version,
+    )
+    assert [r.id for r in _rows(db, profile, sort="animal", descending=False)] == [c.id, a.id, b.id]
+    assert [r.id for r in _rows(db, profile, sort="owner", descending=False)] == [b.id, a.id, c.id]
     assert [r.id for r in _rows(db, profile, species="cat")] == [b.id]
-    assert [r.id for r in _rows(db, profile, sort="species", descending=False)][0] == b.id
+    assert next(r.id for r in _rows(db, profile, sort="species", descending=False)) == b.id
 
 
-def test_status_follows_dispositions_and_corrections(db, operator, supervisor, rex, impound,
-                                                     profile):
+def test_status_follows_dispositions_and_corrections(
+    db, operator, supervisor, rex, impound, profile
+):
     imp = impound(rex.id, local(2026, 11, 2))
     assert count_impounds(db, ImpoundFilter(status="in_custody"), AT) == 1
     record_escape(db, operator, imp.id, profile, at=local(2026, 11, 3), notes="gate")
     (row,) = _rows(db, profile, status="disposed")
     assert row.status == DISPOSITIONS["escaped"] and row.days_held == 1
-    correct_disposition(db, supervisor, imp.id, kind="died", at=local(2026, 11, 5),
-                        reason="found dead in run 4", profile=profile)
+    correct_disposition(
+        db,
+        supervisor,
+        imp.id,
+        kind="died",
+        at=local(2026, 11, 5),
+        reason="found dead in run 4",
+        profile=profile,
+    )
     (row,) = _rows(db, profile, status="disposed")
     assert row.status == DISPOSITIONS["died"] and row.days_held == 3
     assert count_impounds(db, ImpoundFilter(status="in_custody"), AT) == 0
@@ -156,12 +173,25 @@ def test_a_release_is_listed_as_released(db, operator, owner, rex, impound, prof
     vaccinate(rex.id)
     at = local(2026, 11, 4)
     fees = quote(db, imp.id, at, True, profile)
-    lines = tuple(LineInput("boarding" if f.label.startswith("Boarding") else "impound",
-                            f.amount) for f in fees.lines if f.amount > 0)
-    record_payment(db, operator, imp.id, PaymentInput(lines, "cash", "R-1", payer_id=owner.id,
-                                                      paid_at=at), profile)
-    release(db, operator, imp.id, ReleaseRequest(True, owner.id, at=local(2026, 11, 4),
-                                                 licence_receipt="L-1"), profile)
+    lines = tuple(
+        LineInput("boarding" if f.label.startswith("Boarding") else "impound", f.amount)
+        for f in fees.lines
+        if f.amount > 0
+    )
+    record_payment(
+        db,
+        operator,
+        imp.id,
+        PaymentInput(lines, "cash", "R-1", payer_id=owner.id, paid_at=at),
+        profile,
+    )
+    release(
+        db,
+        operator,
+        imp.id,
+        ReleaseRequest(True, owner.id, at=local(2026, 11, 4), licence_receipt="L-1"),
+        profile,
+    )
     assert count_impounds(db, ImpoundFilter(status="released"), AT) == 1
     (row,) = _rows(db, profile, status="released", sort="owner")
     assert row.id == imp.id and row.status == DISPOSITIONS["reclaimed"]
@@ -183,32 +213,55 @@ def test_an_upgraded_database_gets_its_copies(tmp_path):
         conn.commit()
     now = "2026-11-01 10:00:00.000000"
     with db.engine.begin() as conn:
-        conn.execute(text(
-            "INSERT INTO person (id, full_name, sort_name, address, city, postal_code, in_city, "
-            "phone, search_phone, email, is_veterinarian, notes, created_at, updated_at, version)"
-            " VALUES (1, 'Ana Ruiz', 'ruiz ana', '', '', '', 1, '', '', '', 0, '', :t, :t, 1)"),
-            {"t": now})
-        conn.execute(text(
-            "INSERT INTO animal (id, name, species, species_detail, breed, colour, sex, markings,"
-            " notes, created_at, updated_at, version) VALUES (1, 'Rex', 'dog', '', '', '', "
-            "'male', '', '', :t, :t, 1)"), {"t": now})
-        conn.execute(text(
-            "INSERT INTO impoundment (id, animal_id, impounded_at, custody_day, last_claim_day, "
-            "release_to_others_from, found_place, officer, reason, reason_detail, bit_person, "
-            "surrendered, owner_id, kennel, notes, recorded_by, disposed, created_at, "
-            "updated_at, version) VALUES (1, 1, :t, '2026-11-01', '2026-11-08', :t, '', 'x', "
-            "'at_large', '', 0, 0, 1, '', '', 'x', 1, :t, :t, 1)"), {"t": now})
-        conn.execute(text(
-            "INSERT INTO disposition (impoundment_id, kind, at, to_owner, transfer_to, notes, "
-            "hopeless_or_threat, recorded_by, recorded_at, correction_reason) "
-            "VALUES (1, 'escaped', :t, 0, '', '', 0, 'x', :t, '')"), {"t": now})
+        conn.execute(
+            text(
+                "INSERT INTO person (id, full_name, sort_name, address, city, postal_code, in_city, "
+                "phone, search_phone, email, is_veterinarian, notes, created_at, updated_at, version)"
+                " VALUES (1, 'Ana Ruiz', 'ruiz ana', '', '', '', 1, '', '', '', 0, '', :t, :t, 1)"
+            ),
+            {"t": now},
+        )
+        conn.execute(
+            text(
+                "INSERT INTO animal (id, name, species, species_detail, breed, colour, sex, markings,"
+                " notes, created_at, updated_at, version) VALUES (1, 'Rex', 'dog', '', '', '', "
+                "'male', '', '', :t, :t, 1)"
+            ),
+            {"t": now},
+        )
+        conn.execute(
+            text(
+                "INSERT INTO impoundment (id, animal_id, impounded_at, custody_day, last_claim_day, "
+                "release_to_others_from, found_place, officer, reason, reason_detail, bit_person, "
+                "surrendered, owner_id, kennel, notes, recorded_by, disposed, created_at, "
+                "updated_at, version) VALUES (1, 1, :t, '2026-11-01', '2026-11-08', :t, '', 'x', "
+                "'at_large', '', 0, 0, 1, '', '', 'x', 1, :t, :t, 1)"
+            ),
+            {"t": now},
+        )
+        conn.execute(
+            text(
+                "INSERT INTO disposition (impoundment_id, kind, at, to_owner, transfer_to, notes, "
+                "hopeless_or_threat, recorded_by, recorded_at, correction_reason) "
+                "VALUES (1, 'escaped', :t, 0, '', '', 0, 'x', :t, '')"
+            ),
+            {"t": now},
+        )
     upgrade(db.engine, url)
     with db.engine.connect() as conn:
-        row = conn.execute(text("SELECT animal_name, animal_species, owner_sort_name, "
-                                "disposition_kind FROM impoundment")).one()
+        row = conn.execute(
+            text(
+                "SELECT animal_name, animal_species, owner_sort_name, "
+                "disposition_kind FROM impoundment"
+            )
+        ).one()
     assert tuple(row) == ("Rex", "dog", "ruiz ana", "escaped")
-    assert count_impounds(db, ImpoundFilter(status="disposed", species="dog",
-                                            date_from=date(2026, 11, 1)), AT) == 1
+    assert (
+        count_impounds(
+            db, ImpoundFilter(status="disposed", species="dog", date_from=date(2026, 11, 1)), AT
+        )
+        == 1
+    )
     db.dispose()
 
 
@@ -216,13 +269,21 @@ def test_the_copy_triggers_are_in_place(db):
     """A later batch migration on SQLite would drop them silently; this says so."""
     if db.dialect == "sqlite":
         sql = "SELECT name FROM sqlite_master WHERE type = 'trigger'"
-        expected = {"impoundment_list_keys_ai", "impoundment_list_keys_au",
-                    "animal_impound_list_au", "person_impound_list_au",
-                    "disposition_impound_list_ai"}
+        expected = {
+            "impoundment_list_keys_ai",
+            "impoundment_list_keys_au",
+            "animal_impound_list_au",
+            "person_impound_list_au",
+            "disposition_impound_list_ai",
+        }
     else:
         sql = "SELECT tgname FROM pg_trigger WHERE NOT tgisinternal"
-        expected = {"impoundment_list_keys", "animal_impound_list", "person_impound_list",
-                    "disposition_impound_list"}
+        expected = {
+            "impoundment_list_keys",
+            "animal_impound_list",
+            "person_impound_list",
+            "disposition_impound_list",
+        }
     with db.engine.connect() as conn:
         names = {row[0] for row in conn.exec_driver_sql(sql)}
     assert expected <= names

@@ -32,8 +32,13 @@ from fieldops.services.people import PersonInput, create_person
 
 
 def pay(db, actor, imp_id, profile, *lines, receipt="R-100"):
-    return record_payment(db, actor, imp_id, PaymentInput(
-        tuple(LineInput(k, Decimal(a)) for k, a in lines), "cash", receipt), profile)
+    return record_payment(
+        db,
+        actor,
+        imp_id,
+        PaymentInput(tuple(LineInput(k, Decimal(a)) for k, a in lines), "cash", receipt),
+        profile,
+    )
 
 
 def pay_quote(db, actor, imp_id, profile, at, to_owner=True):
@@ -45,13 +50,15 @@ def codes(exc) -> set[str]:
     return {r.code for r in exc.value.requirements}
 
 
-def test_release_to_owner_refused_with_every_missing_requirement_named(db, operator, rex,
-                                                                      impound, profile):
+def test_release_to_owner_refused_with_every_missing_requirement_named(
+    db, operator, rex, impound, profile
+):
     nobody = create_person(db, operator, PersonInput(full_name="No Address"))
     imp = impound(rex.id, local(2026, 11, 2))
     with pytest.raises(RequirementsNotMet) as exc:
-        release(db, operator, imp.id, ReleaseRequest(True, nobody.id, at=local(2026, 11, 3)),
-                profile)
+        release(
+            db, operator, imp.id, ReleaseRequest(True, nobody.id, at=local(2026, 11, 3)), profile
+        )
     assert codes(exc) == {"name_address", "rabies", "licence", "fees_paid"}
     assert "rabies" in str(exc.value).lower() and "58-526(b)(1)" in str(exc.value)
     assert get_impoundment(db, imp.id, profile).in_custody
@@ -66,16 +73,21 @@ def test_each_owner_requirement_alone_refuses(db, operator, owner, rex, impound,
         recipient = create_person(db, operator, PersonInput(full_name="Walk In")).id
     if missing != "fees_paid":
         pay_quote(db, operator, imp.id, profile, at)
-    req = ReleaseRequest(True, recipient, at=at,
-                         rabies_certificate="" if missing == "rabies" else "RV-1 exp 2027",
-                         licence_receipt="" if missing == "licence" else "L-2026-9")
+    req = ReleaseRequest(
+        True,
+        recipient,
+        at=at,
+        rabies_certificate="" if missing == "rabies" else "RV-1 exp 2027",
+        licence_receipt="" if missing == "licence" else "L-2026-9",
+    )
     with pytest.raises(RequirementsNotMet) as exc:
         release(db, operator, imp.id, req, profile)
     assert codes(exc) == {missing}
 
 
-def test_completed_release_to_owner_with_doubled_fee(db, operator, owner, rex, impound, profile,
-                                                     vaccinate):
+def test_completed_release_to_owner_with_doubled_fee(
+    db, operator, owner, rex, impound, profile, vaccinate
+):
     impound(rex.id, local(2026, 9, 20))
     imp = impound(rex.id, local(2026, 11, 2))
     vaccinate(rex.id)
@@ -104,37 +116,54 @@ def test_completed_release_to_owner_with_doubled_fee(db, operator, owner, rex, i
     assert history(db, "impoundment", imp.id)[0].action == "reclaimed"
 
 
-def test_adoption_refused_during_the_hold_and_allowed_after(db, operator, adopter, rex, impound,
-                                                            profile):
+def test_adoption_refused_during_the_hold_and_allowed_after(
+    db, operator, adopter, rex, impound, profile
+):
     imp = impound(rex.id, local(2026, 11, 2))  # owner may claim until Mon 9 Nov
-    req = dict(rabies_prepaid_receipt="Vet receipt 555", licence_agreement=True)
+    req = {"rabies_prepaid_receipt": "Vet receipt 555", "licence_agreement": True}
     pay_quote(db, operator, imp.id, profile, local(2026, 11, 10, 9), to_owner=False)
     with pytest.raises(RequirementsNotMet) as exc:
-        release(db, operator, imp.id,
-                ReleaseRequest(False, adopter.id, at=local(2026, 11, 9, 23, 59), **req), profile)
+        release(
+            db,
+            operator,
+            imp.id,
+            ReleaseRequest(False, adopter.id, at=local(2026, 11, 9, 23, 59), **req),
+            profile,
+        )
     assert codes(exc) == {"hold_ended"}
     assert "Mon 9 Nov 2026" in str(exc.value)
-    view = release(db, operator, imp.id,
-                   ReleaseRequest(False, adopter.id, at=local(2026, 11, 10, 9), **req), profile)
+    view = release(
+        db,
+        operator,
+        imp.id,
+        ReleaseRequest(False, adopter.id, at=local(2026, 11, 10, 9), **req),
+        profile,
+    )
     assert view.disposition.kind == "adopted"
     assert get_animal(db, rex.id).owner_id == adopter.id
 
 
-def test_adopter_of_a_dog_must_agree_to_license_unless_licensed(db, operator, adopter, rex,
-                                                                 impound, profile):
+def test_adopter_of_a_dog_must_agree_to_license_unless_licensed(
+    db, operator, adopter, rex, impound, profile
+):
     imp = impound(rex.id, local(2026, 11, 2))
     at = local(2026, 11, 12)
     pay_quote(db, operator, imp.id, profile, at, to_owner=False)
-    checked = release_check(db, imp.id, ReleaseRequest(False, adopter.id, at=at,
-                                                      rabies_prepaid_receipt="V-1"), profile)
+    checked = release_check(
+        db, imp.id, ReleaseRequest(False, adopter.id, at=at, rabies_prepaid_receipt="V-1"), profile
+    )
     assert [c.requirement.code for c in checked if not c.met] == ["licence"]
 
 
 def test_open_quarantine_blocks_until_a_supervisor_overrides_with_a_reason(
-        db, operator, supervisor, owner, rex, impound, profile, vaccinate, install):
+    db, operator, supervisor, owner, rex, impound, profile, vaccinate, install
+):
     # The quarantine module, once built, takes the placeholder's place and finds one open.
-    quarantine = modules.Module("quarantine", "Bite quarantines", release_blocks=lambda s, a, r: (
-        open_quarantine_block(True, "In an open bite quarantine"),))
+    quarantine = modules.Module(
+        "quarantine",
+        "Bite quarantines",
+        release_blocks=lambda s, a, r: (open_quarantine_block(True, "In an open bite quarantine"),),
+    )
     install(quarantine)
     imp = impound(rex.id, local(2026, 11, 2))
     vaccinate(rex.id)
@@ -144,8 +173,13 @@ def test_open_quarantine_blocks_until_a_supervisor_overrides_with_a_reason(
     with pytest.raises(RequirementsNotMet) as exc:
         release(db, supervisor, imp.id, req, profile)
     assert codes(exc) == {"no_open_quarantine"}
-    with_reason = ReleaseRequest(True, owner.id, at=at, licence_receipt="L-1",
-                                 overrides={"no_open_quarantine": "Vet certified early, Dr Vet"})
+    with_reason = ReleaseRequest(
+        True,
+        owner.id,
+        at=at,
+        licence_receipt="L-1",
+        overrides={"no_open_quarantine": "Vet certified early, Dr Vet"},
+    )
     with pytest.raises(PermissionDeniedError):
         release(db, operator, imp.id, with_reason, profile)
     view = release(db, supervisor, imp.id, with_reason, profile)
@@ -156,16 +190,32 @@ def test_open_quarantine_blocks_until_a_supervisor_overrides_with_a_reason(
 
 
 def test_once_the_modules_track_them_the_checklist_says_none_on_record(
-        db, owner, rex, impound, profile, install):
+    db, owner, rex, impound, profile, install
+):
     tracked = (
-        modules.Module("quarantine", "Bite quarantines", release_blocks=lambda s, a, r: (
-            open_quarantine_block(False, "No open bite quarantine on record"),)),
-        modules.Module("vicious", "Vicious animals", release_blocks=lambda s, a, r: (
-            vicious_block(False, r.recipient_in_city, "Not declared vicious"),)))
+        modules.Module(
+            "quarantine",
+            "Bite quarantines",
+            release_blocks=lambda s, a, r: (
+                open_quarantine_block(False, "No open bite quarantine on record"),
+            ),
+        ),
+        modules.Module(
+            "vicious",
+            "Vicious animals",
+            release_blocks=lambda s, a, r: (
+                vicious_block(False, r.recipient_in_city, "Not declared vicious"),
+            ),
+        ),
+    )
     install(*tracked)
     imp = impound(rex.id, local(2026, 11, 2))
-    checked = {c.requirement.code: c for c in release_check(
-        db, imp.id, ReleaseRequest(True, owner.id, at=local(2026, 11, 4)), profile)}
+    checked = {
+        c.requirement.code: c
+        for c in release_check(
+            db, imp.id, ReleaseRequest(True, owner.id, at=local(2026, 11, 4)), profile
+        )
+    }
     assert checked["no_open_quarantine"].evidence == "No open bite quarantine on record"
     assert checked["not_vicious"].evidence == "Not declared vicious"
     assert checked["no_open_quarantine"].met and checked["not_vicious"].met
@@ -173,8 +223,12 @@ def test_once_the_modules_track_them_the_checklist_says_none_on_record(
 
 def test_statutory_requirements_cannot_be_overridden(db, supervisor, owner, rex, impound, profile):
     imp = impound(rex.id, local(2026, 11, 2))
-    req = ReleaseRequest(True, owner.id, at=local(2026, 11, 4),
-                         overrides={"fees_paid": "waived", "rabies": "trust me"})
+    req = ReleaseRequest(
+        True,
+        owner.id,
+        at=local(2026, 11, 4),
+        overrides={"fees_paid": "waived", "rabies": "trust me"},
+    )
     with pytest.raises(RequirementsNotMet) as exc:
         release(db, supervisor, imp.id, req, profile)
     assert {"fees_paid", "rabies"} <= codes(exc)
@@ -185,21 +239,45 @@ def test_humane_destruction_refused_before_the_hold_ends(db, operator, rex, impo
     # ("hold ended" before it has) is refused on the field that chose it.
     imp = impound(rex.id, local(2026, 11, 2))
     with pytest.raises(ValidationError) as exc:
-        destroy(db, operator, imp.id, profile, at=local(2026, 11, 9, 18), basis="hold_ended",
-                decided_by="Sgt. Ortiz")
+        destroy(
+            db,
+            operator,
+            imp.id,
+            profile,
+            at=local(2026, 11, 9, 18),
+            basis="hold_ended",
+            decided_by="Sgt. Ortiz",
+        )
     assert exc.value.field == "basis"
     assert "The hold has not ended" in exc.value.errors[0].message
     with pytest.raises(ValidationError) as exc2:
-        destroy(db, operator, imp.id, profile, at=local(2026, 11, 3),
-                basis="hopelessly_injured", decided_by="Dr. Vet (veterinarian)")
+        destroy(
+            db,
+            operator,
+            imp.id,
+            profile,
+            at=local(2026, 11, 3),
+            basis="hopelessly_injured",
+            decided_by="Dr. Vet (veterinarian)",
+        )
     assert exc2.value.field == "notes"
-    view = destroy(db, operator, imp.id, profile, at=local(2026, 11, 3),
-                   basis="hopelessly_injured", decided_by="Dr. Vet (veterinarian)",
-                   notes="Hit by car, hopelessly injured")
+    view = destroy(
+        db,
+        operator,
+        imp.id,
+        profile,
+        at=local(2026, 11, 3),
+        basis="hopelessly_injured",
+        decided_by="Dr. Vet (veterinarian)",
+        notes="Hit by car, hopelessly injured",
+    )
     d = view.disposition
     assert d.kind == "euthanized" and d.preserve_until is None
     assert (d.euthanasia_basis, d.decided_by, d.hopeless_or_threat) == (
-        "hopelessly_injured", "Dr. Vet (veterinarian)", True)
+        "hopelessly_injured",
+        "Dr. Vet (veterinarian)",
+        True,
+    )
     latest = history(db, "impoundment", imp.id)[0]
     assert latest.action == "euthanized"
     assert "euthanasia_basis=hopelessly_injured" in latest.summary
@@ -212,57 +290,109 @@ def test_humane_destruction_needs_a_basis_and_who_decided(db, operator, rex, imp
         destroy(db, operator, imp.id, profile, at=local(2026, 10, 20))
     assert {e.field for e in exc.value.errors} == {"basis", "decided_by"}
     with pytest.raises(ValidationError) as exc:
-        destroy(db, operator, imp.id, profile, at=local(2026, 10, 20), basis="because",
-                decided_by="Sgt. Ortiz")
+        destroy(
+            db,
+            operator,
+            imp.id,
+            profile,
+            at=local(2026, 10, 20),
+            basis="because",
+            decided_by="Sgt. Ortiz",
+        )
     assert exc.value.field == "basis"
     assert get_impoundment(db, imp.id, profile, local(2026, 10, 20)).in_custody
-    view = destroy(db, operator, imp.id, profile, at=local(2026, 10, 20), basis="hold_ended",
-                   decided_by="Sgt. Ortiz (officer)")
+    view = destroy(
+        db,
+        operator,
+        imp.id,
+        profile,
+        at=local(2026, 10, 20),
+        basis="hold_ended",
+        decided_by="Sgt. Ortiz (officer)",
+    )
     assert (view.disposition.euthanasia_basis, view.disposition.hopeless_or_threat) == (
-        "hold_ended", False)
+        "hold_ended",
+        False,
+    )
 
 
 def test_a_euthanized_biting_animal_is_preserved_seven_days(db, operator, rex, impound, profile):
     imp = impound(rex.id, local(2026, 10, 1), reason="bite", bit_person=True)
-    view = destroy(db, operator, imp.id, profile, at=local(2026, 10, 20), basis="hold_ended",
-                   decided_by="Sgt. Ortiz (officer)")
+    view = destroy(
+        db,
+        operator,
+        imp.id,
+        profile,
+        at=local(2026, 10, 20),
+        basis="hold_ended",
+        decided_by="Sgt. Ortiz (officer)",
+    )
     assert view.disposition.preserve_until == date(2026, 10, 27)
 
 
-def test_a_disposition_is_final_and_corrected_only_by_a_supervisor(db, operator, supervisor, rex,
-                                                                  impound, profile):
+def test_a_disposition_is_final_and_corrected_only_by_a_supervisor(
+    db, operator, supervisor, rex, impound, profile
+):
     imp = impound(rex.id, local(2026, 11, 2))
     record_escape(db, operator, imp.id, profile, at=local(2026, 11, 3), notes="gate left open")
     with pytest.raises(AlreadyDisposedError):
         record_death(db, operator, imp.id, profile, at=local(2026, 11, 4), notes="x")
     with pytest.raises(PermissionDeniedError):
-        correct_disposition(db, operator, imp.id, kind="died", at=local(2026, 11, 3),
-                            reason="wrong", profile=profile)
-    view = correct_disposition(db, supervisor, imp.id, kind="died", at=local(2026, 11, 3, 12),
-                               reason="Entered as escape by mistake; found dead in run 4",
-                               profile=profile)
+        correct_disposition(
+            db,
+            operator,
+            imp.id,
+            kind="died",
+            at=local(2026, 11, 3),
+            reason="wrong",
+            profile=profile,
+        )
+    view = correct_disposition(
+        db,
+        supervisor,
+        imp.id,
+        kind="died",
+        at=local(2026, 11, 3, 12),
+        reason="Entered as escape by mistake; found dead in run 4",
+        profile=profile,
+    )
     assert view.disposition.kind == "died" and view.disposition.corrects_id is not None
     assert [c.kind for c in view.corrections] == ["escaped"]  # the original is kept
 
 
-def test_a_correction_cannot_record_an_unchecked_release(db, operator, supervisor, owner, rex,
-                                                         impound, profile, vaccinate):
+def test_a_correction_cannot_record_an_unchecked_release(
+    db, operator, supervisor, owner, rex, impound, profile, vaccinate
+):
     imp = impound(rex.id, local(2026, 11, 2))
     record_escape(db, operator, imp.id, profile, at=local(2026, 11, 3), notes="gate")
     with pytest.raises(ValidationError) as exc:
-        correct_disposition(db, supervisor, imp.id, kind="reclaimed", at=local(2026, 11, 3),
-                            reason="owner came", profile=profile)
+        correct_disposition(
+            db,
+            supervisor,
+            imp.id,
+            kind="reclaimed",
+            at=local(2026, 11, 3),
+            reason="owner came",
+            profile=profile,
+        )
     assert exc.value.field == "kind"
     # a release corrected to a death keeps neither recipient nor release evidence
     imp2 = impound(rex.id, local(2026, 11, 10))
     vaccinate(rex.id)
     at = local(2026, 11, 11)
     pay_quote(db, operator, imp2.id, profile, at)
-    release(db, operator, imp2.id, ReleaseRequest(True, owner.id, at=at, licence_receipt="L"),
-            profile)
-    view = correct_disposition(db, supervisor, imp2.id, kind="died", at=local(2026, 11, 11, 9),
-                               reason="died before the owner came; release entered in error",
-                               profile=profile)
+    release(
+        db, operator, imp2.id, ReleaseRequest(True, owner.id, at=at, licence_receipt="L"), profile
+    )
+    view = correct_disposition(
+        db,
+        supervisor,
+        imp2.id,
+        kind="died",
+        at=local(2026, 11, 11, 9),
+        reason="died before the owner came; release entered in error",
+        profile=profile,
+    )
     assert view.disposition.kind == "died"
     assert view.disposition.recipient is None and view.disposition.evidence == ()
     assert view.corrections[0].kind == "reclaimed"  # kept, superseded
@@ -271,47 +401,64 @@ def test_a_correction_cannot_record_an_unchecked_release(db, operator, superviso
 def test_transfer_needs_the_hold_over_and_a_destination(db, operator, rex, impound, profile):
     imp = impound(rex.id, local(2026, 11, 2))
     with pytest.raises(RequirementsNotMet):
-        transfer(db, operator, imp.id, "Dane County Humane Society", profile,
-                 at=local(2026, 11, 5))
+        transfer(db, operator, imp.id, "Dane County Humane Society", profile, at=local(2026, 11, 5))
     with pytest.raises(ValidationError) as exc:
         transfer(db, operator, imp.id, " ", profile, at=local(2026, 11, 12))
     assert exc.value.field == "transfer_to"
-    view = transfer(db, operator, imp.id, "Dane County Humane Society", profile,
-                    at=local(2026, 11, 12))
+    view = transfer(
+        db, operator, imp.id, "Dane County Humane Society", profile, at=local(2026, 11, 12)
+    )
     assert view.disposition.transfer_to == "Dane County Humane Society"
 
 
-def test_cat_needs_no_licence_and_other_species_no_rabies(db, operator, owner, impound, profile,
-                                                           today):
+def test_cat_needs_no_licence_and_other_species_no_rabies(
+    db, operator, owner, impound, profile, today
+):
     cat = create_animal(db, operator, AnimalInput(species="cat", name="Tom"), today=today)
     imp = impound(cat.id, local(2026, 11, 2))
-    checked = release_check(db, imp.id, ReleaseRequest(True, owner.id, at=local(2026, 11, 3)),
-                            profile)
+    checked = release_check(
+        db, imp.id, ReleaseRequest(True, owner.id, at=local(2026, 11, 3)), profile
+    )
     assert {c.requirement.code for c in checked} >= {"rabies"}
     assert "licence" not in {c.requirement.code for c in checked}
-    goat = create_animal(db, operator, AnimalInput(species="other", species_detail="goat"),
-                         today=today)
+    goat = create_animal(
+        db, operator, AnimalInput(species="other", species_detail="goat"), today=today
+    )
     imp2 = impound(goat.id, local(2026, 11, 2))
-    checked2 = release_check(db, imp2.id, ReleaseRequest(True, owner.id, at=local(2026, 11, 3)),
-                             profile)
+    checked2 = release_check(
+        db, imp2.id, ReleaseRequest(True, owner.id, at=local(2026, 11, 3)), profile
+    )
     assert not {"licence", "rabies"} & {c.requirement.code for c in checked2}
 
 
 def test_payment_validation_names_the_line(db, operator, rex, impound, profile):
     imp = impound(rex.id, local(2026, 11, 2))
     with pytest.raises(ValidationError) as exc:
-        record_payment(db, operator, imp.id, PaymentInput(
-            (LineInput("impound", "0"), LineInput("other", "5.00")), "bitcoin", ""), profile)
+        record_payment(
+            db,
+            operator,
+            imp.id,
+            PaymentInput((LineInput("impound", "0"), LineInput("other", "5.00")), "bitcoin", ""),
+            profile,
+        )
     assert {"lines.0.amount", "lines.1.description", "method", "receipt_number"} <= set(
-        exc.value.by_field())
+        exc.value.by_field()
+    )
     assert get_impoundment(db, imp.id, profile).payments == ()
 
 
 def test_a_payment_cannot_predate_the_impoundment(db, operator, rex, impound, profile):
     imp = impound(rex.id, local(2026, 11, 2))
     with pytest.raises(ValidationError) as exc:
-        record_payment(db, operator, imp.id, PaymentInput(
-            (LineInput("impound", "40.00"),), "cash", "R-1", paid_at=local(2026, 11, 1)), profile)
+        record_payment(
+            db,
+            operator,
+            imp.id,
+            PaymentInput(
+                (LineInput("impound", "40.00"),), "cash", "R-1", paid_at=local(2026, 11, 1)
+            ),
+            profile,
+        )
     assert exc.value.field == "paid_at"
 
 
@@ -343,8 +490,16 @@ def test_two_workstations_cannot_both_dispose_of_one_animal(db, operator, rex, i
         first_holds_lock.set()
         thread.join(timeout=0.5)
         assert thread.is_alive(), "B must wait while A holds the impoundment"
-        s.add(Disposition(impoundment_id=imp.id, kind="died", at=local(2026, 11, 3),
-                          notes="A", recorded_by="opal", recorded_at=local(2026, 11, 3)))
+        s.add(
+            Disposition(
+                impoundment_id=imp.id,
+                kind="died",
+                at=local(2026, 11, 3),
+                notes="A",
+                recorded_by="opal",
+                recorded_at=local(2026, 11, 3),
+            )
+        )
         load_impoundment(s, imp.id).disposed = True
     thread.join(timeout=30)
     assert outcome == {"b": "refused"}

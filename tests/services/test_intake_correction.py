@@ -20,21 +20,37 @@ def _events(db, action):
     from sqlalchemy import select
 
     with db.read() as s:
-        return [(e.before, e.after, e.reason, e.actor) for e in s.scalars(
-            select(AuditEvent).where(AuditEvent.action == action).order_by(AuditEvent.id))]
+        return [
+            (e.before, e.after, e.reason, e.actor)
+            for e in s.scalars(
+                select(AuditEvent).where(AuditEvent.action == action).order_by(AuditEvent.id)
+            )
+        ]
 
 
 def test_an_operator_corrects_the_details_with_a_reason_and_the_old_values_are_kept(
-        db, rex, impound, operator, profile):
+    db, rex, impound, operator, profile
+):
     view = impound(rex.id, local(2026, 11, 2, 10), found_place="Elm & 3rd")
     details = IntakeDetails.of(view)
-    corrected = replace(details, found_place="Elm & 4th", found_at=local(2026, 11, 2, 9),
-                        condition="thin", injuries="Limping, right hind", altered=True,
-                        colour="tan and white")
-    after = correct_intake(db, operator, view.id, details, corrected, "Typed the wrong street",
-                           profile)
+    corrected = replace(
+        details,
+        found_place="Elm & 4th",
+        found_at=local(2026, 11, 2, 9),
+        condition="thin",
+        injuries="Limping, right hind",
+        altered=True,
+        colour="tan and white",
+    )
+    after = correct_intake(
+        db, operator, view.id, details, corrected, "Typed the wrong street", profile
+    )
     assert (after.found_place, after.found_at, after.condition, after.injuries) == (
-        "Elm & 4th", local(2026, 11, 2, 9), "thin", "Limping, right hind")
+        "Elm & 4th",
+        local(2026, 11, 2, 9),
+        "thin",
+        "Limping, right hind",
+    )
     assert after.animal.altered is True and after.animal.colour == "tan and white"
     assert get_animal(db, rex.id).colour == "tan and white"
     assert after.last_claim_day == view.last_claim_day  # the hold did not move
@@ -48,12 +64,20 @@ def test_an_operator_corrects_the_details_with_a_reason_and_the_old_values_are_k
 
 
 def test_a_correction_needs_a_reason_and_a_change_and_saves_nothing_otherwise(
-        db, rex, impound, operator, profile):
+    db, rex, impound, operator, profile
+):
     view = impound(rex.id, local(2026, 11, 2, 10))
     details = IntakeDetails.of(view)
     with pytest.raises(ValidationError) as exc:
-        correct_intake(db, operator, view.id, details,
-                       replace(details, found_place=" ", officer=""), "  ", profile)
+        correct_intake(
+            db,
+            operator,
+            view.id,
+            details,
+            replace(details, found_place=" ", officer=""),
+            "  ",
+            profile,
+        )
     assert {"correction_reason", "found_place", "officer"} <= set(exc.value.by_field())
     with pytest.raises(UserError, match="Nothing was corrected"):
         correct_intake(db, operator, view.id, details, details, "why not", profile)
@@ -64,21 +88,30 @@ def test_a_correction_needs_a_reason_and_a_change_and_saves_nothing_otherwise(
 def test_moving_the_time_or_the_bite_needs_a_supervisor(db, rex, impound, operator, profile):
     view = impound(rex.id, local(2026, 11, 2, 10))
     details = IntakeDetails.of(view)
-    for corrected in (replace(details, bit_person=True),
-                      replace(details, impounded_at=local(2026, 11, 1, 10))):
+    for corrected in (
+        replace(details, bit_person=True),
+        replace(details, impounded_at=local(2026, 11, 1, 10)),
+    ):
         with pytest.raises(PermissionDeniedError, match="supervisor"):
             correct_intake(db, operator, view.id, details, corrected, "wrong", profile)
     assert get_impoundment(db, view.id, profile).last_claim_day == date(2026, 11, 9)
 
 
 def test_a_supervisor_corrects_the_bite_and_the_hold_is_recomputed_and_audited(
-        db, rex, impound, supervisor, profile):
+    db, rex, impound, supervisor, profile
+):
     view = impound(rex.id, local(2026, 11, 16, 9))  # Monday; 7 days: Mon 23 Nov
     assert view.last_claim_day == date(2026, 11, 23)
     details = IntakeDetails.of(view)
-    after = correct_intake(db, supervisor, view.id, details,
-                           replace(details, bit_person=True, reason="bite"),
-                           "The bite report came in after intake", profile)
+    after = correct_intake(
+        db,
+        supervisor,
+        view.id,
+        details,
+        replace(details, bit_person=True, reason="bite"),
+        "The bite report came in after intake",
+        profile,
+    )
     # 16 Nov + 10 = Thanksgiving: extended to Fri 27 Nov (the rules, not this service).
     assert after.bit_person and after.last_claim_day == date(2026, 11, 27)
     assert after.release_to_others_from == local(2026, 11, 28, 0)
@@ -88,55 +121,93 @@ def test_a_supervisor_corrects_the_bite_and_the_hold_is_recomputed_and_audited(
 
 
 def test_a_supervisor_moves_the_time_and_the_custody_day_and_repeat_follow(
-        db, rex, impound, supervisor, profile):
+    db, rex, impound, supervisor, profile
+):
     impound(rex.id, local(2026, 9, 1, 10))
     view = impound(rex.id, local(2026, 11, 2, 10))  # 62 days later: not a repeat
     assert view.repeat_of is None
     details = IntakeDetails.of(view)
-    after = correct_intake(db, supervisor, view.id, details,
-                           replace(details, impounded_at=local(2026, 10, 30, 10)),
-                           "Held overnight at the station first", profile)
+    after = correct_intake(
+        db,
+        supervisor,
+        view.id,
+        details,
+        replace(details, impounded_at=local(2026, 10, 30, 10)),
+        "Held overnight at the station first",
+        profile,
+    )
     assert after.custody_day == date(2026, 10, 30) and after.repeat_of is not None
     assert after.last_claim_day == date(2026, 11, 6)
 
 
-def test_the_hold_of_a_disposed_animal_cannot_be_corrected(db, rex, impound, supervisor,
-                                                           profile):
+def test_the_hold_of_a_disposed_animal_cannot_be_corrected(db, rex, impound, supervisor, profile):
     view = impound(rex.id, local(2026, 11, 2, 10))
     record_escape(db, supervisor, view.id, profile, at=local(2026, 11, 3, 10), notes="gate")
     details = IntakeDetails.of(get_impoundment(db, view.id, profile))
     with pytest.raises(ValidationError) as exc:
-        correct_intake(db, supervisor, view.id, details, replace(details, bit_person=True),
-                       "late bite report", profile)
+        correct_intake(
+            db,
+            supervisor,
+            view.id,
+            details,
+            replace(details, bit_person=True),
+            "late bite report",
+            profile,
+        )
     assert set(exc.value.by_field()) == {"bit_person"}
     # The description can still be corrected.
-    after = correct_intake(db, supervisor, view.id, details,
-                           replace(details, markings="white blaze"), "seen on the photo",
-                           profile)
+    after = correct_intake(
+        db,
+        supervisor,
+        view.id,
+        details,
+        replace(details, markings="white blaze"),
+        "seen on the photo",
+        profile,
+    )
     assert after.animal.markings == "white blaze"
 
 
 def test_a_correction_over_someone_elses_change_is_refused(db, rex, impound, operator, profile):
     view = impound(rex.id, local(2026, 11, 2, 10))
     details = IntakeDetails.of(view)
-    correct_intake(db, operator, view.id, details, replace(details, condition="thin"),
-                   "first", profile)
+    correct_intake(
+        db, operator, view.id, details, replace(details, condition="thin"), "first", profile
+    )
     with pytest.raises(StaleRecordError):
-        correct_intake(db, operator, view.id, details, replace(details, injuries="cut"),
-                       "second, from the old screen", profile)
+        correct_intake(
+            db,
+            operator,
+            view.id,
+            details,
+            replace(details, injuries="cut"),
+            "second, from the old screen",
+            profile,
+        )
     assert get_impoundment(db, view.id, profile).injuries == ""
 
 
 def test_the_history_reads_a_correction_as_a_sentence_with_old_and_new(
-        db, rex, impound, operator, profile):
+    db, rex, impound, operator, profile
+):
     from fieldops.services.history import record_history
 
     view = impound(rex.id, local(2026, 11, 2, 10), found_place="Elm & 3rd")
     details = IntakeDetails.of(view)
-    correct_intake(db, operator, view.id, details, replace(details, found_place="Elm & 4th"),
-                   "Typed the wrong street", profile)
-    line = [h for h in record_history(db, "impoundment", view.id, profile.timezone)
-            if h.what == "Intake corrected"][-1]
+    correct_intake(
+        db,
+        operator,
+        view.id,
+        details,
+        replace(details, found_place="Elm & 4th"),
+        "Typed the wrong street",
+        profile,
+    )
+    line = [
+        h
+        for h in record_history(db, "impoundment", view.id, profile.timezone)
+        if h.what == "Intake corrected"
+    ][-1]
     assert "Elm & 3rd" in line.sentence and "Elm & 4th" in line.sentence
     assert "found_place" not in line.sentence and "{" not in line.sentence
     assert line.reason == "Typed the wrong street"

@@ -25,8 +25,16 @@ def _count(db, model) -> int:
 
 
 def test_create_cleans_input_and_audits_who_and_what(db, operator):
-    p = create_person(db, operator, PersonInput(full_name="  Ana   Ruiz ", address="12 Elm St",
-                                                phone="(608) 555-0142", email="ANA@Example.org"))
+    p = create_person(
+        db,
+        operator,
+        PersonInput(
+            full_name="  Ana   Ruiz ",
+            address="12 Elm St",
+            phone="(608) 555-0142",
+            email="ANA@Example.org",
+        ),
+    )
     assert p.full_name == "Ana Ruiz" and p.email == "ana@example.org"
     (entry,) = history(db, "person", p.id)
     assert entry.actor == "opal" and entry.action == "create" and "Ana Ruiz" in entry.summary
@@ -59,9 +67,13 @@ def test_all_bad_fields_are_reported_at_once(db, operator):
 
 def test_edit_records_before_and_after_of_changed_fields_only(db, operator):
     p = create_person(db, operator, PersonInput(full_name="Ana Ruiz", address="12 Elm St"))
-    edited = update_person(db, operator, p.id,
-                           PersonInput(**{**p.as_input().__dict__, "address": "14 Oak Ave"}),
-                           expected_version=p.version)
+    edited = update_person(
+        db,
+        operator,
+        p.id,
+        PersonInput(**{**p.as_input().__dict__, "address": "14 Oak Ave"}),
+        expected_version=p.version,
+    )
     assert edited.address == "14 Oak Ave" and edited.version == p.version + 1
     latest = history(db, "person", p.id)[0]
     assert latest.action == "update" and "12 Elm St → 14 Oak Ave" in latest.summary
@@ -70,11 +82,21 @@ def test_edit_records_before_and_after_of_changed_fields_only(db, operator):
 
 def test_a_stale_edit_is_refused_and_the_newer_data_kept(db, operator, supervisor):
     p = create_person(db, operator, PersonInput(full_name="Ana Ruiz", address="12 Elm St"))
-    update_person(db, supervisor, p.id, PersonInput(full_name="Ana Ruiz", address="1 New Rd"),
-                  expected_version=p.version)
+    update_person(
+        db,
+        supervisor,
+        p.id,
+        PersonInput(full_name="Ana Ruiz", address="1 New Rd"),
+        expected_version=p.version,
+    )
     with pytest.raises(StaleRecordError, match="changed by someone else"):
-        update_person(db, operator, p.id, PersonInput(full_name="Ana Ruiz", address="2 Old Rd"),
-                      expected_version=p.version)
+        update_person(
+            db,
+            operator,
+            p.id,
+            PersonInput(full_name="Ana Ruiz", address="2 Old Rd"),
+            expected_version=p.version,
+        )
     assert get_person(db, p.id).address == "1 New Rd"
 
 
@@ -93,8 +115,12 @@ def test_archive_needs_a_reason_and_keeps_the_record(db, operator):
 def town(db, operator):
     people = [
         PersonInput(full_name="Ana Ruiz", address="12 Elm Street", phone="608-555-0142"),
-        PersonInput(full_name="Bob Stone", address="4 Oak Avenue", phone="608-555-9000",
-                    email="bob@stone.net"),
+        PersonInput(
+            full_name="Bob Stone",
+            address="4 Oak Avenue",
+            phone="608-555-9000",
+            email="bob@stone.net",
+        ),
         PersonInput(full_name="Cara Elmsworth", address="9 Pine Road"),
         PersonInput(full_name="O'Brien & <Sons>", address="1 Main St"),
     ]

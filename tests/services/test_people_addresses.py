@@ -38,9 +38,17 @@ def test_the_state_defaults_to_the_citys_and_may_be_another(db, operator):
     here = create_person(db, operator, ANA)
     assert here.state == "WI"
     assert here.mailing_address == "12 Elm St, Madison, WI 53703"
-    away = create_person(db, operator, PersonInput(full_name="Cy Vance", address="3 Main St",
-                                                   city="Rockford", state="il.",
-                                                   postal_code="61101"))
+    away = create_person(
+        db,
+        operator,
+        PersonInput(
+            full_name="Cy Vance",
+            address="3 Main St",
+            city="Rockford",
+            state="il.",
+            postal_code="61101",
+        ),
+    )
     assert get_person(db, away.id).state == "IL"
     assert get_person(db, away.id).mailing_address == "3 Main St, Rockford, IL 61101"
 
@@ -75,8 +83,10 @@ def test_other_people_are_not_offered(db, operator):
     ana = create_person(db, operator, ANA)
     assert matching_people(db, PersonInput(full_name="Ana Ruiz", address="14 Elm St")) == ()
     assert matching_people(db, PersonInput(full_name="Ana Ruis", address="12 Elm St")) == ()
-    assert matching_people(db, PersonInput(full_name="Ana Ruiz", address="12 Elm St",
-                                           city="Verona")) == ()
+    assert (
+        matching_people(db, PersonInput(full_name="Ana Ruiz", address="12 Elm St", city="Verona"))
+        == ()
+    )
     archive_person(db, operator, ana.id, "moved")
     assert matching_people(db, ANA) == ()
     create_person(db, operator, ANA)  # an archived record does not block a new one

@@ -37,39 +37,69 @@ SHELTER = "Dane County Humane Society"
 
 
 def _pay(db, actor, imp_id, profile, lines, receipt, payer=None, at=None):
-    record_payment(db, actor, imp_id, PaymentInput(
-        tuple(LineInput(kind, Decimal(amount), text) for kind, amount, text in lines), "cash",
-        receipt, payer_id=payer, paid_at=at), profile)
+    record_payment(
+        db,
+        actor,
+        imp_id,
+        PaymentInput(
+            tuple(LineInput(kind, Decimal(amount), text) for kind, amount, text in lines),
+            "cash",
+            receipt,
+            payer_id=payer,
+            paid_at=at,
+        ),
+        profile,
+    )
 
 
 def _pay_quote(db, actor, imp_id, profile, at, to_owner, payer, receipt, extra=()):
     fees = quote(db, imp_id, at, to_owner, profile)
     kinds = ["impound", "boarding"] + ([] if to_owner else ["adoption"])
-    lines = [(kind, line.amount, "") for kind, line in zip(kinds, fees.lines, strict=True)
-             if line.amount > 0]
+    lines = [
+        (kind, line.amount, "")
+        for kind, line in zip(kinds, fees.lines, strict=True)
+        if line.amount > 0
+    ]
     _pay(db, actor, imp_id, profile, [*lines, *extra], receipt, payer, at)
 
 
 def _group(db, operator, supervisor, profile, day: date, g: int) -> list[int]:
     """Ten impoundments on ``day``: every disposition, releases with their fees paid,
     corrections of a transfer and of a release, and a repeat impoundment."""
-    owner = create_person(db, operator, PersonInput(
-        full_name=f"Owner {g} O'Neil & Sons", address=f"{g + 1} Elm St", city="Madison",
-        postal_code="53703", phone="608-555-0101"))
-    adopter = create_person(db, operator, PersonInput(full_name=f"Adopter {g}",
-                                                      address=f"{g + 4} Oak Ave"))
+    owner = create_person(
+        db,
+        operator,
+        PersonInput(
+            full_name=f"Owner {g} O'Neil & Sons",
+            address=f"{g + 1} Elm St",
+            city="Madison",
+            postal_code="53703",
+            phone="608-555-0101",
+        ),
+    )
+    adopter = create_person(
+        db, operator, PersonInput(full_name=f"Adopter {g}", address=f"{g + 4} Oak Ave")
+    )
 
     def animal(n, **kw):
-        data = {"species": "dog", "name": f"Dog {g}-{n}", "breed": "Beagle", "colour": "tan",
-                "sex": "male", "birth_date": date(2022, 5, 1 + n), "owner_id": owner.id}
+        data = {
+            "species": "dog",
+            "name": f"Dog {g}-{n}",
+            "breed": "Beagle",
+            "colour": "tan",
+            "sex": "male",
+            "birth_date": date(2022, 5, 1 + n),
+            "owner_id": owner.id,
+        }
         data.update(kw)
         return create_animal(db, operator, AnimalInput(**data), today=date(2026, 11, 30))
 
     def impound(a, at, **kw):
         data = {"officer": "Off. Dana Lee", "reason": "at_large", "found_place": "Elm & 3rd"}
         data.update(kw)
-        return intake(db, operator, IntakeInput(impounded_at=at, animal_id=a.id, **data),
-                      profile).id
+        return intake(
+            db, operator, IntakeInput(impounded_at=at, animal_id=a.id, **data), profile
+        ).id
 
     def at(hour, days=0):
         return local(day.year, day.month, day.day, hour) + timedelta(days=days)
@@ -78,36 +108,95 @@ def _group(db, operator, supervisor, profile, day: date, g: int) -> list[int]:
     reclaimed_animal = animal(1)
     ids.append(impound(reclaimed_animal, at(9)))
     _pay_quote(db, operator, ids[-1], profile, at(9, 2), True, owner.id, f"R-{g}-1")
-    release(db, operator, ids[-1], ReleaseRequest(True, owner.id, at=at(10, 2),
-                                                  rabies_certificate="RV-1",
-                                                  licence_receipt="L-1"), profile)
-    ids.append(impound(animal(2, species="cat", breed="Domestic shorthair", altered=False),
-                       at(10), altered=True))  # the officer saw it spayed
-    _pay_quote(db, operator, ids[-1], profile, at(11, 12), False, adopter.id, f"R-{g}-2",
-               extra=[("rabies_prepayment", "20.00", "")])
-    release(db, operator, ids[-1], ReleaseRequest(False, adopter.id, at=at(12, 12),
-                                                  rabies_prepaid_receipt="Vet 4471"), profile)
+    release(
+        db,
+        operator,
+        ids[-1],
+        ReleaseRequest(
+            True, owner.id, at=at(10, 2), rabies_certificate="RV-1", licence_receipt="L-1"
+        ),
+        profile,
+    )
+    ids.append(
+        impound(
+            animal(2, species="cat", breed="Domestic shorthair", altered=False),
+            at(10),
+            altered=True,
+        )
+    )  # the officer saw it spayed
+    _pay_quote(
+        db,
+        operator,
+        ids[-1],
+        profile,
+        at(11, 12),
+        False,
+        adopter.id,
+        f"R-{g}-2",
+        extra=[("rabies_prepayment", "20.00", "")],
+    )
+    release(
+        db,
+        operator,
+        ids[-1],
+        ReleaseRequest(False, adopter.id, at=at(12, 12), rabies_prepaid_receipt="Vet 4471"),
+        profile,
+    )
     ids.append(impound(animal(3), at(11)))
     transfer(db, operator, ids[-1], SHELTER, profile, at=at(9, 12))
     ids.append(impound(animal(4, species="other", species_detail="ferret"), at(12)))
-    destroy(db, operator, ids[-1], profile, at=at(10, 12), basis="hold_ended",
-            decided_by="Off. Dana Lee (officer)")
+    destroy(
+        db,
+        operator,
+        ids[-1],
+        profile,
+        at=at(10, 12),
+        basis="hold_ended",
+        decided_by="Off. Dana Lee (officer)",
+    )
     ids.append(impound(animal(5), at(13)))
     transfer(db, operator, ids[-1], "Rescue North", profile, at=at(11, 12))
-    correct_disposition(db, supervisor, ids[-1], kind="died", at=at(12, 12), profile=profile,
-                        reason="It died before the transfer", notes="Found in kennel")
+    correct_disposition(
+        db,
+        supervisor,
+        ids[-1],
+        kind="died",
+        at=at(12, 12),
+        profile=profile,
+        reason="It died before the transfer",
+        notes="Found in kennel",
+    )
     ids.append(impound(reclaimed_animal, at(14, 4)))  # again within 60 days: a repeat
     _pay(db, operator, ids[-1], profile, [("other", "5.00", "Collar and lead")], f"R-{g}-6")
     ids.append(impound(animal(7), at(15)))
     _pay_quote(db, operator, ids[-1], profile, at(15, 1), True, owner.id, f"R-{g}-7")
-    release(db, operator, ids[-1], ReleaseRequest(True, owner.id, at=at(16, 1),
-                                                  rabies_certificate="RV-7",
-                                                  licence_receipt="L-7"), profile)
-    correct_disposition(db, supervisor, ids[-1], kind="reclaimed", at=at(17, 1),
-                        profile=profile, reason="Released an hour later than entered")
+    release(
+        db,
+        operator,
+        ids[-1],
+        ReleaseRequest(
+            True, owner.id, at=at(16, 1), rabies_certificate="RV-7", licence_receipt="L-7"
+        ),
+        profile,
+    )
+    correct_disposition(
+        db,
+        supervisor,
+        ids[-1],
+        kind="reclaimed",
+        at=at(17, 1),
+        profile=profile,
+        reason="Released an hour later than entered",
+    )
     ids.append(impound(animal(8, species="cat", breed="", colour="black"), at(16)))
-    _pay(db, operator, ids[-1], profile, [("licence", "12.50", ""), ("licence", "0.50", "")],
-         f"R-{g}-8")
+    _pay(
+        db,
+        operator,
+        ids[-1],
+        profile,
+        [("licence", "12.50", ""), ("licence", "0.50", "")],
+        f"R-{g}-8",
+    )
     record_escape(db, operator, ids[-1], profile, at=at(9, 1), notes="Slipped the lead")
     ids.append(impound(animal(9), at(17), reason="bite", bit_person=True))
     record_death(db, operator, ids[-1], profile, at=at(8, 1), notes="Found dead")
@@ -118,15 +207,27 @@ def _group(db, operator, supervisor, profile, day: date, g: int) -> list[int]:
 def pound(db, operator, supervisor, profile):
     """Ten impoundments in August, 200 in the autumn, and two just outside them."""
     august = _group(db, operator, supervisor, profile, date(2026, 8, 3), 0)
-    autumn = [i for g in range(20)
-              for i in _group(db, operator, supervisor, profile,
-                              AUTUMN[0] + timedelta(days=2 * g), g + 1)]
-    stray = create_animal(db, operator, AnimalInput(species="dog", name="Stray"),
-                          today=date(2026, 11, 30))
+    autumn = [
+        i
+        for g in range(20)
+        for i in _group(db, operator, supervisor, profile, AUTUMN[0] + timedelta(days=2 * g), g + 1)
+    ]
+    stray = create_animal(
+        db, operator, AnimalInput(species="dog", name="Stray"), today=date(2026, 11, 30)
+    )
     for at in (local(2026, 7, 31, 22, 30), local(2026, 11, 1, 0, 30)):  # UTC 1 Aug; 1 Nov
-        intake(db, operator, IntakeInput(impounded_at=at, animal_id=stray.id,
-                                         officer="Off. Lee", reason="at_large",
-                                         found_place="Park St"), profile)
+        intake(
+            db,
+            operator,
+            IntakeInput(
+                impounded_at=at,
+                animal_id=stray.id,
+                officer="Off. Lee",
+                reason="at_large",
+                found_place="Park St",
+            ),
+            profile,
+        )
     return {"august": august, "autumn": autumn}
 
 
@@ -160,19 +261,24 @@ def test_the_register_takes_the_same_few_statements_for_10_and_200_impoundments(
 def _old_views(db, period, profile):
     """The register's rows as they were read before: each impoundment's record view."""
     with db.read() as s:
-        imps = s.scalars(select(Impoundment)
-                         .where(Impoundment.custody_day >= period[0],
-                                Impoundment.custody_day <= period[1])
-                         .order_by(Impoundment.impounded_at, Impoundment.id)).all()
+        imps = s.scalars(
+            select(Impoundment)
+            .where(Impoundment.custody_day >= period[0], Impoundment.custody_day <= period[1])
+            .order_by(Impoundment.impounded_at, Impoundment.id)
+        ).all()
         return [build_view(s, imp, profile, now()) for imp in imps]
 
 
 def _printed(line) -> tuple:
     """What the register prints of a line: the same attributes on a record view and a row."""
     d = line.disposition
-    return (line.id, line.impounded_at, line.animal.summary,
-            None if d is None else (d.kind, d.transfer_to, d.at, party_line(d.recipient)),
-            line.fees_paid_total)
+    return (
+        line.id,
+        line.impounded_at,
+        line.animal.summary,
+        None if d is None else (d.kind, d.transfer_to, d.at, party_line(d.recipient)),
+        line.fees_paid_total,
+    )
 
 
 def test_the_rows_print_what_the_record_views_gave(db, pound, profile):
@@ -187,8 +293,7 @@ def test_the_rows_print_what_the_record_views_gave(db, pound, profile):
         assert dict(fees_paid_by_kind(rows)) == paid
     # The set covers what the register must get right.
     kinds = {r.disposition.kind if r.disposition else None for r in rows}
-    assert kinds == {None, "reclaimed", "adopted", "transferred", "euthanized", "died",
-                     "escaped"}
+    assert kinds == {None, "reclaimed", "adopted", "transferred", "euthanized", "died", "escaped"}
     by_id = {r.id: r for r in rows}
     group = pound["autumn"][:10]
     assert by_id[group[5]].disposition.kind == "died"  # the correction is in force
@@ -199,7 +304,13 @@ def test_the_rows_print_what_the_record_views_gave(db, pound, profile):
     assert dict(by_id[group[8]].fees_paid) == {"licence": Decimal("13.00")}
     assert dict(by_id[group[2]].fees_paid)["rabies_prepayment"] == Decimal("20.00")
     assert [kind for kind, _ in fees_paid_by_kind(rows)] == [
-        "impound", "boarding", "adoption", "licence", "rabies_prepayment", "other"]
+        "impound",
+        "boarding",
+        "adoption",
+        "licence",
+        "rabies_prepayment",
+        "other",
+    ]
 
 
 def test_a_period_over_a_year_or_backwards_is_refused(db):
@@ -223,6 +334,10 @@ def test_the_period_is_found_through_its_index_not_by_reading_every_impoundment(
         impound_register_rows(sqlite_db, *AUGUST)
     first = next(s for s in statements if "FROM impoundment" in s)
     with sqlite_db.engine.connect() as conn:
-        plan = " ".join(str(r[3]) for r in conn.exec_driver_sql(
-            f"EXPLAIN QUERY PLAN {first}", (AUGUST[0].isoformat(), AUGUST[1].isoformat())))
+        plan = " ".join(
+            str(r[3])
+            for r in conn.exec_driver_sql(
+                f"EXPLAIN QUERY PLAN {first}", (AUGUST[0].isoformat(), AUGUST[1].isoformat())
+            )
+        )
     assert "USING INDEX ix_impoundment_custody_day" in plan, plan

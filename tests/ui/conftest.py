@@ -71,8 +71,11 @@ def wait_dialog(qtbot) -> Callable[[str], QWidget]:
         found: list[QWidget] = []
 
         def shown() -> bool:
-            found[:] = [w for w in QApplication.topLevelWidgets()
-                        if w.objectName() == name and w.isVisible()]
+            found[:] = [
+                w
+                for w in QApplication.topLevelWidgets()
+                if w.objectName() == name and w.isVisible()
+            ]
             return bool(found)
 
         qtbot.waitUntil(shown, timeout=10_000)
@@ -103,7 +106,8 @@ def rows_of() -> Callable[..., list[tuple[str, ...]]]:
     def rows(view, columns: int | None = None) -> list[tuple[str, ...]]:
         model = view.model()
         n = columns or model.columnCount()
-        return [tuple(model.index(r, c).data() or "" for c in range(n))
-                for r in range(model.rowCount())]
+        return [
+            tuple(model.index(r, c).data() or "" for c in range(n)) for r in range(model.rowCount())
+        ]
 
     return rows

@@ -23,8 +23,12 @@ def new_animal(qtbot, window, wait_dialog):
 @pytest.fixture
 def rex(sqlite_db, operator, today):
     ana = create_person(sqlite_db, operator, PersonInput(full_name="Ana Ruiz"))
-    return create_animal(sqlite_db, operator, AnimalInput(
-        species="dog", name="Rex", breed="Beagle", owner_id=ana.id), today=today)
+    return create_animal(
+        sqlite_db,
+        operator,
+        AnimalInput(species="dog", name="Rex", breed="Beagle", owner_id=ana.id),
+        today=today,
+    )
 
 
 @pytest.fixture
@@ -43,7 +47,8 @@ def type_into(qtbot, widget, text: str) -> None:
 
 
 def test_a_new_animal_with_an_unknown_birth_date_is_saved_without_one(
-        qtbot, new_animal, wait_idle, sqlite_db):
+    qtbot, new_animal, wait_idle, sqlite_db
+):
     d = new_animal
     assert d.birth_date.unknown.isChecked()
     assert not d.birth_date.date_edit.isEnabled()
@@ -71,7 +76,8 @@ def test_a_known_birth_date_is_saved(qtbot, new_animal, wait_idle, sqlite_db):
 
 
 def test_errors_show_beside_their_fields_and_nothing_is_saved(
-        qtbot, new_animal, wait_idle, sqlite_db):
+    qtbot, new_animal, wait_idle, sqlite_db
+):
     d = new_animal
     d.species.setCurrentIndex(d.species.findData("other"))
     assert d.species_detail.isEnabled()
@@ -90,9 +96,11 @@ def test_errors_show_beside_their_fields_and_nothing_is_saved(
 
 
 def test_a_microchip_already_registered_is_refused_beside_the_field(
-        qtbot, new_animal, wait_idle, sqlite_db, rex, operator, today):
-    create_animal(sqlite_db, operator, AnimalInput(species="cat", microchip="985112003456789"),
-                  today=today)
+    qtbot, new_animal, wait_idle, sqlite_db, rex, operator, today
+):
+    create_animal(
+        sqlite_db, operator, AnimalInput(species="cat", microchip="985112003456789"), today=today
+    )
     d = new_animal
     type_into(qtbot, d.microchip, "985112003456789")
     qtbot.keyClick(d, Qt.Key.Key_S, CTRL)
@@ -106,8 +114,9 @@ def test_the_licence_year_takes_only_digits(qtbot, new_animal):
     assert new_animal.licence_year.text() == "2026"
 
 
-def test_the_owner_is_picked_by_searching(qtbot, new_animal, wait_idle, wait_dialog, activate,
-                                          sqlite_db, operator):
+def test_the_owner_is_picked_by_searching(
+    qtbot, new_animal, wait_idle, wait_dialog, activate, sqlite_db, operator
+):
     bea = create_person(sqlite_db, operator, PersonInput(full_name="Bea Quinn"))
     create_person(sqlite_db, operator, PersonInput(full_name="Carl Ortiz"))
     d = new_animal
@@ -146,7 +155,8 @@ def test_the_owner_opens_from_the_animal(qtbot, rex_dialog, wait_dialog, rex):
 
 
 def test_a_vaccination_is_added_and_listed_as_current(
-        qtbot, rex_dialog, wait_idle, wait_dialog, sqlite_db, rex, rows_of):
+    qtbot, rex_dialog, wait_idle, wait_dialog, sqlite_db, rex, rows_of
+):
     d = rex_dialog
     qtbot.keyClick(d, Qt.Key.Key_V, Qt.KeyboardModifier.AltModifier)  # Rabies &vaccinations
     assert d.tabs.currentIndex() == 1
@@ -162,14 +172,19 @@ def test_a_vaccination_is_added_and_listed_as_current(
     qtbot.waitUntil(lambda: d.vaccinations_model.rowCount() == 1)
     (stored,) = get_animal(sqlite_db, rex.id).vaccinations
     assert (stored.vaccinated_on, stored.expires_on, stored.certificate_number) == (
-        date(2026, 3, 2), date(2029, 3, 2), "RV-0042")
+        date(2026, 3, 2),
+        date(2029, 3, 2),
+        "RV-0042",
+    )
     assert rows_of(d.vaccinations_view) == [
-        ("Mon 2 Mar 2026", "Fri 2 Mar 2029", "Current", "RV-0042", "Dr. Lee")]
+        ("Mon 2 Mar 2026", "Fri 2 Mar 2029", "Current", "RV-0042", "Dr. Lee")
+    ]
     assert d.history_model.row_object(0).action == "add_vaccination"
 
 
 def test_a_vaccination_expiring_before_it_was_given_is_refused(
-        qtbot, rex_dialog, wait_idle, wait_dialog, sqlite_db, rex):
+    qtbot, rex_dialog, wait_idle, wait_dialog, sqlite_db, rex
+):
     qtbot.mouseClick(rex_dialog.add_vaccination_button, Qt.MouseButton.LeftButton)
     v = wait_dialog("VaccinationDialog")
     v.vaccinated_on.setDate(QDate(2026, 3, 2))
@@ -181,8 +196,7 @@ def test_a_vaccination_expiring_before_it_was_given_is_refused(
     assert get_animal(sqlite_db, rex.id).vaccinations == ()
 
 
-def test_history_lists_every_change_newest_first(qtbot, rex_dialog, wait_idle, sqlite_db,
-                                                 rows_of):
+def test_history_lists_every_change_newest_first(qtbot, rex_dialog, wait_idle, sqlite_db, rows_of):
     d = rex_dialog
     d.colour.setText("tan")
     qtbot.keyClick(d, Qt.Key.Key_S, CTRL)
@@ -195,12 +209,17 @@ def test_history_lists_every_change_newest_first(qtbot, rex_dialog, wait_idle, s
 
 
 def test_the_record_lists_pass_the_model_tester(
-        qtbot, qtmodeltester, rex_dialog, wait_idle, wait_dialog, sqlite_db, operator, rex,
-        today):
+    qtbot, qtmodeltester, rex_dialog, wait_idle, wait_dialog, sqlite_db, operator, rex, today
+):
     from fieldops.services.animals import VaccinationInput, add_vaccination
 
-    add_vaccination(sqlite_db, operator, rex.id,
-                    VaccinationInput(date(2026, 1, 5), date(2027, 1, 5), "RV-1"), today=today)
+    add_vaccination(
+        sqlite_db,
+        operator,
+        rex.id,
+        VaccinationInput(date(2026, 1, 5), date(2027, 1, 5), "RV-1"),
+        today=today,
+    )
     d = rex_dialog
     d.vaccinations_model.set_rows(get_animal(sqlite_db, rex.id).vaccinations)
     wait_idle()
@@ -215,25 +234,38 @@ def test_the_record_lists_pass_the_model_tester(
 
 def test_tab_moves_through_the_animal_form_in_reading_order(new_animal):
     d = new_animal
-    expected = [d.name, d.species, d.breed, d.colour, d.sex, d.altered,  # Kind is disabled
-                d.birth_date.unknown, d.markings, d.microchip, d.licence_number,
-                d.licence_year, d.choose_owner_button, d.notes]
+    expected = [
+        d.name,
+        d.species,
+        d.breed,
+        d.colour,
+        d.sex,
+        d.altered,  # Kind is disabled
+        d.birth_date.unknown,
+        d.markings,
+        d.microchip,
+        d.licence_number,
+        d.licence_year,
+        d.choose_owner_button,
+        d.notes,
+    ]
     seen, w = [], d.name
     while len(seen) < len(expected):
         seen.append(w)
         w = w.nextInFocusChain()
-        while not (w.focusPolicy() & Qt.FocusPolicy.TabFocus and w.isEnabled()
-                   and w.isVisible()):
+        while not (w.focusPolicy() & Qt.FocusPolicy.TabFocus and w.isEnabled() and w.isVisible()):
             w = w.nextInFocusChain()
     assert seen == expected
 
 
 def test_a_new_owner_who_is_already_on_file_is_picked_not_made_twice(
-        qtbot, new_animal, wait_idle, wait_dialog, sqlite_db, operator):
+    qtbot, new_animal, wait_idle, wait_dialog, sqlite_db, operator
+):
     from fieldops.services.people import count_people
 
-    bea = create_person(sqlite_db, operator, PersonInput(full_name="Bea Quinn",
-                                                         address="4 Oak Ave"))
+    bea = create_person(
+        sqlite_db, operator, PersonInput(full_name="Bea Quinn", address="4 Oak Ave")
+    )
     d = new_animal
     qtbot.mouseClick(d.choose_owner_button, Qt.MouseButton.LeftButton)
     picker = wait_dialog("PersonPickerDialog")

@@ -19,13 +19,17 @@ from ui.main_window import MainWindow
 @pytest.fixture
 def shown(monkeypatch):
     messages = []
-    monkeypatch.setattr(app_module, "show_startup_error",
-                        lambda title, message, details="": messages.append((title, message)))
+    monkeypatch.setattr(
+        app_module,
+        "show_startup_error",
+        lambda title, message, details="": messages.append((title, message)),
+    )
     return messages
 
 
-def test_a_database_from_a_newer_fieldops_is_refused_untouched(qapp, tmp_path, sqlite_template,
-                                                                shown):
+def test_a_database_from_a_newer_fieldops_is_refused_untouched(
+    qapp, tmp_path, sqlite_template, shown
+):
     path = tmp_path / "newer.db"
     shutil.copyfile(sqlite_template, path)
     with sqlite3.connect(path) as con:
@@ -36,7 +40,8 @@ def test_a_database_from_a_newer_fieldops_is_refused_untouched(qapp, tmp_path, s
     assert "f00dfeedbeef" in message and "not changed" in message
     with sqlite3.connect(path) as con:
         assert con.execute("SELECT version_num FROM alembic_version").fetchone() == (
-            "f00dfeedbeef",)
+            "f00dfeedbeef",
+        )
 
 
 def test_a_database_that_cannot_be_opened_is_named_in_the_message(qapp, tmp_path, shown):
@@ -53,8 +58,9 @@ def test_run_opens_the_window_on_the_database_and_returns_when_it_closes(qapp, t
     seen = {}
 
     def look_and_close():
-        (window,) = [w for w in QApplication.topLevelWidgets()
-                     if isinstance(w, MainWindow) and w.isVisible()]
+        (window,) = [
+            w for w in QApplication.topLevelWidgets() if isinstance(w, MainWindow) and w.isVisible()
+        ]
         seen["title"] = window.windowTitle()
         seen["user"] = window.user_label.text()
         window.close()
@@ -72,8 +78,9 @@ def test_errors_are_classified_for_the_user_the_environment_or_as_bugs():
     from sqlalchemy.exc import OperationalError
 
     assert classify(UserError("x")) == USER
-    assert classify(OperationalError("SELECT 1", {}, Exception("database is locked"))) == \
-        ENVIRONMENT
+    assert (
+        classify(OperationalError("SELECT 1", {}, Exception("database is locked"))) == ENVIRONMENT
+    )
     assert classify(KeyError("x")) == BUG
 
 
@@ -88,7 +95,8 @@ def test_the_bug_dialog_says_it_is_a_bug_and_offers_the_details(qtbot):
 
 
 def test_a_bug_while_saving_is_reported_and_the_form_stays(
-        qtbot, window, wait_dialog, wait_idle, errors, monkeypatch):
+    qtbot, window, wait_dialog, wait_idle, errors, monkeypatch
+):
     import ui.people.person_dialog as person_dialog
 
     def broken(*_args, **_kw):

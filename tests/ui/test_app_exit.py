@@ -63,13 +63,22 @@ SCRIPT = textwrap.dedent("""
 
 
 def test_closing_the_window_with_a_query_running_exits(tmp_path):
-    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen",
-           "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
+    env = {
+        **os.environ,
+        "QT_QPA_PLATFORM": "offscreen",
+        "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]),
+    }
     script = tmp_path / "close_while_busy.py"
     script.write_text(SCRIPT, encoding="utf-8")
     # Uninterrupted, the query runs for about ten minutes; a waiting exit times out.
-    result = subprocess.run([sys.executable, str(script), str(tmp_path / "f.db")], env=env,
-                            capture_output=True, text=True, timeout=60, cwd=tmp_path)
+    result = subprocess.run(
+        [sys.executable, str(script), str(tmp_path / "f.db")],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=tmp_path,
+    )
     assert "closing with the query running" in result.stdout, result.stderr
     assert "run returned 0" in result.stdout, result.stderr
     assert result.returncode == 0, result.stderr

@@ -57,13 +57,19 @@ PROBE = textwrap.dedent("""
 def test_none_and_booleans_keep_their_references_through_qt():
     import PySide6
 
-    result = subprocess.run([sys.executable, "-c", PROBE], capture_output=True, text=True,
-                            timeout=120, env=_offscreen_env())
+    result = subprocess.run(
+        [sys.executable, "-c", PROBE],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=_offscreen_env(),
+    )
     assert result.returncode == 0, (
         f"PySide6 {PySide6.__version__} on Python {sys.version.split()[0]} loses references "
         f"to None/True ({result.stdout.strip() or result.stderr.strip()[-300:]}); "
         "the app would crash after some use. Use a PySide6-Essentials build other than "
-        "6.12.0 (6.11.3 is known good).")
+        "6.12.0 (6.11.3 is known good)."
+    )
 
 
 def _offscreen_env() -> dict[str, str]:

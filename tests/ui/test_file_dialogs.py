@@ -81,8 +81,7 @@ def test_nothing_is_written_into_or_read_from_the_database_folder(tmp_path):
     data = tmp_path / "data"
     data.mkdir()
     (tmp_path / "link").symlink_to(data)
-    for path in (data / "receipt.pdf", tmp_path / "link" / "receipt.pdf",
-                 data / "fieldops.db"):
+    for path in (data / "receipt.pdf", tmp_path / "link" / "receipt.pdf", data / "fieldops.db"):
         assert in_database_folder(path, data)
         with pytest.raises(DocumentInDatabaseFolderError):
             refuse_database_folder(path, data)

@@ -11,8 +11,15 @@ from ui.app import build_main_window
 from ui.areas import AREAS, Area, PlaceholderWidget
 from ui.people.page import PeopleAndAnimalsWidget
 
-AREA_TITLES = ["Today", "Impounds", "Quarantines", "Vicious animals", "People and animals",
-               "Reports", "Administration"]
+AREA_TITLES = [
+    "Today",
+    "Impounds",
+    "Quarantines",
+    "Vicious animals",
+    "People and animals",
+    "Reports",
+    "Administration",
+]
 
 
 def nav_titles(window) -> list[str]:
@@ -29,7 +36,8 @@ def test_title_size_and_status_bar_say_where_and_who(window, sqlite_db):
 
 
 def test_navigation_lists_every_area_and_opens_on_the_first_real_page(
-        qtbot, sqlite_db, operator, errors):
+    qtbot, sqlite_db, operator, errors
+):
     w = build_main_window(sqlite_db, operator, errors=errors)
     qtbot.addWidget(w)
     assert nav_titles(w) == AREA_TITLES
@@ -44,8 +52,10 @@ def test_the_navigation_shows_the_people_and_animals_page(window):
 
 
 def test_areas_not_built_yet_say_what_will_come(qtbot, sqlite_db, operator, errors):
-    areas = [Area("people", "People and animals", page=PeopleAndAnimalsWidget),
-             Area("later", "Later", coming="Hold periods and their end dates.")]
+    areas = [
+        Area("people", "People and animals", page=PeopleAndAnimalsWidget),
+        Area("later", "Later", coming="Hold periods and their end dates."),
+    ]
     w = build_main_window(sqlite_db, operator, errors=errors, areas=areas)
     qtbot.addWidget(w)
     w.navigation.setCurrentRow(1)
@@ -86,8 +96,10 @@ def test_page_actions_are_in_the_records_menu_only_while_their_page_shows(window
 
 
 def test_a_page_plugs_in_with_one_area_entry(qtbot, sqlite_db, operator, errors):
-    areas = [Area("today", "Today", coming="Due items."),
-             Area("impounds", "Impounds", page=lambda ctx: QLabel("intake desk"))]
+    areas = [
+        Area("today", "Today", coming="Due items."),
+        Area("impounds", "Impounds", page=lambda ctx: QLabel("intake desk")),
+    ]
     w = build_main_window(sqlite_db, operator, errors=errors, areas=areas)
     qtbot.addWidget(w)
     assert nav_titles(w) == ["Today", "Impounds"]
@@ -97,7 +109,8 @@ def test_a_page_plugs_in_with_one_area_entry(qtbot, sqlite_db, operator, errors)
 
 
 def test_the_status_bar_says_where_the_old_database_was_backed_up(
-        qtbot, sqlite_db, operator, errors, tmp_path):
+    qtbot, sqlite_db, operator, errors, tmp_path
+):
     backup = tmp_path / "fieldops.backup-0001-20261130T090000Z.db"
     w = build_main_window(sqlite_db, operator, errors=errors, backup=Path(backup))
     qtbot.addWidget(w)

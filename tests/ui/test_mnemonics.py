@@ -81,8 +81,11 @@ def _texts(root: QWidget) -> Iterator[tuple[str, str]]:
 def duplicates(root: QWidget, scope: str) -> list[str]:
     seen = list(_texts(root))
     counts = Counter(letter for letter, _ in seen)
-    return [f"{scope}: Alt+{letter.upper()} on " + ", ".join(w for x, w in seen if x == letter)
-            for letter, n in counts.items() if n > 1]
+    return [
+        f"{scope}: Alt+{letter.upper()} on " + ", ".join(w for x, w in seen if x == letter)
+        for letter, n in counts.items()
+        if n > 1
+    ]
 
 
 def tab_states(root: QWidget) -> Iterator[str]:
@@ -102,8 +105,12 @@ def menu_duplicates(root: QWidget, scope: str) -> list[str]:
     for menu in root.findChildren(QMenu):
         letters = [(mnemonic(a.text()), a.text()) for a in menu.actions() if a.isVisible()]
         counts = Counter(x for x, _ in letters if x)
-        out += [f"{scope}, menu {menu.title()!r}: Alt+{x.upper()} on "
-                + ", ".join(t for y, t in letters if y == x) for x, n in counts.items() if n > 1]
+        out += [
+            f"{scope}, menu {menu.title()!r}: Alt+{x.upper()} on "
+            + ", ".join(t for y, t in letters if y == x)
+            for x, n in counts.items()
+            if n > 1
+        ]
     return out
 
 
@@ -159,26 +166,47 @@ def quarantine_dialogs(ctx, db, rex, profile):
 @pytest.fixture
 def records(sqlite_db, operator, supervisor, today):
     db = sqlite_db
-    ana = create_person(db, operator, PersonInput(full_name="Ana Ruiz", address="12 Elm St",
-                                                  city="Madison"))
-    rex = create_animal(db, operator, AnimalInput(species="dog", name="Rex", owner_id=ana.id),
-                        today=today)
+    ana = create_person(
+        db, operator, PersonInput(full_name="Ana Ruiz", address="12 Elm St", city="Madison")
+    )
+    rex = create_animal(
+        db, operator, AnimalInput(species="dog", name="Rex", owner_id=ana.id), today=today
+    )
     tom = create_animal(db, operator, AnimalInput(species="cat", name="Tom"), today=today)
     profile = Profile.default()
-    held = intake(db, operator, IntakeInput(impounded_at=now() - timedelta(days=20),
-                                            animal_id=rex.id, officer="Off. Lee",
-                                            reason="at_large", found_place="Elm St"), profile)
-    closed = intake(db, operator, IntakeInput(impounded_at=now() - timedelta(days=20),
-                                              animal_id=tom.id, officer="Off. Lee",
-                                              reason="at_large", found_place="Elm St"), profile)
+    held = intake(
+        db,
+        operator,
+        IntakeInput(
+            impounded_at=now() - timedelta(days=20),
+            animal_id=rex.id,
+            officer="Off. Lee",
+            reason="at_large",
+            found_place="Elm St",
+        ),
+        profile,
+    )
+    closed = intake(
+        db,
+        operator,
+        IntakeInput(
+            impounded_at=now() - timedelta(days=20),
+            animal_id=tom.id,
+            officer="Off. Lee",
+            reason="at_large",
+            found_place="Elm St",
+        ),
+        profile,
+    )
     record_escape(db, operator, closed.id, profile, at=now() - timedelta(days=1), notes="gate")
     closed = get_impoundment(db, closed.id, profile, now())
     return ana, rex, held, closed, profile
 
 
-def test_no_mnemonic_is_used_twice_in_one_place(qtbot, window, records, sqlite_db, supervisor,
-                                                errors):
-    ana, rex, held, closed, profile = records
+def test_no_mnemonic_is_used_twice_in_one_place(
+    qtbot, window, records, sqlite_db, supervisor, errors
+):
+    ana, rex, held, closed, _profile = records
     ctx = window.ctx
     found: list[str] = []
     for area in window.areas:
@@ -210,7 +238,8 @@ def test_no_mnemonic_is_used_twice_in_one_place(qtbot, window, records, sqlite_d
     wizard.who.recipient.set_person(ana.id, ana.full_name)
     found += walk(wizard, "release wizard")
     close(wizard)
-    qtbot.waitUntil(lambda: ctx.tasks.pending_count() == 0 and sup.tasks.pending_count() == 0,
-                    timeout=10_000)
+    qtbot.waitUntil(
+        lambda: ctx.tasks.pending_count() == 0 and sup.tasks.pending_count() == 0, timeout=10_000
+    )
     sup.shutdown()
     assert found == [], "\n".join(found)

@@ -16,18 +16,52 @@ from fieldops.services.people import PersonInput, create_person
 def registry(sqlite_db, operator, today):
     """A few people and animals, written through the services."""
     db = sqlite_db
-    ana = create_person(db, operator, PersonInput(
-        full_name="Ana Ruiz", address="12 Elm St", city="Madison", postal_code="53703",
-        phone="608-555-0142", email="ana@example.org"))
-    bea = create_person(db, operator, PersonInput(
-        full_name="Bea Quinn", address="4 Oak Ave", city="Madison", phone="608-555-0199"))
+    ana = create_person(
+        db,
+        operator,
+        PersonInput(
+            full_name="Ana Ruiz",
+            address="12 Elm St",
+            city="Madison",
+            postal_code="53703",
+            phone="608-555-0142",
+            email="ana@example.org",
+        ),
+    )
+    bea = create_person(
+        db,
+        operator,
+        PersonInput(
+            full_name="Bea Quinn", address="4 Oak Ave", city="Madison", phone="608-555-0199"
+        ),
+    )
     create_person(db, operator, PersonInput(full_name="Carl Ortiz", address="77 Elm St"))
-    create_animal(db, operator, AnimalInput(
-        species="dog", name="Rex", breed="Beagle", colour="tan", microchip="985112003456789",
-        owner_id=ana.id), today=today)
-    create_animal(db, operator, AnimalInput(
-        species="cat", name="Tibbles", colour="black", licence_number="C-2026-0042",
-        licence_year=2026, owner_id=bea.id), today=today)
+    create_animal(
+        db,
+        operator,
+        AnimalInput(
+            species="dog",
+            name="Rex",
+            breed="Beagle",
+            colour="tan",
+            microchip="985112003456789",
+            owner_id=ana.id,
+        ),
+        today=today,
+    )
+    create_animal(
+        db,
+        operator,
+        AnimalInput(
+            species="cat",
+            name="Tibbles",
+            colour="black",
+            licence_number="C-2026-0042",
+            licence_year=2026,
+            owner_id=bea.id,
+        ),
+        today=today,
+    )
     return {"ana": ana, "bea": bea}
 
 
@@ -53,17 +87,21 @@ def test_the_lists_open_with_everyone_in_family_name_order(page, rows_of):
     assert page.animals.heading.text() == "&Animals — 2"
 
 
-@pytest.mark.parametrize("text, people, animals", [
-    # An owner's name, address or phone finds their animals too.
-    ("ruiz", ["Ana Ruiz"], ["Rex"]),
-    ("elm st", ["Carl Ortiz", "Ana Ruiz"], ["Rex"]),
-    ("555-0199", ["Bea Quinn"], ["Tibbles"]),  # a phone number as people write it
-    ("985112003456789", [], ["Rex"]),            # a microchip
-    ("c-2026-0042", [], ["Tibbles"]),            # a licence, in any case
-    ("tibb", [], ["Tibbles"]),                   # the start of a name
-])
-def test_one_search_box_finds_people_and_animals(qtbot, page, wait_idle, rows_of,
-                                                 text, people, animals):
+@pytest.mark.parametrize(
+    ("text", "people", "animals"),
+    [
+        # An owner's name, address or phone finds their animals too.
+        ("ruiz", ["Ana Ruiz"], ["Rex"]),
+        ("elm st", ["Carl Ortiz", "Ana Ruiz"], ["Rex"]),
+        ("555-0199", ["Bea Quinn"], ["Tibbles"]),  # a phone number as people write it
+        ("985112003456789", [], ["Rex"]),  # a microchip
+        ("c-2026-0042", [], ["Tibbles"]),  # a licence, in any case
+        ("tibb", [], ["Tibbles"]),  # the start of a name
+    ],
+)
+def test_one_search_box_finds_people_and_animals(
+    qtbot, page, wait_idle, rows_of, text, people, animals
+):
     search(qtbot, page, wait_idle, text)
     assert [r[0] for r in rows_of(page.people.view, 1)] == people
     assert [r[0] for r in rows_of(page.animals.view, 1)] == animals
@@ -141,8 +179,11 @@ def test_ctrl_n_and_ctrl_shift_n_open_new_records(qtbot, window, page, wait_dial
     qtbot.keyClick(person, Qt.Key.Key_Escape)
     qtbot.waitUntil(lambda: not person.isVisible())
     activate(window)
-    qtbot.keyClick(window, Qt.Key.Key_N,
-                   Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
+    qtbot.keyClick(
+        window,
+        Qt.Key.Key_N,
+        Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier,
+    )
     animal = wait_dialog("AnimalDialog")
     assert animal.windowTitle() == "New animal"
 
@@ -153,8 +194,9 @@ def test_the_open_button_opens_the_highlighted_row(qtbot, page, wait_idle, wait_
     assert wait_dialog("AnimalDialog").name.text() == "Tibbles"
 
 
-def test_a_saved_change_elsewhere_refreshes_the_lists(qtbot, window, page, wait_idle,
-                                                      sqlite_db, operator, rows_of):
+def test_a_saved_change_elsewhere_refreshes_the_lists(
+    qtbot, window, page, wait_idle, sqlite_db, operator, rows_of
+):
     create_person(sqlite_db, operator, PersonInput(full_name="Dee Adams"))
     window.ctx.bus.changed.emit("person", 0)
     wait_idle()
@@ -164,8 +206,9 @@ def test_a_saved_change_elsewhere_refreshes_the_lists(qtbot, window, page, wait_
 def test_people_service_search_is_what_the_list_shows(qtbot, page, wait_idle, sqlite_db):
     search(qtbot, page, wait_idle, "madison")
     expected = [r.full_name for r in people_service.people_page(sqlite_db, "madison", 0, 50).rows]
-    assert [page.people_model.index(r, 0).data()
-            for r in range(page.people_model.rowCount())] == expected
+    assert [
+        page.people_model.index(r, 0).data() for r in range(page.people_model.rowCount())
+    ] == expected
 
 
 def test_a_single_character_is_not_searched(qtbot, page, wait_idle, monkeypatch):
@@ -184,7 +227,8 @@ def test_a_single_character_is_not_searched(qtbot, page, wait_idle, monkeypatch)
 
 
 def test_a_refresh_keeps_the_users_place_and_a_new_search_starts_at_the_top(
-        qtbot, window, page, wait_idle, sqlite_db, operator):
+    qtbot, window, page, wait_idle, sqlite_db, operator
+):
     for i in range(60):
         create_person(sqlite_db, operator, PersonInput(full_name=f"Zed Person{i:02d}"))
     page.refresh()

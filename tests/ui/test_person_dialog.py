@@ -30,7 +30,8 @@ def type_into(qtbot, widget, text: str) -> None:
 
 
 def test_a_new_person_is_typed_and_saved_with_the_keyboard(
-        qtbot, window, new_person_dialog, wait_idle, sqlite_db, rows_of):
+    qtbot, window, new_person_dialog, wait_idle, sqlite_db, rows_of
+):
     d = new_person_dialog
     assert d.full_name.hasFocus()
     type_into(qtbot, d.full_name, "Ana  Ruiz")
@@ -47,9 +48,14 @@ def test_a_new_person_is_typed_and_saved_with_the_keyboard(
     assert count_people(sqlite_db) == 1
     saved = d.person()
     stored = get_person(sqlite_db, saved.id)
-    assert (stored.full_name, stored.address, stored.city, stored.postal_code, stored.phone,
-            stored.email) == ("Ana Ruiz", "12 Elm St", "Madison", "53703", "608-555-0142",
-                              "ana@example.org")
+    assert (
+        stored.full_name,
+        stored.address,
+        stored.city,
+        stored.postal_code,
+        stored.phone,
+        stored.email,
+    ) == ("Ana Ruiz", "12 Elm St", "Madison", "53703", "608-555-0142", "ana@example.org")
     # The form shows what was stored, and stays open for the person's animals.
     assert d.isVisible()
     assert d.email.text() == "ana@example.org"
@@ -61,7 +67,8 @@ def test_a_new_person_is_typed_and_saved_with_the_keyboard(
 
 
 def test_errors_show_beside_their_fields_and_nothing_is_saved(
-        qtbot, new_person_dialog, wait_idle, sqlite_db):
+    qtbot, new_person_dialog, wait_idle, sqlite_db
+):
     d = new_person_dialog
     type_into(qtbot, d.address, "12 Elm St")
     type_into(qtbot, d.postal_code, "5370")
@@ -77,7 +84,10 @@ def test_errors_show_beside_their_fields_and_nothing_is_saved(
     assert d.banner.text() == "Nothing was saved: correct the 3 marked fields."
     # What was typed is still there, and the first bad field has the cursor.
     assert (d.address.text(), d.postal_code.text(), d.email.text()) == (
-        "12 Elm St", "5370", "ana-at-example")
+        "12 Elm St",
+        "5370",
+        "ana-at-example",
+    )
     assert d.full_name.hasFocus()
     # Fixing them saves, and the marks go.
     type_into(qtbot, d.full_name, "Ana Ruiz")
@@ -90,9 +100,10 @@ def test_errors_show_beside_their_fields_and_nothing_is_saved(
     assert not d.fields.is_marked("email")
 
 
-def test_editing_saves_only_the_change(qtbot, window, wait_idle, wait_dialog, sqlite_db,
-                                       operator):
-    ana = create_person(sqlite_db, operator, PersonInput(full_name="Ana Ruiz", phone="608-555-0142"))
+def test_editing_saves_only_the_change(qtbot, window, wait_idle, wait_dialog, sqlite_db, operator):
+    ana = create_person(
+        sqlite_db, operator, PersonInput(full_name="Ana Ruiz", phone="608-555-0142")
+    )
     window.current_page().refresh()
     wait_idle()
     page = window.current_page()
@@ -106,11 +117,14 @@ def test_editing_saves_only_the_change(qtbot, window, wait_idle, wait_dialog, sq
     assert get_person(sqlite_db, ana.id).phone == "608-555-0100"
     latest = d.history_model.row_object(0)
     assert (latest.action, latest.sentence) == (
-        "update", "Changed phone from “608-555-0142” to “608-555-0100”.")
+        "update",
+        "Changed phone from “608-555-0142” to “608-555-0100”.",
+    )
 
 
 def test_a_record_changed_elsewhere_is_not_overwritten(
-        qtbot, window, wait_idle, wait_dialog, sqlite_db, operator, errors):
+    qtbot, window, wait_idle, wait_dialog, sqlite_db, operator, errors
+):
     ana = create_person(sqlite_db, operator, PersonInput(full_name="Ana Ruiz"))
     page = window.current_page()
     page.refresh()
@@ -119,8 +133,13 @@ def test_a_record_changed_elsewhere_is_not_overwritten(
     qtbot.keyClick(page.people.view, Qt.Key.Key_Return)
     d = wait_dialog("PersonDialog")
     # Someone at another desk saves first.
-    update_person(sqlite_db, operator, ana.id, PersonInput(full_name="Ana Ruiz", city="Verona"),
-                  expected_version=ana.version)
+    update_person(
+        sqlite_db,
+        operator,
+        ana.id,
+        PersonInput(full_name="Ana Ruiz", city="Verona"),
+        expected_version=ana.version,
+    )
     type_into(qtbot, d.phone, "608-555-0142")
     qtbot.keyClick(d, Qt.Key.Key_S, CTRL)
     wait_idle()
@@ -134,10 +153,15 @@ def test_a_record_changed_elsewhere_is_not_overwritten(
 
 
 def test_a_persons_animals_are_listed_and_a_new_one_gets_them_as_owner(
-        qtbot, window, wait_idle, wait_dialog, sqlite_db, operator, today, rows_of):
+    qtbot, window, wait_idle, wait_dialog, sqlite_db, operator, today, rows_of
+):
     ana = create_person(sqlite_db, operator, PersonInput(full_name="Ana Ruiz"))
-    create_animal(sqlite_db, operator, AnimalInput(species="dog", name="Rex", breed="Beagle",
-                                                   owner_id=ana.id), today=today)
+    create_animal(
+        sqlite_db,
+        operator,
+        AnimalInput(species="dog", name="Rex", breed="Beagle", owner_id=ana.id),
+        today=today,
+    )
     page = window.current_page()
     page.refresh()
     wait_idle()
@@ -198,11 +222,23 @@ def test_tab_order_follows_the_form(new_person_dialog):
     for _ in range(9):
         order.append(w)
         w = w.nextInFocusChain()
-        while not (w.focusPolicy() & Qt.FocusPolicy.TabFocus) or not w.isEnabled() \
-                or not w.isVisible():
+        while (
+            not (w.focusPolicy() & Qt.FocusPolicy.TabFocus)
+            or not w.isEnabled()
+            or not w.isVisible()
+        ):
             w = w.nextInFocusChain()
-    assert order == [d.full_name, d.address, d.city, d.state, d.postal_code, d.in_city,
-                     d.phone, d.email, d.is_veterinarian]
+    assert order == [
+        d.full_name,
+        d.address,
+        d.city,
+        d.state,
+        d.postal_code,
+        d.in_city,
+        d.phone,
+        d.email,
+        d.is_veterinarian,
+    ]
 
 
 def _type_ana(qtbot, d) -> None:
@@ -212,10 +248,19 @@ def _type_ana(qtbot, d) -> None:
 
 
 def test_the_same_person_again_is_offered_the_existing_record(
-        qtbot, window, new_person_dialog, wait_idle, sqlite_db, operator):
-    ana = create_person(sqlite_db, operator, PersonInput(
-        full_name="Ana Ruiz", address="12 Elm St", city="Madison", postal_code="53703",
-        phone="608-555-0142"))
+    qtbot, window, new_person_dialog, wait_idle, sqlite_db, operator
+):
+    ana = create_person(
+        sqlite_db,
+        operator,
+        PersonInput(
+            full_name="Ana Ruiz",
+            address="12 Elm St",
+            city="Madison",
+            postal_code="53703",
+            phone="608-555-0142",
+        ),
+    )
     d = new_person_dialog
     _type_ana(qtbot, d)
     chosen = []
@@ -225,8 +270,10 @@ def test_the_same_person_again_is_offered_the_existing_record(
     # Nothing saved; the match is shown with a way to use it.
     assert count_people(sqlite_db) == 1
     assert d.match_panel.isVisible()
-    assert d.match_text.text() == ("An existing record matches: Ana Ruiz, 12 Elm St, Madison, "
-                                   f"WI 53703, 608-555-0142 (person #{ana.id}).")
+    assert d.match_text.text() == (
+        "An existing record matches: Ana Ruiz, 12 Elm St, Madison, "
+        f"WI 53703, 608-555-0142 (person #{ana.id})."
+    )
     assert d.full_name.text() == "ana ruiz"  # what was typed is kept
     qtbot.mouseClick(d.use_existing_button, Qt.MouseButton.LeftButton)
     wait_idle()
@@ -239,9 +286,11 @@ def test_the_same_person_again_is_offered_the_existing_record(
 
 
 def test_saving_a_different_person_with_the_same_name_is_deliberate(
-        qtbot, window, new_person_dialog, wait_idle, sqlite_db, operator):
-    ana = create_person(sqlite_db, operator, PersonInput(
-        full_name="Ana Ruiz", address="12 Elm St", city="Madison"))
+    qtbot, window, new_person_dialog, wait_idle, sqlite_db, operator
+):
+    ana = create_person(
+        sqlite_db, operator, PersonInput(full_name="Ana Ruiz", address="12 Elm St", city="Madison")
+    )
     d = new_person_dialog
     _type_ana(qtbot, d)
     qtbot.keyClick(d, Qt.Key.Key_S, CTRL)

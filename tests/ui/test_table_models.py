@@ -37,7 +37,7 @@ class FakeList:
 
     def page(self, text: str, offset: int, limit: int) -> Page:
         self.pages.append((text, offset))
-        return Page(offset, tuple(self.matching(text)[offset:offset + limit]))
+        return Page(offset, tuple(self.matching(text)[offset : offset + limit]))
 
 
 @pytest.fixture
@@ -163,15 +163,20 @@ def test_empty_paged_model_passes_the_model_tester(qtmodeltester, tasks, wait):
 
 
 def test_people_model_over_the_database_passes_the_model_tester(
-        qtbot, qtmodeltester, tasks, wait, sqlite_db, operator):
+    qtbot, qtmodeltester, tasks, wait, sqlite_db, operator
+):
     for name in ("Ana Ruiz", "Bea Quinn", "Carl Ruiz"):
         create_person(sqlite_db, operator, PersonInput(full_name=name))
-    model = PagedTableModel(tasks, PERSON_COLUMNS, partial(count_people, sqlite_db),
-                            partial(people_page, sqlite_db), page_size=2)
+    model = PagedTableModel(
+        tasks,
+        PERSON_COLUMNS,
+        partial(count_people, sqlite_db),
+        partial(people_page, sqlite_db),
+        page_size=2,
+    )
     model.search("ruiz")
     wait()
-    assert [model.index(r, 0).data() for r in range(model.rowCount())] == [
-        "Ana Ruiz", "Carl Ruiz"]
+    assert [model.index(r, 0).data() for r in range(model.rowCount())] == ["Ana Ruiz", "Carl Ruiz"]
     qtmodeltester.check(model)
     wait()
 

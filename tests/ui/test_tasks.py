@@ -75,7 +75,8 @@ def test_a_user_error_is_shown_as_written(qtbot, tasks, router):
     tasks.run(refuse)
     wait_done(qtbot, tasks)
     assert [(r.kind, r.message) for r in router.reports] == [
-        (USER, "Rex is still on hold until 4 December.")]
+        (USER, "Rex is still on hold until 4 December.")
+    ]
 
 
 def test_any_other_exception_is_reported_as_a_bug_with_its_traceback(qtbot, tasks, router):
@@ -164,16 +165,22 @@ def _slow_query(db, started: threading.Event, ended: threading.Event):
     def work():
         try:
             with db.read() as s, cancellable(s):
+
                 def slow(x):
                     started.set()
                     time.sleep(0.005)
                     return x
+
                 s.connection().connection.dbapi_connection.create_function("slow", 1, slow)
-                return s.execute(text(
-                    "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c "
-                    "WHERE x < 100000) SELECT count(slow(x)) FROM c")).scalar()
+                return s.execute(
+                    text(
+                        "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c "
+                        "WHERE x < 100000) SELECT count(slow(x)) FROM c"
+                    )
+                ).scalar()
         finally:
             ended.set()
+
     return work
 
 
@@ -240,8 +247,12 @@ def test_shutdown_lets_a_running_save_finish(qtbot, router, sqlite_db):
         with sqlite_db.write() as s:
             saving.set()
             time.sleep(0.3)
-            s.execute(text("INSERT INTO clinic (name, address, phone, licensed, created_at, updated_at,"
-                           " version) VALUES ('Eastside', '', '', 1, '2026-11-30', '2026-11-30', 1)"))
+            s.execute(
+                text(
+                    "INSERT INTO clinic (name, address, phone, licensed, created_at, updated_at,"
+                    " version) VALUES ('Eastside', '', '', 1, '2026-11-30', '2026-11-30', 1)"
+                )
+            )
 
     runner.run(save)
     assert saving.wait(10)

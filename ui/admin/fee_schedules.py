@@ -37,8 +37,11 @@ from ui.common.text import day, money, species, when
 from ui.common.widgets import Banner, RecordTableView, set_date
 from ui.context import AppContext
 
-AMOUNTS = (("impound", "Impound fee"), ("boarding_per_day", "Boarding per day"),
-           ("adoption", "Adoption fee"))
+AMOUNTS = (
+    ("impound", "Impound fee"),
+    ("boarding_per_day", "Boarding per day"),
+    ("adoption", "Adoption fee"),
+)
 PROFILE_SOURCE = "City profile (default)"
 
 
@@ -54,26 +57,39 @@ class ScheduleRow:
     entered_at: datetime | None
 
 
-def schedule_rows(schedules: tuple[FeeScheduleView, ...],
-                  defaults: dict[str, FeeSchedule]) -> tuple[ScheduleRow, ...]:
-    rows = [ScheduleRow(s.resolution, s.effective_on, sp, s.fees[sp], s.entered_by, s.entered_at)
-            for s in schedules for sp in SPECIES if sp in s.fees]
-    rows += [ScheduleRow(PROFILE_SOURCE, None, sp, defaults[sp], "", None)
-             for sp in SPECIES if sp in defaults]
+def schedule_rows(
+    schedules: tuple[FeeScheduleView, ...], defaults: dict[str, FeeSchedule]
+) -> tuple[ScheduleRow, ...]:
+    rows = [
+        ScheduleRow(s.resolution, s.effective_on, sp, s.fees[sp], s.entered_by, s.entered_at)
+        for s in schedules
+        for sp in SPECIES
+        if sp in s.fees
+    ]
+    rows += [
+        ScheduleRow(PROFILE_SOURCE, None, sp, defaults[sp], "", None)
+        for sp in SPECIES
+        if sp in defaults
+    ]
     return tuple(rows)
 
 
 def schedule_columns(ctx: AppContext) -> tuple[Column, ...]:
     return (
         Column("Resolution", lambda r: r.resolution, 180),
-        Column("In force from", lambda r: day(r.effective_on) if r.effective_on
-               else "Before any resolution", 170),
+        Column(
+            "In force from",
+            lambda r: day(r.effective_on) if r.effective_on else "Before any resolution",
+            170,
+        ),
         Column("Species", lambda r: species(r.species), 70),
         Column("Impound fee", lambda r: money(r.fees.impound), 115),
         Column("Boarding per day", lambda r: money(r.fees.boarding_per_day), 145),
         Column("Adoption fee", lambda r: money(r.fees.adoption), 115),
-        Column("Entered", lambda r: f"{r.entered_by}, {when(ctx, r.entered_at)}"
-               if r.entered_at else ""),
+        Column(
+            "Entered",
+            lambda r: f"{r.entered_by}, {when(ctx, r.entered_at)}" if r.entered_at else "",
+        ),
     )
 
 
@@ -92,8 +108,9 @@ class FeeSchedulesWidget(QWidget):
         self.view.setModel(self.model)
         self.banner = Banner()
         self.form = self._build_form()
-        self.read_only_note = QLabel("Only a supervisor can enter a new fee schedule; the "
-                                     "schedules are shown read-only.")
+        self.read_only_note = QLabel(
+            "Only a supervisor can enter a new fee schedule; the schedules are shown read-only."
+        )
         self.read_only_note.setObjectName("FieldHint")
         supervisor = ctx.actor.is_supervisor
         self.form.setVisible(supervisor)
@@ -156,14 +173,16 @@ class FeeSchedulesWidget(QWidget):
     # -- reading and saving ----------------------------------------------
 
     def refresh(self) -> None:
-        self.ctx.tasks.run(fee_schedules, self.ctx.db, owner=self,
-                           on_done=self._on_schedules_loaded)
+        self.ctx.tasks.run(
+            fee_schedules, self.ctx.db, owner=self, on_done=self._on_schedules_loaded
+        )
 
     def read_input(self) -> FeeScheduleInput:
-        fees = {sp: SpeciesFees(*(self.amounts[f"{sp}.{k}"].text() for k, _ in AMOUNTS))
-                for sp in SPECIES}
-        return FeeScheduleInput(self.resolution.text(), self.effective_on.date().toPython(),
-                                fees)
+        fees = {
+            sp: SpeciesFees(*(self.amounts[f"{sp}.{k}"].text() for k, _ in AMOUNTS))
+            for sp in SPECIES
+        }
+        return FeeScheduleInput(self.resolution.text(), self.effective_on.date().toPython(), fees)
 
     def save(self) -> None:
         if self._saving:
@@ -171,8 +190,15 @@ class FeeSchedulesWidget(QWidget):
         self._set_saving(True)
         self.fields.clear_errors()
         self.banner.clear_message()
-        self.ctx.tasks.run(enter_fee_schedule, self.ctx.db, self.ctx.actor, self.read_input(),
-                           owner=self, on_done=self._on_saved, on_error=self._on_save_failed)
+        self.ctx.tasks.run(
+            enter_fee_schedule,
+            self.ctx.db,
+            self.ctx.actor,
+            self.read_input(),
+            owner=self,
+            on_done=self._on_saved,
+            on_error=self._on_save_failed,
+        )
 
     def _on_schedules_loaded(self, schedules: tuple[FeeScheduleView, ...]) -> None:
         self.show_schedules(schedules)
@@ -195,8 +221,10 @@ class FeeSchedulesWidget(QWidget):
         self.show_saved(view)
 
     def show_saved(self, view: FeeScheduleView) -> None:
-        self.banner.show_note(f"Resolution {view.resolution} saved: its fees apply to animals "
-                              f"impounded from {day(view.effective_on)}.")
+        self.banner.show_note(
+            f"Resolution {view.resolution} saved: its fees apply to animals "
+            f"impounded from {day(view.effective_on)}."
+        )
         self.resolution.clear()
         self.ctx.bus.changed.emit("fee_schedule", 0)
         self.refresh()
@@ -207,11 +235,13 @@ class FeeSchedulesWidget(QWidget):
 
     def show_refusal(self, exc: BaseException) -> bool:
         """Say why nothing was saved; False sends a bug on to the error router."""
-        return show_refusal(exc, self.fields, self.banner,
-                            invalid="Nothing was saved: correct the marked fields.",
-                            bug="Nothing was saved because of an error in FieldOps.")
+        return show_refusal(
+            exc,
+            self.fields,
+            self.banner,
+            invalid="Nothing was saved: correct the marked fields.",
+            bug="Nothing was saved because of an error in FieldOps.",
+        )
 
     def _on_save_button_clicked(self) -> None:
         self.save()
-
-

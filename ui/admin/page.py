@@ -24,8 +24,10 @@ class AdministrationWidget(QWidget):
         heading = QLabel("Administration")
         heading.setObjectName("PageHeading")
         self.fee_schedules = FeeSchedulesWidget(ctx)
-        later = QLabel("Staff and their roles, veterinary clinics, the jurisdiction profile "
-                       "and backups will follow in a later version.")
+        later = QLabel(
+            "Staff and their roles, veterinary clinics, the jurisdiction profile "
+            "and backups will follow in a later version."
+        )
         later.setObjectName("FieldHint")
         layout = QVBoxLayout(self)
         layout.addWidget(heading)

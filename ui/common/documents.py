@@ -38,8 +38,7 @@ class PrintingError(UserError):
     code = "printing"
 
 
-def write_document(path: str | os.PathLike[str], content: bytes,
-                   db_folder: Path | None) -> Path:
+def write_document(path: str | os.PathLike[str], content: bytes, db_folder: Path | None) -> Path:
     """Write a document all or nothing; refused in the database's folder (run in a task)."""
     refuse_database_folder(path, db_folder)
     return write_whole_file(path, content)
@@ -88,14 +87,17 @@ def send_to_printer(content: bytes, job: PrintJob) -> str:
     if lp is None:
         raise PrintingError(
             "Nothing was printed: this computer has no print service (CUPS, command "
-            "\"lp\"). Use Open to print from the PDF viewer, or save the PDF.")
+            '"lp"). Use Open to print from the PDF viewer, or save the PDF.'
+        )
     try:
-        done = subprocess.run(job.command(lp), input=content, capture_output=True,
-                              timeout=LP_TIMEOUT_S, check=False)
+        done = subprocess.run(
+            job.command(lp), input=content, capture_output=True, timeout=LP_TIMEOUT_S, check=False
+        )
     except subprocess.TimeoutExpired:
         raise PrintingError(
             f"Nothing was confirmed printed: the print service did not answer within "
-            f"{LP_TIMEOUT_S} seconds. Check the printer's queue before printing again.") from None
+            f"{LP_TIMEOUT_S} seconds. Check the printer's queue before printing again."
+        ) from None
     if done.returncode != 0:
         said = done.stderr.decode(errors="replace").strip() or f"exit status {done.returncode}"
         where = job.printer or "the default printer"
@@ -115,8 +117,13 @@ def print_job_from(printer: QPrinter, title: str) -> PrintJob:
     if printer.printRange() == QPrinter.PrintRange.PageRange and printer.fromPage() > 0:
         first, last = printer.fromPage(), max(printer.fromPage(), printer.toPage())
         pages = f"{first}-{last}"
-    return PrintJob(printer=printer.printerName(), copies=printer.copyCount(),
-                    sides=_SIDES.get(printer.duplex(), ""), pages=pages, title=title)
+    return PrintJob(
+        printer=printer.printerName(),
+        copies=printer.copyCount(),
+        sides=_SIDES.get(printer.duplex(), ""),
+        pages=pages,
+        title=title,
+    )
 
 
 def ask_printer(parent: QWidget | None, title: str) -> PrintJob | None:

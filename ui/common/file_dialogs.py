@@ -68,8 +68,11 @@ class NameOnlyIconProvider(QAbstractFileIconProvider):
 
     def icon(self, what: QFileInfo | QAbstractFileIconProvider.IconType) -> QIcon:
         if isinstance(what, QFileInfo):
-            kind = (QAbstractFileIconProvider.IconType.Folder if what.isDir()
-                    else QAbstractFileIconProvider.IconType.File)
+            kind = (
+                QAbstractFileIconProvider.IconType.Folder
+                if what.isDir()
+                else QAbstractFileIconProvider.IconType.File
+            )
             return self._stock.icon(kind)
         return self._stock.icon(what)
 
@@ -112,8 +115,9 @@ def start_folder(db_folder: Path | None) -> Path:
     return Path(Path.home().anchor or "/")
 
 
-def make_file_dialog(parent: QWidget | None, caption: str, folder: Path, name_filter: str, *,
-                     saving: bool) -> QFileDialog:
+def make_file_dialog(
+    parent: QWidget | None, caption: str, folder: Path, name_filter: str, *, saving: bool
+) -> QFileDialog:
     """A file dialog that reads names and folder listings only, never a file's contents."""
     dialog = QFileDialog(parent, caption, str(folder), name_filter)
     dialog.setOption(QFileDialog.Option.DontUseNativeDialog, True)
@@ -144,8 +148,14 @@ def _ask(dialog: QFileDialog, db_folder: Path | None, tell: Tell) -> str:
     return ""
 
 
-def ask_save_path(parent: QWidget | None, caption: str, suggested_name: str,
-                  db_folder: Path | None, tell: Tell, name_filter: str = PDF_FILTER) -> str:
+def ask_save_path(
+    parent: QWidget | None,
+    caption: str,
+    suggested_name: str,
+    db_folder: Path | None,
+    tell: Tell,
+    name_filter: str = PDF_FILTER,
+) -> str:
     """Where to save a document; "" when the user cancels."""
     dialog = make_file_dialog(parent, caption, start_folder(db_folder), name_filter, saving=True)
     if name_filter == PDF_FILTER:
@@ -154,8 +164,9 @@ def ask_save_path(parent: QWidget | None, caption: str, suggested_name: str,
     return _ask(dialog, db_folder, tell)
 
 
-def ask_open_path(parent: QWidget | None, caption: str, name_filter: str,
-                  db_folder: Path | None, tell: Tell) -> str:
+def ask_open_path(
+    parent: QWidget | None, caption: str, name_filter: str, db_folder: Path | None, tell: Tell
+) -> str:
     """A file to read; "" when the user cancels."""
     dialog = make_file_dialog(parent, caption, start_folder(db_folder), name_filter, saving=False)
     return _ask(dialog, db_folder, tell)

@@ -108,8 +108,15 @@ class FormFields(MarkedFields):
         super().__init__()
         self.layout = layout
 
-    def add(self, name: str, label: str, widget: QWidget, *,
-            focus: QWidget | None = None, hint: str = "") -> QWidget:
+    def add(
+        self,
+        name: str,
+        label: str,
+        widget: QWidget,
+        *,
+        focus: QWidget | None = None,
+        hint: str = "",
+    ) -> QWidget:
         """Add a row; ``label`` may carry a mnemonic (``&Name``) that focuses ``focus``."""
         focus = focus or widget
         box = QWidget()
@@ -121,8 +128,10 @@ class FormFields(MarkedFields):
         # input itself keeps its own width.
         box.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
         grows = widget.sizePolicy().horizontalPolicy() in (
-            QSizePolicy.Policy.Expanding, QSizePolicy.Policy.MinimumExpanding,
-            QSizePolicy.Policy.Ignored)
+            QSizePolicy.Policy.Expanding,
+            QSizePolicy.Policy.MinimumExpanding,
+            QSizePolicy.Policy.Ignored,
+        )
         column.addWidget(widget, 0, Qt.AlignmentFlag(0) if grows else Qt.AlignmentFlag.AlignLeft)
         if hint:
             note = QLabel(hint)
@@ -141,8 +150,9 @@ class FormFields(MarkedFields):
         return widget
 
 
-def show_refusal(exc: BaseException, fields: MarkedFields, banner: Banner, *,
-                 invalid: str, bug: str) -> bool:
+def show_refusal(
+    exc: BaseException, fields: MarkedFields, banner: Banner, *, invalid: str, bug: str
+) -> bool:
     """Say on the form why nothing happened: field errors beside their fields and
     ``invalid`` in the banner, a user error as written, otherwise ``bug``.
     Returns False for a bug, so the error router shows its details."""
@@ -167,8 +177,9 @@ def form_state(root: QWidget) -> tuple:
     state += [w.toPlainText() for w in root.findChildren(QTextEdit) if not w.isReadOnly()]
     state += [w.currentIndex() for w in root.findChildren(QComboBox)]
     state += [w.isChecked() for w in root.findChildren(QAbstractButton) if w.isCheckable()]
-    state += [w.dateTime().toString(Qt.DateFormat.ISODate)
-              for w in root.findChildren(QDateTimeEdit)]
+    state += [
+        w.dateTime().toString(Qt.DateFormat.ISODate) for w in root.findChildren(QDateTimeEdit)
+    ]
     return tuple(state)
 
 
@@ -237,8 +248,14 @@ class RecordDialog(QDialog):
         self.fields.clear_errors()
         self.banner.clear_message()
         self._set_saving(True)
-        self.ctx.tasks.run(service, *args, owner=self, on_done=self._on_save_done,
-                           on_error=self._on_save_failed, **kwargs)
+        self.ctx.tasks.run(
+            service,
+            *args,
+            owner=self,
+            on_done=self._on_save_done,
+            on_error=self._on_save_failed,
+            **kwargs,
+        )
 
     def is_saving(self) -> bool:
         return self._saving
@@ -265,9 +282,13 @@ class RecordDialog(QDialog):
         """The field the form opens in: the first input in the focus chain (subclasses may say)."""
         w = self.nextInFocusChain()
         while w is not None and w is not self:
-            if (w.window() is self and w.isVisibleTo(self) and w.isEnabled()
-                    and w.focusPolicy() & Qt.FocusPolicy.TabFocus
-                    and not isinstance(w, QPushButton | QTabBar)):
+            if (
+                w.window() is self
+                and w.isVisibleTo(self)
+                and w.isEnabled()
+                and w.focusPolicy() & Qt.FocusPolicy.TabFocus
+                and not isinstance(w, QPushButton | QTabBar)
+            ):
                 return w
             w = w.nextInFocusChain()
         return None
@@ -291,8 +312,11 @@ class RecordDialog(QDialog):
     def reject(self) -> None:
         """Close (Esc); typed changes are never thrown away without asking."""
         if self.has_unsaved_changes() and not self.ctx.errors.confirm(
-                "You have changes that are not saved. Close and discard them?",
-                "&Discard changes", "&Keep editing", self):
+            "You have changes that are not saved. Close and discard them?",
+            "&Discard changes",
+            "&Keep editing",
+            self,
+        ):
             return
         super().reject()
 
@@ -327,10 +351,15 @@ class RecordDialog(QDialog):
         self._set_saving(False)
         count = len(exc.errors) if isinstance(exc, ValidationError) else 0
         handled = show_refusal(
-            exc, self.fields, self.banner,
-            invalid="Nothing was saved: " + ("correct the marked field." if count == 1 else
-                                             f"correct the {count} marked fields."),
-            bug="Nothing was saved because of an error in FieldOps.")
+            exc,
+            self.fields,
+            self.banner,
+            invalid="Nothing was saved: "
+            + (
+                "correct the marked field." if count == 1 else f"correct the {count} marked fields."
+            ),
+            bug="Nothing was saved because of an error in FieldOps.",
+        )
         if isinstance(exc, StaleRecordError):
             self.ctx.errors.tell(str(exc), self, "Not saved: the record changed")
         return handled

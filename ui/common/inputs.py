@@ -38,8 +38,9 @@ class LocalDateTimeEdit(QDateTimeEdit):
 
     def set_value(self, instant: datetime) -> None:
         local = instant.astimezone(self._zone)
-        self.setDateTime(QDateTime(QDate(local.year, local.month, local.day),
-                                   QTime(local.hour, local.minute)))
+        self.setDateTime(
+            QDateTime(QDate(local.year, local.month, local.day), QTime(local.hour, local.minute))
+        )
 
     def value(self) -> datetime:
         d, t = self.date(), self.time()
@@ -49,8 +50,9 @@ class LocalDateTimeEdit(QDateTimeEdit):
 class OptionalDateTimeEdit(QWidget):
     """A local date and time that may be unknown (an explicit box, never a silent now)."""
 
-    def __init__(self, zone: tzinfo, unknown_text: str = "Unknown",
-                 parent: QWidget | None = None) -> None:
+    def __init__(
+        self, zone: tzinfo, unknown_text: str = "Unknown", parent: QWidget | None = None
+    ) -> None:
         super().__init__(parent)
         row = QHBoxLayout(self)
         row.setContentsMargins(0, 0, 0, 0)
@@ -160,13 +162,13 @@ class AgeSpinBox(QSpinBox):
         """Read the age again (the custody day changed)."""
         self.lineEdit().setText(self.textFromValue(self.value()))
 
-    def textFromValue(self, value: int) -> str:  # noqa: N802 (Qt override)
+    def textFromValue(self, value: int) -> str:
         day = self._custody_day()
         if self._registry is not _REGISTRY:
             return approximate_age(self._registry, day)  # type: ignore[arg-type]
         return approximate_age(None if value < 0 else birth_date_for_age(value, day), day)
 
-    def valueFromText(self, text: str) -> int:  # noqa: N802 (Qt override)
+    def valueFromText(self, text: str) -> int:
         t = text.strip().lower()
         if "month" in t:
             return 0

@@ -51,8 +51,13 @@ class PersonPickerDialog(QDialog):
         top.addWidget(caption)
         top.addWidget(self.search, 1)
         top.addWidget(self.status)
-        self.model = PagedTableModel(ctx.tasks, PERSON_COLUMNS, partial(count_people, ctx.db),
-                                     partial(people_page, ctx.db), parent=self)
+        self.model = PagedTableModel(
+            ctx.tasks,
+            PERSON_COLUMNS,
+            partial(count_people, ctx.db),
+            partial(people_page, ctx.db),
+            parent=self,
+        )
         self.view = RecordTableView()
         self.view.setModel(self.model)
         self.buttons = QDialogButtonBox()

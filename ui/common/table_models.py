@@ -49,10 +49,14 @@ class _ColumnsMixin:
     def columnCount(self, parent: AnyIndex = QModelIndex()) -> int:  # noqa: B008
         return 0 if parent.isValid() else len(self._columns)
 
-    def headerData(self, section: int, orientation: Qt.Orientation,
-                   role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if (role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal
-                and 0 <= section < len(self._columns)):
+    def headerData(
+        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
+    ) -> Any:
+        if (
+            role == Qt.ItemDataRole.DisplayRole
+            and orientation == Qt.Orientation.Horizontal
+            and 0 <= section < len(self._columns)
+        ):
             return self._columns[section].title
         return None
 
@@ -63,8 +67,9 @@ class _ColumnsMixin:
 class ListTableModel(_ColumnsMixin, QAbstractTableModel):
     """A short list held in memory (a person's animals, a record's history)."""
 
-    def __init__(self, columns: Sequence[Column], rows: Sequence[Any] = (),
-                 parent: QObject | None = None) -> None:
+    def __init__(
+        self, columns: Sequence[Column], rows: Sequence[Any] = (), parent: QObject | None = None
+    ) -> None:
         super().__init__(parent)
         self._columns = tuple(columns)
         self._rows: tuple[Any, ...] = tuple(rows)
@@ -105,10 +110,17 @@ class PagedTableModel(_ColumnsMixin, QAbstractTableModel):
 
     MAX_IN_FLIGHT = 2  # page fetches at once; later wishes wait, newest first
 
-    def __init__(self, tasks: TaskRunner, columns: Sequence[Column],
-                 count: Callable[[str], int], page: Callable[[str, int, int], Page],
-                 *, page_size: int = 200, cache_pages: int = 64,
-                 parent: QObject | None = None) -> None:
+    def __init__(
+        self,
+        tasks: TaskRunner,
+        columns: Sequence[Column],
+        count: Callable[[str], int],
+        page: Callable[[str, int, int], Page],
+        *,
+        page_size: int = 200,
+        cache_pages: int = 64,
+        parent: QObject | None = None,
+    ) -> None:
         super().__init__(parent)
         self._tasks = tasks
         self._columns = tuple(columns)
@@ -136,7 +148,9 @@ class PagedTableModel(_ColumnsMixin, QAbstractTableModel):
         self._forget_fetches()
         self._tasks.cancel(self._search_task)
         self._search_task = self._tasks.run(
-            self._count_and_first_page, text, owner=self,
+            self._count_and_first_page,
+            text,
+            owner=self,
             on_done=partial(self._on_search_done, self._generation),
             on_error=self._on_search_failed,
         )
@@ -211,8 +225,12 @@ class PagedTableModel(_ColumnsMixin, QAbstractTableModel):
         while self._wanted and len(self._in_flight) < self.MAX_IN_FLIGHT:
             page_no = self._wanted.pop()
             self._in_flight[page_no] = self._tasks.run(
-                self._page_fn, self._text, page_no * self._page_size, self._page_size,
-                owner=self, on_done=partial(self._on_page_done, self._generation, page_no),
+                self._page_fn,
+                self._text,
+                page_no * self._page_size,
+                self._page_size,
+                owner=self,
+                on_done=partial(self._on_page_done, self._generation, page_no),
             )
 
     def _on_page_done(self, generation: int, page_no: int, page: Page) -> None:
@@ -225,8 +243,7 @@ class PagedTableModel(_ColumnsMixin, QAbstractTableModel):
         first = page_no * self._page_size
         last = min(first + self._page_size, self._count) - 1
         if last >= first:
-            self.dataChanged.emit(self.index(first, 0),
-                                  self.index(last, len(self._columns) - 1))
+            self.dataChanged.emit(self.index(first, 0), self.index(last, len(self._columns) - 1))
         self._pump()
 
     # -- the model interface ---------------------------------------------
@@ -236,7 +253,9 @@ class PagedTableModel(_ColumnsMixin, QAbstractTableModel):
 
     def data(self, index: AnyIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not index.isValid() or role not in (
-            Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole, ROW_ROLE
+            Qt.ItemDataRole.DisplayRole,
+            Qt.ItemDataRole.ToolTipRole,
+            ROW_ROLE,
         ):
             return None
         page_no, i = divmod(index.row(), self._page_size)

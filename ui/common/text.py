@@ -22,7 +22,7 @@ ALTERED = {None: "Not known", True: "Yes", False: "No"}
 
 
 def money(amount: Decimal) -> str:
-    """"$40.00"; a negative amount as "-$5.00"."""
+    """ "$40.00"; a negative amount as "-$5.00"."""
     sign = "-" if amount < 0 else ""
     return f"{sign}${abs(amount):,.2f}"
 

@@ -224,8 +224,11 @@ class RecordTableView(QTableView):
             return
         column, preferred = self._stretch
         header = self.horizontalHeader()
-        others = sum(header.sectionSize(i) for i in range(header.count())
-                     if i != column and not header.isSectionHidden(i))
+        others = sum(
+            header.sectionSize(i)
+            for i in range(header.count())
+            if i != column and not header.isSectionHidden(i)
+        )
         header.resizeSection(column, max(preferred, self.viewport().width() - others))
 
     def focus_first_row(self) -> None:

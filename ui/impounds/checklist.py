@@ -26,8 +26,9 @@ class _Row:
         self.note.setWordWrap(True)
         self.note.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.override = QLineEdit()
-        self.override.setPlaceholderText("Supervisor's reason for overriding this block "
-                                         "(kept in the audit trail)")
+        self.override.setPlaceholderText(
+            "Supervisor's reason for overriding this block (kept in the audit trail)"
+        )
         self.override.hide()
         box = QWidget()
         column = QVBoxLayout(box)
@@ -83,8 +84,10 @@ class ChecklistWidget(QWidget):
         row.mark.setObjectName("Met" if c.met else "Unmet")
         row.mark.style().unpolish(row.mark)
         row.mark.style().polish(row.mark)
-        row.title.setText(f"<b>{escape_html(r.label)}</b> <span style='color:#5b6773'>"
-                          f"({escape_html(r.section)})</span>")
+        row.title.setText(
+            f"<b>{escape_html(r.label)}</b> <span style='color:#5b6773'>"
+            f"({escape_html(r.section)})</span>"
+        )
         if r.satisfied:
             note, name = c.evidence or "Met.", "Evidence"
         elif c.override_reason:
@@ -100,8 +103,11 @@ class ChecklistWidget(QWidget):
     # -- reading ---------------------------------------------------------
 
     def overrides(self) -> dict[str, str]:
-        return {code: row.override.text().strip() for code, row in self._rows.items()
-                if not row.override.isHidden() and row.override.text().strip()}
+        return {
+            code: row.override.text().strip()
+            for code, row in self._rows.items()
+            if not row.override.isHidden() and row.override.text().strip()
+        }
 
     def override_field(self, code: str) -> QLineEdit | None:
         row = self._rows.get(code)
@@ -109,8 +115,9 @@ class ChecklistWidget(QWidget):
 
     def rows(self) -> list[tuple[str, str, str]]:
         """(mark, label, evidence or detail) for each requirement, as on screen."""
-        return [(row.mark.text(), row.requirement.label, row.note.text())
-                for row in self._rows.values()]
+        return [
+            (row.mark.text(), row.requirement.label, row.note.text()) for row in self._rows.values()
+        ]
 
     def all_met(self) -> bool:
         return bool(self._checked) and all(c.met for c in self._checked)
@@ -120,5 +127,3 @@ class ChecklistWidget(QWidget):
 
     def _on_override_text_edited(self, _text: str) -> None:
         self.override_edited.emit()
-
-

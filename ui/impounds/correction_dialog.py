@@ -35,8 +35,9 @@ def recorded_text(ctx: AppContext, d: DispositionView) -> str:
         text += f" Released to {d.recipient.full_name}."
     if d.transfer_to and d.kind == "transferred":
         text += f" Transferred to {d.transfer_to}."
-    return text + (" The correction is kept beside it: the original stays on the record "
-                   "and the record sheet.")
+    return text + (
+        " The correction is kept beside it: the original stays on the record and the record sheet."
+    )
 
 
 class CorrectionDialog(RecordDialog):
@@ -96,13 +97,21 @@ class CorrectionDialog(RecordDialog):
         self.notes = QPlainTextEdit()
         self.notes.setTabChangesFocus(True)
         self.notes.setMaximumHeight(80)
-        self.fields.add("notes", "N&otes:", self.notes,
-                        hint="Left empty, the notes recorded with the original are kept.")
+        self.fields.add(
+            "notes",
+            "N&otes:",
+            self.notes,
+            hint="Left empty, the notes recorded with the original are kept.",
+        )
         self.reason = QPlainTextEdit()
         self.reason.setTabChangesFocus(True)
         self.reason.setMaximumHeight(80)
-        self.fields.add("reason", "R&eason for the correction:", self.reason,
-                        hint="Required. Kept with the correction and in the audit trail.")
+        self.fields.add(
+            "reason",
+            "R&eason for the correction:",
+            self.reason,
+            hint="Required. Kept with the correction and in the audit trail.",
+        )
         self.body.addLayout(form)
         self.body.addStretch(1)
         self.result_view: ImpoundView | None = None
@@ -116,16 +125,25 @@ class CorrectionDialog(RecordDialog):
         """Offer the destination only for a transfer (the service says which kinds it allows)."""
         kind = self.corrected_kind()
         self.form.setRowVisible(self.transfer_to.parentWidget(), kind == "transferred")
-        self.kind_note.setText("The same disposition: correct its time or notes."
-                               if kind == self._current.kind else "")
+        self.kind_note.setText(
+            "The same disposition: correct its time or notes." if kind == self._current.kind else ""
+        )
         self.kind_note.setVisible(kind == self._current.kind)
 
     def save(self) -> None:
         ctx, kind = self.ctx, self.corrected_kind()
-        self.save_with(correct_disposition, ctx.db, ctx.actor, self._impoundment_id, kind=kind,
-                       at=self.at.value(), reason=self.reason.toPlainText(),
-                       profile=ctx.profile, notes=self.notes.toPlainText(),
-                       transfer_to=self.transfer_to.text() if kind == "transferred" else "")
+        self.save_with(
+            correct_disposition,
+            ctx.db,
+            ctx.actor,
+            self._impoundment_id,
+            kind=kind,
+            at=self.at.value(),
+            reason=self.reason.toPlainText(),
+            profile=ctx.profile,
+            notes=self.notes.toPlainText(),
+            transfer_to=self.transfer_to.text() if kind == "transferred" else "",
+        )
 
     def _on_record_saved(self, view: ImpoundView) -> None:
         self.result_view = view

@@ -53,8 +53,9 @@ class DispositionDialog(RecordDialog):
 
     close_on_save = True
 
-    def __init__(self, ctx: AppContext, view: ImpoundView, kind: str,
-                 parent: QWidget | None = None) -> None:
+    def __init__(
+        self, ctx: AppContext, view: ImpoundView, kind: str, parent: QWidget | None = None
+    ) -> None:
         super().__init__(ctx, f"{TITLES[kind]} — impoundment #{view.id}", parent)
         self.setObjectName("DispositionDialog")
         self.setStyleSheet(POUND_STYLE)
@@ -82,11 +83,19 @@ class DispositionDialog(RecordDialog):
         if kind == "transferred":
             self.fields.add("transfer_to", "&Transferred to:", self.transfer_to)
         if kind == "euthanized":
-            self.fields.add("basis", "&Basis:", self.basis,
-                            hint="Before the hold ends, only a veterinarian's or officer's finding "
-                                 "allows it (Wis. Stat. 173.23(4)).")
-            self.fields.add("decided_by", "&Decided by:", self.decided_by,
-                            hint="Name, and whether a veterinarian, an officer or staff.")
+            self.fields.add(
+                "basis",
+                "&Basis:",
+                self.basis,
+                hint="Before the hold ends, only a veterinarian's or officer's finding "
+                "allows it (Wis. Stat. 173.23(4)).",
+            )
+            self.fields.add(
+                "decided_by",
+                "&Decided by:",
+                self.decided_by,
+                hint="Name, and whether a veterinarian, an officer or staff.",
+            )
         self.notes = QPlainTextEdit()
         self.notes.setTabChangesFocus(True)
         self.notes.setMaximumHeight(90)
@@ -99,12 +108,16 @@ class DispositionDialog(RecordDialog):
         v = self._view
         free = when(self.ctx, v.release_to_others_from, midnight="start")
         if self.kind == "euthanized":
-            text = (f"Humane destruction is allowed from {free}, when the hold ends. Before "
-                    "then it needs a veterinarian's or officer's finding that the animal is "
-                    "hopelessly injured or an imminent threat: record who found it and what.")
+            text = (
+                f"Humane destruction is allowed from {free}, when the hold ends. Before "
+                "then it needs a veterinarian's or officer's finding that the animal is "
+                "hopelessly injured or an imminent threat: record who found it and what."
+            )
             if v.bit_person:
-                text += " This animal bit a person: it is preserved for up to 7 days for a " \
-                        "necropsy (58-522)."
+                text += (
+                    " This animal bit a person: it is preserved for up to 7 days for a "
+                    "necropsy (58-522)."
+                )
             return text
         if self.kind == "transferred":
             return f"A transfer is a release to someone other than the owner: from {free}."
@@ -113,32 +126,53 @@ class DispositionDialog(RecordDialog):
     def save(self) -> None:
         ctx, v, at, notes = self.ctx, self._view, self.at.value(), self.notes.toPlainText()
         if self.kind == "transferred":
-            self.save_with(transfer, ctx.db, ctx.actor, v.id, self.transfer_to.text(),
-                           ctx.profile, at=at, notes=notes)
+            self.save_with(
+                transfer,
+                ctx.db,
+                ctx.actor,
+                v.id,
+                self.transfer_to.text(),
+                ctx.profile,
+                at=at,
+                notes=notes,
+            )
         elif self.kind == "euthanized":
-            self.save_with(destroy, ctx.db, ctx.actor, v.id, ctx.profile, at=at,
-                           basis=self.basis.currentData(), decided_by=self.decided_by.text(),
-                           notes=notes)
+            self.save_with(
+                destroy,
+                ctx.db,
+                ctx.actor,
+                v.id,
+                ctx.profile,
+                at=at,
+                basis=self.basis.currentData(),
+                decided_by=self.decided_by.text(),
+                notes=notes,
+            )
         elif self.kind == "died":
-            self.save_with(record_death, ctx.db, ctx.actor, v.id, ctx.profile, at=at,
-                           notes=notes)
+            self.save_with(record_death, ctx.db, ctx.actor, v.id, ctx.profile, at=at, notes=notes)
         else:
-            self.save_with(record_escape, ctx.db, ctx.actor, v.id, ctx.profile, at=at,
-                           notes=notes)
+            self.save_with(record_escape, ctx.db, ctx.actor, v.id, ctx.profile, at=at, notes=notes)
 
     def confirmation_text(self) -> str:
         """The question Record asks: the animal and the disposition, by name."""
         v = self._view
-        text = (f"Record {RECORDS[self.kind]} of #{v.id} {v.animal.summary}?\n\n"
-                "A disposition is final: after this only a supervisor's correction changes it.")
+        text = (
+            f"Record {RECORDS[self.kind]} of #{v.id} {v.animal.summary}?\n\n"
+            "A disposition is final: after this only a supervisor's correction changes it."
+        )
         if self.kind == "euthanized" and self.basis.currentData():
             text += f"\n\nBasis: {self.basis.currentText()}."
         return text
 
     def confirm_save(self) -> bool:
         """Ask before recording; "Go back" is the default, so Enter records nothing."""
-        return self.ctx.errors.confirm(self.confirmation_text(), f"&Record {RECORDS[self.kind]}",
-                                       "&Go back", self, TITLES[self.kind])
+        return self.ctx.errors.confirm(
+            self.confirmation_text(),
+            f"&Record {RECORDS[self.kind]}",
+            "&Go back",
+            self,
+            TITLES[self.kind],
+        )
 
     def _on_record_saved(self, view: ImpoundView) -> None:
         self.result_view = view

@@ -64,21 +64,20 @@ def render_pdf(db: Database, render: Render, view: ImpoundView, **kwargs: object
     return render(view, staff_names=staff_names(db), **kwargs)
 
 
-def write_pdf(db: Database, render: Render, view: ImpoundView, path: str,
-              **kwargs: object) -> str:
+def write_pdf(db: Database, render: Render, view: ImpoundView, path: str, **kwargs: object) -> str:
     """Render and write a PDF where the user chose (in a task); returns the path written."""
     docs.write_document(path, render_pdf(db, render, view, **kwargs), db.folder)
     return path
 
 
-def open_copy(db: Database, render: Render, view: ImpoundView, name: str,
-              **kwargs: object) -> str:
+def open_copy(db: Database, render: Render, view: ImpoundView, name: str, **kwargs: object) -> str:
     """Render a PDF into a temporary copy for the viewer (in a task); returns its path."""
     return str(docs.viewing_copy(render_pdf(db, render, view, **kwargs), name, db.folder))
 
 
-def print_pdf(db: Database, render: Render, view: ImpoundView, job: docs.PrintJob,
-              **kwargs: object) -> str:
+def print_pdf(
+    db: Database, render: Render, view: ImpoundView, job: docs.PrintJob, **kwargs: object
+) -> str:
     """Render a PDF and hand it to the printer (in a task); returns what the service said."""
     return docs.send_to_printer(render_pdf(db, render, view, **kwargs), job)
 
@@ -100,10 +99,12 @@ class DocumentsWidget(QWidget):
         print_heading.setObjectName("SectionHeading")
         grid = QGridLayout()
         grid.setColumnStretch(4, 1)
-        self.receipt_button, self.receipt_print_button, self.receipt_open_button = \
+        self.receipt_button, self.receipt_print_button, self.receipt_open_button = (
             self._document_row(grid, 0, RECEIPT, "&Save PDF…", "&Print…", "Op&en")
-        self.sheet_button, self.sheet_print_button, self.sheet_open_button = \
-            self._document_row(grid, 1, SHEET, "Sa&ve PDF…", "Print…", "Ope&n")
+        )
+        self.sheet_button, self.sheet_print_button, self.sheet_open_button = self._document_row(
+            grid, 1, SHEET, "Sa&ve PDF…", "Print…", "Ope&n"
+        )
         self.status = QLabel()
         self.status.setObjectName("FieldHint")
         self.status.setWordWrap(True)
@@ -116,8 +117,9 @@ class DocumentsWidget(QWidget):
         layout.addWidget(photo_heading)
         layout.addWidget(self.photo, 1)
 
-    def _document_row(self, grid: QGridLayout, row: int, kind: Kind, save: str, print_: str,
-                      open_: str) -> tuple[QPushButton, QPushButton, QPushButton]:
+    def _document_row(
+        self, grid: QGridLayout, row: int, kind: Kind, save: str, print_: str, open_: str
+    ) -> tuple[QPushButton, QPushButton, QPushButton]:
         grid.addWidget(QLabel(kind.title), row, 0)
         buttons = (QPushButton(save), QPushButton(print_), QPushButton(open_))
         actions = (self.save_document, self.print_document, self.open_document)
@@ -144,16 +146,27 @@ class DocumentsWidget(QWidget):
         if photo is None or not pixmap.loadFromData(QByteArray(photo.content)):
             self.photo.setText("The photo could not be shown.")
             return
-        self.photo.setPixmap(pixmap.scaled(420, 320, Qt.AspectRatioMode.KeepAspectRatio,
-                                           Qt.TransformationMode.SmoothTransformation))
+        self.photo.setPixmap(
+            pixmap.scaled(
+                420,
+                320,
+                Qt.AspectRatioMode.KeepAspectRatio,
+                Qt.TransformationMode.SmoothTransformation,
+            )
+        )
         self.photo.setToolTip(photo.filename)
 
     # -- what tests replace -------------------------------------------------
 
     def ask_save_path(self, suggested_name: str) -> str:
         """Where to save the PDF; "" when the user cancels."""
-        return ask_save_path(self, "Save PDF", suggested_name, self.ctx.db.folder,
-                             lambda message: self.ctx.errors.tell(message, self))
+        return ask_save_path(
+            self,
+            "Save PDF",
+            suggested_name,
+            self.ctx.db.folder,
+            lambda message: self.ctx.errors.tell(message, self),
+        )
 
     def ask_printer(self, title: str) -> docs.PrintJob | None:
         """The printer and copies chosen in Qt's print dialog; None when cancelled."""
@@ -165,8 +178,13 @@ class DocumentsWidget(QWidget):
     # -- the three actions --------------------------------------------------
 
     def _document_args(self) -> dict[str, object]:
-        return {"jurisdiction": self.ctx.jurisdiction, "tz": self.ctx.timezone,
-                "printed_at": self.ctx.now(), "owner": self, "on_error": self._on_failed}
+        return {
+            "jurisdiction": self.ctx.jurisdiction,
+            "tz": self.ctx.timezone,
+            "printed_at": self.ctx.now(),
+            "owner": self,
+            "on_error": self._on_failed,
+        }
 
     def save_receipt(self) -> None:
         self.save_document(RECEIPT)
@@ -181,8 +199,15 @@ class DocumentsWidget(QWidget):
         if not path:
             return
         self.status.setText("Writing the PDF…")
-        self.ctx.tasks.run(write_pdf, self.ctx.db, kind.render, self._view, path,
-                           on_done=self._on_pdf_written, **self._document_args())
+        self.ctx.tasks.run(
+            write_pdf,
+            self.ctx.db,
+            kind.render,
+            self._view,
+            path,
+            on_done=self._on_pdf_written,
+            **self._document_args(),
+        )
 
     def print_document(self, kind: Kind) -> None:
         if self._view is None:
@@ -192,17 +217,29 @@ class DocumentsWidget(QWidget):
         if job is None:
             return
         self.status.setText("Sending the document to the printer…")
-        self.ctx.tasks.run(print_pdf, self.ctx.db, kind.render, self._view, job,
-                           on_done=lambda said: self._on_printed(job, said),
-                           **self._document_args())
+        self.ctx.tasks.run(
+            print_pdf,
+            self.ctx.db,
+            kind.render,
+            self._view,
+            job,
+            on_done=lambda said: self._on_printed(job, said),
+            **self._document_args(),
+        )
 
     def open_document(self, kind: Kind) -> None:
         if self._view is None:
             return
         self.status.setText("Preparing the PDF…")
-        self.ctx.tasks.run(open_copy, self.ctx.db, kind.render, self._view,
-                           kind.file_name(self._view), on_done=self._on_copy_ready,
-                           **self._document_args())
+        self.ctx.tasks.run(
+            open_copy,
+            self.ctx.db,
+            kind.render,
+            self._view,
+            kind.file_name(self._view),
+            on_done=self._on_copy_ready,
+            **self._document_args(),
+        )
 
     def _on_pdf_written(self, path: str) -> None:
         self.status.setText(f"Saved {path}")
@@ -221,8 +258,10 @@ class DocumentsWidget(QWidget):
             self.status.setText(str(exc))  # said as written, beside the buttons
             return True
         if isinstance(exc, OSError):
-            self.status.setText(f"Nothing was written: {exc.strerror or exc}. Choose another "
-                                "folder or free some disk space, then try again.")
+            self.status.setText(
+                f"Nothing was written: {exc.strerror or exc}. Choose another "
+                "folder or free some disk space, then try again."
+            )
             return True
         self.status.setText("The document was not made because of an error in FieldOps.")
         return False  # the router reports the bug

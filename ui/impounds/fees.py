@@ -25,8 +25,10 @@ from ui.impounds.columns import FEE_COLUMNS, payment_columns
 
 
 def totals_text(fees: FeeSummary) -> str:
-    return (f"Total {money(fees.total)}   ·   Paid {money(fees.paid)}   ·   "
-            f"Balance due {money(fees.balance)}")
+    return (
+        f"Total {money(fees.total)}   ·   Paid {money(fees.paid)}   ·   "
+        f"Balance due {money(fees.balance)}"
+    )
 
 
 class FeesWidget(QWidget):
@@ -112,9 +114,16 @@ class FeesWidget(QWidget):
         if self._view is None:
             return
         self._generation += 1
-        self.ctx.tasks.run(quote, self.ctx.db, self._view.id, self.ctx.now(), to_owner,
-                           self.ctx.profile, owner=self,
-                           on_done=partial(self._on_quote_done, self._generation))
+        self.ctx.tasks.run(
+            quote,
+            self.ctx.db,
+            self._view.id,
+            self.ctx.now(),
+            to_owner,
+            self.ctx.profile,
+            owner=self,
+            on_done=partial(self._on_quote_done, self._generation),
+        )
 
     def _on_quote_done(self, generation: int, fees: FeeSummary) -> None:
         if generation == self._generation:
@@ -129,8 +138,9 @@ class FeesWidget(QWidget):
         self.fee_model.set_rows(fees.lines)
         self.totals.setText(totals_text(fees))
         released = self._view is not None and not self._view.in_custody
-        self.as_of.setText(("At the disposition, " if released else "As of ")
-                           + when(self.ctx, fees.as_of))
+        self.as_of.setText(
+            ("At the disposition, " if released else "As of ") + when(self.ctx, fees.as_of)
+        )
         self.schedule.setText(f"Fees set by {fees.schedule}.")
         self.repeat_note.setVisible(bool(fees.repeat_note))
         self.repeat_note.setText(fees.repeat_note)

@@ -56,9 +56,11 @@ class IntakeCorrectionDialog(RecordDialog):
         heading = QLabel(f"Correct the intake: #{view.id} {view.animal.summary}")
         heading.setObjectName("SectionHeading")
         heading.setWordWrap(True)
-        note = QLabel("The old values are kept in the audit trail with your reason. The "
-                      "description is the registry animal's: a correction here corrects it "
-                      "there too.")
+        note = QLabel(
+            "The old values are kept in the audit trail with your reason. The "
+            "description is the registry animal's: a correction here corrects it "
+            "there too."
+        )
         note.setObjectName("FieldHint")
         note.setWordWrap(True)
         self.body.addWidget(heading)
@@ -75,8 +77,9 @@ class IntakeCorrectionDialog(RecordDialog):
         self.bit_person.toggled.connect(self._on_hold_input_changed)
         self.impounded_at.dateTimeChanged.connect(self._on_hold_input_changed)
         self._on_hold_input_changed()
-        self.ctx.tasks.run(officer_choices, ctx.db, ctx.actor, owner=self,
-                           on_done=self._on_officer_choices_loaded)
+        self.ctx.tasks.run(
+            officer_choices, ctx.db, ctx.actor, owner=self, on_done=self._on_officer_choices_loaded
+        )
         self.correction_reason.setFocus()
 
     def _build_impoundment(self) -> QVBoxLayout:
@@ -101,8 +104,12 @@ class IntakeCorrectionDialog(RecordDialog):
         self.officer = add("officer", "&Officer:", OfficerComboBox())
         self.officer.setEditText(v.officer)
         self.correction_reason = _text_edit("", 80)
-        add("correction_reason", "Reason for the &correction:", self.correction_reason,
-            hint="Required. Kept with the correction in the audit trail.")
+        add(
+            "correction_reason",
+            "Reason for the &correction:",
+            self.correction_reason,
+            hint="Required. Kept with the correction in the audit trail.",
+        )
         column = QVBoxLayout()
         column.addWidget(_heading("The impoundment"))
         column.addLayout(form)
@@ -136,8 +143,10 @@ class IntakeCorrectionDialog(RecordDialog):
         if not self._view.in_custody:
             why = "The animal has a final disposition: the hold it relied on stays as recorded."
         elif not self.ctx.actor.is_supervisor:
-            why = ("The time, a bite and an owner surrender set the hold: only a supervisor "
-                   "corrects them.")
+            why = (
+                "The time, a bite and an owner surrender set the hold: only a supervisor "
+                "corrects them."
+            )
         else:
             return
         self.impounded_at.setEnabled(False)
@@ -149,18 +158,33 @@ class IntakeCorrectionDialog(RecordDialog):
         return IntakeDetails(
             impounded_at=_unless_same_minute(self.impounded_at.value(), o.impounded_at),
             bit_person=self.bit_person.isChecked(),
-            reason=self.reason.currentData(), reason_detail=self.reason_detail.text(),
+            reason=self.reason.currentData(),
+            reason_detail=self.reason_detail.text(),
             found_place=self.found_place.text(),
             found_at=_unless_same_minute(self.found_at.value(), o.found_at),
-            officer=self.officer.text(), altered=self.altered.currentData(),
-            condition=self.condition.text(), injuries=self.injuries.toPlainText(),
-            name=self.name.text(), breed=self.breed.text(), colour=self.colour.text(),
-            sex=self.sex.currentData(), markings=self.markings.toPlainText())
+            officer=self.officer.text(),
+            altered=self.altered.currentData(),
+            condition=self.condition.text(),
+            injuries=self.injuries.toPlainText(),
+            name=self.name.text(),
+            breed=self.breed.text(),
+            colour=self.colour.text(),
+            sex=self.sex.currentData(),
+            markings=self.markings.toPlainText(),
+        )
 
     def save(self) -> None:
         ctx = self.ctx
-        self.save_with(correct_intake, ctx.db, ctx.actor, self._view.id, self._original,
-                       self.read_details(), self.correction_reason.toPlainText(), ctx.profile)
+        self.save_with(
+            correct_intake,
+            ctx.db,
+            ctx.actor,
+            self._view.id,
+            self._original,
+            self.read_details(),
+            self.correction_reason.toPlainText(),
+            ctx.profile,
+        )
 
     def _on_record_saved(self, view: ImpoundView) -> None:
         self.result_view = view
@@ -175,19 +199,26 @@ class IntakeCorrectionDialog(RecordDialog):
         if self._hold_locked:
             self.hold_note.setText(self._hold_locked)
             return
-        hold = impound_hold(self.impounded_at.value(), self.ctx.profile,
-                            bit_person=self.bit_person.isChecked(),
-                            surrendered=self.reason.currentData() == "owner_surrender")
+        hold = impound_hold(
+            self.impounded_at.value(),
+            self.ctx.profile,
+            bit_person=self.bit_person.isChecked(),
+            surrendered=self.reason.currentData() == "owner_surrender",
+        )
         moved = hold.last_claim_day != self._view.last_claim_day
-        self.hold_note.setText(("The hold moves. " if moved else "Hold: ")
-                               + hold.why["last_claim_day"])
+        self.hold_note.setText(
+            ("The hold moves. " if moved else "Hold: ") + hold.why["last_claim_day"]
+        )
 
 
 def _unless_same_minute(edited: datetime | None, original: datetime | None) -> datetime | None:
     """The form edits to the minute: a time left as it was keeps its recorded seconds,
     so it does not read as a correction (of the hold, for the time of impoundment)."""
-    if edited is not None and original is not None and edited == original.replace(
-            second=0, microsecond=0):
+    if (
+        edited is not None
+        and original is not None
+        and edited == original.replace(second=0, microsecond=0)
+    ):
         return original
     return edited
 

@@ -12,6 +12,7 @@ Enter uses it); Enter there, or in the match list, never saves.
 
 from __future__ import annotations
 
+import itertools
 from datetime import date, datetime
 from functools import partial
 from pathlib import Path
@@ -80,18 +81,20 @@ MATCH_COLUMNS = (
 WHOLE_COLUMNS = ("Microchip", "Licence")  # the very fields matched: never clipped
 
 
-
 def repeat_warning(info: RepeatInfo, multiplier: int) -> str:
     times = "doubled" if multiplier == 2 else f"multiplied by {multiplier}"
-    return (f"Impounded before on {day(info.custody_day)} (#{info.impoundment_id}): "
-            f"the owner's impound fee will be {times}.")
+    return (
+        f"Impounded before on {day(info.custody_day)} (#{info.impoundment_id}): "
+        f"the owner's impound fee will be {times}."
+    )
 
 
 def photo_from(path: str) -> Photo:
     """Read a photo file (in a task: it may be large or on a slow share)."""
     p = Path(path)
-    return Photo(p.name, PHOTO_TYPES.get(p.suffix.lower(), "application/octet-stream"),
-                 p.read_bytes())
+    return Photo(
+        p.name, PHOTO_TYPES.get(p.suffix.lower(), "application/octet-stream"), p.read_bytes()
+    )
 
 
 class IntakeDialog(RecordDialog):
@@ -129,8 +132,13 @@ class IntakeDialog(RecordDialog):
         self._on_species_current_index_changed()
         self._update_hold_preview()
         self.microchip.setFocus()
-        self.ctx.tasks.run(officer_choices, self.ctx.db, self.ctx.actor, owner=self,
-                           on_done=self._on_officer_choices_loaded)
+        self.ctx.tasks.run(
+            officer_choices,
+            self.ctx.db,
+            self.ctx.actor,
+            owner=self,
+            on_done=self._on_officer_choices_loaded,
+        )
 
     def _custody_day(self) -> date:
         """The local date of impoundment: the day the record gives the animal's age on."""
@@ -138,11 +146,14 @@ class IntakeDialog(RecordDialog):
             return self.ctx.today()  # the age field is built before the time
         return to_local(self.impounded_at.value(), self.ctx.profile).date()
 
-    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 (Qt override)
+    def keyPressEvent(self, event: QKeyEvent) -> None:
         # Enter in the chip or licence field looks the animal up (a scanner types the
         # digits and Enter), and in the match list chooses the match: never a save.
         if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and self.focusWidget() in (
-                self.microchip, self.licence_number, self.matches_view):
+            self.microchip,
+            self.licence_number,
+            self.matches_view,
+        ):
             event.accept()
             return
         super().keyPressEvent(event)
@@ -163,8 +174,12 @@ class IntakeDialog(RecordDialog):
         add("animal", "Animal:", self.chosen, focus=self.new_animal_button)
         form.addRow("", self.new_animal_button)
         self.species = add("animal.species", "S&pecies:", combo(SPECIES))
-        self.species_detail = add("animal.species_detail", "&Kind of animal:", QLineEdit(),
-                                  hint="Only for species Other, e.g. ferret or rabbit.")
+        self.species_detail = add(
+            "animal.species_detail",
+            "&Kind of animal:",
+            QLineEdit(),
+            hint="Only for species Other, e.g. ferret or rabbit.",
+        )
         self.microchip = add("animal.microchip", "&Microchip:", QLineEdit())
         self.microchip.setPlaceholderText("Scan or type the chip number, then Enter to look it up")
         self.licence_number = add("animal.licence_number", "Licence ta&g:", QLineEdit())
@@ -177,12 +192,21 @@ class IntakeDialog(RecordDialog):
         self.colour = add("animal.colour", "Co&lour:", QLineEdit())
         self.sex = add("animal.sex", "Se&x:", combo(SEX_LABELS))
         self.age = add("animal.birth_date", "Approx. age:", AgeSpinBox(self._custody_day))
-        self.altered = add("altered", "Spayed/neutered:", combo(ALTERED),
-                           hint="As seen at intake.")
+        self.altered = add("altered", "Spayed/neutered:", combo(ALTERED), hint="As seen at intake.")
         self.markings = add("animal.markings", "M&arkings:", QLineEdit())
-        self._description = [self.species, self.species_detail, self.microchip,
-                             self.licence_number, self.licence_year, self.name, self.breed,
-                             self.colour, self.sex, self.age, self.markings]
+        self._description = [
+            self.species,
+            self.species_detail,
+            self.microchip,
+            self.licence_number,
+            self.licence_year,
+            self.name,
+            self.breed,
+            self.colour,
+            self.sex,
+            self.age,
+            self.markings,
+        ]
         self.matches_heading = QLabel("Possible matches in the registry")
         self.matches_heading.setObjectName("SectionHeading")
         self.matches_model = ListTableModel(MATCH_COLUMNS, parent=self)
@@ -219,18 +243,25 @@ class IntakeDialog(RecordDialog):
         form = form_layout()
         self.impound_fields = FormFields(form)
         add = self.impound_fields.add
-        self.impounded_at = add("impounded_at", "&Impounded at:",
-                                LocalDateTimeEdit(self.ctx.timezone))
+        self.impounded_at = add(
+            "impounded_at", "&Impounded at:", LocalDateTimeEdit(self.ctx.timezone)
+        )
         self.impounded_at.set_value(self.ctx.now())
         self.officer = add("officer", "&Officer:", OfficerComboBox())
         self.reason = add("reason", "&Reason:", combo(REASONS))
         self.reason_detail = add("reason_detail", "Reason &details:", QLineEdit())
-        self.bit_person = add("bit_person", "", QCheckBox(
-            f"Bit a person (the hold is {self.ctx.profile.bite_hold_days} days, "
-            f"not {self.ctx.profile.hold_days})"))
+        self.bit_person = add(
+            "bit_person",
+            "",
+            QCheckBox(
+                f"Bit a person (the hold is {self.ctx.profile.bite_hold_days} days, "
+                f"not {self.ctx.profile.hold_days})"
+            ),
+        )
         self.found_place = add("found_place", "&Found at (place):", QLineEdit())
-        self.found_place.setPlaceholderText("Address or place; for a surrender, where it was "
-                                            "handed over")
+        self.found_place.setPlaceholderText(
+            "Address or place; for a surrender, where it was handed over"
+        )
         self.found_at = OptionalDateTimeEdit(self.ctx.timezone)
         self.found_at.edit.set_value(self.ctx.now())
         add("found_at", "Found when:", self.found_at, focus=self.found_at.edit)
@@ -242,8 +273,13 @@ class IntakeDialog(RecordDialog):
         self.injuries.setPlaceholderText("None seen")
         add("injuries", "In&juries:", self.injuries)
         self.owner = PersonField(self.ctx, "Owner not known")
-        add("owner_id", "O&wner:", self.owner, focus=self.owner.choose_button,
-            hint="An owner surrender needs the owner who signed the relinquishment.")
+        add(
+            "owner_id",
+            "O&wner:",
+            self.owner,
+            focus=self.owner.choose_button,
+            hint="An owner surrender needs the owner who signed the relinquishment.",
+        )
         self.kennel = add("kennel", "K&ennel:", QLineEdit())
         self.kennel.setMaximumWidth(160)
         add("photo", "P&hoto:", self._build_photo_row(), focus=self.photo_button)
@@ -281,14 +317,40 @@ class IntakeDialog(RecordDialog):
         return box
 
     def _chain_tabs(self) -> None:
-        chain = [self.microchip, self.licence_number, self.licence_year, self.species,
-                 self.species_detail, self.name, self.breed, self.colour, self.sex, self.age,
-                 self.altered, self.markings, self.matches_view, self.use_match_button, self.new_animal_button,
-                 self.impounded_at, self.officer, self.reason, self.reason_detail,
-                 self.bit_person, self.found_place, self.found_at.edit, self.found_at.unknown,
-                 self.condition, self.injuries, self.owner.choose_button, self.owner.clear_button, self.kennel,
-                 self.photo_button, self.remove_photo_button, self.notes]
-        for a, b in zip(chain, chain[1:], strict=False):
+        chain = [
+            self.microchip,
+            self.licence_number,
+            self.licence_year,
+            self.species,
+            self.species_detail,
+            self.name,
+            self.breed,
+            self.colour,
+            self.sex,
+            self.age,
+            self.altered,
+            self.markings,
+            self.matches_view,
+            self.use_match_button,
+            self.new_animal_button,
+            self.impounded_at,
+            self.officer,
+            self.reason,
+            self.reason_detail,
+            self.bit_person,
+            self.found_place,
+            self.found_at.edit,
+            self.found_at.unknown,
+            self.condition,
+            self.injuries,
+            self.owner.choose_button,
+            self.owner.clear_button,
+            self.kennel,
+            self.photo_button,
+            self.remove_photo_button,
+            self.notes,
+        ]
+        for a, b in itertools.pairwise(chain):
             QWidget.setTabOrder(a, b)
 
     def _connect(self) -> None:
@@ -300,8 +362,7 @@ class IntakeDialog(RecordDialog):
         self._match_timer.timeout.connect(self._on_match_timer_timeout)
         self._repeat_timer.timeout.connect(self._on_repeat_timer_timeout)
         self.matches_view.opened.connect(self.choose_match)
-        self.matches_view.selectionModel().currentChanged.connect(
-            self._on_matches_current_changed)
+        self.matches_view.selectionModel().currentChanged.connect(self._on_matches_current_changed)
         self.use_match_button.clicked.connect(self._on_use_match_button_clicked)
         self.new_animal_button.clicked.connect(self.describe_new_animal)
         self.reason.currentIndexChanged.connect(self._on_reason_current_index_changed)
@@ -313,9 +374,14 @@ class IntakeDialog(RecordDialog):
     # -- the animal --------------------------------------------------------
 
     def match_query(self) -> MatchQuery:
-        return MatchQuery(species=self.species.currentData(), microchip=self.microchip.text(),
-                          licence=self.licence_number.text(), name=self.name.text(),
-                          breed=self.breed.text(), colour=self.colour.text())
+        return MatchQuery(
+            species=self.species.currentData(),
+            microchip=self.microchip.text(),
+            licence=self.licence_number.text(),
+            name=self.name.text(),
+            breed=self.breed.text(),
+            colour=self.colour.text(),
+        )
 
     def find_matches_now(self, *, offer: bool = False, focus: bool = False) -> None:
         """Look the description up in the registry (also after a pause in typing).
@@ -334,8 +400,13 @@ class IntakeDialog(RecordDialog):
     def choose_match(self, row: int) -> None:
         match: AnimalMatch | None = self.matches_model.row_object(row)
         if match is not None:
-            self.ctx.tasks.run(get_animal, self.ctx.db, match.animal.id, owner=self,
-                               on_done=self._set_registry_animal)
+            self.ctx.tasks.run(
+                get_animal,
+                self.ctx.db,
+                match.animal.id,
+                owner=self,
+                on_done=self._set_registry_animal,
+            )
 
     def chosen_animal(self) -> AnimalView | None:
         return self._animal
@@ -358,9 +429,14 @@ class IntakeDialog(RecordDialog):
         self.new_animal_button.show()
         self.species.setCurrentIndex(max(self.species.findData(a.species), 0))
         self.species_detail.setText(a.species_detail)
-        for edit, value in ((self.microchip, a.microchip), (self.licence_number, a.licence_number),
-                            (self.name, a.name), (self.breed, a.breed), (self.colour, a.colour),
-                            (self.markings, a.markings)):
+        for edit, value in (
+            (self.microchip, a.microchip),
+            (self.licence_number, a.licence_number),
+            (self.name, a.name),
+            (self.breed, a.breed),
+            (self.colour, a.colour),
+            (self.markings, a.markings),
+        ):
             edit.setText(value)
         self.licence_year.setValue(a.licence_year or self.licence_year.minimum())
         self.sex.setCurrentIndex(max(self.sex.findData(a.sex), 0))
@@ -384,8 +460,15 @@ class IntakeDialog(RecordDialog):
             self._show_repeat(None, None)
             return
         key = (self._animal.id, self.impounded_at.value())
-        self.ctx.tasks.run(repeat_check, self.ctx.db, key[0], key[1], self.ctx.profile,
-                           owner=self, on_done=partial(self._on_repeat_checked, key))
+        self.ctx.tasks.run(
+            repeat_check,
+            self.ctx.db,
+            key[0],
+            key[1],
+            self.ctx.profile,
+            owner=self,
+            on_done=partial(self._on_repeat_checked, key),
+        )
 
     def _on_repeat_checked(self, key: tuple[int, datetime], info: RepeatInfo | None) -> None:
         if self._animal is not None and key == (self._animal.id, self.impounded_at.value()):
@@ -398,8 +481,10 @@ class IntakeDialog(RecordDialog):
             if info is None:
                 self.save()
             else:
-                self.banner.show_error("This is a repeat impoundment (see the warning). "
-                                       "Save again to take the animal in.")
+                self.banner.show_error(
+                    "This is a repeat impoundment (see the warning). "
+                    "Save again to take the animal in."
+                )
 
     def _show_repeat(self, info: RepeatInfo | None, key: tuple[int, datetime] | None) -> None:
         self._repeat, self._repeat_for = info, key
@@ -417,28 +502,45 @@ class IntakeDialog(RecordDialog):
         if self._animal is None:
             year = self.licence_year.value()
             new_animal = AnimalInput(
-                species=self.species.currentData(), name=self.name.text(),
+                species=self.species.currentData(),
+                name=self.name.text(),
                 species_detail=self.species_detail.text()
-                if self.species.currentData() == "other" else "",
-                breed=self.breed.text(), colour=self.colour.text(), sex=self.sex.currentData(),
-                birth_date=self.age.birth_date(), markings=self.markings.text(),
-                microchip=self.microchip.text(), licence_number=self.licence_number.text(),
+                if self.species.currentData() == "other"
+                else "",
+                breed=self.breed.text(),
+                colour=self.colour.text(),
+                sex=self.sex.currentData(),
+                birth_date=self.age.birth_date(),
+                markings=self.markings.text(),
+                microchip=self.microchip.text(),
+                licence_number=self.licence_number.text(),
                 licence_year=None if year == self.licence_year.minimum() else year,
-                owner_id=self.owner.person_id())
+                owner_id=self.owner.person_id(),
+            )
         return IntakeInput(
-            impounded_at=self.impounded_at.value(), officer=self.officer.text(),
-            altered=self.altered.currentData(), condition=self.condition.text(),
+            impounded_at=self.impounded_at.value(),
+            officer=self.officer.text(),
+            altered=self.altered.currentData(),
+            condition=self.condition.text(),
             injuries=self.injuries.toPlainText(),
-            reason=self.reason.currentData(), reason_detail=self.reason_detail.text()
-            if self.reason.currentData() == "other" else "",
-            animal_id=self._animal.id if self._animal else None, new_animal=new_animal,
-            found_place=self.found_place.text(), found_at=self.found_at.value(),
-            bit_person=self.bit_person.isChecked(), owner_id=self.owner.person_id(),
-            kennel=self.kennel.text(), notes=self.notes.toPlainText(), photo=self._photo)
+            reason=self.reason.currentData(),
+            reason_detail=self.reason_detail.text() if self.reason.currentData() == "other" else "",
+            animal_id=self._animal.id if self._animal else None,
+            new_animal=new_animal,
+            found_place=self.found_place.text(),
+            found_at=self.found_at.value(),
+            bit_person=self.bit_person.isChecked(),
+            owner_id=self.owner.person_id(),
+            kennel=self.kennel.text(),
+            notes=self.notes.toPlainText(),
+            photo=self._photo,
+        )
 
     def save(self) -> None:
-        if self._animal is not None and self._repeat_for != (self._animal.id,
-                                                             self.impounded_at.value()):
+        if self._animal is not None and self._repeat_for != (
+            self._animal.id,
+            self.impounded_at.value(),
+        ):
             self._save_after_check = True  # the warning must be seen before saving
             self.check_repeat()
             return
@@ -446,8 +548,12 @@ class IntakeDialog(RecordDialog):
 
     def _on_save_failed(self, exc: BaseException) -> bool:
         handled = super()._on_save_failed(exc)
-        if (isinstance(exc, ValidationError) and self._animal is None
-                and "animal.microchip" in exc.by_field() and self.microchip.text().strip()):
+        if (
+            isinstance(exc, ValidationError)
+            and self._animal is None
+            and "animal.microchip" in exc.by_field()
+            and self.microchip.text().strip()
+        ):
             self.find_matches_now(offer=True)  # the chip is registered: offer that animal
         return handled
 
@@ -471,19 +577,21 @@ class IntakeDialog(RecordDialog):
     def _on_officer_choices_loaded(self, choices: OfficerChoices) -> None:
         self.officer.set_choices(choices.names, choices.last)
 
-    def _on_matches_found(self, generation: int, offer: bool, focus: bool,
-                          matches: tuple[AnimalMatch, ...]) -> None:
+    def _on_matches_found(
+        self, generation: int, offer: bool, focus: bool, matches: tuple[AnimalMatch, ...]
+    ) -> None:
         if generation == self._match_generation:
             self.show_matches(matches, offer=offer, focus=focus)
 
-    def show_matches(self, matches: tuple[AnimalMatch, ...], *, offer: bool = False,
-                     focus: bool = False) -> None:
+    def show_matches(
+        self, matches: tuple[AnimalMatch, ...], *, offer: bool = False, focus: bool = False
+    ) -> None:
         self.matches_model.set_rows(matches)
         n = len(matches)
         self.matches_heading.setText(
-            "Possible matches in the registry" + (f" — {n}" if n else
-                                                  (" — none" if not self.match_query().is_empty()
-                                                   else "")))
+            "Possible matches in the registry"
+            + (f" — {n}" if n else (" — none" if not self.match_query().is_empty() else ""))
+        )
         self.use_match_button.setEnabled(False)
         self.offer_label.hide()
         if offer and matches and matches[0].matched_by in IDENTIFIERS:
@@ -495,9 +603,10 @@ class IntakeDialog(RecordDialog):
         self.use_match_button.setEnabled(True)
         a = match.animal
         what = "microchip" if match.matched_by == "Microchip" else "licence tag"
-        self.offer_label.setText(f"This {what} is registered to {a.name or '(no name)'} "
-                                 f"(#{a.id}). Use this animal to take it in"
-                                 + (" (Enter)." if focus else "."))
+        self.offer_label.setText(
+            f"This {what} is registered to {a.name or '(no name)'} "
+            f"(#{a.id}). Use this animal to take it in" + (" (Enter)." if focus else ".")
+        )
         self.offer_label.show()
         if focus:
             self.use_match_button.setFocus()
@@ -509,8 +618,9 @@ class IntakeDialog(RecordDialog):
         self.choose_match(self.matches_view.current_row())
 
     def _on_species_current_index_changed(self, _index: int = 0) -> None:
-        self.species_detail.setEnabled(self._animal is None
-                                       and self.species.currentData() == "other")
+        self.species_detail.setEnabled(
+            self._animal is None and self.species.currentData() == "other"
+        )
         if self._animal is None:
             self._match_timer.start()
 
@@ -527,14 +637,22 @@ class IntakeDialog(RecordDialog):
         self.check_repeat()
 
     def _update_hold_preview(self) -> None:
-        hold = impound_hold(self.impounded_at.value(), self.ctx.profile,
-                            bit_person=self.bit_person.isChecked(),
-                            surrendered=self.reason.currentData() == "owner_surrender")
+        hold = impound_hold(
+            self.impounded_at.value(),
+            self.ctx.profile,
+            bit_person=self.bit_person.isChecked(),
+            surrendered=self.reason.currentData() == "owner_surrender",
+        )
         self.hold_preview.setText("Hold: " + hold.why["last_claim_day"])
 
     def _on_photo_button_clicked(self) -> None:
-        path = ask_open_path(self, "Add a photo", "Photos (*.jpg *.jpeg *.png)",
-                             self.ctx.db.folder, lambda m: self.ctx.errors.tell(m, self))
+        path = ask_open_path(
+            self,
+            "Add a photo",
+            "Photos (*.jpg *.jpeg *.png)",
+            self.ctx.db.folder,
+            lambda m: self.ctx.errors.tell(m, self),
+        )
         if path:
             self.add_photo(path)
 
@@ -543,11 +661,10 @@ class IntakeDialog(RecordDialog):
 
     def _set_photo(self, photo: Photo | None) -> None:
         self._photo = photo
-        self.photo_name.setText(f"{photo.filename} ({len(photo.content) // 1024 + 1} KB)"
-                                if photo else "No photo")
+        self.photo_name.setText(
+            f"{photo.filename} ({len(photo.content) // 1024 + 1} KB)" if photo else "No photo"
+        )
         self.remove_photo_button.setEnabled(photo is not None)
 
     def _on_remove_photo_button_clicked(self) -> None:
         self._set_photo(None)
-
-

@@ -22,8 +22,9 @@ class ImpoundTableModel(PagedTableModel):
     """
 
     def __init__(self, ctx: AppContext, parent: QObject | None = None) -> None:
-        super().__init__(ctx.tasks, impound_columns(ctx), self._count, self._page,
-                         page_size=100, parent=parent)
+        super().__init__(
+            ctx.tasks, impound_columns(ctx), self._count, self._page, page_size=100, parent=parent
+        )
         self._ctx = ctx
         self._filter = ImpoundFilter()
 
@@ -31,8 +32,14 @@ class ImpoundTableModel(PagedTableModel):
         return count_impounds(self._ctx.db, replace(self._filter, text=text), self._ctx.now())
 
     def _page(self, text: str, offset: int, limit: int) -> Page:
-        return impounds_page(self._ctx.db, replace(self._filter, text=text), offset, limit,
-                             self._ctx.now(), self._ctx.profile)
+        return impounds_page(
+            self._ctx.db,
+            replace(self._filter, text=text),
+            offset,
+            limit,
+            self._ctx.now(),
+            self._ctx.profile,
+        )
 
     def filter(self) -> ImpoundFilter:
         return replace(self._filter, text=self.search_text())
@@ -54,8 +61,9 @@ class ImpoundTableModel(PagedTableModel):
         """The column and order that show the current SQL sort."""
         f = self._filter
         column = next(c for c, (k, inv) in SORT_KEYS.items() if k == f.sort and not inv)
-        return column, (Qt.SortOrder.DescendingOrder if f.descending
-                        else Qt.SortOrder.AscendingOrder)
+        return column, (
+            Qt.SortOrder.DescendingOrder if f.descending else Qt.SortOrder.AscendingOrder
+        )
 
 
 __all__ = ["ImpoundTableModel"]

@@ -26,8 +26,15 @@ class MatchQuery:
     colour: str = ""
 
     def is_empty(self) -> bool:
-        return not any((self.microchip.strip(), self.licence.strip(), self.name.strip(),
-                        self.breed.strip(), self.colour.strip()))
+        return not any(
+            (
+                self.microchip.strip(),
+                self.licence.strip(),
+                self.name.strip(),
+                self.breed.strip(),
+                self.colour.strip(),
+            )
+        )
 
 
 @dataclass(frozen=True)

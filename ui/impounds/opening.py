@@ -17,13 +17,23 @@ def open_impoundment(ctx: AppContext, impoundment_id: int, parent: QWidget) -> N
     from ui.impounds.record_dialog import ImpoundmentDialog
 
     for widget in QApplication.topLevelWidgets():
-        if (isinstance(widget, ImpoundmentDialog) and widget.isVisible()
-                and widget.impoundment_id() == impoundment_id):
+        if (
+            isinstance(widget, ImpoundmentDialog)
+            and widget.isVisible()
+            and widget.impoundment_id() == impoundment_id
+        ):
             widget.raise_()
             widget.activateWindow()
             return
-    ctx.tasks.run(get_impoundment, ctx.db, impoundment_id, ctx.profile, ctx.now(), owner=parent,
-                  on_done=lambda view: _show(ImpoundmentDialog(ctx, view, parent)))
+    ctx.tasks.run(
+        get_impoundment,
+        ctx.db,
+        impoundment_id,
+        ctx.profile,
+        ctx.now(),
+        owner=parent,
+        on_done=lambda view: _show(ImpoundmentDialog(ctx, view, parent)),
+    )
 
 
 def new_intake(ctx: AppContext, parent: QWidget) -> QDialog:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import replace
 from datetime import date
 
@@ -27,7 +28,6 @@ from ui.impounds.list_model import ImpoundTableModel
 SEARCH_HINT = "Animal, owner, microchip, licence, kennel or impoundment number"
 
 
-
 class ImpoundsWidget(QWidget):
     """The impounds list with its filters; Enter or double-click opens an impoundment.
 
@@ -46,8 +46,9 @@ class ImpoundsWidget(QWidget):
         self.view = RecordTableView()
         self.view.setModel(self.model)
         self.search = SearchField(SEARCH_HINT)
-        self.search.setToolTip("Find impoundments (Ctrl+F). Enter searches at once; "
-                               "Down moves to the list.")
+        self.search.setToolTip(
+            "Find impoundments (Ctrl+F). Enter searches at once; Down moves to the list."
+        )
         self.status = combo(STATUSES)
         self.status.setCurrentIndex(self.status.findData(ImpoundFilter().status))
         self.species = combo({"": "All species", **SPECIES})
@@ -101,10 +102,19 @@ class ImpoundsWidget(QWidget):
         layout.addLayout(top)
         layout.addLayout(filters)
         layout.addWidget(self.view, 1)
-        chain = [self.search, self.status, self.species, self.date_from.date_edit,
-                 self.date_from.unknown, self.date_to.date_edit, self.date_to.unknown,
-                 self.view, self.intake_button, self.open_button]
-        for a, b in zip(chain, chain[1:], strict=False):
+        chain = [
+            self.search,
+            self.status,
+            self.species,
+            self.date_from.date_edit,
+            self.date_from.unknown,
+            self.date_to.date_edit,
+            self.date_to.unknown,
+            self.view,
+            self.intake_button,
+            self.open_button,
+        ]
+        for a, b in itertools.pairwise(chain):
             QWidget.setTabOrder(a, b)
 
     def _connect(self) -> None:
@@ -140,9 +150,14 @@ class ImpoundsWidget(QWidget):
 
     def current_filter(self) -> ImpoundFilter:
         """The filter the widgets describe, with the list's current sort."""
-        return replace(self.model.filter(), status=self.status.currentData(),
-                       species=self.species.currentData(), date_from=self.date_from.value(),
-                       date_to=self.date_to.value(), text=self._text)
+        return replace(
+            self.model.filter(),
+            status=self.status.currentData(),
+            species=self.species.currentData(),
+            date_from=self.date_from.value(),
+            date_to=self.date_to.value(),
+            text=self._text,
+        )
 
     def apply_filters(self) -> None:
         self.model.set_filter(self.current_filter())

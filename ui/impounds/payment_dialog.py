@@ -50,8 +50,9 @@ class _LineRow:
         return (self.kind, self.description, self.amount, self.remove, self.error)
 
     def value(self) -> LineInput:
-        return LineInput(self.kind.currentData(), self.amount.text().strip(),
-                         self.description.text())
+        return LineInput(
+            self.kind.currentData(), self.amount.text().strip(), self.description.text()
+        )
 
 
 class LineItemsWidget(QWidget):
@@ -112,8 +113,10 @@ class LineItemsWidget(QWidget):
 
     def total_amount(self) -> Decimal | None:
         try:
-            return sum((Decimal(r.amount.text().strip().lstrip("$") or "0") for r in self._rows),
-                       Decimal("0.00"))
+            return sum(
+                (Decimal(r.amount.text().strip().lstrip("$") or "0") for r in self._rows),
+                Decimal("0.00"),
+            )
         except InvalidOperation:
             return None
 
@@ -139,7 +142,9 @@ class LineItemsWidget(QWidget):
 
     def _on_amount_text_changed(self, _text: str = "") -> None:
         total = self.total_amount()
-        self.total.setText(f"Total {money(total)}" if total is not None else "Total: check the amounts")
+        self.total.setText(
+            f"Total {money(total)}" if total is not None else "Total: check the amounts"
+        )
         self.changed.emit()
 
 
@@ -154,9 +159,15 @@ class PaymentDialog(RecordDialog):
 
     close_on_save = True
 
-    def __init__(self, ctx: AppContext, view: ImpoundView, fees: FeeSummary | None,
-                 parent: QWidget | None = None, *,
-                 payer: tuple[int, str] | None = None) -> None:
+    def __init__(
+        self,
+        ctx: AppContext,
+        view: ImpoundView,
+        fees: FeeSummary | None,
+        parent: QWidget | None = None,
+        *,
+        payer: tuple[int, str] | None = None,
+    ) -> None:
         super().__init__(ctx, f"Record a payment — impoundment #{view.id}", parent)
         self.setObjectName("PaymentDialog")
         self.setStyleSheet(POUND_STYLE)
@@ -208,13 +219,23 @@ class PaymentDialog(RecordDialog):
         return self.line_items.row(0).kind if self.line_items.count() else None
 
     def read_input(self) -> PaymentInput:
-        return PaymentInput(lines=self.line_items.lines(), method=self.method.currentData(),
-                            receipt_number=self.receipt_number.text(),
-                            payer_id=self.payer.person_id(), paid_at=self.paid_at.value())
+        return PaymentInput(
+            lines=self.line_items.lines(),
+            method=self.method.currentData(),
+            receipt_number=self.receipt_number.text(),
+            payer_id=self.payer.person_id(),
+            paid_at=self.paid_at.value(),
+        )
 
     def save(self) -> None:
-        self.save_with(record_payment, self.ctx.db, self.ctx.actor, self._view.id,
-                       self.read_input(), self.ctx.profile)
+        self.save_with(
+            record_payment,
+            self.ctx.db,
+            self.ctx.actor,
+            self._view.id,
+            self.read_input(),
+            self.ctx.profile,
+        )
 
     def _on_record_saved(self, _fees: FeeSummary) -> None:
         self.ctx.bus.changed.emit("impoundment", self._view.id)

@@ -83,14 +83,23 @@ class ImpoundmentDialog(QDialog):
             self.other_actions[kind] = action
         self.other_button.setMenu(self.other_menu)
         self.correct_button = QPushButton("Correct d&isposition…")
-        self.correct_button.setToolTip("A supervisor corrects a disposition recorded in error; "
-                                       "the original stays on the record")
+        self.correct_button.setToolTip(
+            "A supervisor corrects a disposition recorded in error; "
+            "the original stays on the record"
+        )
         self.correct_intake_button = QPushButton("Correct in&take…")
-        self.correct_intake_button.setToolTip("Correct where and when the animal was found, its "
-                                              "description or how it came in, with a reason")
+        self.correct_intake_button.setToolTip(
+            "Correct where and when the animal was found, its "
+            "description or how it came in, with a reason"
+        )
         self.close_button = QPushButton("&Close")
-        for b in (self.release_button, self.other_button, self.correct_button,
-                  self.correct_intake_button, self.close_button):
+        for b in (
+            self.release_button,
+            self.other_button,
+            self.correct_button,
+            self.correct_intake_button,
+            self.close_button,
+        ):
             b.setAutoDefault(False)
         self._lay_out()
         self._connect()
@@ -149,12 +158,26 @@ class ImpoundmentDialog(QDialog):
         self.other_button.setEnabled(v.in_custody)
         # Only a supervisor corrects a disposition (the service checks it too).
         self.correct_button.setVisible(not v.in_custody and self.ctx.actor.is_supervisor)
-        self.ctx.tasks.run(record_history, self.ctx.db, "impoundment", v.id, self.ctx.timezone,
-                           owner=self, on_done=self.history_model.set_rows)
+        self.ctx.tasks.run(
+            record_history,
+            self.ctx.db,
+            "impoundment",
+            v.id,
+            self.ctx.timezone,
+            owner=self,
+            on_done=self.history_model.set_rows,
+        )
 
     def reload(self) -> None:
-        self.ctx.tasks.run(get_impoundment, self.ctx.db, self._view.id, self.ctx.profile,
-                           self.ctx.now(), owner=self, on_done=self.show_view)
+        self.ctx.tasks.run(
+            get_impoundment,
+            self.ctx.db,
+            self._view.id,
+            self.ctx.profile,
+            self.ctx.now(),
+            owner=self,
+            on_done=self.show_view,
+        )
 
     # -- actions ---------------------------------------------------------
 
@@ -211,8 +234,15 @@ class ImpoundmentDialog(QDialog):
         self.open_payment()
 
     def _on_summary_move_kennel_requested(self, kennel: str) -> None:
-        self.ctx.tasks.run(move_kennel, self.ctx.db, self.ctx.actor, self._view.id, kennel,
-                           owner=self, on_done=self._on_kennel_moved)
+        self.ctx.tasks.run(
+            move_kennel,
+            self.ctx.db,
+            self.ctx.actor,
+            self._view.id,
+            kennel,
+            owner=self,
+            on_done=self._on_kennel_moved,
+        )
 
     def _on_kennel_moved(self, _result: None) -> None:
         self.banner.show_note("Kennel changed.")

@@ -64,11 +64,14 @@ class ReleaseCheck:
     fees: FeeSummary
 
 
-def check_release(db: Database, impoundment_id: int, req: ReleaseRequest,
-                  profile: Profile) -> ReleaseCheck:
+def check_release(
+    db: Database, impoundment_id: int, req: ReleaseRequest, profile: Profile
+) -> ReleaseCheck:
     """The requirements and the fees for one release, read together (in a task)."""
-    return ReleaseCheck(release_check(db, impoundment_id, req, profile),
-                        quote(db, impoundment_id, req.at, req.to_owner, profile))
+    return ReleaseCheck(
+        release_check(db, impoundment_id, req, profile),
+        quote(db, impoundment_id, req.at, req.to_owner, profile),
+    )
 
 
 RELEASE_BUTTON = "&Release the animal"
@@ -78,8 +81,11 @@ def unmet_text(unmet: list[CheckedRequirement]) -> str:
     """The line under the checklist: why the release button is disabled, without repeating
     what the checklist already says beside each requirement."""
     button = RELEASE_BUTTON.replace("&", "")
-    count = ("1 requirement marked ✘ above is" if len(unmet) == 1
-             else f"{len(unmet)} requirements marked ✘ above are")
+    count = (
+        "1 requirement marked ✘ above is"
+        if len(unmet) == 1
+        else f"{len(unmet)} requirements marked ✘ above are"
+    )
     return f"{button} stays disabled: {count} not met yet."
 
 
@@ -103,8 +109,10 @@ class WhoPage(QWizardPage):
         self.at = LocalDateTimeEdit(ctx.timezone)
         self.at.set_value(ctx.now())
         form = QFormLayout()
-        for caption, widget, buddy in (("&Person:", self.recipient, self.recipient.choose_button),
-                                       ("Released &at:", self.at, self.at)):
+        for caption, widget, buddy in (
+            ("&Person:", self.recipient, self.recipient.choose_button),
+            ("Released &at:", self.at, self.at),
+        ):
             label = QLabel(caption)
             label.setBuddy(buddy)
             form.addRow(label, widget)
@@ -122,7 +130,7 @@ class WhoPage(QWizardPage):
     def is_to_owner(self) -> bool:
         return self.to_owner.isChecked()
 
-    def isComplete(self) -> bool:  # noqa: N802 (Qt's name)
+    def isComplete(self) -> bool:
         return self.recipient.person_id() is not None
 
     def _on_to_owner_toggled(self, owner: bool) -> None:
@@ -132,15 +140,18 @@ class WhoPage(QWizardPage):
         """Explain the kind of release, and offer the owner as the person for a reclaim."""
         v = self.view
         if owner:
-            self.explain.setText("The owner may reclaim at any time before a final "
-                                 "disposition (city code 58-526(b)(1)).")
+            self.explain.setText(
+                "The owner may reclaim at any time before a final "
+                "disposition (city code 58-526(b)(1))."
+            )
             if v.owner is not None:
                 self.recipient.set_person(v.owner.id, v.owner.full_name)
         else:
             self.explain.setText(
                 "Someone other than the owner may take the animal from "
                 f"{when(self.ctx, v.release_to_others_from, midnight='start')}, after the "
-                f"owner's last day to claim, {day(v.last_claim_day)} (city code 58-526(b)(2)).")
+                f"owner's last day to claim, {day(v.last_claim_day)} (city code 58-526(b)(2))."
+            )
             if v.owner is not None and self.recipient.person_id() == v.owner.id:
                 self.recipient.set_person(None, "")
 
@@ -166,8 +177,9 @@ class RequirementsPage(QWizardPage):
         self.rabies_prepaid.setPlaceholderText("Veterinarian's receipt number")
         self.licence_receipt = QLineEdit()
         self.licence_receipt.setPlaceholderText("Licence receipt number")
-        self.licence_agreement = QCheckBox("The new owner has signed an &agreement to license "
-                                           "the dog")
+        self.licence_agreement = QCheckBox(
+            "The new owner has signed an &agreement to license the dog"
+        )
         self.notes = QPlainTextEdit()
         self.notes.setTabChangesFocus(True)
         self.notes.setMaximumHeight(50)
@@ -176,9 +188,11 @@ class RequirementsPage(QWizardPage):
         self.pay_button = QPushButton("Record &payment…")
         self.pay_button.setAutoDefault(False)
         evidence = self.evidence = QFormLayout()
-        for caption, widget in (("Rabies &certificate:", self.rabies_certificate),
-                                ("Prepaid &vaccination:", self.rabies_prepaid),
-                                ("&Licence receipt:", self.licence_receipt)):
+        for caption, widget in (
+            ("Rabies &certificate:", self.rabies_certificate),
+            ("Prepaid &vaccination:", self.rabies_prepaid),
+            ("&Licence receipt:", self.licence_receipt),
+        ):
             label = QLabel(caption)
             label.setBuddy(widget)
             evidence.addRow(label, widget)
@@ -215,50 +229,72 @@ class RequirementsPage(QWizardPage):
         self.pay_button.clicked.connect(self._on_pay_button_clicked)
         ctx.bus.changed.connect(self._on_bus_changed)
 
-    def initializePage(self) -> None:  # noqa: N802 (Qt's name)
+    def initializePage(self) -> None:
         owner = self.who.is_to_owner()
         if self.fees is not None and self.fees.to_owner != owner:
             self.fees = None  # another kind of release's fees: never offered for payment
             self.fees_label.setText("")
-        self.setSubTitle(("Release to the owner or the owner's representative: "
-                          if owner else "Release to a new owner: ")
-                         + self.who.recipient.person_name())
+        self.setSubTitle(
+            (
+                "Release to the owner or the owner's representative: "
+                if owner
+                else "Release to a new owner: "
+            )
+            + self.who.recipient.person_name()
+        )
         self.check_now()
 
     def request(self) -> ReleaseRequest:
         return ReleaseRequest(
-            to_owner=self.who.is_to_owner(), recipient_id=self.who.recipient.person_id(),
-            at=self.who.at.value(), rabies_certificate=self.rabies_certificate.text(),
+            to_owner=self.who.is_to_owner(),
+            recipient_id=self.who.recipient.person_id(),
+            at=self.who.at.value(),
+            rabies_certificate=self.rabies_certificate.text(),
             rabies_prepaid_receipt=self.rabies_prepaid.text(),
             licence_receipt=self.licence_receipt.text(),
             licence_agreement=self.licence_agreement.isChecked()
             and licence_agreement_accepted(self.who.is_to_owner()),
-            overrides=self.checklist.overrides(), notes=self.notes.toPlainText())
+            overrides=self.checklist.overrides(),
+            notes=self.notes.toPlainText(),
+        )
 
     def check_now(self) -> None:
         """Ask the service which requirements the evidence as entered meets."""
         self._timer.stop()
         self._generation += 1
         self._set_current(False)
-        self.ctx.tasks.run(check_release, self.ctx.db, self.view.id, self.request(),
-                           self.ctx.profile, owner=self,
-                           on_done=partial(self._on_checked, self._generation))
+        self.ctx.tasks.run(
+            check_release,
+            self.ctx.db,
+            self.view.id,
+            self.request(),
+            self.ctx.profile,
+            owner=self,
+            on_done=partial(self._on_checked, self._generation),
+        )
 
     def _on_checked(self, generation: int, result: ReleaseCheck) -> None:
         if generation == self._generation:  # else the evidence changed meanwhile
             self.show_check(result)
 
     def _evidence_rows(self) -> tuple[QWidget, ...]:
-        return (self.rabies_certificate, self.rabies_prepaid, self.licence_receipt,
-                self.licence_agreement)
+        return (
+            self.rabies_certificate,
+            self.rabies_prepaid,
+            self.licence_receipt,
+            self.licence_agreement,
+        )
 
     def show_evidence_rows(self, codes: set[str]) -> None:
         """The evidence fields of the requirements this release has (58-526(b): rabies for a
         dog or a cat, a licence for a dog), as the service's check returned them."""
-        shown = {self.rabies_certificate: "rabies" in codes, self.rabies_prepaid: "rabies" in codes,
-                 self.licence_receipt: "licence" in codes,
-                 self.licence_agreement: "licence" in codes
-                 and licence_agreement_accepted(self.who.is_to_owner())}
+        shown = {
+            self.rabies_certificate: "rabies" in codes,
+            self.rabies_prepaid: "rabies" in codes,
+            self.licence_receipt: "licence" in codes,
+            self.licence_agreement: "licence" in codes
+            and licence_agreement_accepted(self.who.is_to_owner()),
+        }
         for widget, visible in shown.items():
             self.evidence.setRowVisible(widget, visible)
 
@@ -280,7 +316,7 @@ class RequirementsPage(QWizardPage):
         """Whether the checklist answers the evidence as it is now entered."""
         return self._current
 
-    def isComplete(self) -> bool:  # noqa: N802 (Qt's name)
+    def isComplete(self) -> bool:
         return self._current and self.checklist.all_met()
 
     def show_refusal(self, exc: BaseException) -> bool:
@@ -292,8 +328,9 @@ class RequirementsPage(QWizardPage):
             lines = "".join(f"\n• {r.label}: {r.detail}" for r in exc.requirements)
             self.banner.show_error(f"The release was refused:{lines}")
         elif isinstance(exc, ValidationError):
-            self.banner.show_error("The release was refused: "
-                                   + " ".join(e.message for e in exc.errors))
+            self.banner.show_error(
+                "The release was refused: " + " ".join(e.message for e in exc.errors)
+            )
         else:
             self.banner.show_error(str(exc))
         self.check_now()
@@ -308,10 +345,12 @@ class RequirementsPage(QWizardPage):
 
         who = self.who.recipient
         payer = (who.person_id(), who.person_name()) if who.person_id() is not None else None
-        fees = self.fees if self.fees is not None and \
-            self.fees.to_owner == self.who.is_to_owner() else None
-        self.payment_dialog = PaymentDialog(self.ctx, self.view, fees, self.wizard(),
-                                            payer=payer)
+        fees = (
+            self.fees
+            if self.fees is not None and self.fees.to_owner == self.who.is_to_owner()
+            else None
+        )
+        self.payment_dialog = PaymentDialog(self.ctx, self.view, fees, self.wizard(), payer=payer)
         self.payment_dialog.open()
 
     def _on_bus_changed(self, entity: str, entity_id: int) -> None:
@@ -351,9 +390,17 @@ class ReleaseWizardDialog(QWizard):
             return
         self._releasing = True
         self.finish_button().setEnabled(False)
-        self.ctx.tasks.run(release, self.ctx.db, self.ctx.actor, self.view.id,
-                           self.requirements.request(), self.ctx.profile, owner=self,
-                           on_done=self._on_released, on_error=self._on_release_failed)
+        self.ctx.tasks.run(
+            release,
+            self.ctx.db,
+            self.ctx.actor,
+            self.view.id,
+            self.requirements.request(),
+            self.ctx.profile,
+            owner=self,
+            on_done=self._on_released,
+            on_error=self._on_release_failed,
+        )
 
     def _on_released(self, view: ImpoundView) -> None:
         self._releasing = False

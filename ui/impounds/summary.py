@@ -92,20 +92,33 @@ class HoldWidget(QWidget):
         self.why_button.toggled.connect(self.why.setVisible)
 
     def show_view(self, v: ImpoundView) -> None:
-        self.pairs.set_pairs([
-            ("Custody day", day(v.custody_day)),
-            ("Owner may claim until", day(v.last_claim_day) + (
-                " (no claim period: surrendered)" if v.no_claim_period
-                else " (end of the day)")),
-            ("May go to others from", when(self.ctx, v.release_to_others_from,
-                                           midnight="start")),
-            ("Hold length", self._length(v)),
-        ])
+        self.pairs.set_pairs(
+            [
+                ("Custody day", day(v.custody_day)),
+                (
+                    "Owner may claim until",
+                    day(v.last_claim_day)
+                    + (
+                        " (no claim period: surrendered)"
+                        if v.no_claim_period
+                        else " (end of the day)"
+                    ),
+                ),
+                (
+                    "May go to others from",
+                    when(self.ctx, v.release_to_others_from, midnight="start"),
+                ),
+                ("Hold length", self._length(v)),
+            ]
+        )
 
-        self.why.setText("\n\n".join(v.hold_why[k] for k in ("last_claim_day",
-                                                             "release_to_others_from")
-                                     if k in v.hold_why))
-
+        self.why.setText(
+            "\n\n".join(
+                v.hold_why[k]
+                for k in ("last_claim_day", "release_to_others_from")
+                if k in v.hold_why
+            )
+        )
 
     def _length(self, v: ImpoundView) -> str:
         if v.no_claim_period:
@@ -165,40 +178,58 @@ class SummaryWidget(QScrollArea):
     def show_view(self, v: ImpoundView) -> None:
         self.hold.show_view(v)
         reason = v.reason_label + (f": {v.reason_detail}" if v.reason_detail else "")
-        repeat = (f"Yes: impounded before on {day(v.repeat_custody_day)} (#{v.repeat_of}); "
-                  "the owner's impound fee is doubled" if v.repeat_of else "No")
-        self.impoundment.set_pairs([
-            ("Impounded at", when(self.ctx, v.impounded_at)),
-            ("Found", ", ".join(x for x in (v.found_place, when(self.ctx, v.found_at)) if x)
-             or "Not recorded"),
-            ("Condition", v.condition or "Not recorded"),
-            ("Injuries", v.injuries or "None recorded"),
-            ("Officer", v.officer),
-            ("Reason", reason),
-            ("Bit a person", yes_no(v.bit_person)),
-            ("Owner", party_text(v.owner)),
-            ("Kennel", v.kennel or "None"),
-            ("Repeat impoundment", repeat),
-            ("Notes", v.notes or "None"),
-            ("Recorded by", v.recorded_by),
-        ])
+        repeat = (
+            f"Yes: impounded before on {day(v.repeat_custody_day)} (#{v.repeat_of}); "
+            "the owner's impound fee is doubled"
+            if v.repeat_of
+            else "No"
+        )
+        self.impoundment.set_pairs(
+            [
+                ("Impounded at", when(self.ctx, v.impounded_at)),
+                (
+                    "Found",
+                    ", ".join(x for x in (v.found_place, when(self.ctx, v.found_at)) if x)
+                    or "Not recorded",
+                ),
+                ("Condition", v.condition or "Not recorded"),
+                ("Injuries", v.injuries or "None recorded"),
+                ("Officer", v.officer),
+                ("Reason", reason),
+                ("Bit a person", yes_no(v.bit_person)),
+                ("Owner", party_text(v.owner)),
+                ("Kennel", v.kennel or "None"),
+                ("Repeat impoundment", repeat),
+                ("Notes", v.notes or "None"),
+                ("Recorded by", v.recorded_by),
+            ]
+        )
         a = v.animal
         kind = a.species_detail if a.species == "other" and a.species_detail else species(a.species)
-        self.animal.set_pairs([
-            ("Name", a.name or "(no name)"), ("Species", kind), ("Breed", a.breed),
-            ("Colour", a.colour), ("Sex", SEX.get(a.sex, a.sex)),
-            ("Altered", yes_no(a.altered)), ("Approximate age", a.approximate_age),
-            ("Markings", a.markings), ("Microchip", a.microchip or "None"),
-            ("Licence", a.licence or "None"), ("Registry", f"animal #{a.id}"),
-        ])
+        self.animal.set_pairs(
+            [
+                ("Name", a.name or "(no name)"),
+                ("Species", kind),
+                ("Breed", a.breed),
+                ("Colour", a.colour),
+                ("Sex", SEX.get(a.sex, a.sex)),
+                ("Altered", yes_no(a.altered)),
+                ("Approximate age", a.approximate_age),
+                ("Markings", a.markings),
+                ("Microchip", a.microchip or "None"),
+                ("Licence", a.licence or "None"),
+                ("Registry", f"animal #{a.id}"),
+            ]
+        )
         self.disposition.set_pairs(self._disposition_pairs(v.disposition, v))
         self.corrections.set_pairs(self._correction_pairs(v))
         self.corrections.setVisible(bool(v.corrections))
         self.kennel.setText(v.kennel)
         self.kennel_row.setVisible(v.in_custody)
 
-    def _disposition_pairs(self, d: DispositionView | None,
-                           v: ImpoundView) -> list[tuple[str, str]]:
+    def _disposition_pairs(
+        self, d: DispositionView | None, v: ImpoundView
+    ) -> list[tuple[str, str]]:
         if d is None:
             return [("Status", f"In custody: {v.status(self.ctx.now()).lower()}")]
         pairs = [("Disposition", d.label), ("When", when(self.ctx, d.at))]
@@ -206,8 +237,14 @@ class SummaryWidget(QScrollArea):
         # they belong on screen only with the kinds they describe.
         if d.recipient is not None and d.kind in RELEASES:
             pairs.append(("Released to", party_text(d.recipient)))
-            pairs.append(("Recipient is", "the owner or the owner's representative"
-                          if d.to_owner else "not the owner (new owner)"))
+            pairs.append(
+                (
+                    "Recipient is",
+                    "the owner or the owner's representative"
+                    if d.to_owner
+                    else "not the owner (new owner)",
+                )
+            )
         if d.transfer_to and d.kind == "transferred":
             pairs.append(("Transferred to", d.transfer_to))
         if d.kind == "euthanized":

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import replace
 from datetime import date
 
@@ -53,8 +54,14 @@ def _select(combo: QComboBox, value) -> None:
 class AnimalDialog(RecordDialog):
     """Create or edit an animal; once saved, add vaccinations and read its history."""
 
-    def __init__(self, ctx: AppContext, animal: AnimalView | None = None,
-                 parent: QWidget | None = None, *, owner: tuple[int, str] | None = None) -> None:
+    def __init__(
+        self,
+        ctx: AppContext,
+        animal: AnimalView | None = None,
+        parent: QWidget | None = None,
+        *,
+        owner: tuple[int, str] | None = None,
+    ) -> None:
         super().__init__(ctx, "New animal", parent)
         self.setObjectName("AnimalDialog")
         self.resize(1020, 680)  # the history and impoundments read whole
@@ -95,16 +102,25 @@ class AnimalDialog(RecordDialog):
         add = self.fields.add
         self.name = add("name", "&Name:", QLineEdit())
         self.species = add("species", "S&pecies:", combo(SPECIES))
-        self.species_detail = add("species_detail", "&Kind of animal:", QLineEdit(),
-                                  hint="Only for species Other, e.g. ferret or rabbit.")
+        self.species_detail = add(
+            "species_detail",
+            "&Kind of animal:",
+            QLineEdit(),
+            hint="Only for species Other, e.g. ferret or rabbit.",
+        )
         self.breed = add("breed", "&Breed:", QLineEdit())
         self.colour = add("colour", "Co&lour:", QLineEdit())
         self.sex = add("sex", "Se&x:", combo(SEX_LABELS))
         self.altered = add("altered", "&Altered (spayed/neutered):", combo(ALTERED))
         self.birth_date = OptionalDateEdit("&Unknown")
         self.birth_date.date_edit.setMaximumDate(_qdate(self.ctx.today()))
-        add("birth_date", "Bi&rth date:", self.birth_date, focus=self.birth_date.date_edit,
-            hint="Approximate is fine; tick Unknown when nobody knows.")
+        add(
+            "birth_date",
+            "Bi&rth date:",
+            self.birth_date,
+            focus=self.birth_date.date_edit,
+            hint="Approximate is fine; tick Unknown when nobody knows.",
+        )
         self.markings = add("markings", "&Markings:", notes_edit())
         self.microchip = add("microchip", "Microch&ip:", QLineEdit())
         self.licence_number = add("licence_number", "Lic&ence number:", QLineEdit())
@@ -114,12 +130,26 @@ class AnimalDialog(RecordDialog):
         add("owner_id", "&Owner:", self._build_owner_row(), focus=self.choose_owner_button)
         self.notes = add("notes", "No&tes:", notes_edit())
         self.species.currentIndexChanged.connect(self._on_species_current_index_changed)
-        chain = [self.name, self.species, self.species_detail, self.breed, self.colour, self.sex,
-                 self.altered, self.birth_date.date_edit, self.birth_date.unknown, self.markings,
-                 self.microchip, self.licence_number, self.licence_year,
-                 self.choose_owner_button, self.clear_owner_button, self.open_owner_button,
-                 self.notes]
-        for a, b in zip(chain, chain[1:], strict=False):
+        chain = [
+            self.name,
+            self.species,
+            self.species_detail,
+            self.breed,
+            self.colour,
+            self.sex,
+            self.altered,
+            self.birth_date.date_edit,
+            self.birth_date.unknown,
+            self.markings,
+            self.microchip,
+            self.licence_number,
+            self.licence_year,
+            self.choose_owner_button,
+            self.clear_owner_button,
+            self.open_owner_button,
+            self.notes,
+        ]
+        for a, b in itertools.pairwise(chain):
             QWidget.setTabOrder(a, b)
         return page
 
@@ -148,8 +178,9 @@ class AnimalDialog(RecordDialog):
     def _build_vaccinations(self) -> QWidget:
         page = QWidget()
         column = QVBoxLayout(page)
-        self.vaccinations_model = ListTableModel(vaccination_columns(self.ctx, lambda: self._fate),
-                                                 parent=self)
+        self.vaccinations_model = ListTableModel(
+            vaccination_columns(self.ctx, lambda: self._fate), parent=self
+        )
         self.vaccinations_view = RecordTableView()
         self.vaccinations_view.setModel(self.vaccinations_model)
         self.add_vaccination_button = QPushButton("&Add vaccination…")
@@ -192,15 +223,27 @@ class AnimalDialog(RecordDialog):
         self.tabs.setTabEnabled(self.impoundments_tab, a is not None)
         if a is not None:
             self._load_history(a.id)
-            self.ctx.tasks.run(animal_fate, self.ctx.db, a.id, owner=self,
-                               on_done=self._show_fate)
-            self.ctx.tasks.run(animal_impoundments, self.ctx.db, a.id, self.ctx.profile,
-                               self.ctx.now(), owner=self,
-                               on_done=self.impoundments_model.set_rows)
+            self.ctx.tasks.run(animal_fate, self.ctx.db, a.id, owner=self, on_done=self._show_fate)
+            self.ctx.tasks.run(
+                animal_impoundments,
+                self.ctx.db,
+                a.id,
+                self.ctx.profile,
+                self.ctx.now(),
+                owner=self,
+                on_done=self.impoundments_model.set_rows,
+            )
 
     def _load_history(self, animal_id: int) -> None:
-        self.ctx.tasks.run(record_history, self.ctx.db, "animal", animal_id, self.ctx.timezone,
-                           owner=self, on_done=self.history_model.set_rows)
+        self.ctx.tasks.run(
+            record_history,
+            self.ctx.db,
+            "animal",
+            animal_id,
+            self.ctx.timezone,
+            owner=self,
+            on_done=self.history_model.set_rows,
+        )
 
     def fate(self) -> AnimalFate | None:
         return self._fate
@@ -219,8 +262,12 @@ class AnimalDialog(RecordDialog):
 
     def _set_owner(self, owner_id: int | None, name: str) -> None:
         self._owner_id = owner_id
-        former = (self._fate is not None and self._fate.owner_is_former
-                  and self._animal is not None and owner_id == self._animal.owner_id)
+        former = (
+            self._fate is not None
+            and self._fate.owner_is_former
+            and self._animal is not None
+            and owner_id == self._animal.owner_id
+        )
         self.owner_name.setText(owner_text(f"{name} (#{owner_id})", former) if owner_id else "")
         self.owner_name.setCursorPosition(0)
         self.clear_owner_button.setEnabled(owner_id is not None)
@@ -234,13 +281,19 @@ class AnimalDialog(RecordDialog):
     def read_input(self) -> AnimalInput:
         year = self.licence_year.text().strip()
         return AnimalInput(
-            species=self.species.currentData(), name=self.name.text(),
+            species=self.species.currentData(),
+            name=self.name.text(),
             species_detail=self.species_detail.text() if self._is_other() else "",
-            breed=self.breed.text(), colour=self.colour.text(), sex=self.sex.currentData(),
-            altered=self.altered.currentData(), birth_date=self.birth_date.value(),
-            markings=self.markings.toPlainText(), microchip=self.microchip.text(),
+            breed=self.breed.text(),
+            colour=self.colour.text(),
+            sex=self.sex.currentData(),
+            altered=self.altered.currentData(),
+            birth_date=self.birth_date.value(),
+            markings=self.markings.toPlainText(),
+            microchip=self.microchip.text(),
             licence_number=self.licence_number.text(),
-            licence_year=int(year) if year else None, owner_id=self._owner_id,
+            licence_year=int(year) if year else None,
+            owner_id=self._owner_id,
             notes=self.notes.toPlainText(),
         )
 
@@ -249,8 +302,15 @@ class AnimalDialog(RecordDialog):
         if a is None:
             self.save_with(create_animal, ctx.db, ctx.actor, self.read_input(), today=ctx.today())
         else:
-            self.save_with(update_animal, ctx.db, ctx.actor, a.id, self.read_input(),
-                           expected_version=a.version, today=ctx.today())
+            self.save_with(
+                update_animal,
+                ctx.db,
+                ctx.actor,
+                a.id,
+                self.read_input(),
+                expected_version=a.version,
+                today=ctx.today(),
+            )
 
     def _on_record_saved(self, view: AnimalView) -> None:
         self._show_animal(view)

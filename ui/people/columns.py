@@ -51,9 +51,9 @@ OWNED_ANIMAL_COLUMNS = (
 )
 
 
-def vaccination_columns(ctx: AppContext,
-                        fate: Callable[[], AnimalFate | None] = lambda: None
-                        ) -> tuple[Column, ...]:
+def vaccination_columns(
+    ctx: AppContext, fate: Callable[[], AnimalFate | None] = lambda: None
+) -> tuple[Column, ...]:
     """``fate`` says what became of the animal: a dead animal's vaccination is not "Current"."""
 
     def status(v: VaccinationView) -> str:

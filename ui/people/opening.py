@@ -19,21 +19,30 @@ from ui.people.person_dialog import PersonDialog
 
 
 def open_person(ctx: AppContext, person_id: int, parent: QWidget) -> None:
-    ctx.tasks.run(get_person, ctx.db, person_id, owner=parent,
-                  on_done=lambda view: _show(_person_dialog(ctx, view, parent)))
+    ctx.tasks.run(
+        get_person,
+        ctx.db,
+        person_id,
+        owner=parent,
+        on_done=lambda view: _show(_person_dialog(ctx, view, parent)),
+    )
 
 
 def open_animal(ctx: AppContext, animal_id: int, parent: QWidget) -> None:
-    ctx.tasks.run(get_animal, ctx.db, animal_id, owner=parent,
-                  on_done=lambda view: _show(_animal_dialog(ctx, view, parent)))
+    ctx.tasks.run(
+        get_animal,
+        ctx.db,
+        animal_id,
+        owner=parent,
+        on_done=lambda view: _show(_animal_dialog(ctx, view, parent)),
+    )
 
 
 def new_person(ctx: AppContext, parent: QWidget) -> QDialog:
     return _show(_person_dialog(ctx, None, parent))
 
 
-def new_animal(ctx: AppContext, parent: QWidget,
-               owner: tuple[int, str] | None = None) -> QDialog:
+def new_animal(ctx: AppContext, parent: QWidget, owner: tuple[int, str] | None = None) -> QDialog:
     return _show(AnimalDialog(ctx, None, parent, owner=owner))
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from functools import partial
 
 from PySide6.QtCore import Qt
@@ -76,16 +77,25 @@ class PeopleAndAnimalsWidget(QWidget):
         self.ctx = ctx
         self.setObjectName("PeopleAndAnimalsWidget")
         self.search = SearchField(SEARCH_HINT)
-        self.search.setToolTip("Find people and animals (Ctrl+F). Enter searches at once; "
-                               "Down moves to the list.")
+        self.search.setToolTip(
+            "Find people and animals (Ctrl+F). Enter searches at once; Down moves to the list."
+        )
         self.status = QLabel()
         self.status.setObjectName("SearchStatus")
         self.people_model = PagedTableModel(
-            ctx.tasks, PERSON_COLUMNS, partial(count_people, ctx.db),
-            partial(people_page, ctx.db), parent=self)
+            ctx.tasks,
+            PERSON_COLUMNS,
+            partial(count_people, ctx.db),
+            partial(people_page, ctx.db),
+            parent=self,
+        )
         self.animals_model = PagedTableModel(
-            ctx.tasks, ANIMAL_COLUMNS, partial(count_animals, ctx.db),
-            partial(animal_list_page, ctx.db, zone=ctx.timezone), parent=self)
+            ctx.tasks,
+            ANIMAL_COLUMNS,
+            partial(count_animals, ctx.db),
+            partial(animal_list_page, ctx.db, zone=ctx.timezone),
+            parent=self,
+        )
         self.people = _RegisterSection("&People", self.people_model)
         self.animals = _RegisterSection("&Animals", self.animals_model)
         self.new_person_button = QPushButton("&New person…")
@@ -122,9 +132,15 @@ class PeopleAndAnimalsWidget(QWidget):
         layout.addWidget(self.heading)
         layout.addLayout(top)
         layout.addWidget(splitter, 1)
-        chain = [self.search, self.people.view, self.animals.view, self.new_person_button,
-                 self.new_animal_button, self.open_button]
-        for a, b in zip(chain, chain[1:], strict=False):
+        chain = [
+            self.search,
+            self.people.view,
+            self.animals.view,
+            self.new_person_button,
+            self.new_animal_button,
+            self.open_button,
+        ]
+        for a, b in itertools.pairwise(chain):
             QWidget.setTabOrder(a, b)
 
     def _connect(self) -> None:
@@ -136,8 +152,7 @@ class PeopleAndAnimalsWidget(QWidget):
         self.people.view.opened.connect(self._on_people_view_opened)
         self.animals.view.opened.connect(self._on_animals_view_opened)
         self.people.view.selectionModel().currentChanged.connect(self._on_people_current_changed)
-        self.animals.view.selectionModel().currentChanged.connect(
-            self._on_animals_current_changed)
+        self.animals.view.selectionModel().currentChanged.connect(self._on_animals_current_changed)
         self.new_person_button.clicked.connect(self.new_record)
         self.new_animal_button.clicked.connect(self.new_animal_action.trigger)
         self.new_animal_action.triggered.connect(self._on_new_animal_action_triggered)
@@ -193,8 +208,9 @@ class PeopleAndAnimalsWidget(QWidget):
 
     def _on_open_button_clicked(self) -> None:
         view = self._last_view
-        (self._on_people_view_opened if view is self.people.view
-         else self._on_animals_view_opened)(view.current_row())
+        (self._on_people_view_opened if view is self.people.view else self._on_animals_view_opened)(
+            view.current_row()
+        )
 
     def _on_new_animal_action_triggered(self) -> None:
         opening.new_animal(self.ctx, self)

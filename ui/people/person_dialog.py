@@ -44,8 +44,9 @@ def notes_edit() -> QPlainTextEdit:
 class PersonDialog(RecordDialog):
     """Create or edit a person; once saved, their animals can be opened and added."""
 
-    def __init__(self, ctx: AppContext, person: PersonView | None = None,
-                 parent: QWidget | None = None) -> None:
+    def __init__(
+        self, ctx: AppContext, person: PersonView | None = None, parent: QWidget | None = None
+    ) -> None:
         super().__init__(ctx, "New person", parent)
         self.setObjectName("PersonDialog")
         self.resize(1020, 600)  # the history reads whole
@@ -76,8 +77,12 @@ class PersonDialog(RecordDialog):
         self.full_name = add("full_name", "&Name:", QLineEdit())
         self.address = add("address", "Add&ress:", QLineEdit())
         self.city = add("city", "Cit&y:", QLineEdit())
-        self.state = add("state", "S&tate:", QLineEdit(),
-                         hint="Two letters, e.g. WI; another state for someone living elsewhere.")
+        self.state = add(
+            "state",
+            "S&tate:",
+            QLineEdit(),
+            hint="Two letters, e.g. WI; another state for someone living elsewhere.",
+        )
         self.state.setMaxLength(2)
         self.state.setMaximumWidth(60)
         self.postal_code = add("postal_code", "&ZIP code:", QLineEdit())
@@ -102,8 +107,10 @@ class PersonDialog(RecordDialog):
         self.match_text.setWordWrap(True)
         self.use_existing_button = QPushButton("&Use the existing record")
         self.save_anyway_button = QPushButton("Save as a di&fferent person")
-        self.save_anyway_button.setToolTip("Someone else with the same name lives at this "
-                                           "address: save a second record deliberately")
+        self.save_anyway_button.setToolTip(
+            "Someone else with the same name lives at this "
+            "address: save a second record deliberately"
+        )
         for b in (self.use_existing_button, self.save_anyway_button):
             b.setAutoDefault(False)
         row.addWidget(self.match_text, 1)
@@ -180,26 +187,40 @@ class PersonDialog(RecordDialog):
 
     def _load_history(self) -> None:
         assert self._person is not None
-        self.ctx.tasks.run(record_history, self.ctx.db, "person", self._person.id,
-                           self.ctx.timezone, owner=self, on_done=self.history_model.set_rows)
+        self.ctx.tasks.run(
+            record_history,
+            self.ctx.db,
+            "person",
+            self._person.id,
+            self.ctx.timezone,
+            owner=self,
+            on_done=self.history_model.set_rows,
+        )
 
     def _show_match(self, match: PersonMatch | None) -> None:
         self._match = match
         self.match_panel.setVisible(match is not None)
         if match is not None:
             where = match.address or "no address recorded"
-            self.match_text.setText(f"An existing record matches: {match.full_name}, {where}"
-                                    f"{', ' + match.phone if match.phone else ''} "
-                                    f"(person #{match.id}).")
+            self.match_text.setText(
+                f"An existing record matches: {match.full_name}, {where}"
+                f"{', ' + match.phone if match.phone else ''} "
+                f"(person #{match.id})."
+            )
 
     # -- saving ----------------------------------------------------------
 
     def read_input(self) -> PersonInput:
         return PersonInput(
-            full_name=self.full_name.text(), address=self.address.text(),
-            city=self.city.text(), state=self.state.text(), postal_code=self.postal_code.text(),
-            in_city=self.in_city.isChecked(), phone=self.phone.text(),
-            email=self.email.text(), is_veterinarian=self.is_veterinarian.isChecked(),
+            full_name=self.full_name.text(),
+            address=self.address.text(),
+            city=self.city.text(),
+            state=self.state.text(),
+            postal_code=self.postal_code.text(),
+            in_city=self.in_city.isChecked(),
+            phone=self.phone.text(),
+            email=self.email.text(),
+            is_veterinarian=self.is_veterinarian.isChecked(),
             clinic_id=self._person.clinic_id if self._person else None,
             notes=self.notes.toPlainText(),
         )
@@ -207,11 +228,18 @@ class PersonDialog(RecordDialog):
     def save(self, *, allow_duplicate: bool = False) -> None:
         ctx, p = self.ctx, self._person
         if p is None:
-            self.save_with(create_person, ctx.db, ctx.actor, self.read_input(),
-                           allow_duplicate=allow_duplicate)
+            self.save_with(
+                create_person, ctx.db, ctx.actor, self.read_input(), allow_duplicate=allow_duplicate
+            )
         else:
-            self.save_with(update_person, ctx.db, ctx.actor, p.id, self.read_input(),
-                           expected_version=p.version)
+            self.save_with(
+                update_person,
+                ctx.db,
+                ctx.actor,
+                p.id,
+                self.read_input(),
+                expected_version=p.version,
+            )
 
     def _on_record_saved(self, view: PersonView) -> None:
         self._show_person(view)
@@ -228,15 +256,21 @@ class PersonDialog(RecordDialog):
 
     def _on_use_existing_button_clicked(self) -> None:
         if self._match is not None:
-            self.ctx.tasks.run(get_person, self.ctx.db, self._match.id, owner=self,
-                               on_done=self._on_existing_loaded)
+            self.ctx.tasks.run(
+                get_person,
+                self.ctx.db,
+                self._match.id,
+                owner=self,
+                on_done=self._on_existing_loaded,
+            )
 
     def _on_existing_loaded(self, view: PersonView) -> None:
         # What was typed is replaced by the record on file: nothing new was saved.
         self._show_person(view)
         self.mark_clean()
-        self.banner.show_note(f"This is the existing record of {view.full_name}; "
-                              "nothing new was saved.")
+        self.banner.show_note(
+            f"This is the existing record of {view.full_name}; nothing new was saved."
+        )
         self.saved.emit(view)
 
     def _on_save_anyway_button_clicked(self) -> None:
@@ -253,13 +287,23 @@ class PersonDialog(RecordDialog):
 
     def _on_new_animal_button_clicked(self) -> None:
         if self._person is not None:
-            modules.new_record(self.ctx, "registry", "animal", self,
-                              owner=(self._person.id, self._person.full_name))
+            modules.new_record(
+                self.ctx,
+                "registry",
+                "animal",
+                self,
+                owner=(self._person.id, self._person.full_name),
+            )
 
     def _on_bus_changed(self, entity: str, _id: int) -> None:
         if entity == "animal" and self._person is not None:
-            self.ctx.tasks.run(get_person, self.ctx.db, self._person.id, owner=self,
-                               on_done=self._on_person_reloaded)
+            self.ctx.tasks.run(
+                get_person,
+                self.ctx.db,
+                self._person.id,
+                owner=self,
+                on_done=self._on_person_reloaded,
+            )
 
     def _on_person_reloaded(self, view: PersonView) -> None:
         # Only the list: the form may hold edits not yet saved.

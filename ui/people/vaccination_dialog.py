@@ -52,10 +52,16 @@ class VaccinationDialog(RecordDialog):
             b.setAutoDefault(False)
             row.addWidget(b)
         row.addStretch(1)
-        self.fields.add("expires_on", "&Expires on:", expiry, focus=self.expires_on,
-                        hint="Rabies vaccines are licensed for 1 or 3 years: see the certificate.")
-        self.certificate_number = self.fields.add("certificate_number", "Ce&rtificate number:",
-                                                  QLineEdit())
+        self.fields.add(
+            "expires_on",
+            "&Expires on:",
+            expiry,
+            focus=self.expires_on,
+            hint="Rabies vaccines are licensed for 1 or 3 years: see the certificate.",
+        )
+        self.certificate_number = self.fields.add(
+            "certificate_number", "Ce&rtificate number:", QLineEdit()
+        )
         self.veterinarian = self.fields.add("veterinarian", "Veteri&narian:", QLineEdit())
         self.one_year_button.clicked.connect(self._on_one_year_button_clicked)
         self.three_years_button.clicked.connect(self._on_three_years_button_clicked)
@@ -70,8 +76,14 @@ class VaccinationDialog(RecordDialog):
         )
 
     def save(self) -> None:
-        self.save_with(add_vaccination, self.ctx.db, self.ctx.actor, self._animal.id,
-                       self.read_input(), today=self.ctx.today())
+        self.save_with(
+            add_vaccination,
+            self.ctx.db,
+            self.ctx.actor,
+            self._animal.id,
+            self.read_input(),
+            today=self.ctx.today(),
+        )
 
     def _expire_after(self, years: int) -> None:
         d = add_years(self.vaccinated_on.date().toPython(), years)

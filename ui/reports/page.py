@@ -72,18 +72,29 @@ def register_file_name(start: date, end: date) -> str:
     return f"impound-register-{start.isoformat()}-to-{end.isoformat()}.pdf"
 
 
-def render_register(db: Database, start: date, end: date, profile: Profile, *, at: datetime,
-                    jurisdiction: str, tz: tzinfo) -> RenderedRegister:
+def render_register(
+    db: Database,
+    start: date,
+    end: date,
+    profile: Profile,
+    *,
+    at: datetime,
+    jurisdiction: str,
+    tz: tzinfo,
+) -> RenderedRegister:
     """Read the period's impoundments and render the register (in a task)."""
     rows = impound_register_rows(db, start, end)
-    pdf = impound_register(rows, period_start=start, period_end=end, jurisdiction=jurisdiction,
-                           tz=tz, printed_at=at)
+    pdf = impound_register(
+        rows, period_start=start, period_end=end, jurisdiction=jurisdiction, tz=tz, printed_at=at
+    )
     return RenderedRegister(pdf, len(rows), start, end)
 
 
 def cli_equivalent(start: date, end: date) -> str:
-    return (f"fieldops report register --from {start.isoformat()} --to {end.isoformat()} "
-            f"--out {register_file_name(start, end)}")
+    return (
+        f"fieldops report register --from {start.isoformat()} --to {end.isoformat()} "
+        f"--out {register_file_name(start, end)}"
+    )
 
 
 class ImpoundRegisterWidget(QWidget):
@@ -95,9 +106,11 @@ class ImpoundRegisterWidget(QWidget):
         self._busy = False
         heading = QLabel("Register of impounded animals (city code 58-528)")
         heading.setObjectName("SectionHeading")
-        about = QLabel("Every animal impounded in the period, one line each: its description, "
-                       "the date of impoundment and the disposition; for a release, the person "
-                       "it went to, the date of delivery and the fees paid.")
+        about = QLabel(
+            "Every animal impounded in the period, one line each: its description, "
+            "the date of impoundment and the disposition; for a release, the person "
+            "it went to, the date of delivery and the fees paid."
+        )
         about.setObjectName("FieldHint")
         about.setWordWrap(True)
         self.banner = Banner()
@@ -115,8 +128,7 @@ class ImpoundRegisterWidget(QWidget):
         self.print_button = QPushButton(PRINT_TEXT)
         self.open_button = QPushButton(OPEN_TEXT)
         self._texts = {SAVE: SAVE_TEXT, PRINT: PRINT_TEXT, OPEN: OPEN_TEXT}
-        self._buttons = {SAVE: self.save_button, PRINT: self.print_button,
-                         OPEN: self.open_button}
+        self._buttons = {SAVE: self.save_button, PRINT: self.print_button, OPEN: self.open_button}
         for b in self._buttons.values():
             b.setAutoDefault(False)
         self._action = SAVE
@@ -197,15 +209,29 @@ class ImpoundRegisterWidget(QWidget):
         self.fields.clear_errors()
         self.banner.clear_message()
         self._set_busy("Preparing…", "Preparing the register…")
-        self.ctx.tasks.run(render_register, self.ctx.db, start, end, self.ctx.profile,
-                           at=self.ctx.now(), jurisdiction=self.ctx.jurisdiction,
-                           tz=self.ctx.timezone, owner=self, on_done=self._on_register_rendered,
-                           on_error=self._on_register_failed)
+        self.ctx.tasks.run(
+            render_register,
+            self.ctx.db,
+            start,
+            end,
+            self.ctx.profile,
+            at=self.ctx.now(),
+            jurisdiction=self.ctx.jurisdiction,
+            tz=self.ctx.timezone,
+            owner=self,
+            on_done=self._on_register_rendered,
+            on_error=self._on_register_failed,
+        )
 
     def ask_save_path(self, suggested_name: str) -> str:
         """Where to save the PDF; "" when the user cancels (tests replace this)."""
-        return ask_save_path(self, "Save the register", suggested_name, self.ctx.db.folder,
-                             lambda message: self.ctx.errors.tell(message, self))
+        return ask_save_path(
+            self,
+            "Save the register",
+            suggested_name,
+            self.ctx.db.folder,
+            lambda message: self.ctx.errors.tell(message, self),
+        )
 
     def ask_printer(self, title: str) -> PrintJob | None:
         """The printer chosen in Qt's print dialog; None when cancelled (tests replace this)."""
@@ -216,9 +242,15 @@ class ImpoundRegisterWidget(QWidget):
 
     def write(self, register: RenderedRegister, path: str) -> None:
         self._set_busy("Saving…", f"Writing {path}…")
-        self.ctx.tasks.run(write_document, path, register.pdf, self.ctx.db.folder, owner=self,
-                           on_done=lambda written: self._on_pdf_written(register, written),
-                           on_error=lambda exc: self._on_write_failed(path, exc))
+        self.ctx.tasks.run(
+            write_document,
+            path,
+            register.pdf,
+            self.ctx.db.folder,
+            owner=self,
+            on_done=lambda written: self._on_pdf_written(register, written),
+            on_error=lambda exc: self._on_write_failed(path, exc),
+        )
 
     def _set_busy(self, button_text: str, status: str) -> None:
         self._busy = True
@@ -242,9 +274,15 @@ class ImpoundRegisterWidget(QWidget):
             return
         if self._action == OPEN:
             self._set_busy("Opening…", "Opening the register…")
-            self.ctx.tasks.run(viewing_copy, register.pdf, register.file_name, self.ctx.db.folder,
-                               owner=self, on_done=self._on_copy_ready,
-                               on_error=lambda exc: self._on_write_failed("a temporary copy", exc))
+            self.ctx.tasks.run(
+                viewing_copy,
+                register.pdf,
+                register.file_name,
+                self.ctx.db.folder,
+                owner=self,
+                on_done=self._on_copy_ready,
+                on_error=lambda exc: self._on_write_failed("a temporary copy", exc),
+            )
             return
         self.status.setText("Choose where to save the register.")
         path = self.ask_save_path(register.file_name)
@@ -254,24 +292,33 @@ class ImpoundRegisterWidget(QWidget):
         self.write(register, path)
 
     def _print(self, register: RenderedRegister) -> None:
-        title = f"Register of impounded animals, {register.period_start.isoformat()} to " \
-                f"{register.period_end.isoformat()}"
+        title = (
+            f"Register of impounded animals, {register.period_start.isoformat()} to "
+            f"{register.period_end.isoformat()}"
+        )
         self.status.setText("Choose a printer.")
         job = self.ask_printer(title)
         if job is None:
             self._set_idle("Not printed: no printer was chosen.")
             return
         self._set_busy("Printing…", "Sending the register to the printer…")
-        self.ctx.tasks.run(send_to_printer, register.pdf, job, owner=self,
-                           on_done=lambda said: self._on_printed(register, job, said),
-                           on_error=self._on_print_failed)
+        self.ctx.tasks.run(
+            send_to_printer,
+            register.pdf,
+            job,
+            owner=self,
+            on_done=lambda said: self._on_printed(register, job, said),
+            on_error=self._on_print_failed,
+        )
 
     def _on_printed(self, register: RenderedRegister, job: PrintJob, said: str) -> None:
         self._set_idle()
         n = register.count
         where = job.printer or "the default printer"
-        self.banner.show_note(f"{n} impoundment{'' if n == 1 else 's'} sent to {where}."
-                              + (f" {said}" if said else ""))
+        self.banner.show_note(
+            f"{n} impoundment{'' if n == 1 else 's'} sent to {where}."
+            + (f" {said}" if said else "")
+        )
 
     def _on_print_failed(self, exc: BaseException) -> bool:
         self._set_idle()
@@ -288,8 +335,12 @@ class ImpoundRegisterWidget(QWidget):
     def _on_register_failed(self, exc: BaseException) -> bool:
         self._set_idle()
         return show_refusal(
-            exc, self.fields, self.banner, invalid="Nothing was written: correct the period.",
-            bug="The register was not prepared because of an error in FieldOps.")
+            exc,
+            self.fields,
+            self.banner,
+            invalid="Nothing was written: correct the period.",
+            bug="The register was not prepared because of an error in FieldOps.",
+        )
 
     def _on_pdf_written(self, register: RenderedRegister, path: str) -> None:
         self._set_idle()
@@ -304,9 +355,11 @@ class ImpoundRegisterWidget(QWidget):
             self.banner.show_error(f"Nothing was written to {path}. {exc}")
             return True
         if isinstance(exc, OSError):
-            self.banner.show_error(f"Nothing was written to {path}: "
-                                   f"{exc.strerror or exc}. Choose another folder or free "
-                                   "some disk space, then save again.")
+            self.banner.show_error(
+                f"Nothing was written to {path}: "
+                f"{exc.strerror or exc}. Choose another folder or free "
+                "some disk space, then save again."
+            )
             return True
         self.banner.show_error("The register was not written because of an error in FieldOps.")
         return False
@@ -339,8 +392,10 @@ class ReportsWidget(QWidget):
         self.register = ImpoundRegisterWidget(ctx)
         self.register.setMaximumWidth(900)  # lines a reader can follow on a wide screen
         self.setFocusProxy(self.register.start)
-        later = QLabel("Daily activity, the quarantine register and fees collected will "
-                       "follow in a later version.")
+        later = QLabel(
+            "Daily activity, the quarantine register and fees collected will "
+            "follow in a later version."
+        )
         later.setObjectName("FieldHint")
         later.setWordWrap(True)
         layout = QVBoxLayout(self)

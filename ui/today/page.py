@@ -40,8 +40,9 @@ def due_columns(ctx: AppContext) -> tuple[Column, ...]:
 
 def counts_text(items: tuple[DueItem, ...]) -> str:
     if not items:
-        where = " or the ".join(m.title.lower() for m in modules.installed_modules()
-                                if m.due_items is not None)
+        where = " or the ".join(
+            m.title.lower() for m in modules.installed_modules() if m.due_items is not None
+        )
         return f"Nothing is due at the {where} today." if where else "Nothing is due today."
     counts = Counter(i.category for i in items)
     labels = {i.category: i.category_label for i in items}  # in the list's order
@@ -89,8 +90,14 @@ class TodayWidget(QWidget):
         today = self.ctx.today()
         self.heading.setText(f"Today — {day(today)}")
         self.summary.setText("Loading…")
-        self.ctx.tasks.run(due_items, self.ctx.db, today, self.ctx.profile, owner=self,
-                           on_done=self._on_items_loaded)
+        self.ctx.tasks.run(
+            due_items,
+            self.ctx.db,
+            today,
+            self.ctx.profile,
+            owner=self,
+            on_done=self._on_items_loaded,
+        )
 
     def _on_items_loaded(self, items: tuple[DueItem, ...]) -> None:
         self.model.set_rows(items)
@@ -100,7 +107,8 @@ class TodayWidget(QWidget):
     def _on_view_opened(self, row: int) -> None:
         item = self.model.row_object(row)
         if item is not None and not ui_modules.open_record(
-                self.ctx, item.module, item.kind, item.record_id, self):
+            self.ctx, item.module, item.kind, item.record_id, self
+        ):
             self.summary.setText(f"FieldOps cannot open this {item.kind} record here yet.")
 
     def _on_open_button_clicked(self) -> None:

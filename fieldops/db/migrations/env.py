@@ -15,9 +15,11 @@ target_metadata = Base.metadata
 
 
 def _url() -> str:
-    return config.attributes.get("url") or context.get_x_argument(as_dictionary=True).get(
-        "url"
-    ) or resolve_url(None)
+    return (
+        config.attributes.get("url")
+        or context.get_x_argument(as_dictionary=True).get("url")
+        or resolve_url(None)
+    )
 
 
 def run_migrations_offline() -> None:

@@ -39,7 +39,7 @@ class Timestamped:
     version: Mapped[int] = mapped_column(default=1)
 
     @declared_attr.directive
-    def __mapper_args__(cls) -> dict[str, Any]:
+    def __mapper_args__(cls) -> dict[str, Any]:  # noqa: N805 (declared_attr passes the class)
         return {"version_id_col": cls.version}
 
 

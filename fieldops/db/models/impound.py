@@ -36,8 +36,14 @@ def _in(column: str, values: tuple[str, ...]) -> str:
 
 
 # The impounds list's sort keys on the impoundment row, copies included.
-LIST_KEYS = ("impounded_at", "last_claim_day", "kennel", "animal_name", "animal_species",
-             "owner_sort_name")
+LIST_KEYS = (
+    "impounded_at",
+    "last_claim_day",
+    "kennel",
+    "animal_name",
+    "animal_species",
+    "owner_sort_name",
+)
 
 
 class Impoundment(Timestamped, Base):
@@ -93,8 +99,9 @@ class Impoundment(Timestamped, Base):
     disposition_kind: Mapped[str | None] = mapped_column(String(20), default=None)
     disposition_at: Mapped[datetime | None] = mapped_column(UTCDateTime, default=None)
 
-    payments: Mapped[list[Payment]] = relationship(back_populates="impoundment",
-                                                   order_by="Payment.paid_at")
+    payments: Mapped[list[Payment]] = relationship(
+        back_populates="impoundment", order_by="Payment.paid_at"
+    )
 
 
 class ImpoundPhoto(Base):
@@ -190,8 +197,9 @@ class FeeScheduleEntry(Base):
     __table_args__ = (
         UniqueConstraint("effective_on", "species", name="uq_fee_schedule_effective_species"),
         CheckConstraint("species IN ('dog', 'cat', 'other')", name="species"),
-        CheckConstraint("impound >= 0 AND boarding_per_day >= 0 AND adoption >= 0",
-                        name="not_negative"),
+        CheckConstraint(
+            "impound >= 0 AND boarding_per_day >= 0 AND adoption >= 0", name="not_negative"
+        ),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)

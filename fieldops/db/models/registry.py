@@ -22,9 +22,13 @@ class Person(Timestamped, Archivable, Base):
     __table_args__ = (
         # Lists page through active people in name order: a covering partial
         # index makes a deep page a short index walk (bench/registry.py).
-        Index("ix_person_active_order", "sort_name", "id",
-              sqlite_where=text("archived_at IS NULL"),
-              postgresql_where=text("archived_at IS NULL")),
+        Index(
+            "ix_person_active_order",
+            "sort_name",
+            "id",
+            sqlite_where=text("archived_at IS NULL"),
+            postgresql_where=text("archived_at IS NULL"),
+        ),
         Index("ix_person_archived_at", "archived_at"),
     )
 
@@ -68,9 +72,13 @@ class Animal(Timestamped, Archivable, Base):
         CheckConstraint("sex IN ('male', 'female', 'unknown')", name="sex"),
         Index("ix_animal_microchip", "microchip"),
         Index("ix_animal_licence_number", "licence_number"),
-        Index("ix_animal_active_order", "name", "id",
-              sqlite_where=text("archived_at IS NULL"),
-              postgresql_where=text("archived_at IS NULL")),
+        Index(
+            "ix_animal_active_order",
+            "name",
+            "id",
+            sqlite_where=text("archived_at IS NULL"),
+            postgresql_where=text("archived_at IS NULL"),
+        ),
         Index("ix_animal_archived_at", "archived_at"),
     )
 

@@ -74,37 +74,52 @@ def pound(sqlite_db, operator, today):
     """People, animals and impoundments, made through the services."""
     db, actor = sqlite_db, operator
     ns = SimpleNamespace(db=db)
-    ns.ana = create_person(db, actor, PersonInput(full_name="Ana Ruiz", address="12 Elm St",
-                                                  city="Madison", postal_code="53703"))
-    ns.bo = create_person(db, actor, PersonInput(full_name="Bo Adler", address="9 Oak Ave",
-                                                 city="Madison"))
+    ns.ana = create_person(
+        db,
+        actor,
+        PersonInput(full_name="Ana Ruiz", address="12 Elm St", city="Madison", postal_code="53703"),
+    )
+    ns.bo = create_person(
+        db, actor, PersonInput(full_name="Bo Adler", address="9 Oak Ave", city="Madison")
+    )
     ns.nobody = create_person(db, actor, PersonInput(full_name="Cy Drifter"))  # no address
 
     def animal(name: str, species: str = "dog", owner=None, **kw):
-        return create_animal(db, actor, AnimalInput(species=species, name=name,
-                                                    owner_id=owner.id if owner else None, **kw),
-                             today=today)
+        return create_animal(
+            db,
+            actor,
+            AnimalInput(species=species, name=name, owner_id=owner.id if owner else None, **kw),
+            today=today,
+        )
 
     def impound(a, at, **kw):
-        data = {"officer": "Off. Dana Lee", "reason": "at_large", "kennel": "K-1",
-                "found_place": "Elm & 3rd"}
+        data = {
+            "officer": "Off. Dana Lee",
+            "reason": "at_large",
+            "kennel": "K-1",
+            "found_place": "Elm & 3rd",
+        }
         data.update(kw)
-        return intake(db, actor, IntakeInput(impounded_at=at, animal_id=a.id, **data),
-                      ns.profile)
+        return intake(db, actor, IntakeInput(impounded_at=at, animal_id=a.id, **data), ns.profile)
 
     def pay_all(view, at, to_owner, payer):
         fees = quote(db, view.id, at, to_owner, ns.profile)
         lines = tuple(LineInput(f.kind, f.amount) for f in fees.lines if f.amount > 0)
-        record_payment(db, actor, view.id, PaymentInput(lines, "cash", f"R-{view.id}",
-                                                        payer_id=payer.id, paid_at=at),
-                       ns.profile)
+        record_payment(
+            db,
+            actor,
+            view.id,
+            PaymentInput(lines, "cash", f"R-{view.id}", payer_id=payer.id, paid_at=at),
+            ns.profile,
+        )
 
     from fieldops.rules import Profile
 
     ns.profile = Profile.default()
     ns.animal, ns.impound, ns.pay_all = animal, impound, pay_all
-    ns.vaccinate = lambda a: add_vaccination(db, actor, a.id, VaccinationInput(
-        date(2026, 6, 1), date(2027, 6, 1), "RV-1"), today=today)
+    ns.vaccinate = lambda a: add_vaccination(
+        db, actor, a.id, VaccinationInput(date(2026, 6, 1), date(2027, 6, 1), "RV-1"), today=today
+    )
     ns.release = lambda view, req: release(db, actor, view.id, req, ns.profile)
     ns.ReleaseRequest = ReleaseRequest
     return ns

@@ -18,16 +18,25 @@ def _put_down(pound, operator):
     p.vaccinate(rex)  # in force until 1 Jun 2027
     first = p.impound(rex, local(2026, 9, 1, 9, 0), kennel="K-2")
     p.pay_all(first, local(2026, 9, 2, 12, 0), True, p.ana)
-    p.release(first, p.ReleaseRequest(True, p.ana.id, at=local(2026, 9, 2, 12, 0),
-                                      licence_receipt="L-1"))
+    p.release(
+        first, p.ReleaseRequest(True, p.ana.id, at=local(2026, 9, 2, 12, 0), licence_receipt="L-1")
+    )
     second = p.impound(rex, local(2026, 11, 2, 10, 0), kennel="K-5")
-    destroy(p.db, operator, second.id, p.profile, at=local(2026, 11, 20, 10, 0),
-            basis="hold_ended", decided_by="Off. Lee, officer")
+    destroy(
+        p.db,
+        operator,
+        second.id,
+        p.profile,
+        at=local(2026, 11, 20, 10, 0),
+        basis="hold_ended",
+        decided_by="Off. Lee, officer",
+    )
     return rex, first, second
 
 
 def test_a_euthanized_animal_reads_as_deceased_with_its_former_owner(
-        qtbot, ctx, host, pound, operator, wait_for, wait_idle):
+    qtbot, ctx, host, pound, operator, wait_for, wait_idle
+):
     rex, first, second = _put_down(pound, operator)
     d = AnimalDialog(ctx, get_animal(pound.db, rex.id), host)
     d.show()
@@ -38,19 +47,25 @@ def test_a_euthanized_animal_reads_as_deceased_with_its_former_owner(
     assert d.owner_name.text() == f"Ana Ruiz (#{pound.ana.id}) (former owner)"
     # The registry still says whose animal it was: nothing was erased.
     assert get_animal(pound.db, rex.id).owner_id == pound.ana.id
-    status = [d.vaccinations_model.index(r, 2).data()
-              for r in range(d.vaccinations_model.rowCount())]
+    status = [
+        d.vaccinations_model.index(r, 2).data() for r in range(d.vaccinations_model.rowCount())
+    ]
     assert status == ["Ended (animal deceased)"]
-    rows = [tuple(d.impoundments_model.index(r, c).data() for c in (0, 2, 4, 5))
-            for r in range(d.impoundments_model.rowCount())]
-    assert rows == [(str(second.id), "Euthanized", "", "18"),
-                    (str(first.id), "Reclaimed by owner", "Ana Ruiz", "1")]
+    rows = [
+        tuple(d.impoundments_model.index(r, c).data() for c in (0, 2, 4, 5))
+        for r in range(d.impoundments_model.rowCount())
+    ]
+    assert rows == [
+        (str(second.id), "Euthanized", "", "18"),
+        (str(first.id), "Reclaimed by owner", "Ana Ruiz", "1"),
+    ]
     assert d.tabs.isTabEnabled(d.impoundments_tab)
     d.close()
 
 
 def test_an_animal_at_home_has_no_fate_line_and_its_owner_is_current(
-        qtbot, ctx, host, pound, wait_idle):
+    qtbot, ctx, host, pound, wait_idle
+):
     rex = pound.animal("Rex", owner=pound.ana)
     pound.vaccinate(rex)
     d = AnimalDialog(ctx, get_animal(pound.db, rex.id), host)
@@ -64,8 +79,9 @@ def test_an_animal_at_home_has_no_fate_line_and_its_owner_is_current(
 
 
 def test_people_and_animals_has_a_heading_and_says_the_animal_is_deceased(
-        qtbot, ctx, pound, operator, wait_idle):
-    rex, _first, _second = _put_down(pound, operator)
+    qtbot, ctx, pound, operator, wait_idle
+):
+    _rex, _first, _second = _put_down(pound, operator)
     pound.animal("Tom", species="cat", owner=pound.bo)
     page = PeopleAndAnimalsWidget(ctx)
     qtbot.addWidget(page)
@@ -76,8 +92,9 @@ def test_people_and_animals_has_a_heading_and_says_the_animal_is_deceased(
     model = page.animals_model
     titles = [model.headerData(i, Qt.Orientation.Horizontal) for i in range(model.columnCount())]
     status, owner = titles.index("Status"), titles.index("Owner")
-    shown = {model.index(r, 0).data(): (model.index(r, status).data(),
-                                        model.index(r, owner).data())
-             for r in range(model.rowCount())}
+    shown = {
+        model.index(r, 0).data(): (model.index(r, status).data(), model.index(r, owner).data())
+        for r in range(model.rowCount())
+    }
     assert shown["Rex"] == ("Deceased (euthanized Fri 20 Nov 2026)", "Ana Ruiz (former owner)")
     assert shown["Tom"] == ("", "Bo Adler")

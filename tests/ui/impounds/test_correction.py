@@ -18,8 +18,14 @@ REASON = "Entered as an escape by mistake; found dead in run 4"
 def escaped(pound, sqlite_db, operator):
     """Impounded Thu 12 Nov; an operator recorded an escape on Fri 13 Nov."""
     view = pound.impound(pound.animal("Penny", breed="Husky"), local(2026, 11, 12, 9, 30))
-    return record_escape(sqlite_db, operator, view.id, pound.profile,
-                         at=local(2026, 11, 13, 7, 0), notes="Slipped the lead in the yard")
+    return record_escape(
+        sqlite_db,
+        operator,
+        view.id,
+        pound.profile,
+        at=local(2026, 11, 13, 7, 0),
+        notes="Slipped the lead in the yard",
+    )
 
 
 @pytest.fixture
@@ -48,7 +54,8 @@ def open_as(host, wait_dialog, idle):
 
 
 def test_a_supervisor_corrects_an_escape_to_a_death(
-        qtbot, supervisor_ctx, open_as, escaped, wait_dialog, idle, sqlite_db, pound):
+    qtbot, supervisor_ctx, open_as, escaped, wait_dialog, idle, sqlite_db, pound
+):
     record = open_as(supervisor_ctx, escaped.id)
     assert record.status_chip.text() == "Escaped"
     assert record.correct_button.isVisibleTo(record)
@@ -58,7 +65,8 @@ def test_a_supervisor_corrects_an_escape_to_a_death(
     dialog = wait_dialog("CorrectionDialog")
     assert dialog.corrected_kind() == "escaped"  # starts from what is on record
     assert dialog.on_record.text().startswith(
-        "On record: Escaped, Fri 13 Nov 2026 7:00 AM CST, recorded by opal.")
+        "On record: Escaped, Fri 13 Nov 2026 7:00 AM CST, recorded by opal."
+    )
     assert not dialog.transfer_to.isVisibleTo(dialog)  # only for a transfer
     dialog.kind.setCurrentIndex(dialog.kind.findData("transferred"))
     assert dialog.transfer_to.isVisibleTo(dialog)
@@ -85,7 +93,8 @@ def test_a_supervisor_corrects_an_escape_to_a_death(
     assert record.summary.corrections.value("Escaped") == (
         "Fri 13 Nov 2026 7:00 AM CST, recorded by opal\n"
         "Notes: Slipped the lead in the yard\n"
-        f"Corrected by a supervisor: {REASON}")
+        f"Corrected by a supervisor: {REASON}"
+    )
     assert record.history_model.index(0, 2).data() == "Disposition corrected"
     saved = get_impoundment(sqlite_db, escaped.id, pound.profile)
     assert saved.disposition.kind == "died"
@@ -93,7 +102,8 @@ def test_a_supervisor_corrects_an_escape_to_a_death(
 
 
 def test_a_correction_without_a_reason_is_refused_beside_the_reason(
-        qtbot, supervisor_ctx, open_as, escaped, wait_dialog, idle, sqlite_db, pound):
+    qtbot, supervisor_ctx, open_as, escaped, wait_dialog, idle, sqlite_db, pound
+):
     record = open_as(supervisor_ctx, escaped.id)
     dialog = record.open_correction()
     dialog.kind.setCurrentIndex(dialog.kind.findData("died"))
@@ -121,7 +131,8 @@ def test_a_correction_without_a_reason_is_refused_beside_the_reason(
 
 
 def test_a_correction_cannot_make_an_escape_a_release(
-        qtbot, supervisor_ctx, open_as, escaped, idle, sqlite_db, pound):
+    qtbot, supervisor_ctx, open_as, escaped, idle, sqlite_db, pound
+):
     record = open_as(supervisor_ctx, escaped.id)
     dialog = record.open_correction()
     dialog.kind.setCurrentIndex(dialog.kind.findData("reclaimed"))
@@ -135,24 +146,33 @@ def test_a_correction_cannot_make_an_escape_a_release(
 
 
 def test_a_release_corrected_to_a_death_no_longer_shows_the_recipient(
-        supervisor_ctx, open_as, pound, sqlite_db, supervisor):
+    supervisor_ctx, open_as, pound, sqlite_db, supervisor
+):
     p = pound
     biscuit = p.animal("Biscuit", breed="Corgi", owner=p.bo)
     view = p.impound(biscuit, local(2026, 11, 2, 11, 0))
     p.pay_all(view, local(2026, 11, 4, 12, 0), True, p.bo)
     p.vaccinate(biscuit)
-    p.release(view, p.ReleaseRequest(True, p.bo.id, at=local(2026, 11, 4, 12, 0),
-                                     licence_receipt="L-9"))
-    correct_disposition(sqlite_db, supervisor, view.id, kind="died",
-                        at=local(2026, 11, 3, 18, 0), reason="Died the evening before",
-                        profile=p.profile)
+    p.release(
+        view, p.ReleaseRequest(True, p.bo.id, at=local(2026, 11, 4, 12, 0), licence_receipt="L-9")
+    )
+    correct_disposition(
+        sqlite_db,
+        supervisor,
+        view.id,
+        kind="died",
+        at=local(2026, 11, 3, 18, 0),
+        reason="Died the evening before",
+        profile=p.profile,
+    )
     record = open_as(supervisor_ctx, view.id)
     shown = record.summary.disposition
     assert shown.value("Disposition") == "Died"
     # The correction keeps the release's recipient and evidence; a death shows neither.
     assert shown.value("Released to") == "" and shown.value("Evidence") == ""
     assert record.summary.corrections.value("Reclaimed by owner").splitlines()[1] == (
-        f"Released to Bo Adler, 9 Oak Ave, Madison, WI (#{p.bo.id})")
+        f"Released to Bo Adler, 9 Oak Ave, Madison, WI (#{p.bo.id})"
+    )
 
 
 def test_an_operator_has_no_correct_button(ctx, open_as, escaped):

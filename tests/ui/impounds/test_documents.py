@@ -26,8 +26,9 @@ def released(pound):
     view = p.impound(dog, local(2026, 11, 20, 11, 0), kennel="K-3")
     p.pay_all(view, local(2026, 11, 24, 12, 0), True, p.bo)
     p.vaccinate(dog)
-    p.release(view, p.ReleaseRequest(True, p.bo.id, at=local(2026, 11, 24, 12, 0),
-                                     licence_receipt="L-9"))
+    p.release(
+        view, p.ReleaseRequest(True, p.bo.id, at=local(2026, 11, 24, 12, 0), licence_receipt="L-9")
+    )
     return view
 
 
@@ -60,7 +61,8 @@ def lp(tmp_path, monkeypatch):
 
 
 def test_the_operator_signs_the_receipt_under_their_own_name(
-        qtbot, documents, sqlite_db, monkeypatch, elsewhere, wait_idle):
+    qtbot, documents, sqlite_db, monkeypatch, elsewhere, wait_idle
+):
     admin = Actor("admin", "admin")
     set_staff(sqlite_db, admin, "opal", "operator", full_name="Opal Operator")
     out = elsewhere / "receipt.pdf"
@@ -72,8 +74,9 @@ def test_the_operator_signs_the_receipt_under_their_own_name(
     assert "Released by Opal Operator (opal)" in text
 
 
-def test_print_sends_the_pdf_to_the_printer_chosen(qtbot, documents, lp, monkeypatch,
-                                                   wait_idle, released):
+def test_print_sends_the_pdf_to_the_printer_chosen(
+    qtbot, documents, lp, monkeypatch, wait_idle, released
+):
     args_file, input_file = lp
     asked: list[str] = []
 
@@ -86,13 +89,20 @@ def test_print_sends_the_pdf_to_the_printer_chosen(qtbot, documents, lp, monkeyp
     wait_idle()
     assert asked == [f"Release receipt, impoundment no. {released.id}"]
     assert args_file.read_text().split("\n")[:-1] == [
-        "-d", "Front", "-n", "2", "-t", asked[0], "-o", "sides=two-sided-long-edge"]
+        "-d",
+        "Front",
+        "-n",
+        "2",
+        "-t",
+        asked[0],
+        "-o",
+        "sides=two-sided-long-edge",
+    ]
     assert "Receipt for release of impounded animal" in pdf_text(input_file.read_bytes())
     assert "Front" in documents.status.text() and "2 copies" in documents.status.text()
 
 
-def test_cancelling_the_print_dialog_prints_nothing(qtbot, documents, lp, monkeypatch,
-                                                    wait_idle):
+def test_cancelling_the_print_dialog_prints_nothing(qtbot, documents, lp, monkeypatch, wait_idle):
     args_file, _ = lp
     monkeypatch.setattr(DocumentsWidget, "ask_printer", lambda self, title: None)
     qtbot.mouseClick(documents.sheet_print_button, Qt.MouseButton.LeftButton)
@@ -101,7 +111,8 @@ def test_cancelling_the_print_dialog_prints_nothing(qtbot, documents, lp, monkey
 
 
 def test_without_a_print_service_the_clerk_is_told_what_to_do(
-        qtbot, documents, tmp_path, monkeypatch, wait_idle, errors):
+    qtbot, documents, tmp_path, monkeypatch, wait_idle, errors
+):
     empty = tmp_path / "no-lp"
     empty.mkdir()
     monkeypatch.setenv("PATH", str(empty))
@@ -114,7 +125,8 @@ def test_without_a_print_service_the_clerk_is_told_what_to_do(
 
 
 def test_open_shows_a_temporary_copy_outside_the_database_folder(
-        qtbot, documents, monkeypatch, wait_idle, sqlite_db, released):
+    qtbot, documents, monkeypatch, wait_idle, sqlite_db, released
+):
     opened: list[str] = []
     monkeypatch.setattr(DocumentsWidget, "open_in_viewer", lambda self, path: opened.append(path))
     qtbot.mouseClick(documents.sheet_open_button, Qt.MouseButton.LeftButton)
@@ -127,7 +139,8 @@ def test_open_shows_a_temporary_copy_outside_the_database_folder(
 
 
 def test_a_document_is_never_saved_into_the_database_folder(
-        qtbot, documents, monkeypatch, wait_idle, sqlite_db, errors):
+    qtbot, documents, monkeypatch, wait_idle, sqlite_db, errors
+):
     target = sqlite_db.folder / "receipt.pdf"
     monkeypatch.setattr(DocumentsWidget, "ask_save_path", lambda self, name: str(target))
     before = sorted(p.name for p in sqlite_db.folder.iterdir())

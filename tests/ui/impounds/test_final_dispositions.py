@@ -50,8 +50,9 @@ def press_enter(qtbot):
 
 
 @pytest.mark.parametrize("kind", KINDS)
-def test_enter_as_the_form_opens_records_nothing(qtbot, open_record, past_hold, wait_dialog,
-                                                 wait_idle, errors, kind):
+def test_enter_as_the_form_opens_records_nothing(
+    qtbot, open_record, past_hold, wait_dialog, wait_idle, errors, kind
+):
     record = open_record(past_hold.id)
     record.other_actions[kind].trigger()
     dialog = wait_dialog("DispositionDialog")
@@ -76,8 +77,9 @@ def test_enter_as_the_form_opens_records_nothing(qtbot, open_record, past_hold, 
 
 
 @pytest.mark.parametrize("kind", KINDS)
-def test_record_then_confirm_records_it(qtbot, open_record, past_hold, wait_dialog, wait_idle,
-                                        errors, kind):
+def test_record_then_confirm_records_it(
+    qtbot, open_record, past_hold, wait_dialog, wait_idle, errors, kind
+):
     record = open_record(past_hold.id)
     dialog = record.open_disposition(kind)
     fill(qtbot, dialog, kind)
@@ -90,8 +92,9 @@ def test_record_then_confirm_records_it(qtbot, open_record, past_hold, wait_dial
     record.close()
 
 
-def test_enter_on_the_question_itself_records_nothing(qtbot, open_record, past_hold, ctx,
-                                                      wait_idle, wait_dialog):
+def test_enter_on_the_question_itself_records_nothing(
+    qtbot, open_record, past_hold, ctx, wait_idle, wait_dialog
+):
     record = open_record(past_hold.id)
     dialog = record.open_disposition("euthanized")
     wait_dialog("DispositionDialog")
@@ -124,14 +127,19 @@ def test_enter_on_the_question_itself_records_nothing(qtbot, open_record, past_h
         ctx.errors.interactive = False
     d = record.view().disposition
     assert (d.kind, d.euthanasia_basis, d.decided_by) == (
-        "euthanized", "hold_ended", "Sgt. Ortiz, officer")
+        "euthanized",
+        "hold_ended",
+        "Sgt. Ortiz, officer",
+    )
     assert record.summary.disposition.value("Basis") == (
-        "The hold has ended and the animal was not claimed")
+        "The hold has ended and the animal was not claimed"
+    )
     record.close()
 
 
-def test_enter_in_the_notes_starts_a_new_line(qtbot, open_record, past_hold, wait_dialog,
-                                               wait_idle, errors):
+def test_enter_in_the_notes_starts_a_new_line(
+    qtbot, open_record, past_hold, wait_dialog, wait_idle, errors
+):
     record = open_record(past_hold.id)
     dialog = record.open_disposition("died")
     wait_dialog("DispositionDialog")
@@ -147,7 +155,8 @@ def test_enter_in_the_notes_starts_a_new_line(qtbot, open_record, past_hold, wai
 
 
 def test_a_payment_opens_in_its_first_field_and_enter_saves_nothing_unchecked(
-        qtbot, open_record, past_hold, wait_dialog, wait_idle):
+    qtbot, open_record, past_hold, wait_dialog, wait_idle
+):
     record = open_record(past_hold.id)
     record.fees.record_button.click()
     payment = wait_dialog("PaymentDialog")

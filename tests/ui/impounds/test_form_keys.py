@@ -115,16 +115,20 @@ def test_transfer_form_asks_before_it_saves(qtbot, ctx, show, penny, errors):
 
 
 def test_correction_form(qtbot, supervisor_ctx, show, penny, pound, sqlite_db):
-    record_escape(sqlite_db, supervisor_ctx.actor, penny.id, pound.profile,
-                  at=local(2026, 11, 20, 9), notes="gate")
+    record_escape(
+        sqlite_db,
+        supervisor_ctx.actor,
+        penny.id,
+        pound.profile,
+        at=local(2026, 11, 20, 9),
+        notes="gate",
+    )
     view = get_impoundment(sqlite_db, penny.id, pound.profile, local(2026, 11, 27, 15))
     dialog = CorrectionDialog(supervisor_ctx, view)
     calls = show(dialog)
     leave_a_button(qtbot, dialog.close_button)
     enter_in(qtbot, dialog.kind)
     assert calls == [1]
-
-
 
 
 def test_animal_form_after_switching_tabs_by_mouse(qtbot, ctx, show, rex):

@@ -25,8 +25,10 @@ def impounds(pound):
     p.reclaimed = p.impound(old, local(2026, 11, 2, 11, 0), kennel="K-3")
     p.pay_all(p.reclaimed, local(2026, 11, 4, 12, 0), True, p.bo)
     p.vaccinate(old)
-    p.release(p.reclaimed, p.ReleaseRequest(True, p.bo.id, at=local(2026, 11, 4, 12, 0),
-                                            licence_receipt="L-9"))
+    p.release(
+        p.reclaimed,
+        p.ReleaseRequest(True, p.bo.id, at=local(2026, 11, 4, 12, 0), licence_receipt="L-9"),
+    )
     return p
 
 
@@ -55,9 +57,11 @@ def test_opens_on_animals_in_custody_newest_first_with_local_times(page, qtmodel
     assert column(page, "#") == [str(page.model.row_object(r).id) for r in range(3)]
     assert column(page, "Animal") == ["Zed", "Rex, Beagle", "Tom"]
     assert column(page, "Status") == ["On hold", "On hold", "Adoptable"]
-    assert column(page, "Impounded") == ["Thu 26 Nov 2026 8:00 AM CST",
-                                         "Wed 25 Nov 2026 10:00 AM CST",
-                                         "Thu 12 Nov 2026 9:30 AM CST"]
+    assert column(page, "Impounded") == [
+        "Thu 26 Nov 2026 8:00 AM CST",
+        "Wed 25 Nov 2026 10:00 AM CST",
+        "Thu 12 Nov 2026 9:30 AM CST",
+    ]
     assert column(page, "Days held") == ["1", "2", "15"]
     assert column(page, "Hold ends") == ["Thu 3 Dec 2026", "Wed 2 Dec 2026", "Thu 19 Nov 2026"]
     assert column(page, "Owner") == ["(unknown)", "Ana Ruiz", "Bo Adler"]
@@ -65,12 +69,15 @@ def test_opens_on_animals_in_custody_newest_first_with_local_times(page, qtmodel
     qtmodeltester.check(page.model)
 
 
-@pytest.mark.parametrize("status, animals", [
-    ("adoptable", ["Tom"]),
-    ("on_hold", ["Zed", "Rex, Beagle"]),
-    ("released", ["Olga"]),
-    ("all", ["Zed", "Rex, Beagle", "Tom", "Olga"]),
-])
+@pytest.mark.parametrize(
+    ("status", "animals"),
+    [
+        ("adoptable", ["Tom"]),
+        ("on_hold", ["Zed", "Rex, Beagle"]),
+        ("released", ["Olga"]),
+        ("all", ["Zed", "Rex, Beagle", "Tom", "Olga"]),
+    ],
+)
 def test_status_filters(page, wait_idle, status, animals):
     set_status(page, wait_idle, status)
     assert column(page, "Animal") == animals
@@ -93,12 +100,15 @@ def test_species_and_date_range_filters(page, wait_idle):
     assert page.current_filter().date_from == date(2026, 11, 20)
 
 
-@pytest.mark.parametrize("text, animals", [
-    ("ruiz", ["Rex, Beagle"]),               # the owner's name
-    ("985112003456789", ["Rex, Beagle"]),    # a microchip
-    ("K-9", ["Zed"]),                        # a kennel
-    ("tom", ["Tom"]),                        # the animal's name
-])
+@pytest.mark.parametrize(
+    ("text", "animals"),
+    [
+        ("ruiz", ["Rex, Beagle"]),  # the owner's name
+        ("985112003456789", ["Rex, Beagle"]),  # a microchip
+        ("K-9", ["Zed"]),  # a kennel
+        ("tom", ["Tom"]),  # the animal's name
+    ],
+)
 def test_search(qtbot, page, wait_idle, text, animals):
     qtbot.keyClicks(page.search, text)
     qtbot.keyClick(page.search, Qt.Key.Key_Return)
@@ -114,8 +124,9 @@ def click_header(qtbot, page, title: str) -> None:
     header = page.view.horizontalHeader()
     i = [c.title for c in page.model.columns()].index(title)
     x = header.sectionViewportPosition(i) + header.sectionSize(i) // 2
-    qtbot.mouseClick(header.viewport(), Qt.MouseButton.LeftButton,
-                     pos=QPoint(x, header.height() // 2))
+    qtbot.mouseClick(
+        header.viewport(), Qt.MouseButton.LeftButton, pos=QPoint(x, header.height() // 2)
+    )
 
 
 def test_clicking_a_header_sorts_in_sql(qtbot, page, wait_idle):
@@ -182,14 +193,19 @@ def slow_count(monkeypatch):
             return real_count(db, f, at)
         try:
             with db.read() as s, cancellable(s):
+
                 def slow(x):
                     state.started.set()
                     time.sleep(0.005)
                     return x
+
                 s.connection().connection.dbapi_connection.create_function("slow", 1, slow)
-                return s.execute(text(
-                    "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c "
-                    "WHERE x < 100000) SELECT count(slow(x)) FROM c")).scalar()
+                return s.execute(
+                    text(
+                        "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c "
+                        "WHERE x < 100000) SELECT count(slow(x)) FROM c"
+                    )
+                ).scalar()
         finally:
             state.ended.set()
 

@@ -31,8 +31,7 @@ def fill_impoundment(qtbot, d, at=None, officer="Off. Marco Vang") -> None:
     qtbot.keyClicks(d.kennel, "K-4")
 
 
-def test_errors_show_beside_their_fields_and_nothing_is_saved(qtbot, dialog, wait_idle,
-                                                              sqlite_db):
+def test_errors_show_beside_their_fields_and_nothing_is_saved(qtbot, dialog, wait_idle, sqlite_db):
     d = dialog
     d.species.setCurrentIndex(d.species.findData("other"))
     qtbot.keyClicks(d.microchip, "12")
@@ -50,11 +49,13 @@ def test_errors_show_beside_their_fields_and_nothing_is_saved(qtbot, dialog, wai
     assert d.banner.text().startswith("Nothing was saved: correct the 6 marked fields.")
     with sqlite_db.read() as s:
         from sqlalchemy import text
+
         assert s.execute(text("select count(*) from impoundment")).scalar_one() == 0
 
 
 def test_a_new_animal_is_registered_and_its_impoundment_opens(
-        qtbot, dialog, wait_idle, wait_dialog, ctx, pound):
+    qtbot, dialog, wait_idle, wait_dialog, ctx, pound
+):
     d = dialog
     qtbot.keyClicks(d.name, "Biscuit")
     qtbot.keyClicks(d.breed, "Corgi")
@@ -70,12 +71,17 @@ def test_a_new_animal_is_registered_and_its_impoundment_opens(
     view = record.view()
     assert closed(d)
     assert (view.animal.name, view.animal.breed, view.officer, view.kennel) == (
-        "Biscuit", "Corgi", "Off. Marco Vang", "K-4")
+        "Biscuit",
+        "Corgi",
+        "Off. Marco Vang",
+        "K-4",
+    )
     assert view.animal.approximate_age == "about 3 years"
     assert record.status_chip.text() == "On hold"
     assert record.countdown.text() == "10 days left in the hold."
     assert record.summary.hold.pairs.value("Owner may claim until") == (
-        "Mon 7 Dec 2026 (end of the day)")
+        "Mon 7 Dec 2026 (end of the day)"
+    )
     record.close()
 
 
@@ -86,8 +92,7 @@ def test_a_microchip_finds_the_registry_animal_and_its_owner(qtbot, dialog, wait
     qtbot.keyClicks(d.microchip, "985112003456789")
     qtbot.keyClick(d.microchip, Qt.Key.Key_Return)
     wait_idle()
-    assert [(m.matched_by, m.animal.name) for m in d.matches_model._rows] == [
-        ("Microchip", "Rex")]
+    assert [(m.matched_by, m.animal.name) for m in d.matches_model._rows] == [("Microchip", "Rex")]
     d.matches_view.selectRow(0)
     qtbot.mouseClick(d.use_match_button, Qt.MouseButton.LeftButton)
     wait_idle()
@@ -98,8 +103,7 @@ def test_a_microchip_finds_the_registry_animal_and_its_owner(qtbot, dialog, wait
     assert d.repeat_text() == ""
 
 
-def test_a_description_suggests_possible_matches(qtbot, dialog, wait_idle, pound,
-                                                qtmodeltester):
+def test_a_description_suggests_possible_matches(qtbot, dialog, wait_idle, pound, qtmodeltester):
     pound.animal("Rex", owner=pound.ana, breed="Beagle", colour="tan")
     pound.animal("Tibbles", species="cat", breed="Beagle")  # another species: not offered
     pound.animal("Max", breed="Boxer", colour="tan")
@@ -109,19 +113,25 @@ def test_a_description_suggests_possible_matches(qtbot, dialog, wait_idle, pound
     d.find_matches_now()
     wait_idle()
     assert [(m.matched_by, m.animal.name) for m in d.matches_model._rows] == [
-        ("Description", "Rex")]
+        ("Description", "Rex")
+    ]
     assert d.matches_heading.text() == "Possible matches in the registry — 1"
     qtmodeltester.check(d.matches_model)
 
 
 def test_a_repeat_impoundment_is_announced_before_saving(
-        qtbot, dialog, wait_idle, pound, sqlite_db):
+    qtbot, dialog, wait_idle, pound, sqlite_db
+):
     rex = pound.animal("Rex", owner=pound.ana, microchip="985112003456789")
     first = pound.impound(rex, local(2026, 10, 20, 10, 0))
     pound.pay_all(first, local(2026, 10, 21, 10, 0), True, pound.ana)
     pound.vaccinate(rex)
-    pound.release(first, pound.ReleaseRequest(True, pound.ana.id, at=local(2026, 10, 21, 10, 0),
-                                              licence_receipt="L-1"))
+    pound.release(
+        first,
+        pound.ReleaseRequest(
+            True, pound.ana.id, at=local(2026, 10, 21, 10, 0), licence_receipt="L-1"
+        ),
+    )
     d = dialog
     fill_impoundment(qtbot, d)
     qtbot.keyClicks(d.microchip, "985112003456789")
@@ -129,8 +139,10 @@ def test_a_repeat_impoundment_is_announced_before_saving(
     wait_idle()
     d.choose_match(0)
     wait_idle()
-    warning = (f"Impounded before on Tue 20 Oct 2026 (#{first.id}): the owner's impound fee "
-               "will be doubled.")
+    warning = (
+        f"Impounded before on Tue 20 Oct 2026 (#{first.id}): the owner's impound fee "
+        "will be doubled."
+    )
     assert d.repeat_text() == warning
     assert d.repeat_label.isVisible()
     # Moving the time past the 60-day window takes the warning away.
@@ -153,7 +165,8 @@ def test_a_repeat_impoundment_is_announced_before_saving(
 
 
 def test_the_photo_is_kept_and_shown_on_the_record(
-        qtbot, dialog, wait_idle, wait_dialog, ctx, tmp_path, pound):
+    qtbot, dialog, wait_idle, wait_dialog, ctx, tmp_path, pound
+):
     image = QImage(64, 48, QImage.Format.Format_RGB32)
     image.fill(QColor("orange"))
     path = tmp_path / "intake photo.png"

@@ -49,7 +49,8 @@ def closed(d) -> bool:
 
 
 def test_an_operator_corrects_where_found_and_the_record_and_history_show_it(
-        qtbot, ctx, open_as, penny, wait_dialog, idle, sqlite_db, pound):
+    qtbot, ctx, open_as, penny, wait_dialog, idle, sqlite_db, pound
+):
     record = open_as(ctx, penny.id)
     qtbot.mouseClick(record.correct_intake_button, Qt.MouseButton.LeftButton)
     dialog = wait_dialog("IntakeCorrectionDialog")
@@ -73,13 +74,15 @@ def test_an_operator_corrects_where_found_and_the_record_and_history_show_it(
     idle(ctx)
     assert record.summary.impoundment.value("Found").startswith("Elm & 4th")
     assert record.summary.impoundment.value("Condition") == "thin"
-    [event] = [h for h in history(sqlite_db, "impoundment", penny.id)
-               if h.action == "correct_intake"]
+    [event] = [
+        h for h in history(sqlite_db, "impoundment", penny.id) if h.action == "correct_intake"
+    ]
     assert event.reason == REASON and "Elm & 3rd → Elm & 4th" in event.summary
 
 
 def test_a_supervisor_corrects_a_bite_and_the_record_shows_the_longer_hold(
-        qtbot, supervisor_ctx, open_as, penny, wait_dialog, idle, sqlite_db, pound):
+    qtbot, supervisor_ctx, open_as, penny, wait_dialog, idle, sqlite_db, pound
+):
     record = open_as(supervisor_ctx, penny.id)
     assert record.view().last_claim_day == date(2026, 11, 23)
     qtbot.mouseClick(record.correct_intake_button, Qt.MouseButton.LeftButton)
@@ -99,10 +102,12 @@ def test_a_supervisor_corrects_a_bite_and_the_record_shows_the_longer_hold(
 
 
 def test_times_recorded_with_seconds_are_not_read_as_corrected(
-        qtbot, ctx, open_as, wait_dialog, idle, pound, sqlite_db):
+    qtbot, ctx, open_as, wait_dialog, idle, pound, sqlite_db
+):
     at = local(2026, 11, 16, 9, 30).replace(second=45)
-    view = pound.impound(pound.animal("Rex", breed="Boxer"), at,
-                         found_at=at.replace(minute=10, second=12))
+    view = pound.impound(
+        pound.animal("Rex", breed="Boxer"), at, found_at=at.replace(minute=10, second=12)
+    )
     record = open_as(ctx, view.id)
     qtbot.mouseClick(record.correct_intake_button, Qt.MouseButton.LeftButton)
     dialog = wait_dialog("IntakeCorrectionDialog")
@@ -114,4 +119,7 @@ def test_times_recorded_with_seconds_are_not_read_as_corrected(
     qtbot.waitUntil(lambda: closed(dialog), timeout=5_000)  # an operator: no hold moved
     after = get_impoundment(sqlite_db, view.id, pound.profile)
     assert (after.impounded_at, after.found_at, after.condition) == (
-        at, at.replace(minute=10, second=12), "thin")
+        at,
+        at.replace(minute=10, second=12),
+        "thin",
+    )

@@ -50,8 +50,7 @@ def fill_the_rest(qtbot, d) -> None:
     qtbot.keyClicks(d.breed, "Beagle")
 
 
-def test_enter_after_a_new_chip_looks_it_up_and_saves_nothing(qtbot, dialog, wait_idle,
-                                                              sqlite_db):
+def test_enter_after_a_new_chip_looks_it_up_and_saves_nothing(qtbot, dialog, wait_idle, sqlite_db):
     d = dialog
     fill_the_rest(qtbot, d)
     d.microchip.setFocus()
@@ -65,7 +64,8 @@ def test_enter_after_a_new_chip_looks_it_up_and_saves_nothing(qtbot, dialog, wai
 
 
 def test_enter_after_a_known_chip_offers_its_animal_and_enter_again_uses_it(
-        qtbot, dialog, wait_idle, pound, sqlite_db):
+    qtbot, dialog, wait_idle, pound, sqlite_db
+):
     rex = pound.animal("Rex", owner=pound.ana, breed="Beagle", microchip=CHIP)
     d = dialog
     d.microchip.setFocus()
@@ -82,8 +82,9 @@ def test_enter_after_a_known_chip_offers_its_animal_and_enter_again_uses_it(
     assert impoundments(sqlite_db) == 0 and not closed(d)
 
 
-def test_enter_in_the_licence_field_or_the_match_list_never_saves(qtbot, dialog, wait_idle,
-                                                                  pound, sqlite_db):
+def test_enter_in_the_licence_field_or_the_match_list_never_saves(
+    qtbot, dialog, wait_idle, pound, sqlite_db
+):
     rex = pound.animal("Rex", breed="Beagle", licence_number="L-2026-17", licence_year=2026)
     d = dialog
     fill_the_rest(qtbot, d)
@@ -101,7 +102,8 @@ def test_enter_in_the_licence_field_or_the_match_list_never_saves(qtbot, dialog,
 
 
 def test_a_known_chip_refused_is_marked_and_points_to_use_this_animal(
-        qtbot, dialog, wait_idle, pound, sqlite_db):
+    qtbot, dialog, wait_idle, pound, sqlite_db
+):
     rex = pound.animal("Rex", owner=pound.ana, breed="Beagle", microchip=CHIP)
     d = dialog
     fill_the_rest(qtbot, d)
@@ -123,7 +125,8 @@ def test_a_known_chip_refused_is_marked_and_points_to_use_this_animal(
 
 
 def test_where_found_and_a_description_are_asked_for_beside_their_fields(
-        qtbot, dialog, wait_idle, sqlite_db):
+    qtbot, dialog, wait_idle, sqlite_db
+):
     d = dialog
     qtbot.keyClicks(d.officer, "Off. Marco Vang")
     qtbot.keyClicks(d.microchip, CHIP)
@@ -137,27 +140,39 @@ def test_where_found_and_a_description_are_asked_for_beside_their_fields(
 
 
 def test_the_match_list_shows_chip_and_licence_whole(qtbot, dialog, wait_idle, pound):
-    pound.animal("Rex", breed="Beagle", colour="tan", microchip=CHIP,
-                 licence_number="DL-2026-004512", licence_year=2026)
+    pound.animal(
+        "Rex",
+        breed="Beagle",
+        colour="tan",
+        microchip=CHIP,
+        licence_number="DL-2026-004512",
+        licence_year=2026,
+    )
     d = dialog
     qtbot.keyClicks(d.breed, "Beagle")
     d.find_matches_now()
     wait_idle()
     assert d.matches_model.rowCount() == 1
-    titles = [d.matches_model.headerData(c, Qt.Orientation.Horizontal)
-              for c in range(d.matches_model.columnCount())]
+    titles = [
+        d.matches_model.headerData(c, Qt.Orientation.Horizontal)
+        for c in range(d.matches_model.columnCount())
+    ]
     for title in ("Microchip", "Licence"):
         column = titles.index(title)
         assert d.matches_view.columnWidth(column) >= d.matches_view.sizeHintForColumn(column)
 
 
 def test_a_registry_animal_shows_the_age_the_record_will_keep(
-        qtbot, dialog, wait_idle, wait_dialog, ctx, pound):
+    qtbot, dialog, wait_idle, wait_dialog, ctx, pound
+):
     rex = pound.animal("Rex", breed="Beagle", birth_date=date(2021, 6, 1), altered=True)
     d = dialog
     fill_the_rest(qtbot, d)
-    d._set_registry_animal(__import__("fieldops.services.animals", fromlist=["get_animal"])
-                           .get_animal(pound.db, rex.id))
+    d._set_registry_animal(
+        __import__("fieldops.services.animals", fromlist=["get_animal"]).get_animal(
+            pound.db, rex.id
+        )
+    )
     wait_idle()
     assert d.age.text() == "about 5 years"
     assert d.altered.currentText() == "Yes"
@@ -170,7 +185,8 @@ def test_a_registry_animal_shows_the_age_the_record_will_keep(
 
 
 def test_a_guessed_age_reads_the_same_before_and_after_saving(
-        qtbot, dialog, wait_idle, sqlite_db, pound):
+    qtbot, dialog, wait_idle, sqlite_db, pound
+):
     d = dialog
     fill_the_rest(qtbot, d)
     d.impounded_at.set_value(local(2026, 10, 31, 9, 30))  # the month before "today"
@@ -188,7 +204,8 @@ def test_a_guessed_age_reads_the_same_before_and_after_saving(
 
 
 def test_altered_condition_and_injuries_reach_the_record(
-        qtbot, dialog, wait_idle, wait_dialog, ctx):
+    qtbot, dialog, wait_idle, wait_dialog, ctx
+):
     d = dialog
     fill_the_rest(qtbot, d)
     d.altered.setCurrentIndex(d.altered.findText("No"))
@@ -199,8 +216,11 @@ def test_altered_condition_and_injuries_reach_the_record(
     record = wait_dialog("ImpoundmentDialog")
     wait_idle()
     v = record.view()
-    assert (v.animal.altered, v.condition, v.injuries) == (False, "thin, matted",
-                                                           "Cut on the left fore paw")
+    assert (v.animal.altered, v.condition, v.injuries) == (
+        False,
+        "thin, matted",
+        "Cut on the left fore paw",
+    )
     assert record.summary.impoundment.value("Condition") == "thin, matted"
     assert record.summary.impoundment.value("Injuries") == "Cut on the left fore paw"
     assert record.summary.animal.value("Altered") == "No"
@@ -208,7 +228,8 @@ def test_altered_condition_and_injuries_reach_the_record(
 
 
 def test_the_officer_is_chosen_from_staff_and_the_last_one_is_remembered(
-        qtbot, ctx, host, wait_idle, sqlite_db):
+    qtbot, ctx, host, wait_idle, sqlite_db
+):
     admin = Actor("ada", "admin", "Ada Admin")
     set_staff(sqlite_db, admin, "ada", "admin", full_name="Ada Admin")
     set_staff(sqlite_db, admin, "marco", "officer", full_name="Off. Marco Vang")
@@ -220,8 +241,12 @@ def test_the_officer_is_chosen_from_staff_and_the_last_one_is_remembered(
     assert names == ["Off. Dana Lee", "Off. Marco Vang", "Ada Admin"]
     assert d.officer.text() == ""
     d.officer.setCurrentIndex(names.index("Off. Marco Vang"))
-    fill = lambda: (d.impounded_at.set_value(local(2026, 11, 27, 9, 30)),  # noqa: E731
-                    qtbot.keyClicks(d.found_place, "Elm"), qtbot.keyClicks(d.breed, "Boxer"))
+
+    def fill():
+        d.impounded_at.set_value(local(2026, 11, 27, 9, 30))
+        qtbot.keyClicks(d.found_place, "Elm")
+        qtbot.keyClicks(d.breed, "Boxer")
+
     fill()
     qtbot.mouseClick(d.save_button, Qt.MouseButton.LeftButton)
     wait_idle()

@@ -21,18 +21,26 @@ def _titles(model) -> list[str]:
 def test_status_and_animal_read_whole_at_the_default_window_size(qtbot, ctx, pound, wait_idle):
     p = pound
     # Shadow's hold ends on a Wednesday, the widest weekday ("Wed 18 Nov 2026").
-    for name, breed, colour, day in (("Cleo", "Domestic longhair", "black and white", 24),
-                                     ("Bella", "German Shepherd", "black and tan", 24),
-                                     ("Shadow", "Siamese mix", "tricolour", 11)):
-        a = p.animal(name, species="cat" if "Shepherd" not in breed else "dog", breed=breed,
-                     colour=colour, owner=p.ana)
+    for name, breed, colour, day in (
+        ("Cleo", "Domestic longhair", "black and white", 24),
+        ("Bella", "German Shepherd", "black and tan", 24),
+        ("Shadow", "Siamese mix", "tricolour", 11),
+    ):
+        a = p.animal(
+            name,
+            species="cat" if "Shepherd" not in breed else "dog",
+            breed=breed,
+            colour=colour,
+            owner=p.ana,
+        )
         p.impound(a, local(2026, 11, day, 9, 15), kennel="ISO-1")
     back = p.animal("Max", breed="Husky", colour="black and white", owner=p.bo)
     p.vaccinate(back)
     home = p.impound(back, local(2026, 11, 2, 11, 0))
     p.pay_all(home, local(2026, 11, 4, 12, 0), True, p.bo)
-    p.release(home, p.ReleaseRequest(True, p.bo.id, at=local(2026, 11, 4, 12, 0),
-                                     licence_receipt="L-9"))
+    p.release(
+        home, p.ReleaseRequest(True, p.bo.id, at=local(2026, 11, 4, 12, 0), licence_receipt="L-9")
+    )
     window = MainWindow(ctx)
     qtbot.addWidget(window)
     window.show()
@@ -49,8 +57,9 @@ def test_status_and_animal_read_whole_at_the_default_window_size(qtbot, ctx, pou
         for r in range(model.rowCount()):
             text = model.index(r, col).data()
             assert fm.horizontalAdvance(text) + CELL_MARGIN <= view.columnWidth(col), text
-    assert "Reclaimed by owner" in [model.index(r, titles.index("Status")).data()
-                                    for r in range(model.rowCount())]
+    assert "Reclaimed by owner" in [
+        model.index(r, titles.index("Status")).data() for r in range(model.rowCount())
+    ]
     # The kennel code needs little; it does not take the rest of the row.
     assert view.columnWidth(titles.index("Kennel")) <= 80
     # Every column is on screen at once: no sideways scrolling at the default size.

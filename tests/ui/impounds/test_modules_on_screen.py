@@ -42,8 +42,9 @@ def _wizard(qtbot, context, view, host, wait_idle):
     return wizard
 
 
-def test_a_modules_block_keeps_the_release_button_disabled(qtbot, ctx, host, reclaim,
-                                                           wait_idle, install):
+def test_a_modules_block_keeps_the_release_button_disabled(
+    qtbot, ctx, host, reclaim, wait_idle, install
+):
     wizard = _wizard(qtbot, ctx, reclaim, host, wait_idle)
     assert wizard.finish_button().isEnabled()  # the pound's own requirements are all met
     wizard.close()
@@ -56,20 +57,23 @@ def test_a_modules_block_keeps_the_release_button_disabled(qtbot, ctx, host, rec
     assert wizard.requirements.checklist.override_field(fake.CODE) is None  # not a supervisor
 
 
-def test_a_supervisor_may_override_a_modules_block(qtbot, supervisor_ctx, host, reclaim,
-                                                   wait_idle, install):
+def test_a_supervisor_may_override_a_modules_block(
+    qtbot, supervisor_ctx, host, reclaim, wait_idle, install
+):
     install(fake.LEASH)
     wizard = _wizard(qtbot, supervisor_ctx, reclaim, host, wait_idle)
     page = wizard.requirements
     field = page.checklist.override_field(fake.CODE)
     assert field is not None and not wizard.finish_button().isEnabled()
     qtbot.keyClicks(field, "Permit renewed by phone")
-    qtbot.waitUntil(lambda: page.is_checked() and wizard.finish_button().isEnabled(),
-                    timeout=10_000)
+    qtbot.waitUntil(
+        lambda: page.is_checked() and wizard.finish_button().isEnabled(), timeout=10_000
+    )
 
 
 def test_a_modules_due_item_shows_first_on_today_and_opens_its_record(
-        qtbot, ctx, pound, wait_idle, install, rows_of):
+    qtbot, ctx, pound, wait_idle, install, rows_of
+):
     view = pound.impound(pound.animal("Luna"), local(2026, 11, 20, 10, 0))  # hold ends today
     opened = []
     install(fake.LEASH)
@@ -81,7 +85,8 @@ def test_a_modules_due_item_shows_first_on_today_and_opens_its_record(
         rows = rows_of(page.view)
         assert [r[:3] for r in rows] == [
             (f"Overdue: {fake.CATEGORY_LABEL}", str(fake.RECORD_ID), "Wed 25 Nov 2026"),
-            ("Hold ends today", str(view.id), "Fri 27 Nov 2026")]
+            ("Hold ends today", str(view.id), "Fri 27 Nov 2026"),
+        ]
         assert [r[4] for r in rows] == ["Leash permits", "Pound"]
         assert page.summary.text() == f"{fake.CATEGORY_LABEL}: 1 · Hold ends today: 1"
         page.view.setFocus()
@@ -101,10 +106,12 @@ def test_a_record_no_module_opens_is_said_not_raised(qtbot, ctx, wait_idle, inst
     assert "cannot open this permit record" in page.summary.text()
 
 
-def test_the_pound_and_the_registry_register_their_openers(ctx, host, pound, wait_dialog,
-                                                           wait_idle):
-    assert {("impound", "impoundment"), ("registry", "person"),
-            ("registry", "animal")} <= set(ui_modules.openers())
+def test_the_pound_and_the_registry_register_their_openers(
+    ctx, host, pound, wait_dialog, wait_idle
+):
+    assert {("impound", "impoundment"), ("registry", "person"), ("registry", "animal")} <= set(
+        ui_modules.openers()
+    )
     view = pound.impound(pound.animal("Luna"), local(2026, 11, 20, 10, 0))
     assert ui_modules.open_record(ctx, "impound", "impoundment", view.id, host)
     record = wait_dialog("ImpoundmentDialog")

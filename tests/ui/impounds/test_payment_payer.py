@@ -29,7 +29,8 @@ def lines(payment):
 
 
 def test_the_fees_tab_bills_the_owner_only_for_the_owners_fees(
-        qtbot, open_record, pound, wait_dialog, wait_idle):
+    qtbot, open_record, pound, wait_dialog, wait_idle
+):
     tom = pound.animal("Tom", species="cat", owner=pound.bo)
     stray = pound.impound(tom, local(2026, 11, 12, 9, 30))
     record = open_record(stray.id)
@@ -51,13 +52,18 @@ def test_the_fees_tab_bills_the_owner_only_for_the_owners_fees(
 
 
 def test_the_wizard_bills_the_adopter_and_the_owner_each_for_their_release(
-        qtbot, open_record, pound, wait_dialog, wait_idle):
+    qtbot, open_record, pound, wait_dialog, wait_idle
+):
     rex = pound.animal("Rex", owner=pound.ana, breed="Beagle")
     first = pound.impound(rex, local(2026, 10, 20, 10, 0))
     pound.pay_all(first, local(2026, 10, 21, 10, 0), True, pound.ana)
     pound.vaccinate(rex)
-    pound.release(first, pound.ReleaseRequest(True, pound.ana.id, at=local(2026, 10, 21, 10, 0),
-                                              licence_receipt="L-1"))
+    pound.release(
+        first,
+        pound.ReleaseRequest(
+            True, pound.ana.id, at=local(2026, 10, 21, 10, 0), licence_receipt="L-1"
+        ),
+    )
     again = pound.impound(rex, local(2026, 11, 12, 16, 0))  # a repeat; the hold is over
     record = open_record(again.id)
     wizard = record.open_release()
@@ -68,8 +74,11 @@ def test_the_wizard_bills_the_adopter_and_the_owner_each_for_their_release(
     wizard.requirements.pay_button.click()
     payment = wait_dialog("PaymentDialog")
     assert payment.payer.person_id() == pound.bo.id
-    assert lines(payment) == [("impound", "40.00"), ("boarding", "225.00"),
-                              ("adoption", "75.00")]  # the impound fee is not doubled
+    assert lines(payment) == [
+        ("impound", "40.00"),
+        ("boarding", "225.00"),
+        ("adoption", "75.00"),
+    ]  # the impound fee is not doubled
     payment.close()
     wizard.back()
     wizard.who.to_owner.setChecked(True)

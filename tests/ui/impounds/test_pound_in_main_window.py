@@ -28,8 +28,9 @@ def wait_idle(qtbot, shell):
 @pytest.fixture
 def shell(qtbot, qapp, sqlite_db, operator, today, errors, pound):
     pound.impound(pound.animal("Rex", breed="Beagle"), local(2026, 11, 20, 10, 0))
-    w = build_main_window(sqlite_db, operator, today=lambda: today, errors=errors,
-                          areas=POUND_AREAS)
+    w = build_main_window(
+        sqlite_db, operator, today=lambda: today, errors=errors, areas=POUND_AREAS
+    )
     w.ctx.now = lambda: local(2026, 11, 27, 15, 0)
     qtbot.addWidget(w)
     w.show()

@@ -26,8 +26,9 @@ def open_record(ctx, host, wait_dialog, wait_idle):
 def biter(pound):
     """A dog that bit someone, impounded Wed 25 Nov: a 10-day hold, to Mon 7 Dec."""
     max_ = pound.animal("Max", breed="Boxer", owner=pound.bo)
-    return pound.impound(max_, local(2026, 11, 25, 14, 30), reason="bite", bit_person=True,
-                         kennel="ISO-1")
+    return pound.impound(
+        max_, local(2026, 11, 25, 14, 30), reason="bite", bit_person=True, kennel="ISO-1"
+    )
 
 
 @pytest.fixture
@@ -43,16 +44,20 @@ def test_the_hold_counts_down_and_says_why(qtbot, open_record, biter):
     assert hold.pairs.value("Custody day") == "Wed 25 Nov 2026"
     assert hold.pairs.value("Owner may claim until") == "Sat 5 Dec 2026 (end of the day)"
     assert hold.pairs.value("May go to others from") == (
-        "Sun 6 Dec 2026 12:00 AM CST (start of the day)")
+        "Sun 6 Dec 2026 12:00 AM CST (start of the day)"
+    )
     assert hold.pairs.value("Hold length") == "10 days, because the animal bit a person"
     assert hold.why.isHidden()
     qtbot.mouseClick(hold.why_button, Qt.MouseButton.LeftButton)
     assert not hold.why.isHidden()
-    assert hold.why.text().startswith("Owner may claim until Sat 5 Dec 2026: 10 days after "
-                                      "impoundment on 25 Nov")
+    assert hold.why.text().startswith(
+        "Owner may claim until Sat 5 Dec 2026: 10 days after impoundment on 25 Nov"
+    )
     assert "the animal bit a person" in hold.why.text()
-    assert "May be adopted by someone else or humanely destroyed from the start of Sun 6 Dec" \
+    assert (
+        "May be adopted by someone else or humanely destroyed from the start of Sun 6 Dec"
         in hold.why.text()
+    )
     assert record.summary.impoundment.value("Impounded at") == "Wed 25 Nov 2026 2:30 PM CST"
     record.close()
 
@@ -65,8 +70,7 @@ def test_history_and_a_kennel_move(qtbot, open_record, biter, wait_idle, qtmodel
     wait_idle()
     assert record.view().kennel == "ISO-2"
     assert record.banner.text() == "Kennel changed."
-    what = [record.history_model.index(r, 2).data()
-            for r in range(record.history_model.rowCount())]
+    what = [record.history_model.index(r, 2).data() for r in range(record.history_model.rowCount())]
     assert what == ["Changed", "Impounded"]
     qtmodeltester.check(record.history_model)
     qtmodeltester.check(record.fees.fee_model)
@@ -75,7 +79,8 @@ def test_history_and_a_kennel_move(qtbot, open_record, biter, wait_idle, qtmodel
 
 
 def test_humane_destruction_is_refused_before_the_hold_ends(
-        qtbot, open_record, biter, wait_idle, wait_dialog, errors):
+    qtbot, open_record, biter, wait_idle, wait_dialog, errors
+):
     # Issue 7.2: the dialog asks why and who decided; "the hold ended" is refused on its
     # field before the hold ends, and only a veterinarian's or officer's finding allows it.
     record = open_record(biter.id)
@@ -89,7 +94,8 @@ def test_humane_destruction_is_refused_before_the_hold_ends(
     assert dialog.fields.error_text("basis") == (
         "The hold has not ended: it ends at Sun 6 Dec 2026 12:00 AM CST (start of the day). "
         "Before then, humane destruction needs a veterinarian's or officer's finding that the "
-        "animal is hopelessly injured or an imminent threat.")
+        "animal is hopelessly injured or an imminent threat."
+    )
     assert record.view().in_custody
     # With the finding of an imminent threat it is allowed, and the body is kept for a necropsy.
     dialog.basis.setCurrentIndex(dialog.basis.findData("imminent_threat"))
@@ -125,12 +131,16 @@ def test_a_transfer_after_the_hold(qtbot, open_record, past_hold, wait_idle, wai
     record.close()
 
 
-@pytest.mark.parametrize("kind, label, notes", [
-    ("died", "Died", "Found dead in kennel; vet notified"),
-    ("escaped", "Escaped", "Slipped the lead in the yard"),
-])
-def test_death_and_escape_need_their_circumstances(qtbot, open_record, past_hold, wait_idle,
-                                                   kind, label, notes):
+@pytest.mark.parametrize(
+    ("kind", "label", "notes"),
+    [
+        ("died", "Died", "Found dead in kennel; vet notified"),
+        ("escaped", "Escaped", "Slipped the lead in the yard"),
+    ],
+)
+def test_death_and_escape_need_their_circumstances(
+    qtbot, open_record, past_hold, wait_idle, kind, label, notes
+):
     record = open_record(past_hold.id)
     dialog = record.open_disposition(kind)
     qtbot.mouseClick(dialog.save_button, Qt.MouseButton.LeftButton)
@@ -169,7 +179,8 @@ def test_a_payment_shows_its_errors_beside_each_line(qtbot, open_record, biter, 
     qtbot.mouseClick(payment.save_button, Qt.MouseButton.LeftButton)
     wait_idle()
     assert payment.fields.error_text("lines.1.amount") == (
-        "Enter an amount in dollars and cents, e.g. 40.00.")
+        "Enter an amount in dollars and cents, e.g. 40.00."
+    )
     assert payment.fields.error_text("lines.2.description") == "Say what the payment was for."
     assert payment.fields.error_text("receipt_number") == "Receipt number is required."
     assert payment.fields.is_marked("lines.1.amount")
@@ -183,5 +194,6 @@ def test_a_payment_shows_its_errors_beside_each_line(qtbot, open_record, biter, 
     wait_idle()
     assert record.fees.totals.text() == "Total $70.00   ·   Paid $70.00   ·   Balance due $0.00"
     assert record.fees.payment_model.index(0, 5).data() == (
-        "Impound fee (dog) $40.00; Boarding, 2 days at $15.00 a day $30.00")
+        "Impound fee (dog) $40.00; Boarding, 2 days at $15.00 a day $30.00"
+    )
     record.close()

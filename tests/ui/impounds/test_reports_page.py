@@ -33,11 +33,19 @@ def november(pound, sqlite_db, operator):
     p.reclaimed = p.impound(old, local(2026, 11, 2, 11, 0), kennel="K-3")
     p.pay_all(p.reclaimed, local(2026, 11, 4, 12, 0), True, p.bo)
     p.vaccinate(old)
-    p.release(p.reclaimed, p.ReleaseRequest(True, p.bo.id, at=local(2026, 11, 4, 12, 0),
-                                            licence_receipt="L-9"))
+    p.release(
+        p.reclaimed,
+        p.ReleaseRequest(True, p.bo.id, at=local(2026, 11, 4, 12, 0), licence_receipt="L-9"),
+    )
     p.escaped = p.impound(p.animal("Dash", breed="Whippet"), local(2026, 11, 10, 8, 0))
-    record_escape(sqlite_db, operator, p.escaped.id, p.profile, at=local(2026, 11, 11, 7, 0),
-                  notes="Slipped the lead in the yard")
+    record_escape(
+        sqlite_db,
+        operator,
+        p.escaped.id,
+        p.profile,
+        at=local(2026, 11, 11, 7, 0),
+        notes="Slipped the lead in the yard",
+    )
     p.held = p.impound(p.animal("Mochi", species="cat"), local(2026, 11, 26, 9, 30))
     return p
 
@@ -47,7 +55,7 @@ def reports(qtbot, ctx):
     page = ReportsWidget(ctx)
     qtbot.addWidget(page)
     page.show()
-    yield page.register  # the page stays alive while the test runs
+    yield page.register  # noqa: PT022 (the page must stay alive while the test runs)
 
 
 @pytest.fixture
@@ -77,13 +85,15 @@ def pdf_text(path) -> str:
 
 
 def test_the_register_for_the_month_so_far_is_saved_as_a_pdf(
-        qtbot, reports, november, save_to, wait_idle, monkeypatch, folder):
+    qtbot, reports, november, save_to, wait_idle, monkeypatch, folder
+):
     out, asked = save_to
     # The current month up to today (Fri 27 Nov 2026), and the same report's command line.
     assert reports.period() == (date(2026, 11, 1), date(2026, 11, 27))
     assert reports.cli_hint.text() == (
         "fieldops report register --from 2026-11-01 --to 2026-11-27 "
-        "--out impound-register-2026-11-01-to-2026-11-27.pdf")
+        "--out impound-register-2026-11-01-to-2026-11-27.pdf"
+    )
     # Hold the query back to see the page while it prepares.
     gate = threading.Event()
     real_views = reports_page.impound_register_rows
@@ -110,8 +120,11 @@ def test_the_register_for_the_month_so_far_is_saved_as_a_pdf(
     text = pdf_text(out)
     assert "Register of impounded animals" in text
     assert "Sun 1 Nov 2026 to Fri 27 Nov 2026" in text
-    for view, name in ((november.reclaimed, "Biscuit"), (november.escaped, "Dash"),
-                       (november.held, "Mochi")):
+    for view, name in (
+        (november.reclaimed, "Biscuit"),
+        (november.escaped, "Dash"),
+        (november.held, "Mochi"),
+    ):
         assert f"{view.id} " in text and name in text
     assert "Reclaimed by owner" in text and "Bo Adler" in text
     assert "Escaped" in text and "In custody" in text
@@ -120,7 +133,8 @@ def test_the_register_for_the_month_so_far_is_saved_as_a_pdf(
 
 
 def test_a_backwards_period_is_refused_beside_the_date_and_writes_nothing(
-        qtbot, reports, november, save_to, wait_idle, folder):
+    qtbot, reports, november, save_to, wait_idle, folder
+):
     _out, asked = save_to
     set_date(reports.start, date(2026, 11, 20))
     set_date(reports.end, date(2026, 11, 10))
@@ -142,10 +156,10 @@ def test_a_backwards_period_is_refused_beside_the_date_and_writes_nothing(
     assert reports.banner.text().startswith("1 impoundment written to ")  # Mochi, 26 Nov
 
 
-def test_cancelling_the_save_dialog_writes_nothing(qtbot, reports, november, wait_idle,
-                                                   monkeypatch, folder):
-    monkeypatch.setattr(reports_page.ImpoundRegisterWidget, "ask_save_path",
-                        lambda self, name: "")
+def test_cancelling_the_save_dialog_writes_nothing(
+    qtbot, reports, november, wait_idle, monkeypatch, folder
+):
+    monkeypatch.setattr(reports_page.ImpoundRegisterWidget, "ask_save_path", lambda self, name: "")
     qtbot.mouseClick(reports.save_button, Qt.MouseButton.LeftButton)
     wait_idle()
     assert reports.status.text() == "Not saved: no file was chosen."
@@ -154,10 +168,12 @@ def test_cancelling_the_save_dialog_writes_nothing(qtbot, reports, november, wai
 
 
 def test_a_folder_that_cannot_be_written_says_so_and_leaves_no_file(
-        qtbot, reports, november, wait_idle, monkeypatch, folder):
+    qtbot, reports, november, wait_idle, monkeypatch, folder
+):
     out = folder / "no such folder" / "register.pdf"
-    monkeypatch.setattr(reports_page.ImpoundRegisterWidget, "ask_save_path",
-                        lambda self, name: str(out))
+    monkeypatch.setattr(
+        reports_page.ImpoundRegisterWidget, "ask_save_path", lambda self, name: str(out)
+    )
     qtbot.mouseClick(reports.save_button, Qt.MouseButton.LeftButton)
     wait_idle()
     wait_idle()
@@ -166,10 +182,12 @@ def test_a_folder_that_cannot_be_written_says_so_and_leaves_no_file(
 
 
 def test_the_register_is_never_saved_into_the_database_folder(
-        qtbot, reports, november, wait_idle, monkeypatch, sqlite_db):
+    qtbot, reports, november, wait_idle, monkeypatch, sqlite_db
+):
     out = sqlite_db.folder / "register.pdf"
-    monkeypatch.setattr(reports_page.ImpoundRegisterWidget, "ask_save_path",
-                        lambda self, name: str(out))
+    monkeypatch.setattr(
+        reports_page.ImpoundRegisterWidget, "ask_save_path", lambda self, name: str(out)
+    )
     before = sorted(p.name for p in sqlite_db.folder.iterdir())
     qtbot.mouseClick(reports.save_button, Qt.MouseButton.LeftButton)
     wait_idle()
@@ -181,8 +199,9 @@ def test_the_register_is_never_saved_into_the_database_folder(
     assert reports.save_button.isEnabled()
 
 
-def test_the_register_prints_on_the_printer_chosen(qtbot, reports, november, wait_idle,
-                                                    monkeypatch, tmp_path):
+def test_the_register_prints_on_the_printer_chosen(
+    qtbot, reports, november, wait_idle, monkeypatch, tmp_path
+):
     args_file, input_file = install_fake_lp(tmp_path, monkeypatch)
     asked: list[str] = []
 
@@ -202,11 +221,11 @@ def test_the_register_prints_on_the_printer_chosen(qtbot, reports, november, wai
     assert reports.print_button.isEnabled() and reports.print_button.text() == "&Print…"
 
 
-def test_cancelling_the_print_dialog_prints_nothing(qtbot, reports, november, wait_idle,
-                                                    monkeypatch, tmp_path):
+def test_cancelling_the_print_dialog_prints_nothing(
+    qtbot, reports, november, wait_idle, monkeypatch, tmp_path
+):
     args_file, _ = install_fake_lp(tmp_path, monkeypatch)
-    monkeypatch.setattr(reports_page.ImpoundRegisterWidget, "ask_printer",
-                        lambda self, title: None)
+    monkeypatch.setattr(reports_page.ImpoundRegisterWidget, "ask_printer", lambda self, title: None)
     qtbot.mouseClick(reports.print_button, Qt.MouseButton.LeftButton)
     wait_idle()
     assert reports.status.text() == "Not printed: no printer was chosen."
@@ -214,11 +233,13 @@ def test_cancelling_the_print_dialog_prints_nothing(qtbot, reports, november, wa
     assert reports.save_button.isEnabled()
 
 
-def test_open_shows_the_register_from_a_temporary_copy(qtbot, reports, november, wait_idle,
-                                                       monkeypatch, sqlite_db):
+def test_open_shows_the_register_from_a_temporary_copy(
+    qtbot, reports, november, wait_idle, monkeypatch, sqlite_db
+):
     opened: list[str] = []
-    monkeypatch.setattr(reports_page.ImpoundRegisterWidget, "open_in_viewer",
-                        lambda self, path: opened.append(path))
+    monkeypatch.setattr(
+        reports_page.ImpoundRegisterWidget, "open_in_viewer", lambda self, path: opened.append(path)
+    )
     qtbot.mouseClick(reports.open_button, Qt.MouseButton.LeftButton)
     wait_idle()
     wait_idle()

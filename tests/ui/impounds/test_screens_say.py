@@ -24,17 +24,26 @@ def _open(ctx, host, wait_dialog, idle, impoundment_id):
 
 
 def test_the_history_tab_tells_the_release_payment_and_correction_in_words(
-        qtbot, supervisor_ctx, host, pound, sqlite_db, supervisor, wait_dialog):
+    qtbot, supervisor_ctx, host, pound, sqlite_db, supervisor, wait_dialog
+):
     p = pound
     rex = p.animal("Rex", owner=p.ana, breed="Beagle")
     p.vaccinate(rex)
     view = p.impound(rex, local(2026, 11, 20, 9, 0))
     p.pay_all(view, local(2026, 11, 23, 15, 45), True, p.ana)
-    p.release(view, p.ReleaseRequest(True, p.ana.id, at=local(2026, 11, 23, 15, 45),
-                                     licence_receipt="L-9"))
-    correct_disposition(sqlite_db, supervisor, view.id, kind="reclaimed",
-                        at=local(2026, 11, 23, 15, 15), reason="Clock read wrong",
-                        profile=p.profile)
+    p.release(
+        view,
+        p.ReleaseRequest(True, p.ana.id, at=local(2026, 11, 23, 15, 45), licence_receipt="L-9"),
+    )
+    correct_disposition(
+        sqlite_db,
+        supervisor,
+        view.id,
+        kind="reclaimed",
+        at=local(2026, 11, 23, 15, 15),
+        reason="Clock read wrong",
+        profile=p.profile,
+    )
 
     def idle():
         qtbot.waitUntil(lambda: supervisor_ctx.tasks.pending_count() == 0, timeout=10_000)
@@ -42,10 +51,16 @@ def test_the_history_tab_tells_the_release_payment_and_correction_in_words(
     record = _open(supervisor_ctx, host, wait_dialog, idle, view.id)
     record.tabs.setCurrentWidget(record.history_view)
     model = record.history_model
-    rows = [tuple(model.index(r, c).data() for c in range(model.columnCount()))
-            for r in range(model.rowCount())]
-    assert [r[2] for r in rows] == ["Disposition corrected", "Reclaimed by owner",
-                                    "Payment recorded", "Impounded"]
+    rows = [
+        tuple(model.index(r, c).data() for c in range(model.columnCount()))
+        for r in range(model.rowCount())
+    ]
+    assert [r[2] for r in rows] == [
+        "Disposition corrected",
+        "Reclaimed by owner",
+        "Payment recorded",
+        "Impounded",
+    ]
     for when, _who, _what, sentence, _reason in rows:
         assert not RAW.search(sentence), sentence
         assert when.endswith(" CST")
@@ -63,7 +78,8 @@ def test_the_history_tab_tells_the_release_payment_and_correction_in_words(
 
 
 def test_a_transfer_without_a_destination_says_what_to_do(
-        qtbot, ctx, host, pound, wait_dialog, wait_idle):
+    qtbot, ctx, host, pound, wait_dialog, wait_idle
+):
     past = pound.impound(pound.animal("Penny", breed="Husky"), local(2026, 11, 12, 9, 30))
     record = _open(ctx, host, wait_dialog, wait_idle, past.id)
     dialog = record.open_disposition("transferred")
@@ -75,12 +91,20 @@ def test_a_transfer_without_a_destination_says_what_to_do(
 
 
 def test_the_correction_forms_note_under_the_kind_is_not_cut_off(
-        qtbot, supervisor_ctx, host, pound, sqlite_db, operator):
+    qtbot, supervisor_ctx, host, pound, sqlite_db, operator
+):
     view = pound.impound(pound.animal("Penny", breed="Husky"), local(2026, 11, 12, 9, 30))
-    escaped = record_escape(sqlite_db, operator, view.id, pound.profile,
-                            at=local(2026, 11, 13, 7, 0), notes="Slipped the lead")
-    dialog = CorrectionDialog(supervisor_ctx, get_impoundment(sqlite_db, escaped.id,
-                                                              pound.profile), host)
+    escaped = record_escape(
+        sqlite_db,
+        operator,
+        view.id,
+        pound.profile,
+        at=local(2026, 11, 13, 7, 0),
+        notes="Slipped the lead",
+    )
+    dialog = CorrectionDialog(
+        supervisor_ctx, get_impoundment(sqlite_db, escaped.id, pound.profile), host
+    )
     dialog.show()
     qtbot.waitExposed(dialog)
     note = dialog.kind_note

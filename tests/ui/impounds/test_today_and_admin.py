@@ -17,8 +17,9 @@ from ui.today.page import TodayWidget
 @pytest.fixture
 def due(pound):
     p = pound
-    p.ends_today = p.impound(p.animal("Rex", breed="Beagle"), local(2026, 11, 20, 10, 0),
-                             kennel="K-1")
+    p.ends_today = p.impound(
+        p.animal("Rex", breed="Beagle"), local(2026, 11, 20, 10, 0), kennel="K-1"
+    )
     p.ends_tomorrow = p.impound(p.animal("Luna"), local(2026, 11, 21, 10, 0), kennel="K-2")
     p.past = p.impound(p.animal("Penny", species="cat"), local(2026, 11, 12, 9, 30), kennel="")
     p.later = p.impound(p.animal("Zed"), local(2026, 11, 26, 9, 30))  # nothing due yet
@@ -34,8 +35,7 @@ def today_page(qtbot, ctx, due, wait_idle):
     return page
 
 
-def test_today_lists_the_pounds_items_in_working_order(today_page, due, rows_of,
-                                                       qtmodeltester):
+def test_today_lists_the_pounds_items_in_working_order(today_page, due, rows_of, qtmodeltester):
     assert today_page.heading.text() == "Today — Fri 27 Nov 2026"
     assert rows_of(today_page.view, 3) == [
         ("Hold ends today", str(due.ends_today.id), "Fri 27 Nov 2026"),
@@ -43,14 +43,17 @@ def test_today_lists_the_pounds_items_in_working_order(today_page, due, rows_of,
         ("Held past the hold without disposition", str(due.past.id), "Thu 19 Nov 2026"),
     ]
     assert rows_of(today_page.view)[2][3] == (
-        f"#{due.past.id} Penny (cat): hold ended 19 Nov 2026, 8 days ago, no disposition")
+        f"#{due.past.id} Penny (cat): hold ended 19 Nov 2026, 8 days ago, no disposition"
+    )
     assert today_page.summary.text() == (
-        "Hold ends today: 1 · Hold ends tomorrow: 1 · Held past the hold without disposition: 1")
+        "Hold ends today: 1 · Hold ends tomorrow: 1 · Held past the hold without disposition: 1"
+    )
     qtmodeltester.check(today_page.model)
 
 
 def test_double_click_opens_the_impoundment_and_a_disposition_clears_the_item(
-        qtbot, today_page, due, wait_idle, wait_dialog):
+    qtbot, today_page, due, wait_idle, wait_dialog
+):
     view = today_page.view
     index = view.model().index(2, 0)
     view.scrollTo(index)
@@ -67,7 +70,9 @@ def test_double_click_opens_the_impoundment_and_a_disposition_clears_the_item(
     wait_idle()
     wait_idle()
     assert [r.impoundment_id for r in today_page.model._rows] == [
-        due.ends_today.id, due.ends_tomorrow.id]
+        due.ends_today.id,
+        due.ends_tomorrow.id,
+    ]
     record.close()
 
 
@@ -90,12 +95,14 @@ def admin(qtbot, supervisor_ctx, wait_idle):
     del page  # held until the test ends: the schedules widget lives inside it
 
 
-def test_a_supervisor_enters_a_fee_schedule(qtbot, admin, supervisor_ctx, sqlite_db, pound,
-                                             rows_of, qtmodeltester):
+def test_a_supervisor_enters_a_fee_schedule(
+    qtbot, admin, supervisor_ctx, sqlite_db, pound, rows_of, qtmodeltester
+):
     assert [r[:4] for r in rows_of(admin.view)] == [
         ("City profile (default)", "Before any resolution", "Dog", "$40.00"),
         ("City profile (default)", "Before any resolution", "Cat", "$30.00"),
-        ("City profile (default)", "Before any resolution", "Other", "$20.00")]
+        ("City profile (default)", "Before any resolution", "Other", "$20.00"),
+    ]
     assert admin.amounts["dog.impound"].text() == "40.00"  # starts from the fees in force
     qtbot.keyClicks(admin.resolution, "2026-R-114")
     admin.effective_on.setDate(date(2026, 11, 1))
@@ -104,10 +111,17 @@ def test_a_supervisor_enters_a_fee_schedule(qtbot, admin, supervisor_ctx, sqlite
     qtbot.mouseClick(admin.save_button, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: supervisor_ctx.tasks.pending_count() == 0)
     qtbot.waitUntil(lambda: admin.model.rowCount() == 6)
-    assert admin.banner.text() == ("Resolution 2026-R-114 saved: its fees apply to animals "
-                                   "impounded from Sun 1 Nov 2026.")
-    assert rows_of(admin.view, 6)[0] == ("2026-R-114", "Sun 1 Nov 2026", "Dog", "$45.00",
-                                         "$15.00", "$75.00")
+    assert admin.banner.text() == (
+        "Resolution 2026-R-114 saved: its fees apply to animals impounded from Sun 1 Nov 2026."
+    )
+    assert rows_of(admin.view, 6)[0] == (
+        "2026-R-114",
+        "Sun 1 Nov 2026",
+        "Dog",
+        "$45.00",
+        "$15.00",
+        "$75.00",
+    )
     assert rows_of(admin.view, 6)[1][5] == "$55.00"
     assert fee_schedules(sqlite_db)[0].resolution == "2026-R-114"
     # A dog impounded after it takes effect is quoted the new fee.
@@ -123,7 +137,8 @@ def test_a_bad_amount_is_shown_beside_its_field(qtbot, admin, supervisor_ctx):
     qtbot.waitUntil(lambda: supervisor_ctx.tasks.pending_count() == 0)
     assert admin.fields.error_text("resolution") == "Resolution number is required."
     assert admin.fields.error_text("cat.boarding_per_day") == (
-        "Enter an amount in dollars and cents, e.g. 40.00.")
+        "Enter an amount in dollars and cents, e.g. 40.00."
+    )
     assert admin.fields.is_marked("cat.boarding_per_day")
     assert admin.banner.text().startswith("Nothing was saved")
 

@@ -17,6 +17,7 @@ its order.
 Plain operations, not batch ones: a batch on SQLite recreates the table and
 drops its triggers.
 """
+
 from __future__ import annotations
 
 import sqlalchemy as sa
@@ -24,14 +25,20 @@ from alembic import op
 
 import fieldops.db.types
 
-revision = '0004'
-down_revision = '0003'
+revision = "0004"
+down_revision = "0003"
 branch_labels = None
 depends_on = None
 
 # Sort keys of the list that live on the impoundment row (copies included).
-KEYS = ("impounded_at", "last_claim_day", "kennel", "animal_name", "animal_species",
-        "owner_sort_name")
+KEYS = (
+    "impounded_at",
+    "last_claim_day",
+    "kennel",
+    "animal_name",
+    "animal_species",
+    "owner_sort_name",
+)
 # Keys that had no index of their own before (impounded_at and last_claim_day had one).
 NEW_ORDER_KEYS = ("kennel", "animal_name", "animal_species", "owner_sort_name")
 
@@ -52,49 +59,47 @@ _DISPOSITION_FROM = (
 )
 
 SQLITE_TRIGGERS = {
-    "impoundment_list_keys_ai":
-        "AFTER INSERT ON impoundment BEGIN UPDATE impoundment SET "
-        + _KEYS_FROM.format(row="new") + " WHERE id = new.id; END",
-    "impoundment_list_keys_au":
-        "AFTER UPDATE OF animal_id, owner_id ON impoundment BEGIN UPDATE impoundment SET "
-        + _KEYS_FROM.format(row="new") + " WHERE id = new.id; END",
-    "animal_impound_list_au":
-        "AFTER UPDATE OF name, species ON animal BEGIN UPDATE impoundment SET "
-        "animal_name = new.name, animal_species = new.species WHERE animal_id = new.id; END",
-    "person_impound_list_au":
-        "AFTER UPDATE OF sort_name ON person BEGIN UPDATE impoundment SET "
-        "owner_sort_name = new.sort_name WHERE owner_id = new.id; END",
-    "disposition_impound_list_ai":
-        "AFTER INSERT ON disposition BEGIN UPDATE impoundment SET "
-        "disposition_kind = new.kind, disposition_at = new.at "
-        "WHERE id = new.impoundment_id; END",
+    "impoundment_list_keys_ai": "AFTER INSERT ON impoundment BEGIN UPDATE impoundment SET "
+    + _KEYS_FROM.format(row="new")
+    + " WHERE id = new.id; END",
+    "impoundment_list_keys_au": "AFTER UPDATE OF animal_id, owner_id ON impoundment BEGIN UPDATE impoundment SET "
+    + _KEYS_FROM.format(row="new")
+    + " WHERE id = new.id; END",
+    "animal_impound_list_au": "AFTER UPDATE OF name, species ON animal BEGIN UPDATE impoundment SET "
+    "animal_name = new.name, animal_species = new.species WHERE animal_id = new.id; END",
+    "person_impound_list_au": "AFTER UPDATE OF sort_name ON person BEGIN UPDATE impoundment SET "
+    "owner_sort_name = new.sort_name WHERE owner_id = new.id; END",
+    "disposition_impound_list_ai": "AFTER INSERT ON disposition BEGIN UPDATE impoundment SET "
+    "disposition_kind = new.kind, disposition_at = new.at "
+    "WHERE id = new.impoundment_id; END",
 }
 
 PG_FUNCTIONS = {
-    "fieldops_impound_list_keys":
-        "BEGIN NEW.animal_name := (SELECT name FROM animal WHERE id = NEW.animal_id); "
-        "NEW.animal_species := (SELECT species FROM animal WHERE id = NEW.animal_id); "
-        "NEW.owner_sort_name := coalesce((SELECT sort_name FROM person "
-        "WHERE id = NEW.owner_id), ''); RETURN NEW; END",
-    "fieldops_animal_impound_list":
-        "BEGIN UPDATE impoundment SET animal_name = NEW.name, animal_species = NEW.species "
-        "WHERE animal_id = NEW.id; RETURN NULL; END",
-    "fieldops_person_impound_list":
-        "BEGIN UPDATE impoundment SET owner_sort_name = NEW.sort_name "
-        "WHERE owner_id = NEW.id; RETURN NULL; END",
-    "fieldops_disposition_impound_list":
-        "BEGIN UPDATE impoundment SET disposition_kind = NEW.kind, disposition_at = NEW.at "
-        "WHERE id = NEW.impoundment_id; RETURN NULL; END",
+    "fieldops_impound_list_keys": "BEGIN NEW.animal_name := (SELECT name FROM animal WHERE id = NEW.animal_id); "
+    "NEW.animal_species := (SELECT species FROM animal WHERE id = NEW.animal_id); "
+    "NEW.owner_sort_name := coalesce((SELECT sort_name FROM person "
+    "WHERE id = NEW.owner_id), ''); RETURN NEW; END",
+    "fieldops_animal_impound_list": "BEGIN UPDATE impoundment SET animal_name = NEW.name, animal_species = NEW.species "
+    "WHERE animal_id = NEW.id; RETURN NULL; END",
+    "fieldops_person_impound_list": "BEGIN UPDATE impoundment SET owner_sort_name = NEW.sort_name "
+    "WHERE owner_id = NEW.id; RETURN NULL; END",
+    "fieldops_disposition_impound_list": "BEGIN UPDATE impoundment SET disposition_kind = NEW.kind, disposition_at = NEW.at "
+    "WHERE id = NEW.impoundment_id; RETURN NULL; END",
 }
 PG_TRIGGERS = {
-    "impoundment_list_keys": ("BEFORE INSERT OR UPDATE OF animal_id, owner_id ON impoundment",
-                              "fieldops_impound_list_keys"),
-    "animal_impound_list": ("AFTER UPDATE OF name, species ON animal",
-                            "fieldops_animal_impound_list"),
-    "person_impound_list": ("AFTER UPDATE OF sort_name ON person",
-                            "fieldops_person_impound_list"),
-    "disposition_impound_list": ("AFTER INSERT ON disposition",
-                                 "fieldops_disposition_impound_list"),
+    "impoundment_list_keys": (
+        "BEFORE INSERT OR UPDATE OF animal_id, owner_id ON impoundment",
+        "fieldops_impound_list_keys",
+    ),
+    "animal_impound_list": (
+        "AFTER UPDATE OF name, species ON animal",
+        "fieldops_animal_impound_list",
+    ),
+    "person_impound_list": ("AFTER UPDATE OF sort_name ON person", "fieldops_person_impound_list"),
+    "disposition_impound_list": (
+        "AFTER INSERT ON disposition",
+        "fieldops_disposition_impound_list",
+    ),
 }
 
 
@@ -104,8 +109,7 @@ def _create_triggers(dialect: str) -> None:
             op.execute(f"CREATE TRIGGER {name} {body}")
     elif dialect == "postgresql":
         for name, body in PG_FUNCTIONS.items():
-            op.execute(f"CREATE FUNCTION {name}() RETURNS trigger AS $$ {body} $$ "
-                       "LANGUAGE plpgsql")
+            op.execute(f"CREATE FUNCTION {name}() RETURNS trigger AS $$ {body} $$ LANGUAGE plpgsql")
         for name, (when, function) in PG_TRIGGERS.items():
             op.execute(f"CREATE TRIGGER {name} {when} FOR EACH ROW EXECUTE FUNCTION {function}()")
 
@@ -123,16 +127,23 @@ def _drop_triggers(dialect: str) -> None:
 
 
 def upgrade() -> None:
-    op.add_column("impoundment", sa.Column("animal_name", sa.String(length=100),
-                                           server_default="", nullable=False))
-    op.add_column("impoundment", sa.Column("animal_species", sa.String(length=10),
-                                           server_default="", nullable=False))
-    op.add_column("impoundment", sa.Column("owner_sort_name", sa.String(length=200),
-                                           server_default="", nullable=False))
-    op.add_column("impoundment", sa.Column("disposition_kind", sa.String(length=20),
-                                           nullable=True))
-    op.add_column("impoundment", sa.Column(
-        "disposition_at", fieldops.db.types.UTCDateTime(timezone=True), nullable=True))
+    op.add_column(
+        "impoundment",
+        sa.Column("animal_name", sa.String(length=100), server_default="", nullable=False),
+    )
+    op.add_column(
+        "impoundment",
+        sa.Column("animal_species", sa.String(length=10), server_default="", nullable=False),
+    )
+    op.add_column(
+        "impoundment",
+        sa.Column("owner_sort_name", sa.String(length=200), server_default="", nullable=False),
+    )
+    op.add_column("impoundment", sa.Column("disposition_kind", sa.String(length=20), nullable=True))
+    op.add_column(
+        "impoundment",
+        sa.Column("disposition_at", fieldops.db.types.UTCDateTime(timezone=True), nullable=True),
+    )
     # Existing rows take their copies now; the triggers keep them from here on.
     op.execute(f"UPDATE impoundment SET {_KEYS_FROM.format(row='impoundment')}")
     op.execute(f"UPDATE impoundment SET {_DISPOSITION_FROM.format(row='impoundment')}")
@@ -154,6 +165,11 @@ def downgrade() -> None:
     op.drop_index("ix_impoundment_owner_id", table_name="impoundment")
     _drop_triggers(op.get_bind().dialect.name)
     # Plain drops (SQLite 3.35+), not a batch: a batch would drop every other trigger.
-    for column in ("disposition_at", "disposition_kind", "owner_sort_name", "animal_species",
-                   "animal_name"):
+    for column in (
+        "disposition_at",
+        "disposition_kind",
+        "owner_sort_name",
+        "animal_species",
+        "animal_name",
+    ):
         op.drop_column("impoundment", column)

@@ -4,13 +4,14 @@ Revision ID: 0005
 Revises: 0004
 Create Date: 2026-12-01 07:40:00
 """
+
 from __future__ import annotations
 
 import sqlalchemy as sa
 from alembic import op
 
-revision = '0005'
-down_revision = '0004'
+revision = "0005"
+down_revision = "0004"
 branch_labels = None
 depends_on = None
 
@@ -21,10 +22,13 @@ depends_on = None
 
 def upgrade() -> None:
     op.add_column("impoundment", sa.Column("altered", sa.Boolean(), nullable=True))
-    op.add_column("impoundment", sa.Column("condition", sa.String(length=200), nullable=False,
-                                           server_default=""))
-    op.add_column("impoundment", sa.Column("injuries", sa.Text(), nullable=False,
-                                           server_default=""))
+    op.add_column(
+        "impoundment",
+        sa.Column("condition", sa.String(length=200), nullable=False, server_default=""),
+    )
+    op.add_column(
+        "impoundment", sa.Column("injuries", sa.Text(), nullable=False, server_default="")
+    )
 
 
 def downgrade() -> None:

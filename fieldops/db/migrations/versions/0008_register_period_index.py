@@ -8,12 +8,13 @@ Revision ID: 0008
 Revises: 0007
 Create Date: 2026-12-01 08:40:00
 """
+
 from __future__ import annotations
 
 from alembic import op
 
-revision = '0008'
-down_revision = '0007'
+revision = "0008"
+down_revision = "0007"
 branch_labels = None
 depends_on = None
 

@@ -4,6 +4,7 @@ Revision ID: 0009
 Revises: 0008
 Create Date: 2026-12-01 08:30:00
 """
+
 from __future__ import annotations
 
 import sqlalchemy as sa
@@ -11,8 +12,8 @@ from alembic import op
 
 import fieldops.db.types
 
-revision = '0009'
-down_revision = '0008'
+revision = "0009"
+down_revision = "0008"
 branch_labels = None
 depends_on = None
 
