@@ -27,13 +27,20 @@ def day(n: int):
 
 
 def bite_input(bitten_at, **kw) -> qs.BiteInput:
-    data = dict(place="Tenney Park", victim_name="Jack O'Brien", victim_contact="608-555-0199",
-                reported_by="the person bitten", reported_at=bitten_at + timedelta(minutes=20),
-                officer="Off. Dana Lee", ordered_at=bitten_at + timedelta(hours=1))
+    data = {
+        "place": "Tenney Park",
+        "victim_name": "Jack O'Brien",
+        "victim_contact": "608-555-0199",
+        "reported_by": "the person bitten",
+        "reported_at": bitten_at + timedelta(minutes=20),
+        "officer": "Off. Dana Lee",
+        "ordered_at": bitten_at + timedelta(hours=1),
+    }
     data.update(kw)
     return qs.BiteInput(bitten_at=bitten_at, **data)
 
 
 def exam(db, actor, qid, on, finding="no_signs", fee="45.00", vet="Dr. Kim", clinic=None):
-    return qs.record_exam(db, actor, qid, qs.ExamInput(on, vet, finding, Decimal(fee), clinic),
-                          PROFILE)
+    return qs.record_exam(
+        db, actor, qid, qs.ExamInput(on, vet, finding, Decimal(fee), clinic), PROFILE
+    )

@@ -505,7 +505,7 @@ def _generic(e: Event, names: Names) -> str:
 _QUARANTINE_WORDS = {
     "quarantine_delivered": "Delivered to the clinic on {at}",
     "quarantine_broken_home": "Found improperly confined or at large on {at}; moved to a clinic "
-                              "for the balance of the period",
+    "for the balance of the period",
     "quarantine_extended": "Observation extended to {new_last_day} by {who}",
     "quarantine_signs": "Signs of rabies: {who} notified on {at}",
     "quarantine_died": "Died on {at}; quarantine closed",
@@ -521,8 +521,11 @@ _QUARANTINE_WORDS = {
 def _quarantine_event(e: Event, names: Names) -> str:
     a = e.after
     text = _QUARANTINE_WORDS[e.action].format(
-        at=names.when(a.get("at")), who=a.get("who") or "the veterinarian",
-        new_last_day=names.day(a.get("new_last_day")), received_on=names.day(a.get("received_on")))
+        at=names.when(a.get("at")),
+        who=a.get("who") or "the veterinarian",
+        new_last_day=names.day(a.get("new_last_day")),
+        received_on=names.day(a.get("received_on")),
+    )
     if a.get("citation"):
         text += f"; citation {a['citation']}"
     if a.get("notes"):
@@ -532,12 +535,20 @@ def _quarantine_event(e: Event, names: Names) -> str:
 
 def _bite_report(e: Event, names: Names) -> str:
     a = e.after
-    what = names.animal(a["animal_id"]) if isinstance(a.get("animal_id"), int) else \
-        f"an unidentified {a.get('species') or 'animal'}"
-    text = (f"Bite reported: {what} bit {a.get('victim_name')} at {a.get('place')} on "
-            f"{names.when(a.get('bitten_at'))}; reported by {a.get('reported_by')}")
-    text += ("; rabies vaccination current on the day of the bite" if a.get("rabies_proof")
-             else "; no proof of current rabies vaccination")
+    what = (
+        names.animal(a["animal_id"])
+        if isinstance(a.get("animal_id"), int)
+        else f"an unidentified {a.get('species') or 'animal'}"
+    )
+    text = (
+        f"Bite reported: {what} bit {a.get('victim_name')} at {a.get('place')} on "
+        f"{names.when(a.get('bitten_at'))}; reported by {a.get('reported_by')}"
+    )
+    text += (
+        "; rabies vaccination current on the day of the bite"
+        if a.get("rabies_proof")
+        else "; no proof of current rabies vaccination"
+    )
     if a.get("referral"):
         text += "; to be referred to the health officer"
     return _clause(text)
@@ -546,8 +557,10 @@ def _bite_report(e: Event, names: Names) -> str:
 def _quarantine_order(e: Event, names: Names) -> str:
     a = e.after
     where = "at home" if a.get("placement") == "home" else "in a licensed clinic"
-    text = (f"Quarantine ordered {where} on {names.when(a.get('ordered_at'))}: observation until "
-            f"{names.day(a.get('last_day'))}, certificate due {names.day(a.get('certificate_due'))}")
+    text = (
+        f"Quarantine ordered {where} on {names.when(a.get('ordered_at'))}: observation until "
+        f"{names.day(a.get('last_day'))}, certificate due {names.day(a.get('certificate_due'))}"
+    )
     if a.get("deliver_by"):
         text += f", deliver by {names.when(a.get('deliver_by'))}"
     return _clause(text)
@@ -555,12 +568,20 @@ def _quarantine_order(e: Event, names: Names) -> str:
 
 def _quarantine_exam(e: Event, names: Names) -> str:
     a = e.after
-    finding = {"no_signs": "no signs of rabies", "signs_of_rabies": "signs of rabies",
-               "died": "the animal had died"}.get(str(a.get("finding")), a.get("finding"))
-    slot = f" ({a['counts_as']} examination)" if a.get("counts_as") else \
-        " (on none of the required days)"
-    return _clause(f"Examined on {names.day(a.get('examined_on'))} by {a.get('veterinarian')}"
-                   f"{slot}: {finding}; fee {money(a.get('fee'))}")
+    finding = {
+        "no_signs": "no signs of rabies",
+        "signs_of_rabies": "signs of rabies",
+        "died": "the animal had died",
+    }.get(str(a.get("finding")), a.get("finding"))
+    slot = (
+        f" ({a['counts_as']} examination)"
+        if a.get("counts_as")
+        else " (on none of the required days)"
+    )
+    return _clause(
+        f"Examined on {names.day(a.get('examined_on'))} by {a.get('veterinarian')}"
+        f"{slot}: {finding}; fee {money(a.get('fee'))}"
+    )
 
 
 #: Event kinds by audit action; "entity:action" narrows one to an entity.

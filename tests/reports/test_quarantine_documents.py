@@ -28,18 +28,30 @@ def text_of(pdf: bytes) -> str:
 @pytest.fixture
 def case(sqlite_db, operator, supervisor):
     db = sqlite_db
-    owner = create_person(db, operator, PersonInput(full_name=HOSTILE, address="1 <b>Elm</b> St",
-                                                    city="Madison"))
-    dog = create_animal(db, operator, AnimalInput(species="dog", name=HOSTILE, owner_id=owner.id),
-                        today=day(0))
+    owner = create_person(
+        db, operator, PersonInput(full_name=HOSTILE, address="1 <b>Elm</b> St", city="Madison")
+    )
+    dog = create_animal(
+        db, operator, AnimalInput(species="dog", name=HOSTILE, owner_id=owner.id), today=day(0)
+    )
     clinic = qs.create_clinic(db, supervisor, qs.ClinicInput(f"{HOSTILE} Clinic", "2 Vet Way"))
 
     def make(proof: bool):
-        kw = dict(rabies_certificate="RV-1", rabies_vaccinated_on=day(100),
-                  rabies_expires_on=day(-100)) if proof else dict(clinic_id=clinic.id)
-        r = qs.report_bite(db, operator, bite_input(days_ago(3), animal_id=dog.id,
-                                                    place=HOSTILE, victim_name=HOSTILE, **kw),
-                           PROFILE)
+        kw = (
+            {
+                "rabies_certificate": "RV-1",
+                "rabies_vaccinated_on": day(100),
+                "rabies_expires_on": day(-100),
+            }
+            if proof
+            else {"clinic_id": clinic.id}
+        )
+        r = qs.report_bite(
+            db,
+            operator,
+            bite_input(days_ago(3), animal_id=dog.id, place=HOSTILE, victim_name=HOSTILE, **kw),
+            PROFILE,
+        )
         exam(db, operator, r.quarantine_id, day(3), vet=HOSTILE)
         return qs.get_quarantine(db, r.quarantine_id, PROFILE)
 

@@ -149,18 +149,36 @@ def quarantine_dialogs(ctx, db, rex, profile):
 
     clinic = qs.create_clinic(db, Actor("sam", "supervisor"), qs.ClinicInput("Eastside"))
     bitten = now() - timedelta(days=2)
-    base = dict(place="Park", victim_name="Jo", reported_by="Jo", reported_at=bitten,
-                officer="Off. Lee", ordered_at=bitten)
-    r = qs.report_bite(db, ctx.actor, qs.BiteInput(bitten_at=bitten, animal_id=rex.id,
-                                                   clinic_id=clinic.id, **base), profile)
-    other = qs.report_bite(db, ctx.actor, qs.BiteInput(
-        bitten_at=bitten, species="other", animal_description="Bat", owner_unknown=True,
-        **base), profile)
+    base = {
+        "place": "Park",
+        "victim_name": "Jo",
+        "reported_by": "Jo",
+        "reported_at": bitten,
+        "officer": "Off. Lee",
+        "ordered_at": bitten,
+    }
+    r = qs.report_bite(
+        db,
+        ctx.actor,
+        qs.BiteInput(bitten_at=bitten, animal_id=rex.id, clinic_id=clinic.id, **base),
+        profile,
+    )
+    other = qs.report_bite(
+        db,
+        ctx.actor,
+        qs.BiteInput(
+            bitten_at=bitten, species="other", animal_description="Bat", owner_unknown=True, **base
+        ),
+        profile,
+    )
     view = qs.get_quarantine(db, r.quarantine_id, profile)
-    return [("bite report", BiteDialog(ctx)), ("quarantine", QuarantineDialog(ctx, view)),
-            ("exam", ExamDialog(ctx, view.id)), ("week", WeekScheduleDialog(ctx)),
-            ("referral", BiteReportDialog(ctx, qs.get_bite(db, other.bite_report_id, profile)))
-            ] + [(f"quarantine event {k}", EventDialog(ctx, view.id, k)) for k in EVENTS]
+    return [
+        ("bite report", BiteDialog(ctx)),
+        ("quarantine", QuarantineDialog(ctx, view)),
+        ("exam", ExamDialog(ctx, view.id)),
+        ("week", WeekScheduleDialog(ctx)),
+        ("referral", BiteReportDialog(ctx, qs.get_bite(db, other.bite_report_id, profile))),
+    ] + [(f"quarantine event {k}", EventDialog(ctx, view.id, k)) for k in EVENTS]
 
 
 @pytest.fixture
@@ -206,7 +224,7 @@ def records(sqlite_db, operator, supervisor, today):
 def test_no_mnemonic_is_used_twice_in_one_place(
     qtbot, window, records, sqlite_db, supervisor, errors
 ):
-    ana, rex, held, closed, _profile = records
+    ana, rex, held, closed, profile = records
     ctx = window.ctx
     found: list[str] = []
     for area in window.areas:

@@ -83,8 +83,9 @@ class BiteDialog(RecordDialog):
         self._connect()
         if "impoundment_id" in prefill:
             self.impoundment.setValue(int(prefill["impoundment_id"]))  # type: ignore[arg-type]
-        ctx.tasks.run(list_clinics, ctx.db, licensed_only=True, owner=self,
-                      on_done=self._on_clinics_loaded)
+        ctx.tasks.run(
+            list_clinics, ctx.db, licensed_only=True, owner=self, on_done=self._on_clinics_loaded
+        )
         self._on_timer_timeout()
 
     def _lay_out(self) -> None:
@@ -104,11 +105,19 @@ class BiteDialog(RecordDialog):
         f.add("animal", "&Animal:", self.animal)
         f.add("species", "&Kind of animal:", self.species)
         f.add("animal_description", "&Description:", self.description)
-        f.add("impoundment_id", "I&mpoundment no.:", self.impoundment,
-              hint="A stray now in the pound: its impoundment, whose 10-day hold applies.")
+        f.add(
+            "impoundment_id",
+            "I&mpoundment no.:",
+            self.impoundment,
+            hint="A stray now in the pound: its impoundment, whose 10-day hold applies.",
+        )
         f.add("rabies_certificate", "Rabies certi&ficate:", self.certificate)
-        f.add("rabies_vaccinated_on", "&Vaccinated on:", self.vaccinated_on,
-              focus=self.vaccinated_on.date_edit)
+        f.add(
+            "rabies_vaccinated_on",
+            "&Vaccinated on:",
+            self.vaccinated_on,
+            focus=self.vaccinated_on.date_edit,
+        )
         f.add("rabies_expires_on", "E&xpires:", self.expires_on, focus=self.expires_on.date_edit)
         f.add("reported_by", "&Reported by:", self.reported_by)
         f.add("reported_at", "Reported &on:", self.reported_at)
@@ -146,22 +155,31 @@ class BiteDialog(RecordDialog):
     def bite_input(self) -> BiteInput:
         animal_id = self.animal.currentData()
         return BiteInput(
-            bitten_at=self.bitten_at.value(), place=self.place.text(),
-            victim_name=self.victim_name.text(), victim_contact=self.victim_contact.text(),
-            reported_by=self.reported_by.text(), reported_at=self.reported_at.value(),
+            bitten_at=self.bitten_at.value(),
+            place=self.place.text(),
+            victim_name=self.victim_name.text(),
+            victim_contact=self.victim_contact.text(),
+            reported_by=self.reported_by.text(),
+            reported_at=self.reported_at.value(),
             officer=self.officer.text(),
             species="" if animal_id is not None else self.species.currentData(),
-            animal_id=animal_id, animal_description=self.description.text(),
-            owner_id=self.owner.person_id(), owner_unknown=self.owner_unknown.isChecked(),
+            animal_id=animal_id,
+            animal_description=self.description.text(),
+            owner_id=self.owner.person_id(),
+            owner_unknown=self.owner_unknown.isChecked(),
             impoundment_id=self.impoundment.value() or None,
             rabies_certificate=self.certificate.text(),
             rabies_vaccinated_on=self.vaccinated_on.value(),
-            rabies_expires_on=self.expires_on.value(), ordered_at=self.ordered_at.value(),
-            clinic_id=self.clinic.currentData(), notes=self.notes.toPlainText())
+            rabies_expires_on=self.expires_on.value(),
+            ordered_at=self.ordered_at.value(),
+            clinic_id=self.clinic.currentData(),
+            notes=self.notes.toPlainText(),
+        )
 
     def save(self) -> None:
-        self.save_with(report_bite, self.ctx.db, self.ctx.actor, self.bite_input(),
-                       self.ctx.profile)
+        self.save_with(
+            report_bite, self.ctx.db, self.ctx.actor, self.bite_input(), self.ctx.profile
+        )
 
     def _on_record_saved(self, _reported) -> None:
         self.ctx.bus.changed.emit("quarantine", 0)
@@ -172,19 +190,34 @@ class BiteDialog(RecordDialog):
         self._timer.start()
 
     def _on_timer_timeout(self) -> None:
-        self.ctx.tasks.run(propose, self.ctx.db, self.bite_input(), self.ctx.profile, owner=self,
-                           on_done=self.show_proposal, on_error=self._on_proposal_failed)
+        self.ctx.tasks.run(
+            propose,
+            self.ctx.db,
+            self.bite_input(),
+            self.ctx.profile,
+            owner=self,
+            on_done=self.show_proposal,
+            on_error=self._on_proposal_failed,
+        )
 
     def show_proposal(self, p: Proposal) -> None:
         lines = [f"<b>{escape_html(p.why)}</b>", escape_html(p.rabies_why)]
         if p.plan is not None:
             plan = p.plan
             if plan.deliver_by is not None:
-                lines.append(f"Deliver to the clinic by {escape_html(when(self.ctx, plan.deliver_by))}.")
-            lines.append(f"Exams: first {day(plan.first_exam_day)}, last {day(plan.last_day)}"
-                         + (f", one between {day(plan.intervening_exam_window[0])} and "
-                            f"{day(plan.intervening_exam_window[1])}"
-                            if plan.intervening_exam_window else "") + ".")
+                lines.append(
+                    f"Deliver to the clinic by {escape_html(when(self.ctx, plan.deliver_by))}."
+                )
+            lines.append(
+                f"Exams: first {day(plan.first_exam_day)}, last {day(plan.last_day)}"
+                + (
+                    f", one between {day(plan.intervening_exam_window[0])} and "
+                    f"{day(plan.intervening_exam_window[1])}"
+                    if plan.intervening_exam_window
+                    else ""
+                )
+                + "."
+            )
             lines.append(f"Certification of quarantine due {day(plan.certificate_due)}.")
             self.clinic.setEnabled(plan.placement == "clinic")
         self.proposal.setText("<br>".join(lines))
@@ -193,8 +226,10 @@ class BiteDialog(RecordDialog):
     def _on_proposal_failed(self, exc: BaseException) -> bool:
         if isinstance(exc, ValidationError):
             needed = ", ".join(sorted({e.field.replace("_", " ") for e in exc.errors}))
-            self.proposal.setText("The placement is proposed once the report is complete "
-                                  f"(still needed: {escape_html(needed)}).")
+            self.proposal.setText(
+                "The placement is proposed once the report is complete "
+                f"(still needed: {escape_html(needed)})."
+            )
             self.proposal.setProperty("placement", "")
             return True
         return False
@@ -205,8 +240,9 @@ class BiteDialog(RecordDialog):
         pid = self.owner.person_id()
         if pid is not None:
             self.owner_unknown.setChecked(False)
-            self.ctx.tasks.run(get_person, self.ctx.db, pid, owner=self,
-                               on_done=self._on_person_loaded)
+            self.ctx.tasks.run(
+                get_person, self.ctx.db, pid, owner=self, on_done=self._on_person_loaded
+            )
         else:
             self._fill_animals(())
         self._on_input_changed()
@@ -218,8 +254,10 @@ class BiteDialog(RecordDialog):
         self.animal.blockSignals(True)
         self.animal.clear()
         for a in animals:
-            self.animal.addItem(f"{a.name or '(no name)'} ({a.species}"
-                                f"{', ' + a.breed if a.breed else ''}) #{a.id}", a.id)
+            self.animal.addItem(
+                f"{a.name or '(no name)'} ({a.species}{', ' + a.breed if a.breed else ''}) #{a.id}",
+                a.id,
+            )
         self.animal.addItem(NOT_LISTED, None)
         self.animal.blockSignals(False)
         self._on_animal_changed()
@@ -235,15 +273,19 @@ class BiteDialog(RecordDialog):
         self.species.setEnabled(aid is None)
         self.description.setEnabled(aid is None)
         if aid is not None:
-            self.ctx.tasks.run(get_animal, self.ctx.db, aid, owner=self,
-                               on_done=self._on_animal_loaded)
+            self.ctx.tasks.run(
+                get_animal, self.ctx.db, aid, owner=self, on_done=self._on_animal_loaded
+            )
         self._on_input_changed()
 
     def _on_animal_loaded(self, animal) -> None:
         """Offer the registry's vaccination current on the bite day as the proof shown."""
         cert = animal.rabies_current_on(self.bitten_at.value().date())
-        if cert is not None and not self.certificate.text() and \
-                self.animal.currentData() == animal.id:
+        if (
+            cert is not None
+            and not self.certificate.text()
+            and self.animal.currentData() == animal.id
+        ):
             self._filled = animal.id
             self.certificate.setText(cert.certificate_number)
             self.vaccinated_on.set_value(cert.vaccinated_on)

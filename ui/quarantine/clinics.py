@@ -21,9 +21,12 @@ from ui.common.table_models import Column, ListTableModel
 from ui.common.widgets import Banner, RecordTableView
 from ui.context import AppContext
 
-COLUMNS = (Column("Clinic", lambda c: c.name, 260), Column("Address", lambda c: c.address, 260),
-           Column("Phone", lambda c: c.phone, 120),
-           Column("Licensed", lambda c: "Yes" if c.licensed else "No — no quarantines", 160))
+COLUMNS = (
+    Column("Clinic", lambda c: c.name, 260),
+    Column("Address", lambda c: c.address, 260),
+    Column("Phone", lambda c: c.phone, 120),
+    Column("Licensed", lambda c: "Yes" if c.licensed else "No — no quarantines", 160),
+)
 
 
 class ClinicsWidget(QGroupBox):
@@ -73,8 +76,9 @@ class ClinicsWidget(QGroupBox):
         self.ctx.tasks.run(list_clinics, self.ctx.db, owner=self, on_done=self.model.set_rows)
 
     def _input(self) -> ClinicInput:
-        return ClinicInput(self.name.text(), self.address.text(), self.phone.text(),
-                           self.licensed.isChecked())
+        return ClinicInput(
+            self.name.text(), self.address.text(), self.phone.text(), self.licensed.isChecked()
+        )
 
     def _on_view_clicked(self, index) -> None:
         c = self.model.row_object(index.row())
@@ -87,8 +91,7 @@ class ClinicsWidget(QGroupBox):
     def _run(self, fn, *args) -> None:
         self.fields.clear_errors()
         self.banner.clear_message()
-        self.ctx.tasks.run(fn, *args, owner=self, on_done=self._on_saved,
-                           on_error=self._on_failed)
+        self.ctx.tasks.run(fn, *args, owner=self, on_done=self._on_saved, on_error=self._on_failed)
 
     def _on_add_button_clicked(self) -> None:
         self._run(create_clinic, self.ctx.db, self.ctx.actor, self._input())
@@ -106,5 +109,10 @@ class ClinicsWidget(QGroupBox):
         self.refresh()
 
     def _on_failed(self, exc: BaseException) -> bool:
-        return show_refusal(exc, self.fields, self.banner, invalid="Nothing was saved.",
-                            bug="Nothing was saved because of an error in FieldOps.")
+        return show_refusal(
+            exc,
+            self.fields,
+            self.banner,
+            invalid="Nothing was saved.",
+            bug="Nothing was saved because of an error in FieldOps.",
+        )

@@ -12,8 +12,10 @@ from fieldops.services.quarantine import QuarantineView
 from ui.common import documents as docs
 from ui.context import AppContext
 
-RENDERERS = {"order": (quarantine_order, "quarantine-order"),
-             "certificate": (certification_form, "certification-of-quarantine")}
+RENDERERS = {
+    "order": (quarantine_order, "quarantine-order"),
+    "certificate": (certification_form, "certification-of-quarantine"),
+}
 
 
 def render(ctx: AppContext, view: QuarantineView, which: str) -> bytes:
@@ -25,7 +27,13 @@ def show_document(ctx: AppContext, view: QuarantineView, which: str, parent: QWi
     name = f"{RENDERERS[which][1]}-{view.id}.pdf"
 
     def opened(content: bytes) -> None:
-        ctx.tasks.run(docs.viewing_copy, content, name, ctx.db.folder, owner=parent,
-                      on_done=lambda path: QDesktopServices.openUrl(QUrl.fromLocalFile(str(path))))
+        ctx.tasks.run(
+            docs.viewing_copy,
+            content,
+            name,
+            ctx.db.folder,
+            owner=parent,
+            on_done=lambda path: QDesktopServices.openUrl(QUrl.fromLocalFile(str(path))),
+        )
 
     ctx.tasks.run(render, ctx, view, which, owner=parent, on_done=opened)

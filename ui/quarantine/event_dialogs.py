@@ -22,31 +22,66 @@ from ui.context import AppContext
 # kind -> (title, save button, fields, who label)
 EVENTS = {
     "delivered": ("Delivered to the clinic", "&Record delivery", ("at", "notes"), ""),
-    "broken_home": ("Home quarantine broken", "&Move to clinic",
-                    ("at", "clinic_id", "citation", "notes"), ""),
-    "extended": ("Extend the observation period", "&Extend", ("new_last_day", "who", "notes"),
-                 "&Veterinarian:"),
-    "signs_of_rabies": ("Signs of rabies", "&Record", ("at", "who", "notes"),
-                        "&Health officer notified:"),
+    "broken_home": (
+        "Home quarantine broken",
+        "&Move to clinic",
+        ("at", "clinic_id", "citation", "notes"),
+        "",
+    ),
+    "extended": (
+        "Extend the observation period",
+        "&Extend",
+        ("new_last_day", "who", "notes"),
+        "&Veterinarian:",
+    ),
+    "signs_of_rabies": (
+        "Signs of rabies",
+        "&Record",
+        ("at", "who", "notes"),
+        "&Health officer notified:",
+    ),
     "died": ("The animal died", "&Record death", ("at", "notes"), ""),
     "euthanized": ("The animal was euthanized", "&Record euthanasia", ("at", "notes"), ""),
-    "specimen_sent": ("Specimen sent to the State Laboratory of Hygiene", "&Record",
-                      ("at", "who", "notes"), "Sent &by:"),
+    "specimen_sent": (
+        "Specimen sent to the State Laboratory of Hygiene",
+        "&Record",
+        ("at", "who", "notes"),
+        "Sent &by:",
+    ),
     "escaped": ("The animal escaped", "&Record escape", ("at", "notes"), ""),
-    "released": ("Release with the veterinarian's certification", "&Release",
-                 ("at", "who", "notes"), "Certifying &veterinarian:"),
-    "certificate_received": ("Certification of quarantine received", "&Record",
-                             ("received_on", "notes"), ""),
-    "referral_sent": ("Referred to the health officer", "&Record", ("at", "who", "notes"),
-                      "&Health officer:"),
+    "released": (
+        "Release with the veterinarian's certification",
+        "&Release",
+        ("at", "who", "notes"),
+        "Certifying &veterinarian:",
+    ),
+    "certificate_received": (
+        "Certification of quarantine received",
+        "&Record",
+        ("received_on", "notes"),
+        "",
+    ),
+    "referral_sent": (
+        "Referred to the health officer",
+        "&Record",
+        ("at", "who", "notes"),
+        "&Health officer:",
+    ),
 }
-AT_LABELS = {"delivered": "Delivered &at:", "broken_home": "Found &at:",
-             "signs_of_rabies": "Notified &at:", "specimen_sent": "Sent &at:",
-             "referral_sent": "Referred &at:", "released": "Released &at:"}
-FINAL = {"released": "Release the animal as certified free of rabies? The quarantine closes.",
-         "died": "Record that the animal died? The quarantine closes.",
-         "euthanized": "Record that the animal was euthanized? The quarantine closes.",
-         "escaped": "Record that the animal escaped? The quarantine closes."}
+AT_LABELS = {
+    "delivered": "Delivered &at:",
+    "broken_home": "Found &at:",
+    "signs_of_rabies": "Notified &at:",
+    "specimen_sent": "Sent &at:",
+    "referral_sent": "Referred &at:",
+    "released": "Released &at:",
+}
+FINAL = {
+    "released": "Release the animal as certified free of rabies? The quarantine closes.",
+    "died": "Record that the animal died? The quarantine closes.",
+    "euthanized": "Record that the animal was euthanized? The quarantine closes.",
+    "escaped": "Record that the animal escaped? The quarantine closes.",
+}
 
 
 class EventDialog(RecordDialog):
@@ -54,8 +89,9 @@ class EventDialog(RecordDialog):
 
     close_on_save = True
 
-    def __init__(self, ctx: AppContext, record_id: int, kind: str,
-                 parent: QWidget | None = None) -> None:
+    def __init__(
+        self, ctx: AppContext, record_id: int, kind: str, parent: QWidget | None = None
+    ) -> None:
         title, button, names, who_label = EVENTS[kind]
         super().__init__(ctx, title, parent)
         self.setObjectName("QuarantineEventDialog")
@@ -82,19 +118,29 @@ class EventDialog(RecordDialog):
                 label = "New &last day:" if name == "new_last_day" else "Received &on:"
                 self.fields.add(name, label, self.day)
             elif name == "who":
-                self.fields.add("veterinarian" if kind == "extended" else "who", who_label,
-                                self.who)
+                self.fields.add(
+                    "veterinarian" if kind == "extended" else "who", who_label, self.who
+                )
             elif name == "clinic_id":
                 self.fields.add("clinic_id", "C&linic:", self.clinic)
             elif name == "citation":
-                self.fields.add("citation", "Ci&tation no.:", self.citation,
-                                hint="If a citation was issued (city code 58-527(b)).")
+                self.fields.add(
+                    "citation",
+                    "Ci&tation no.:",
+                    self.citation,
+                    hint="If a citation was issued (city code 58-527(b)).",
+                )
             elif name == "notes":
                 self.fields.add("notes", "&Notes:", self.notes)
         self.body.addLayout(form)
         if "clinic_id" in names:
-            ctx.tasks.run(qs.list_clinics, ctx.db, licensed_only=True, owner=self,
-                          on_done=self._on_clinics_loaded)
+            ctx.tasks.run(
+                qs.list_clinics,
+                ctx.db,
+                licensed_only=True,
+                owner=self,
+                on_done=self._on_clinics_loaded,
+            )
 
     def _on_clinics_loaded(self, clinics) -> None:
         for c in clinics:
@@ -102,8 +148,9 @@ class EventDialog(RecordDialog):
 
     def confirm_save(self) -> bool:
         question = FINAL.get(self.kind)
-        return question is None or self.ctx.errors.confirm(question, "&Yes, record it",
-                                                           "&Not yet", self)
+        return question is None or self.ctx.errors.confirm(
+            question, "&Yes, record it", "&Not yet", self
+        )
 
     def save(self) -> None:
         c, a, p, rid = self.ctx.db, self.ctx.actor, self.ctx.profile, self.record_id
@@ -112,8 +159,15 @@ class EventDialog(RecordDialog):
         k = self.kind
         calls = {
             "delivered": lambda: (qs.record_delivery, c, a, rid, at, p, notes),
-            "broken_home": lambda: (qs.record_broken_home, c, a, rid, at,
-                                    self.clinic.currentData(), p),
+            "broken_home": lambda: (
+                qs.record_broken_home,
+                c,
+                a,
+                rid,
+                at,
+                self.clinic.currentData(),
+                p,
+            ),
             "extended": lambda: (qs.extend_period, c, a, rid, day, who, p, notes),
             "signs_of_rabies": lambda: (qs.record_signs_of_rabies, c, a, rid, at, who, p, notes),
             "died": lambda: (qs.record_death, c, a, rid, "died", at, p, notes),
@@ -121,8 +175,15 @@ class EventDialog(RecordDialog):
             "specimen_sent": lambda: (qs.record_specimen_sent, c, a, rid, at, who, p, notes),
             "escaped": lambda: (qs.record_escape, c, a, rid, at, p, notes),
             "released": lambda: (qs.release_certified, c, a, rid, at, who, p, notes),
-            "certificate_received": lambda: (qs.record_certificate_received, c, a, rid, day, p,
-                                             notes),
+            "certificate_received": lambda: (
+                qs.record_certificate_received,
+                c,
+                a,
+                rid,
+                day,
+                p,
+                notes,
+            ),
             "referral_sent": lambda: (qs.record_referral_sent, c, a, rid, at, who, notes),
         }
         fn, *args = calls[k]()
@@ -141,8 +202,13 @@ class ExamDialog(RecordDialog):
 
     close_on_save = True
 
-    def __init__(self, ctx: AppContext, quarantine_id: int, parent: QWidget | None = None,
-                 clinic_id: int | None = None) -> None:
+    def __init__(
+        self,
+        ctx: AppContext,
+        quarantine_id: int,
+        parent: QWidget | None = None,
+        clinic_id: int | None = None,
+    ) -> None:
         super().__init__(ctx, "Record an examination", parent)
         self.setObjectName("QuarantineExamDialog")
         self.quarantine_id = quarantine_id
@@ -167,8 +233,9 @@ class ExamDialog(RecordDialog):
         self.fields.add("finding", "&Finding:", self.finding)
         self.fields.add("fee", "Fee (the &owner's):", self.fee)
         self.body.addLayout(form)
-        ctx.tasks.run(qs.list_clinics, ctx.db, licensed_only=True, owner=self,
-                      on_done=self._on_clinics_loaded)
+        ctx.tasks.run(
+            qs.list_clinics, ctx.db, licensed_only=True, owner=self, on_done=self._on_clinics_loaded
+        )
 
     def _on_clinics_loaded(self, clinics) -> None:
         for c in clinics:
@@ -182,13 +249,24 @@ class ExamDialog(RecordDialog):
         try:
             fee = Decimal(text) if text else None
         except InvalidOperation:
-            self._on_save_failed(ValidationError({"fee": "Enter the fee as an amount, e.g. "
-                                                         "45.00."}))
+            self._on_save_failed(
+                ValidationError({"fee": "Enter the fee as an amount, e.g. 45.00."})
+            )
             return
-        self.save_with(qs.record_exam, self.ctx.db, self.ctx.actor, self.quarantine_id,
-                       qs.ExamInput(self.examined_on.date().toPython(), self.veterinarian.text(),
-                                    self.finding.currentData(), fee, self.clinic.currentData()),
-                       self.ctx.profile)
+        self.save_with(
+            qs.record_exam,
+            self.ctx.db,
+            self.ctx.actor,
+            self.quarantine_id,
+            qs.ExamInput(
+                self.examined_on.date().toPython(),
+                self.veterinarian.text(),
+                self.finding.currentData(),
+                fee,
+                self.clinic.currentData(),
+            ),
+            self.ctx.profile,
+        )
 
     def _on_record_saved(self, done: qs.Done) -> None:
         if done.warning:

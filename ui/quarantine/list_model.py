@@ -19,22 +19,31 @@ COLUMNS = (
     Column("Owner", lambda r: r.owner, 160),
     Column("Placement", lambda r: r.placement, 190),
     Column("Day", lambda r: r.day, 90),
-    Column("Next exam due", lambda r: ("Overdue: " if r.next_exam_overdue else "") + r.next_exam,
-           170),
-    Column("Certificate due", lambda r: ("Overdue: " if r.certificate_overdue else "")
-           + day(r.certificate_due), 190),
+    Column(
+        "Next exam due", lambda r: ("Overdue: " if r.next_exam_overdue else "") + r.next_exam, 170
+    ),
+    Column(
+        "Certificate due",
+        lambda r: ("Overdue: " if r.certificate_overdue else "") + day(r.certificate_due),
+        190,
+    ),
 )
 # Column -> SQL sort key.
-SORT_KEYS = {1: "status", 2: "animal", 3: "owner", 5: "last_day", 6: "next_exam",
-             7: "certificate_due"}
+SORT_KEYS = {
+    1: "status",
+    2: "animal",
+    3: "owner",
+    5: "last_day",
+    6: "next_exam",
+    7: "certificate_due",
+}
 
 
 class QuarantineTableModel(PagedTableModel):
     """Quarantines matching a ``QuarantineFilter``, a page at a time."""
 
     def __init__(self, ctx: AppContext, parent: QObject | None = None) -> None:
-        super().__init__(ctx.tasks, COLUMNS, self._count, self._page, page_size=100,
-                         parent=parent)
+        super().__init__(ctx.tasks, COLUMNS, self._count, self._page, page_size=100, parent=parent)
         self._ctx = ctx
         self._filter = QuarantineFilter()
 
@@ -42,8 +51,14 @@ class QuarantineTableModel(PagedTableModel):
         return count_quarantines(self._ctx.db, replace(self._filter, text=text), self._ctx.today())
 
     def _page(self, text: str, offset: int, limit: int) -> Page:
-        return quarantine_page(self._ctx.db, replace(self._filter, text=text), self._ctx.today(),
-                               self._ctx.profile, offset, limit)
+        return quarantine_page(
+            self._ctx.db,
+            replace(self._filter, text=text),
+            self._ctx.today(),
+            self._ctx.profile,
+            offset,
+            limit,
+        )
 
     def filter(self) -> QuarantineFilter:
         return replace(self._filter, text=self.search_text())
@@ -54,5 +69,10 @@ class QuarantineTableModel(PagedTableModel):
 
     def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
         if column in SORT_KEYS:
-            self.set_filter(replace(self.filter(), sort=SORT_KEYS[column],
-                                    descending=order == Qt.SortOrder.DescendingOrder))
+            self.set_filter(
+                replace(
+                    self.filter(),
+                    sort=SORT_KEYS[column],
+                    descending=order == Qt.SortOrder.DescendingOrder,
+                )
+            )

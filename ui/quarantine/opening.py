@@ -16,13 +16,23 @@ def open_quarantine(ctx: AppContext, quarantine_id: int, parent: QWidget) -> Non
     from ui.quarantine.record_dialog import QuarantineDialog
 
     for widget in QApplication.topLevelWidgets():
-        if (isinstance(widget, QuarantineDialog) and widget.isVisible()
-                and widget.quarantine_id() == quarantine_id):
+        if (
+            isinstance(widget, QuarantineDialog)
+            and widget.isVisible()
+            and widget.quarantine_id() == quarantine_id
+        ):
             widget.raise_()
             widget.activateWindow()
             return
-    ctx.tasks.run(get_quarantine, ctx.db, quarantine_id, ctx.profile, ctx.today(), owner=parent,
-                  on_done=lambda view: _show(QuarantineDialog(ctx, view, parent)))
+    ctx.tasks.run(
+        get_quarantine,
+        ctx.db,
+        quarantine_id,
+        ctx.profile,
+        ctx.today(),
+        owner=parent,
+        on_done=lambda view: _show(QuarantineDialog(ctx, view, parent)),
+    )
 
 
 def open_bite(ctx: AppContext, bite_report_id: int, parent: QWidget) -> None:

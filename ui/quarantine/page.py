@@ -62,9 +62,11 @@ class QuarantinesWidget(QWidget):
         for b in (self.bite_button, self.week_button, self.open_button):
             top.addWidget(b)
         filters = QHBoxLayout()
-        for text, widget, buddy in (("S&tatus:", self.show_filter, self.show_filter),
-                                    ("Ordered fro&m:", self.date_from, self.date_from.date_edit),
-                                    ("t&o:", self.date_to, self.date_to.date_edit)):
+        for text, widget, buddy in (
+            ("S&tatus:", self.show_filter, self.show_filter),
+            ("Ordered fro&m:", self.date_from, self.date_from.date_edit),
+            ("t&o:", self.date_to, self.date_to.date_edit),
+        ):
             label = QLabel(text)
             label.setBuddy(buddy)
             filters.addWidget(label)
@@ -109,9 +111,15 @@ class QuarantinesWidget(QWidget):
         self.model.refresh()
 
     def apply_filters(self) -> None:
-        self.model.set_filter(replace(self.model.filter(), show=self.show_filter.currentData(),
-                                      date_from=self.date_from.value(),
-                                      date_to=self.date_to.value(), text=self._text))
+        self.model.set_filter(
+            replace(
+                self.model.filter(),
+                show=self.show_filter.currentData(),
+                date_from=self.date_from.value(),
+                date_to=self.date_to.value(),
+                text=self._text,
+            )
+        )
 
     def set_show(self, key: str) -> None:
         self.show_filter.setCurrentIndex(self.show_filter.findData(key))

@@ -29,35 +29,60 @@ from ui.context import AppContext
 from ui.quarantine.event_dialogs import EVENTS, EventDialog, ExamDialog
 from ui.quarantine.timeline import STATE_WORDS, TimelineWidget, marks
 
-ACTIONS = ("delivered", "broken_home", "extended", "signs_of_rabies", "died", "euthanized",
-           "specimen_sent", "escaped", "released", "certificate_received")
+ACTIONS = (
+    "delivered",
+    "broken_home",
+    "extended",
+    "signs_of_rabies",
+    "died",
+    "euthanized",
+    "specimen_sent",
+    "escaped",
+    "released",
+    "certificate_received",
+)
 
 
 def exam_columns() -> tuple[Column, ...]:
-    return (Column("Date", lambda x: day(x.examined_on), 130),
-            Column("Counts as", lambda x: x.counts_as or "on no required day", 170),
-            Column("Veterinarian", lambda x: x.veterinarian, 140),
-            Column("Clinic", lambda x: x.clinic, 150),
-            Column("Finding", lambda x: x.finding_label, 140),
-            Column("Fee", lambda x: money(x.fee), 80),
-            Column("Warning", lambda x: x.warning, 300))
+    return (
+        Column("Date", lambda x: day(x.examined_on), 130),
+        Column("Counts as", lambda x: x.counts_as or "on no required day", 170),
+        Column("Veterinarian", lambda x: x.veterinarian, 140),
+        Column("Clinic", lambda x: x.clinic, 150),
+        Column("Finding", lambda x: x.finding_label, 140),
+        Column("Fee", lambda x: money(x.fee), 80),
+        Column("Warning", lambda x: x.warning, 300),
+    )
 
 
 def event_columns(ctx: AppContext) -> tuple[Column, ...]:
-    return (Column("When", lambda e: day(e.received_on) if e.received_on else when(ctx, e.at),
-                   200),
-            Column("What", lambda e: e.label, 220),
-            Column("Who", lambda e: e.who, 160),
-            Column("Details", lambda e: "; ".join(x for x in (
-                e.clinic, f"new last day {day(e.new_last_day)}" if e.new_last_day else "",
-                f"citation {e.citation}" if e.citation else "", e.notes) if x), 320))
+    return (
+        Column("When", lambda e: day(e.received_on) if e.received_on else when(ctx, e.at), 200),
+        Column("What", lambda e: e.label, 220),
+        Column("Who", lambda e: e.who, 160),
+        Column(
+            "Details",
+            lambda e: "; ".join(
+                x
+                for x in (
+                    e.clinic,
+                    f"new last day {day(e.new_last_day)}" if e.new_last_day else "",
+                    f"citation {e.citation}" if e.citation else "",
+                    e.notes,
+                )
+                if x
+            ),
+            320,
+        ),
+    )
 
 
 class QuarantineDialog(QDialog):
     """The record of one quarantine; it refreshes when anything about it changes."""
 
-    def __init__(self, ctx: AppContext, view: QuarantineView,
-                 parent: QWidget | None = None) -> None:
+    def __init__(
+        self, ctx: AppContext, view: QuarantineView, parent: QWidget | None = None
+    ) -> None:
         super().__init__(parent)
         self.ctx = ctx
         self.view = view
@@ -130,18 +155,25 @@ class QuarantineDialog(QDialog):
     def show_view(self, v: QuarantineView) -> None:
         self.view = v
         self.setWindowTitle(f"Quarantine #{v.id}: {v.bite.animal}")
-        self.heading.setText(f"Quarantine #{v.id} — {v.bite.animal} — {v.status_label}"
-                             + (f", {v.day_label}" if v.is_open else ""))
+        self.heading.setText(
+            f"Quarantine #{v.id} — {v.bite.animal} — {v.status_label}"
+            + (f", {v.day_label}" if v.is_open else "")
+        )
         where = v.clinic if v.placement == "clinic" else "at the owner's home"
-        self.summary.setText(f"Owner: {v.bite.owner}. Placement: {v.placement_label.lower()}, "
-                             f"{where}. Exam fees recorded: {money(v.exam_fees)} (the owner's).")
+        self.summary.setText(
+            f"Owner: {v.bite.owner}. Placement: {v.placement_label.lower()}, "
+            f"{where}. Exam fees recorded: {money(v.exam_fees)} (the owner's)."
+        )
         if v.warnings:
             self.banner.show_error("\n".join(v.warnings))
         else:
             self.banner.clear_message()
         first = v.bite.bitten_at.astimezone(self.ctx.timezone).date()
-        self.timeline.set_marks(marks(v, self.ctx.today(), self.ctx.timezone), first,
-                                max(v.last_day, v.certificate_due) + timedelta(days=1))
+        self.timeline.set_marks(
+            marks(v, self.ctx.today(), self.ctx.timezone),
+            first,
+            max(v.last_day, v.certificate_due) + timedelta(days=1),
+        )
         self._fill_dates(v)
         self.exams.set_rows(v.exams)
         self.events.set_rows(v.events)
@@ -149,8 +181,15 @@ class QuarantineDialog(QDialog):
         for kind, act in self.menu_actions.items():
             act.setEnabled(self._allowed(v, kind))
         self.exam_button.setEnabled(v.is_open)
-        self.ctx.tasks.run(record_history, self.ctx.db, "quarantine", v.id, self.ctx.timezone,
-                           owner=self, on_done=self.history.set_rows)
+        self.ctx.tasks.run(
+            record_history,
+            self.ctx.db,
+            "quarantine",
+            v.id,
+            self.ctx.timezone,
+            owner=self,
+            on_done=self.history.set_rows,
+        )
 
     def _allowed(self, v: QuarantineView, kind: str) -> bool:
         """What the buttons offer; the services decide and refuse the rest."""
@@ -169,23 +208,43 @@ class QuarantineDialog(QDialog):
             item = self.dates_grid.takeAt(0)
             if item.widget():
                 item.widget().deleteLater()
-        rows = [("Placement", v.placement_label + (f": {v.clinic}" if v.clinic else ""),
-                 "placement")]
+        rows = [
+            ("Placement", v.placement_label + (f": {v.clinic}" if v.clinic else ""), "placement")
+        ]
         if v.deliver_by is not None:
-            rows.append(("Deliver to the clinic by", when(self.ctx, v.deliver_by)
-                         + (f" (delivered {when(self.ctx, v.delivered_at)})"
-                            if v.delivered_at else ""), "deliver_by"))
+            rows.append(
+                (
+                    "Deliver to the clinic by",
+                    when(self.ctx, v.deliver_by)
+                    + (f" (delivered {when(self.ctx, v.delivered_at)})" if v.delivered_at else ""),
+                    "deliver_by",
+                )
+            )
         state = {r.slot: f" — {STATE_WORDS[r.state]}" for r in v.required}
-        rows.append(("First exam", day(v.first_exam_day) + state.get("first", ""),
-                     "first_exam_day"))
+        rows.append(
+            ("First exam", day(v.first_exam_day) + state.get("first", ""), "first_exam_day")
+        )
         if v.window is not None:
-            rows.append(("Intervening exam", f"{day(v.window[0])} to {day(v.window[1])}"
-                         + state.get("intervening", ""), "intervening_exam_window"))
-        rows.append(("Last day and last exam", day(v.last_day) + state.get("last", ""),
-                     "last_day"))
-        rows.append(("Certificate due", day(v.certificate_due) + (
-            f" (received {day(v.certificate_received_on)})" if v.certificate_received_on
-            else ""), "certificate_due"))
+            rows.append(
+                (
+                    "Intervening exam",
+                    f"{day(v.window[0])} to {day(v.window[1])}" + state.get("intervening", ""),
+                    "intervening_exam_window",
+                )
+            )
+        rows.append(("Last day and last exam", day(v.last_day) + state.get("last", ""), "last_day"))
+        rows.append(
+            (
+                "Certificate due",
+                day(v.certificate_due)
+                + (
+                    f" (received {day(v.certificate_received_on)})"
+                    if v.certificate_received_on
+                    else ""
+                ),
+                "certificate_due",
+            )
+        )
         self.why_labels: dict[str, QLabel] = {}
         for i, (caption, value, key) in enumerate(rows):
             name = QLabel(f"<b>{caption}</b>")
@@ -251,5 +310,12 @@ class QuarantineDialog(QDialog):
 
     def _on_bus_changed(self, entity: str, record_id: int) -> None:
         if entity == "quarantine" and record_id in (0, self.view.id):
-            self.ctx.tasks.run(get_quarantine, self.ctx.db, self.view.id, self.ctx.profile,
-                               self.ctx.today(), owner=self, on_done=self.show_view)
+            self.ctx.tasks.run(
+                get_quarantine,
+                self.ctx.db,
+                self.view.id,
+                self.ctx.profile,
+                self.ctx.today(),
+                owner=self,
+                on_done=self.show_view,
+            )

@@ -39,14 +39,21 @@ class BiteReportDialog(QDialog):
         self.view = b
         e = escape_html
         sent = b.referral_sent
-        self.text.setText("<br>".join([
-            f"<b>Bite #{b.id}</b>: {e(b.animal)} bit {e(b.victim_name)} at {e(b.place)}, "
-            f"{e(when(self.ctx, b.bitten_at))}.",
-            f"<b>Contact (private to this case):</b> {e(b.victim_contact) or 'none recorded'}",
-            e(b.referral_why),
-            (f"<b>Referred</b> to {e(sent.who)} on {e(when(self.ctx, sent.at))}." if sent
-             else "<b>Not yet referred to the health officer.</b>"),
-        ]))
+        self.text.setText(
+            "<br>".join(
+                [
+                    f"<b>Bite #{b.id}</b>: {e(b.animal)} bit {e(b.victim_name)} at {e(b.place)}, "
+                    f"{e(when(self.ctx, b.bitten_at))}.",
+                    f"<b>Contact (private to this case):</b> {e(b.victim_contact) or 'none recorded'}",
+                    e(b.referral_why),
+                    (
+                        f"<b>Referred</b> to {e(sent.who)} on {e(when(self.ctx, sent.at))}."
+                        if sent
+                        else "<b>Not yet referred to the health officer.</b>"
+                    ),
+                ]
+            )
+        )
         self.refer_button.setEnabled(sent is None)
 
     def open_referral(self) -> EventDialog:
@@ -56,5 +63,11 @@ class BiteReportDialog(QDialog):
 
     def _on_bus_changed(self, entity: str, record_id: int) -> None:
         if entity == "bite_report" and record_id == self.view.id:
-            self.ctx.tasks.run(get_bite, self.ctx.db, self.view.id, self.ctx.profile, owner=self,
-                               on_done=self.show_view)
+            self.ctx.tasks.run(
+                get_bite,
+                self.ctx.db,
+                self.view.id,
+                self.ctx.profile,
+                owner=self,
+                on_done=self.show_view,
+            )

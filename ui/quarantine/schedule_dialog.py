@@ -26,8 +26,10 @@ KIND_WORDS = {"exam": "Exam", "delivery": "Delivery", "certificate": "Certificat
 
 def schedule_html(items: tuple[ScheduleItem, ...], start, days: int = 7) -> str:
     by_day = {d: list(group) for d, group in groupby(items, key=lambda i: i.day)}
-    parts = [f"<h2>Quarantine schedule, {escape_html(day(start))} to "
-             f"{escape_html(day(start + timedelta(days=days - 1)))}</h2>"]
+    parts = [
+        f"<h2>Quarantine schedule, {escape_html(day(start))} to "
+        f"{escape_html(day(start + timedelta(days=days - 1)))}</h2>"
+    ]
     for n in range(days):
         d = start + timedelta(days=n)
         parts.append(f"<h3>{escape_html(day(d))}</h3>")
@@ -35,9 +37,14 @@ def schedule_html(items: tuple[ScheduleItem, ...], start, days: int = 7) -> str:
         if not rows:
             parts.append("<p>Nothing due.</p>")
             continue
-        parts.append("<ul>" + "".join(
-            f"<li><b>{KIND_WORDS.get(i.kind, i.kind)}</b>: {escape_html(i.text)}</li>"
-            for i in rows) + "</ul>")
+        parts.append(
+            "<ul>"
+            + "".join(
+                f"<li><b>{KIND_WORDS.get(i.kind, i.kind)}</b>: {escape_html(i.text)}</li>"
+                for i in rows
+            )
+            + "</ul>"
+        )
     return "".join(parts)
 
 
@@ -77,8 +84,14 @@ class WeekScheduleDialog(QDialog):
         self.load()
 
     def load(self) -> None:
-        self.ctx.tasks.run(week_schedule, self.ctx.db, self.start, self.ctx.profile, owner=self,
-                           on_done=self._on_loaded)
+        self.ctx.tasks.run(
+            week_schedule,
+            self.ctx.db,
+            self.start,
+            self.ctx.profile,
+            owner=self,
+            on_done=self._on_loaded,
+        )
 
     def _on_loaded(self, items: tuple[ScheduleItem, ...]) -> None:
         self.items = items

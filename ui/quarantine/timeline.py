@@ -13,12 +13,26 @@ from PySide6.QtWidgets import QSizePolicy, QWidget
 from fieldops.rules import format_day_short
 from fieldops.services.quarantine import QuarantineView
 
-COLOURS = {"done": "#2e7d32", "due": "#f9a825", "overdue": "#c62828", "upcoming": "#90a4ae",
-           "not_needed": "#cfd8dc", "bite": "#6a1b9a", "delivery": "#1565c0",
-           "certificate": "#00838f", "event": "#455a64", "today": "#1565c0"}
+COLOURS = {
+    "done": "#2e7d32",
+    "due": "#f9a825",
+    "overdue": "#c62828",
+    "upcoming": "#90a4ae",
+    "not_needed": "#cfd8dc",
+    "bite": "#6a1b9a",
+    "delivery": "#1565c0",
+    "certificate": "#00838f",
+    "event": "#455a64",
+    "today": "#1565c0",
+}
 SHORT = {"first": "1st", "intervening": "2nd", "last": "last"}
-STATE_WORDS = {"done": "done", "due": "due now", "overdue": "overdue", "upcoming": "to come",
-               "not_needed": "not needed"}
+STATE_WORDS = {
+    "done": "done",
+    "due": "due now",
+    "overdue": "overdue",
+    "upcoming": "to come",
+    "not_needed": "not needed",
+}
 
 
 @dataclass(frozen=True)
@@ -33,21 +47,37 @@ class Mark:
 
 
 def marks(view: QuarantineView, today: date, zone) -> tuple[Mark, ...]:
-    out = [Mark("bite", view.bite.bitten_at.astimezone(zone).date(),
-                view.bite.bitten_at.astimezone(zone).date(), "bite", "Bite")]
+    out = [
+        Mark(
+            "bite",
+            view.bite.bitten_at.astimezone(zone).date(),
+            view.bite.bitten_at.astimezone(zone).date(),
+            "bite",
+            "Bite",
+        )
+    ]
     for r in view.required:
-        out.append(Mark("exam", r.start, r.end, r.state,
-                        f"{r.label.capitalize()}: {STATE_WORDS[r.state]}"))
+        out.append(
+            Mark("exam", r.start, r.end, r.state, f"{r.label.capitalize()}: {STATE_WORDS[r.state]}")
+        )
     if view.deliver_by is not None:
         d = view.deliver_by.astimezone(zone).date()
-        state = "done" if view.delivered_at is not None else (
-            "overdue" if d < today else "due")
+        state = "done" if view.delivered_at is not None else ("overdue" if d < today else "due")
         out.append(Mark("delivery", d, d, state, "Delivery to the clinic by"))
-    cert = "done" if view.certificate_received_on else (
-        "not_needed" if view.status in ("died", "euthanized", "escaped") else
-        "overdue" if view.certificate_due < today else "upcoming")
-    out.append(Mark("certificate", view.certificate_due, view.certificate_due, cert,
-                    "Certificate due"))
+    cert = (
+        "done"
+        if view.certificate_received_on
+        else (
+            "not_needed"
+            if view.status in ("died", "euthanized", "escaped")
+            else "overdue"
+            if view.certificate_due < today
+            else "upcoming"
+        )
+    )
+    out.append(
+        Mark("certificate", view.certificate_due, view.certificate_due, cert, "Certificate due")
+    )
     for e in view.events:
         d = e.received_on or e.at.astimezone(zone).date()
         out.append(Mark("event", d, d, "event", e.label))
@@ -66,7 +96,7 @@ class TimelineWidget(QWidget):
         self._first = self._last = date.today()
         self.setMinimumHeight(186)
 
-    def sizeHint(self) -> QSize:  # noqa: N802 (Qt override)
+    def sizeHint(self) -> QSize:
         return QSize(760, 186)
 
     def set_marks(self, items: tuple[Mark, ...], first: date, last: date) -> None:
@@ -81,7 +111,7 @@ class TimelineWidget(QWidget):
         span = max(1, (self._last - self._first).days + 1)
         return left + width * ((d - self._first).days + 0.5) / span
 
-    def paintEvent(self, _event) -> None:  # noqa: N802 (Qt override)
+    def paintEvent(self, _event) -> None:
         p = QPainter(self)
         p.setRenderHint(QPainter.RenderHint.Antialiasing)
         p.fillRect(self.rect(), QColor("white"))
@@ -101,12 +131,21 @@ class TimelineWidget(QWidget):
             p.fillRect(QRectF(x + 1, axis - 14, cell - 2, 28), QColor(shade))
             if span <= 31 or i % 2 == 0:
                 p.setPen(QColor("#546e7a"))
-                p.drawText(QRectF(x, axis + 16, cell, 16), Qt.AlignmentFlag.AlignHCenter,
-                           f"{d.day}")
-                p.drawText(QRectF(x, axis + 30, cell, 16), Qt.AlignmentFlag.AlignHCenter,
-                           "SMTWTFS"[(d.weekday() + 1) % 7])
-        lanes = {"exam": axis - 30.0, "bite": axis, "delivery": axis - 48.0,
-                 "certificate": axis, "event": axis + 56.0}
+                p.drawText(
+                    QRectF(x, axis + 16, cell, 16), Qt.AlignmentFlag.AlignHCenter, f"{d.day}"
+                )
+                p.drawText(
+                    QRectF(x, axis + 30, cell, 16),
+                    Qt.AlignmentFlag.AlignHCenter,
+                    "SMTWTFS"[(d.weekday() + 1) % 7],
+                )
+        lanes = {
+            "exam": axis - 30.0,
+            "bite": axis,
+            "delivery": axis - 48.0,
+            "certificate": axis,
+            "event": axis + 56.0,
+        }
         events = 0
         for m in self._marks:
             colour = QColor(COLOURS.get(m.state, COLOURS.get(m.kind, "#455a64")))
@@ -128,11 +167,20 @@ class TimelineWidget(QWidget):
             elif m.kind == "bite":
                 p.drawEllipse(QPointF(x0, y), 6, 6)
             elif m.kind == "certificate":
-                p.drawPolygon(QPolygonF([QPointF(x0, y - 8), QPointF(x0 + 7, y),
-                                         QPointF(x0, y + 8), QPointF(x0 - 7, y)]))
+                p.drawPolygon(
+                    QPolygonF(
+                        [
+                            QPointF(x0, y - 8),
+                            QPointF(x0 + 7, y),
+                            QPointF(x0, y + 8),
+                            QPointF(x0 - 7, y),
+                        ]
+                    )
+                )
             elif m.kind == "delivery":
-                p.drawPolygon(QPolygonF([QPointF(x0 - 6, y - 6), QPointF(x0 + 6, y - 6),
-                                         QPointF(x0, y + 4)]))
+                p.drawPolygon(
+                    QPolygonF([QPointF(x0 - 6, y - 6), QPointF(x0 + 6, y - 6), QPointF(x0, y + 4)])
+                )
             else:
                 y += 12 * (events % 2)
                 events += 1
@@ -141,12 +189,16 @@ class TimelineWidget(QWidget):
                 p.drawText(QRectF(x0 + 6, y - 8, 220, 16), Qt.AlignmentFlag.AlignLeft, m.label)
             if m.kind == "delivery":
                 p.setPen(QColor("#37474f"))
-                p.drawText(QRectF(x0 + 9, y - 12, 220, 16), Qt.AlignmentFlag.AlignLeft,
-                           "deliver by" + (" (delivered)" if m.state == "done" else ""))
+                p.drawText(
+                    QRectF(x0 + 9, y - 12, 220, 16),
+                    Qt.AlignmentFlag.AlignLeft,
+                    "deliver by" + (" (delivered)" if m.state == "done" else ""),
+                )
         # A legend, one line.
         p.setPen(QColor("#37474f"))
-        legend = ("● bite   ▭ exam: green done, amber due, red overdue, grey to come   "
-                  "▼ clinic delivery   ◆ certificate due   • event   ┆ today")
-        p.drawText(QRectF(left, self.height() - 16, width, 16), Qt.AlignmentFlag.AlignLeft,
-                   legend)
+        legend = (
+            "● bite   ▭ exam: green done, amber due, red overdue, grey to come   "
+            "▼ clinic delivery   ◆ certificate due   • event   ┆ today"
+        )
+        p.drawText(QRectF(left, self.height() - 16, width, 16), Qt.AlignmentFlag.AlignLeft, legend)
         p.end()

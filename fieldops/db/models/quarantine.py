@@ -24,9 +24,19 @@ from fieldops.db.types import Money, UTCDateTime
 QUARANTINE_STATUSES = ("open", "certified", "died", "euthanized", "escaped")
 PLACEMENTS = ("home", "clinic")
 EXAM_FINDING_CODES = ("no_signs", "signs_of_rabies", "died")
-EVENT_KIND_CODES = ("delivered", "broken_home", "extended", "signs_of_rabies", "died",
-                    "euthanized", "specimen_sent", "escaped", "certificate_received",
-                    "released", "referral_sent")
+EVENT_KIND_CODES = (
+    "delivered",
+    "broken_home",
+    "extended",
+    "signs_of_rabies",
+    "died",
+    "euthanized",
+    "specimen_sent",
+    "escaped",
+    "certificate_received",
+    "released",
+    "referral_sent",
+)
 
 
 def _in(column: str, values: tuple[str, ...]) -> str:
@@ -49,13 +59,11 @@ class BiteReport(Base):
     # Private to the case: shown on its record only, never in lists or documents.
     victim_contact: Mapped[str] = mapped_column(Text, default="")
     species: Mapped[str] = mapped_column(String(10))
-    animal_id: Mapped[int | None] = mapped_column(ForeignKey("animal.id"), default=None,
-                                                  index=True)
+    animal_id: Mapped[int | None] = mapped_column(ForeignKey("animal.id"), default=None, index=True)
     animal_description: Mapped[str] = mapped_column(String(300), default="")
     owner_id: Mapped[int | None] = mapped_column(ForeignKey("person.id"), default=None)
     owner_unknown: Mapped[bool] = mapped_column(default=False)
-    impoundment_id: Mapped[int | None] = mapped_column(ForeignKey("impoundment.id"),
-                                                       default=None)
+    impoundment_id: Mapped[int | None] = mapped_column(ForeignKey("impoundment.id"), default=None)
     reported_by: Mapped[str] = mapped_column(String(200))
     reported_at: Mapped[datetime] = mapped_column(UTCDateTime)
     rabies_certificate: Mapped[str] = mapped_column(String(50), default="")

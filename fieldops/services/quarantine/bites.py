@@ -93,8 +93,10 @@ def _facts(s: Session, inp: BiteInput, c: Collector) -> tuple[str, int | None, i
             c.add("impoundment_id", f"There is no impoundment #{inp.impoundment_id}.")
             return species, animal_id, owner_id
         if imp.disposed:
-            c.add("impoundment_id", f"Impoundment #{imp.id} is closed: the animal is no longer "
-                                    "in the pound.")
+            c.add(
+                "impoundment_id",
+                f"Impoundment #{imp.id} is closed: the animal is no longer in the pound.",
+            )
         animal_id = imp.animal_id
         owner_id = owner_id if owner_id is not None else imp.owner_id
     if animal_id is not None:
@@ -110,8 +112,9 @@ def _facts(s: Session, inp: BiteInput, c: Collector) -> tuple[str, int | None, i
     return species, animal_id, owner_id
 
 
-def _check(s: Session, inp: BiteInput, profile: Profile, at: datetime
-           ) -> tuple[Proposal, int | None, int | None]:
+def _check(
+    s: Session, inp: BiteInput, profile: Profile, at: datetime
+) -> tuple[Proposal, int | None, int | None]:
     c = Collector()
     _time(c, "bitten_at", inp.bitten_at, "Date and time of the bite", at)
     _time(c, "reported_at", inp.reported_at, "When it was reported", at)
@@ -125,18 +128,35 @@ def _check(s: Session, inp: BiteInput, profile: Profile, at: datetime
     species, animal_id, owner_id = _facts(s, inp, c)
     if animal_id is None:
         c.check(species in SPECIES_CODES, "species", "Say what kind of animal bit.")
-        v.required(c, "animal_description", v.clean(inp.animal_description),
-                   "A description of the animal", 300)
-    c.check(owner_id is not None or inp.owner_unknown or inp.impoundment_id is not None,
-            "owner_id", "Choose the owner, or tick \u201cowner unknown\u201d.")
+        v.required(
+            c,
+            "animal_description",
+            v.clean(inp.animal_description),
+            "A description of the animal",
+            300,
+        )
+    c.check(
+        owner_id is not None or inp.owner_unknown or inp.impoundment_id is not None,
+        "owner_id",
+        "Choose the owner, or tick \u201cowner unknown\u201d.",
+    )
     given = (inp.rabies_vaccinated_on, inp.rabies_expires_on)
     if any(given) or v.clean(inp.rabies_certificate):
-        c.check(inp.rabies_vaccinated_on is not None, "rabies_vaccinated_on",
-                "Enter the date of the vaccination on the certificate.")
-        c.check(inp.rabies_expires_on is not None, "rabies_expires_on",
-                "Enter the date the vaccination expires.")
-        if inp.rabies_expires_on is not None and inp.rabies_vaccinated_on is not None \
-                and inp.rabies_expires_on < inp.rabies_vaccinated_on:
+        c.check(
+            inp.rabies_vaccinated_on is not None,
+            "rabies_vaccinated_on",
+            "Enter the date of the vaccination on the certificate.",
+        )
+        c.check(
+            inp.rabies_expires_on is not None,
+            "rabies_expires_on",
+            "Enter the date the vaccination expires.",
+        )
+        if (
+            inp.rabies_expires_on is not None
+            and inp.rabies_vaccinated_on is not None
+            and inp.rabies_expires_on < inp.rabies_vaccinated_on
+        ):
             c.add("rabies_expires_on", "The vaccination cannot expire before it was given.")
     applies = quarantine_applies(species)
     if applies:
@@ -148,17 +168,48 @@ def _check(s: Session, inp: BiteInput, profile: Profile, at: datetime
     bite_day = to_local(inp.bitten_at, profile).date()
     proof = rabies_proof_on(bite_day, inp.rabies_vaccinated_on, inp.rabies_expires_on)
     if not applies:
-        return (Proposal(True, referral_why(species), proof.current, proof.why, None, species,
-                         owner_id is not None), animal_id, owner_id)
+        return (
+            Proposal(
+                True,
+                referral_why(species),
+                proof.current,
+                proof.why,
+                None,
+                species,
+                owner_id is not None,
+            ),
+            animal_id,
+            owner_id,
+        )
     assert inp.ordered_at is not None
     try:
-        plan = quarantine_plan(inp.bitten_at, inp.ordered_at, profile,
-                               owner_known=owner_id is not None, rabies_proof=proof.current)
+        plan = quarantine_plan(
+            inp.bitten_at,
+            inp.ordered_at,
+            profile,
+            owner_known=owner_id is not None,
+            rabies_proof=proof.current,
+        )
     except ValueError as exc:
-        raise ValidationError({"ordered_at": f"No quarantine can be ordered: {exc}; refer the "
-                                             "bite to the health officer."}) from None
-    return (Proposal(False, plan.why["placement"], proof.current, proof.why, plan, species,
-                     owner_id is not None), animal_id, owner_id)
+        raise ValidationError(
+            {
+                "ordered_at": f"No quarantine can be ordered: {exc}; refer the "
+                "bite to the health officer."
+            }
+        ) from None
+    return (
+        Proposal(
+            False,
+            plan.why["placement"],
+            proof.current,
+            proof.why,
+            plan,
+            species,
+            owner_id is not None,
+        ),
+        animal_id,
+        owner_id,
+    )
 
 
 def propose(db: Database, inp: BiteInput, profile: Profile) -> Proposal:
@@ -180,41 +231,98 @@ def report_bite(db: Database, actor: Actor, inp: BiteInput, profile: Profile) ->
         animal = s.get(Animal, animal_id) if animal_id is not None else None
         owner = s.get(Person, owner_id) if owner_id is not None else None
         bite = BiteReport(
-            bitten_at=inp.bitten_at, place=v.clean(inp.place), victim_name=v.clean(inp.victim_name),
-            victim_contact=(inp.victim_contact or "").strip(), species=proposal.species,
-            animal_id=animal_id, animal_description=v.clean(inp.animal_description),
-            owner_id=owner_id, owner_unknown=owner_id is None, impoundment_id=inp.impoundment_id,
-            reported_by=v.clean(inp.reported_by), reported_at=inp.reported_at,
+            bitten_at=inp.bitten_at,
+            place=v.clean(inp.place),
+            victim_name=v.clean(inp.victim_name),
+            victim_contact=(inp.victim_contact or "").strip(),
+            species=proposal.species,
+            animal_id=animal_id,
+            animal_description=v.clean(inp.animal_description),
+            owner_id=owner_id,
+            owner_unknown=owner_id is None,
+            impoundment_id=inp.impoundment_id,
+            reported_by=v.clean(inp.reported_by),
+            reported_at=inp.reported_at,
             rabies_certificate=v.clean(inp.rabies_certificate),
             rabies_vaccinated_on=inp.rabies_vaccinated_on,
-            rabies_expires_on=inp.rabies_expires_on, rabies_proof=proposal.rabies_proof,
-            officer=v.clean(inp.officer), referral=proposal.referral,
-            notes=(inp.notes or "").strip(), recorded_at=at, recorded_by=actor.username)
+            rabies_expires_on=inp.rabies_expires_on,
+            rabies_proof=proposal.rabies_proof,
+            officer=v.clean(inp.officer),
+            referral=proposal.referral,
+            notes=(inp.notes or "").strip(),
+            recorded_at=at,
+            recorded_by=actor.username,
+        )
         s.add(bite)
         s.flush()
         # The contact of the person bitten stays on the case only: not in the audit data.
-        audit(s, actor, "bite_report", "bite_report", bite.id, after=snapshot(bite, (
-            "bitten_at", "place", "victim_name", "species", "animal_id", "owner_id",
-            "impoundment_id", "reported_by", "reported_at", "rabies_certificate",
-            "rabies_vaccinated_on", "rabies_expires_on", "rabies_proof", "officer",
-            "referral")))
+        audit(
+            s,
+            actor,
+            "bite_report",
+            "bite_report",
+            bite.id,
+            after=snapshot(
+                bite,
+                (
+                    "bitten_at",
+                    "place",
+                    "victim_name",
+                    "species",
+                    "animal_id",
+                    "owner_id",
+                    "impoundment_id",
+                    "reported_by",
+                    "reported_at",
+                    "rabies_certificate",
+                    "rabies_vaccinated_on",
+                    "rabies_expires_on",
+                    "rabies_proof",
+                    "officer",
+                    "referral",
+                ),
+            ),
+        )
         if plan is None:
             return Reported(bite.id, None)
-        label = (f"{animal.name or '(no name)'} ({animal.species})" if animal
-                 else bite.animal_description)
-        q = Quarantine(bite_report_id=bite.id, animal_id=animal_id, ordered_at=inp.ordered_at,
-                       ordered_placement=plan.placement,
-                       ordered_clinic_id=clinic.id if clinic else None,
-                       placement=plan.placement, clinic_id=clinic.id if clinic else None,
-                       first_exam_day=plan.first_exam_day, last_day=plan.last_day,
-                       certificate_due=plan.certificate_due, animal_name=label[:300],
-                       owner_name=owner.full_name if owner else "", recorded_by=actor.username)
+        label = (
+            f"{animal.name or '(no name)'} ({animal.species})"
+            if animal
+            else bite.animal_description
+        )
+        q = Quarantine(
+            bite_report_id=bite.id,
+            animal_id=animal_id,
+            ordered_at=inp.ordered_at,
+            ordered_placement=plan.placement,
+            ordered_clinic_id=clinic.id if clinic else None,
+            placement=plan.placement,
+            clinic_id=clinic.id if clinic else None,
+            first_exam_day=plan.first_exam_day,
+            last_day=plan.last_day,
+            certificate_due=plan.certificate_due,
+            animal_name=label[:300],
+            owner_name=owner.full_name if owner else "",
+            recorded_by=actor.username,
+        )
         s.add(q)
         s.flush()
         refresh(s, bite, q, profile)
-        audit(s, actor, "quarantine_order", "quarantine", q.id, after={
-            "bite_report_id": bite.id, "placement": plan.placement,
-            "clinic_id": q.clinic_id, "ordered_at": jsonable(inp.ordered_at),
-            "deliver_by": jsonable(plan.deliver_by), "first_exam_day": jsonable(plan.first_exam_day),
-            "last_day": jsonable(plan.last_day), "certificate_due": jsonable(plan.certificate_due)})
+        audit(
+            s,
+            actor,
+            "quarantine_order",
+            "quarantine",
+            q.id,
+            after={
+                "bite_report_id": bite.id,
+                "placement": plan.placement,
+                "clinic_id": q.clinic_id,
+                "ordered_at": jsonable(inp.ordered_at),
+                "deliver_by": jsonable(plan.deliver_by),
+                "first_exam_day": jsonable(plan.first_exam_day),
+                "last_day": jsonable(plan.last_day),
+                "certificate_due": jsonable(plan.certificate_due),
+            },
+        )
         return Reported(bite.id, q.id)

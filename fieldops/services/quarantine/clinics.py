@@ -44,8 +44,9 @@ class ClinicView:
 
 
 def _view(c: Clinic) -> ClinicView:
-    return ClinicView(c.id, c.version, c.name, c.address, c.phone, c.licensed,
-                      c.archived_at is not None)
+    return ClinicView(
+        c.id, c.version, c.name, c.address, c.phone, c.licensed, c.archived_at is not None
+    )
 
 
 def _validate(s: Session, inp: ClinicInput, clinic_id: int | None) -> ClinicInput:
@@ -55,8 +56,11 @@ def _validate(s: Session, inp: ClinicInput, clinic_id: int | None) -> ClinicInpu
     v.optional_len(c, "address", v.clean(inp.address), "Address", 300)
     v.phone(c, "phone", v.clean(inp.phone))
     if name:
-        other = s.scalar(select(Clinic.id).where(func.lower(Clinic.name) == name.lower(),
-                                                 Clinic.id != (clinic_id or -1)))
+        other = s.scalar(
+            select(Clinic.id).where(
+                func.lower(Clinic.name) == name.lower(), Clinic.id != (clinic_id or -1)
+            )
+        )
         c.check(other is None, "name", f"A clinic named {name} is already registered.")
     c.raise_if_any()
     return ClinicInput(name, v.clean(inp.address), v.clean(inp.phone), bool(inp.licensed))
@@ -67,24 +71,26 @@ def create_clinic(db: Database, actor: Actor, inp: ClinicInput) -> ClinicView:
     actor.require_supervisor("Registering a veterinary clinic")
     with db.write() as s:
         inp = _validate(s, inp, None)
-        clinic = Clinic(name=inp.name, address=inp.address, phone=inp.phone,
-                        licensed=inp.licensed)
+        clinic = Clinic(name=inp.name, address=inp.address, phone=inp.phone, licensed=inp.licensed)
         s.add(clinic)
         s.flush()
         audit(s, actor, "create", "clinic", clinic.id, after=snapshot(clinic, FIELDS))
         return _view(clinic)
 
 
-def update_clinic(db: Database, actor: Actor, clinic_id: int, version: int,
-                  inp: ClinicInput) -> ClinicView:
+def update_clinic(
+    db: Database, actor: Actor, clinic_id: int, version: int, inp: ClinicInput
+) -> ClinicView:
     """Change a clinic's details or licence status (a supervisor's task); the old values
     stay in the audit trail. Quarantines already ordered there keep their clinic."""
     actor.require_supervisor("Changing a veterinary clinic")
     with db.write() as s:
         clinic = fetch(s, Clinic, clinic_id)
         if clinic.version != version:
-            raise StaleRecordError(f"{clinic.name} was changed by someone else since you "
-                                   "opened it; open it again to see the change.")
+            raise StaleRecordError(
+                f"{clinic.name} was changed by someone else since you "
+                "opened it; open it again to see the change."
+            )
         inp = _validate(s, inp, clinic_id)
         before = snapshot(clinic, FIELDS)
         clinic.name, clinic.address, clinic.phone = inp.name, inp.address, inp.phone
@@ -112,7 +118,11 @@ def licensed_clinic(s: Session, clinic_id: int | None, field: str) -> Clinic:
     if clinic is None or clinic.archived_at is not None:
         raise ValidationError({field: "That clinic is not in the register."})
     if not clinic.licensed:
-        raise ValidationError({field: f"{clinic.name} is not a licensed veterinary clinic: a "
-                                      "quarantine can only be held at a licensed one "
-                                      "(city code 58-527(c), (e))."})
+        raise ValidationError(
+            {
+                field: f"{clinic.name} is not a licensed veterinary clinic: a "
+                "quarantine can only be held at a licensed one "
+                "(city code 58-527(c), (e))."
+            }
+        )
     return clinic

@@ -69,11 +69,16 @@ def _where(f: QuarantineFilter, today: date) -> list[Any]:
     elif f.show == "exams_due":
         out += [q.status == "open", q.next_exam_due <= today]
     elif f.show == "overdue":
-        out += [q.status == "open", or_(q.next_exam_by < today, q.last_day < today,
-                                        q.certificate_due < today)]
+        out += [
+            q.status == "open",
+            or_(q.next_exam_by < today, q.last_day < today, q.certificate_due < today),
+        ]
     elif f.show == "certificates_overdue":
-        out += [q.status.in_(("open", "certified")), q.certificate_received_on.is_(None),
-                q.certificate_due < today]
+        out += [
+            q.status.in_(("open", "certified")),
+            q.certificate_received_on.is_(None),
+            q.certificate_due < today,
+        ]
     elif f.show == "closed":
         out.append(q.status != "open")
     if f.date_from is not None:
@@ -83,8 +88,10 @@ def _where(f: QuarantineFilter, today: date) -> list[Any]:
     text = " ".join(f.text.split()).lower()
     if text:
         like = f"%{text.replace('%', '').replace('_', '')}%"
-        cond: list[Any] = [func.lower(q.animal_name).like(like),
-                           func.lower(q.owner_name).like(like)]
+        cond: list[Any] = [
+            func.lower(q.animal_name).like(like),
+            func.lower(q.owner_name).like(like),
+        ]
         if text.lstrip("#").isdigit():
             cond.append(q.id == int(text.lstrip("#")))
         out.append(or_(*cond))
@@ -93,17 +100,24 @@ def _where(f: QuarantineFilter, today: date) -> list[Any]:
 
 def count_quarantines(db: Database, f: QuarantineFilter, today: date) -> int:
     with db.read() as s:
-        return s.scalar(select(func.count()).select_from(Quarantine)
-                        .where(*_where(f, today))) or 0
+        return s.scalar(select(func.count()).select_from(Quarantine).where(*_where(f, today))) or 0
 
 
-def quarantine_ids(db: Database, f: QuarantineFilter, today: date, offset: int = 0,
-                   limit: int = 200) -> tuple[int, ...]:
+def quarantine_ids(
+    db: Database, f: QuarantineFilter, today: date, offset: int = 0, limit: int = 200
+) -> tuple[int, ...]:
     key = SORTS.get(f.sort, Quarantine.last_day)
     order = (key.desc(), Quarantine.id.desc()) if f.descending else (key, Quarantine.id)
     with db.read() as s:
-        return tuple(s.scalars(select(Quarantine.id).where(*_where(f, today)).order_by(*order)
-                               .offset(offset).limit(limit)))
+        return tuple(
+            s.scalars(
+                select(Quarantine.id)
+                .where(*_where(f, today))
+                .order_by(*order)
+                .offset(offset)
+                .limit(limit)
+            )
+        )
 
 
 def quarantine_rows(db: Database, ids: tuple[int, ...], today: date) -> dict[int, QuarantineRow]:
@@ -114,7 +128,8 @@ def quarantine_rows(db: Database, ids: tuple[int, ...], today: date) -> dict[int
         rows = s.execute(
             select(Quarantine, Clinic.name)
             .outerjoin(Clinic, Clinic.id == Quarantine.clinic_id)
-            .where(Quarantine.id.in_(ids))).all()
+            .where(Quarantine.id.in_(ids))
+        ).all()
     out = {}
     for q, clinic in rows:
         is_open = q.status == "open"
@@ -124,17 +139,26 @@ def quarantine_rows(db: Database, ids: tuple[int, ...], today: date) -> dict[int
             if q.next_exam_by != q.next_exam_due:
                 nxt += f" to {format_day_short(q.next_exam_by, today)}"
         out[q.id] = QuarantineRow(
-            q.id, q.status, STATUS_LABELS[q.status], q.animal_name, q.owner_name or "unknown",
+            q.id,
+            q.status,
+            STATUS_LABELS[q.status],
+            q.animal_name,
+            q.owner_name or "unknown",
             clinic if q.placement == "clinic" and clinic else PLACEMENT_LABELS[q.placement],
-            "", nxt, bool(is_open and q.next_exam_by and q.next_exam_by < today),
+            "",
+            nxt,
+            bool(is_open and q.next_exam_by and q.next_exam_by < today),
             q.certificate_due,
-            q.certificate_received_on is None and q.status in ("open", "certified")
-            and q.certificate_due < today)
+            q.certificate_received_on is None
+            and q.status in ("open", "certified")
+            and q.certificate_due < today,
+        )
     return out
 
 
-def quarantine_page(db: Database, f: QuarantineFilter, today: date, profile: Profile,
-                    offset: int, limit: int) -> Page[QuarantineRow]:
+def quarantine_page(
+    db: Database, f: QuarantineFilter, today: date, profile: Profile, offset: int, limit: int
+) -> Page[QuarantineRow]:
     ids = quarantine_ids(db, f, today, offset, limit)
     rows = quarantine_rows(db, ids, today)
     days = day_labels(db, ids, today, profile)
@@ -143,8 +167,7 @@ def quarantine_page(db: Database, f: QuarantineFilter, today: date, profile: Pro
     return Page(offset, tuple(replace(rows[i], day=days.get(i, "")) for i in ids))
 
 
-def day_labels(db: Database, ids: tuple[int, ...], today: date,
-               profile: Profile) -> dict[int, str]:
+def day_labels(db: Database, ids: tuple[int, ...], today: date, profile: Profile) -> dict[int, str]:
     """ "day N of 10" for the open quarantines among ``ids`` (the rules' count)."""
     from fieldops.rules import to_local
     from fieldops.rules.quarantine import observation_day
@@ -152,10 +175,11 @@ def day_labels(db: Database, ids: tuple[int, ...], today: date,
     if not ids:
         return {}
     with db.read() as s:
-        rows = s.execute(select(Quarantine.id, Quarantine.status, Quarantine.last_day,
-                                BiteReport.bitten_at)
-                         .join(BiteReport, BiteReport.id == Quarantine.bite_report_id)
-                         .where(Quarantine.id.in_(ids))).all()
+        rows = s.execute(
+            select(Quarantine.id, Quarantine.status, Quarantine.last_day, BiteReport.bitten_at)
+            .join(BiteReport, BiteReport.id == Quarantine.bite_report_id)
+            .where(Quarantine.id.in_(ids))
+        ).all()
     out = {}
     for qid, status, last, bitten in rows:
         if status != "open":
@@ -177,6 +201,7 @@ class _Span:
 
 # --- the officer's week -------------------------------------------------------------------
 
+
 @dataclass(frozen=True)
 class ScheduleItem:
     day: date
@@ -185,17 +210,19 @@ class ScheduleItem:
     text: str
 
 
-def week_schedule(db: Database, start: date, profile: Profile,
-                  days: int = 7) -> tuple[ScheduleItem, ...]:
+def week_schedule(
+    db: Database, start: date, profile: Profile, days: int = 7
+) -> tuple[ScheduleItem, ...]:
     """Exams, deliveries and certificates due from ``start`` for ``days`` days, by day."""
     end = start + timedelta(days=days - 1)
     lo = datetime.combine(start, time(0), profile.timezone)
     hi = datetime.combine(end + timedelta(days=1), time(0), profile.timezone)
     with db.read() as s:
-        rows = s.execute(select(Quarantine, Clinic.name)
-                         .outerjoin(Clinic, Clinic.id == Quarantine.clinic_id)
-                         .where(or_(Quarantine.status == "open",
-                                    Quarantine.certificate_received_on.is_(None)))).all()
+        rows = s.execute(
+            select(Quarantine, Clinic.name)
+            .outerjoin(Clinic, Clinic.id == Quarantine.clinic_id)
+            .where(or_(Quarantine.status == "open", Quarantine.certificate_received_on.is_(None)))
+        ).all()
     out: list[ScheduleItem] = []
     for q, clinic in rows:
         where = clinic if q.placement == "clinic" and clinic else "home"
@@ -203,21 +230,48 @@ def week_schedule(db: Database, start: date, profile: Profile,
         if q.status == "open" and q.next_exam_due is not None and q.next_exam_by is not None:
             day = max(q.next_exam_due, start)
             if q.next_exam_by < start:
-                out.append(ScheduleItem(start, "exam", q.id, f"{who}: exam overdue since "
-                                        f"{format_day_short(q.next_exam_by, start)}"))
+                out.append(
+                    ScheduleItem(
+                        start,
+                        "exam",
+                        q.id,
+                        f"{who}: exam overdue since {format_day_short(q.next_exam_by, start)}",
+                    )
+                )
             elif day <= end:
-                slot = "exam" if q.next_exam_by == q.next_exam_due else (
-                    f"exam, any day to {format_day_short(q.next_exam_by, start)}")
+                slot = (
+                    "exam"
+                    if q.next_exam_by == q.next_exam_due
+                    else (f"exam, any day to {format_day_short(q.next_exam_by, start)}")
+                )
                 out.append(ScheduleItem(day, "exam", q.id, f"{who}: {slot}"))
         if q.status == "open" and q.last_day != q.next_exam_by and start <= q.last_day <= end:
             out.append(ScheduleItem(q.last_day, "exam", q.id, f"{who}: {EXAM_SLOTS['last']}"))
-        if q.status == "open" and q.deliver_by is not None and q.delivered_at is None \
-                and lo <= q.deliver_by < hi:
-            out.append(ScheduleItem(q.deliver_by.astimezone(profile.timezone).date(),
-                                    "delivery", q.id, f"{who}: deliver to the clinic by "
-                                    f"{format_instant(q.deliver_by, profile)}"))
-        if q.status in ("open", "certified") and q.certificate_received_on is None \
-                and start <= q.certificate_due <= end:
-            out.append(ScheduleItem(q.certificate_due, "certificate", q.id,
-                                    f"{who}: certification of quarantine due"))
+        if (
+            q.status == "open"
+            and q.deliver_by is not None
+            and q.delivered_at is None
+            and lo <= q.deliver_by < hi
+        ):
+            out.append(
+                ScheduleItem(
+                    q.deliver_by.astimezone(profile.timezone).date(),
+                    "delivery",
+                    q.id,
+                    f"{who}: deliver to the clinic by {format_instant(q.deliver_by, profile)}",
+                )
+            )
+        if (
+            q.status in ("open", "certified")
+            and q.certificate_received_on is None
+            and start <= q.certificate_due <= end
+        ):
+            out.append(
+                ScheduleItem(
+                    q.certificate_due,
+                    "certificate",
+                    q.id,
+                    f"{who}: certification of quarantine due",
+                )
+            )
     return tuple(sorted(out, key=lambda i: (i.day, i.kind, i.quarantine_id)))

@@ -34,20 +34,32 @@ def release_blocks(session, animal_id: int, _release: ReleaseCase):
     """No release of any kind while the animal is in an open bite quarantine (58-527)."""
     found = open_quarantines_of(session, animal_id)
     if not found:
-        return (open_quarantine_block(False, "No open bite quarantine on record for this "
-                                             "animal."),)
+        return (open_quarantine_block(False, "No open bite quarantine on record for this animal."),)
     q = found[0]
-    return (open_quarantine_block(True, (
-        f"In open bite quarantine #{q.id}: observation until {format_day(q.last_day)}; "
-        "released only once the veterinarian certifies it (city code 58-527(b))."
-    )),)
+    return (
+        open_quarantine_block(
+            True,
+            (
+                f"In open bite quarantine #{q.id}: observation until {format_day(q.last_day)}; "
+                "released only once the veterinarian certifies it (city code 58-527(b))."
+            ),
+        ),
+    )
 
 
 def _item(cat: str, kind: str, rid: int, due, text_: str, overdue: bool) -> DueItem:
     code = f"{KEY}.{cat}"
-    return DueItem(module=KEY, kind=kind, record_id=rid, due=due, category=code,
-                   category_label=CATEGORIES[code], text=text_, overdue=overdue,
-                   sort_key=(list(CATEGORIES).index(code), rid))
+    return DueItem(
+        module=KEY,
+        kind=kind,
+        record_id=rid,
+        due=due,
+        category=code,
+        category_label=CATEGORIES[code],
+        text=text_,
+        overdue=overdue,
+        sort_key=(list(CATEGORIES).index(code), rid),
+    )
 
 
 def due_items(db: Database, day: date, profile: Profile) -> tuple[DueItem, ...]:
@@ -57,48 +69,111 @@ def due_items(db: Database, day: date, profile: Profile) -> tuple[DueItem, ...]:
     horizon = datetime.combine(day + timedelta(days=2), time(0), profile.timezone)
     items: list[DueItem] = []
     with db.read() as s:
-        rows = s.scalars(select(Quarantine).where(
-            (Quarantine.status == "open") | (
-                (Quarantine.status == "certified")
-                & Quarantine.certificate_received_on.is_(None)))).all()
+        rows = s.scalars(
+            select(Quarantine).where(
+                (Quarantine.status == "open")
+                | (
+                    (Quarantine.status == "certified")
+                    & Quarantine.certificate_received_on.is_(None)
+                )
+            )
+        ).all()
         for q in rows:
             who = f"#{q.id} {q.animal_name} ({q.owner_name or 'owner unknown'})"
             if q.status == "open":
                 if q.next_exam_by is not None and q.next_exam_by < day:
-                    items.append(_item("exam_overdue", "quarantine", q.id, q.next_exam_by,
-                                       f"{who}: exam due by {format_day_short(q.next_exam_by, day)}"
-                                       " not recorded", True))
-                elif q.next_exam_due is not None and q.next_exam_by is not None \
-                        and q.next_exam_due <= day:
-                    until = "" if q.next_exam_by == q.next_exam_due else (
-                        f" (any day until {format_day_short(q.next_exam_by, day)})")
-                    items.append(_item("exam_due_today", "quarantine", q.id, day,
-                                       f"{who}: exam due{until}", False))
+                    items.append(
+                        _item(
+                            "exam_overdue",
+                            "quarantine",
+                            q.id,
+                            q.next_exam_by,
+                            f"{who}: exam due by {format_day_short(q.next_exam_by, day)}"
+                            " not recorded",
+                            True,
+                        )
+                    )
+                elif (
+                    q.next_exam_due is not None
+                    and q.next_exam_by is not None
+                    and q.next_exam_due <= day
+                ):
+                    until = (
+                        ""
+                        if q.next_exam_by == q.next_exam_due
+                        else (f" (any day until {format_day_short(q.next_exam_by, day)})")
+                    )
+                    items.append(
+                        _item(
+                            "exam_due_today",
+                            "quarantine",
+                            q.id,
+                            day,
+                            f"{who}: exam due{until}",
+                            False,
+                        )
+                    )
                 if q.deliver_by is not None and q.delivered_at is None and q.deliver_by < horizon:
                     late = q.deliver_by < ref
-                    items.append(_item("delivery_due", "quarantine", q.id, q.deliver_by,
-                                       f"{who}: deliver to the clinic by "
-                                       f"{format_instant(q.deliver_by, profile)}",
-                                       late))
+                    items.append(
+                        _item(
+                            "delivery_due",
+                            "quarantine",
+                            q.id,
+                            q.deliver_by,
+                            f"{who}: deliver to the clinic by "
+                            f"{format_instant(q.deliver_by, profile)}",
+                            late,
+                        )
+                    )
                 if q.last_day == day:
-                    items.append(_item("period_ends_today", "quarantine", q.id, day,
-                                       f"{who}: last day of observation; last exam and "
-                                       "certification today", False))
+                    items.append(
+                        _item(
+                            "period_ends_today",
+                            "quarantine",
+                            q.id,
+                            day,
+                            f"{who}: last day of observation; last exam and certification today",
+                            False,
+                        )
+                    )
                 elif q.last_day < day:
-                    items.append(_item("period_ended_open", "quarantine", q.id, q.last_day,
-                                       f"{who}: observation ended {format_day_short(q.last_day, day)}"
-                                       "; record the release or the outcome", True))
+                    items.append(
+                        _item(
+                            "period_ended_open",
+                            "quarantine",
+                            q.id,
+                            q.last_day,
+                            f"{who}: observation ended {format_day_short(q.last_day, day)}"
+                            "; record the release or the outcome",
+                            True,
+                        )
+                    )
             if q.certificate_received_on is None:
                 if q.certificate_due == day:
-                    items.append(_item("certificate_due_today", "quarantine", q.id, day,
-                                       f"{who}: certification of quarantine due today", False))
+                    items.append(
+                        _item(
+                            "certificate_due_today",
+                            "quarantine",
+                            q.id,
+                            day,
+                            f"{who}: certification of quarantine due today",
+                            False,
+                        )
+                    )
                 elif q.certificate_due < day:
-                    items.append(_item("certificate_overdue", "quarantine", q.id,
-                                       q.certificate_due,
-                                       f"{who}: certification of quarantine was due "
-                                       f"{format_day_short(q.certificate_due, day)}, "
-                                       f"{plural((day - q.certificate_due).days, 'day')} ago",
-                                       True))
+                    items.append(
+                        _item(
+                            "certificate_overdue",
+                            "quarantine",
+                            q.id,
+                            q.certificate_due,
+                            f"{who}: certification of quarantine was due "
+                            f"{format_day_short(q.certificate_due, day)}, "
+                            f"{plural((day - q.certificate_due).days, 'day')} ago",
+                            True,
+                        )
+                    )
         items += _case_items(s, day)
     return tuple(sorted(items, key=lambda i: i.sort_key))
 
@@ -111,21 +186,44 @@ def _case_items(s, day: date) -> list[DueItem]:
         kinds.setdefault(bite_id, set()).add(kind)
     for bite in s.scalars(select(BiteReport).where(BiteReport.referral.is_(True))):
         if "referral_sent" not in kinds.get(bite.id, set()):
-            out.append(_item("referral_not_sent", "bite", bite.id, bite.reported_at,
-                             f"Bite #{bite.id} by a {bite.animal_description or bite.species}"
-                             f" at {bite.place}: refer to the health officer", True))
+            out.append(
+                _item(
+                    "referral_not_sent",
+                    "bite",
+                    bite.id,
+                    bite.reported_at,
+                    f"Bite #{bite.id} by a {bite.animal_description or bite.species}"
+                    f" at {bite.place}: refer to the health officer",
+                    True,
+                )
+            )
     for q in s.scalars(select(Quarantine).where(Quarantine.status.in_(("died", "euthanized")))):
         if "specimen_sent" not in kinds.get(q.bite_report_id, set()):
-            out.append(_item("specimen_not_sent", "quarantine", q.id, q.closed_at,
-                             f"#{q.id} {q.animal_name}: {q.status}; send the specimen to the "
-                             "State Laboratory of Hygiene (do not damage the head)", True))
-    signs = select(QuarantineExam.quarantine_id).where(
-        QuarantineExam.finding == "signs_of_rabies")
+            out.append(
+                _item(
+                    "specimen_not_sent",
+                    "quarantine",
+                    q.id,
+                    q.closed_at,
+                    f"#{q.id} {q.animal_name}: {q.status}; send the specimen to the "
+                    "State Laboratory of Hygiene (do not damage the head)",
+                    True,
+                )
+            )
+    signs = select(QuarantineExam.quarantine_id).where(QuarantineExam.finding == "signs_of_rabies")
     for q in s.scalars(select(Quarantine).where(Quarantine.id.in_(signs))):
         if "signs_of_rabies" not in kinds.get(q.bite_report_id, set()):
-            out.append(_item("signs_not_reported", "quarantine", q.id, day,
-                             f"#{q.id} {q.animal_name}: signs of rabies at an exam; notify the "
-                             "health officer and record it", True))
+            out.append(
+                _item(
+                    "signs_not_reported",
+                    "quarantine",
+                    q.id,
+                    day,
+                    f"#{q.id} {q.animal_name}: signs of rabies at an exam; notify the "
+                    "health officer and record it",
+                    True,
+                )
+            )
     return out
 
 
@@ -136,10 +234,13 @@ def checks(conn) -> list[str]:
     from fieldops.services.quarantine.plan import STATUS_BY_EVENT, events_of
 
     out = []
-    n = conn.execute(text(
-        "SELECT count(*) FROM quarantine t WHERE NOT EXISTS (SELECT 1 FROM audit_event e "
-        "WHERE e.entity = 'quarantine' AND e.entity_id = t.id AND e.action = "
-        "'quarantine_order')")).scalar_one()
+    n = conn.execute(
+        text(
+            "SELECT count(*) FROM quarantine t WHERE NOT EXISTS (SELECT 1 FROM audit_event e "
+            "WHERE e.entity = 'quarantine' AND e.entity_id = t.id AND e.action = "
+            "'quarantine_order')"
+        )
+    ).scalar_one()
     if n:
         out.append(f"{n} quarantine(s) have no audit trail of their order")
     # Status, delivery and certificate follow from the events alone (no profile needed).
@@ -156,12 +257,17 @@ def checks(conn) -> list[str]:
                     delivered = None
                 elif e.kind == "certificate_received":
                     received = e.received_on
-            if (q.status, q.delivered_at, q.certificate_received_on) != (status, delivered,
-                                                                        received):
+            if (q.status, q.delivered_at, q.certificate_received_on) != (
+                status,
+                delivered,
+                received,
+            ):
                 stale.append(q.id)
     if stale:
-        out.append(f"{len(stale)} quarantine(s) show a state their records do not support: "
-                   + ", ".join(f"#{i}" for i in stale[:10]))
+        out.append(
+            f"{len(stale)} quarantine(s) show a state their records do not support: "
+            + ", ".join(f"#{i}" for i in stale[:10])
+        )
     return out
 
 
@@ -172,6 +278,12 @@ def demo(d: Demo) -> str:
     return f"{n} bite reports" if n else ""
 
 
-MODULE = Module(KEY, "Bite quarantines", release_blocks=release_blocks, due_items=due_items,
-                categories=CATEGORIES, demo=demo, checks=checks)
-
+MODULE = Module(
+    KEY,
+    "Bite quarantines",
+    release_blocks=release_blocks,
+    due_items=due_items,
+    categories=CATEGORIES,
+    demo=demo,
+    checks=checks,
+)

@@ -27,8 +27,12 @@ from fieldops.rules.quarantine import (
     quarantine_plan,
 )
 
-STATUS_BY_EVENT = {"released": "certified", "died": "died", "euthanized": "euthanized",
-                   "escaped": "escaped"}
+STATUS_BY_EVENT = {
+    "released": "certified",
+    "died": "died",
+    "euthanized": "euthanized",
+    "escaped": "escaped",
+}
 
 
 @dataclass(frozen=True)
@@ -46,24 +50,42 @@ class State:
 
 
 def events_of(s: Session, bite_id: int) -> list[QuarantineEvent]:
-    return list(s.scalars(select(QuarantineEvent).where(QuarantineEvent.bite_report_id == bite_id)
-                          .order_by(QuarantineEvent.at, QuarantineEvent.id)))
+    return list(
+        s.scalars(
+            select(QuarantineEvent)
+            .where(QuarantineEvent.bite_report_id == bite_id)
+            .order_by(QuarantineEvent.at, QuarantineEvent.id)
+        )
+    )
 
 
 def exams_of(s: Session, quarantine_id: int) -> list[QuarantineExam]:
-    return list(s.scalars(select(QuarantineExam)
-                          .where(QuarantineExam.quarantine_id == quarantine_id)
-                          .order_by(QuarantineExam.examined_on, QuarantineExam.id)))
+    return list(
+        s.scalars(
+            select(QuarantineExam)
+            .where(QuarantineExam.quarantine_id == quarantine_id)
+            .order_by(QuarantineExam.examined_on, QuarantineExam.id)
+        )
+    )
 
 
 def order_plan(bite: BiteReport, ordered_at, profile: Profile) -> QuarantinePlan:
-    return quarantine_plan(bite.bitten_at, ordered_at, profile,
-                           owner_known=bite.owner_id is not None,
-                           rabies_proof=bite.rabies_proof)
+    return quarantine_plan(
+        bite.bitten_at,
+        ordered_at,
+        profile,
+        owner_known=bite.owner_id is not None,
+        rabies_proof=bite.rabies_proof,
+    )
 
 
-def state_of(bite: BiteReport, q: Quarantine, events: list[QuarantineEvent],
-             exams: list[QuarantineExam], profile: Profile) -> State:
+def state_of(
+    bite: BiteReport,
+    q: Quarantine,
+    events: list[QuarantineEvent],
+    exams: list[QuarantineExam],
+    profile: Profile,
+) -> State:
     plan = order_plan(bite, q.ordered_at, profile)
     status, clinic_id = "open", q.ordered_clinic_id
     delivered: datetime | None = None

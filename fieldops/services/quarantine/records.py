@@ -14,8 +14,9 @@ from fieldops.services.context import fetch, now
 from fieldops.services.quarantine.views import BiteView, QuarantineView, bite_view, quarantine_view
 
 
-def get_quarantine(db: Database, quarantine_id: int, profile: Profile,
-                   today: date | None = None) -> QuarantineView:
+def get_quarantine(
+    db: Database, quarantine_id: int, profile: Profile, today: date | None = None
+) -> QuarantineView:
     today = today or to_local(now(), profile).date()
     with db.read() as s:
         q = fetch(s, Quarantine, quarantine_id)
@@ -26,10 +27,17 @@ def get_quarantine(db: Database, quarantine_id: int, profile: Profile,
             if imp is not None and not imp.bit_person:
                 from dataclasses import replace
 
-                view = replace(view, warnings=(*view.warnings, (
-                    f"Impoundment #{imp_id} was not recorded as a bite: correct its intake "
-                    "(\u201cbit a person\u201d) so that the 10-day hold applies "
-                    "(city code 58-526).")))
+                view = replace(
+                    view,
+                    warnings=(
+                        *view.warnings,
+                        (
+                            f"Impoundment #{imp_id} was not recorded as a bite: correct its intake "
+                            "(\u201cbit a person\u201d) so that the 10-day hold applies "
+                            "(city code 58-526)."
+                        ),
+                    ),
+                )
         return view
 
 
@@ -39,6 +47,10 @@ def get_bite(db: Database, bite_report_id: int, profile: Profile) -> BiteView:
 
 
 def open_quarantines_of(s, animal_id: int) -> list[Quarantine]:
-    return list(s.scalars(select(Quarantine).where(Quarantine.animal_id == animal_id,
-                                                   Quarantine.status == "open")
-                          .order_by(Quarantine.id)))
+    return list(
+        s.scalars(
+            select(Quarantine)
+            .where(Quarantine.animal_id == animal_id, Quarantine.status == "open")
+            .order_by(Quarantine.id)
+        )
+    )

@@ -23,15 +23,26 @@ from fieldops.rules.quarantine import (
 from fieldops.services.context import fetch
 from fieldops.services.quarantine.plan import State, events_of, exams_of, state_of
 
-STATUS_LABELS = {"open": "Open", "certified": "Certified, released", "died": "Died",
-                 "euthanized": "Euthanized", "escaped": "Escaped"}
+STATUS_LABELS = {
+    "open": "Open",
+    "certified": "Certified, released",
+    "died": "Died",
+    "euthanized": "Euthanized",
+    "escaped": "Escaped",
+}
 PLACEMENT_LABELS = {"home": "Home", "clinic": "Clinic"}
 EVENT_LABELS = {
-    "delivered": "Delivered to the clinic", "broken_home": "Home quarantine broken",
-    "extended": "Observation extended", "signs_of_rabies": "Signs of rabies",
-    "died": "Died", "euthanized": "Euthanized", "specimen_sent": "Specimen sent",
-    "escaped": "Escaped", "certificate_received": "Certificate received",
-    "released": "Released, certified by the veterinarian", "referral_sent": "Referred",
+    "delivered": "Delivered to the clinic",
+    "broken_home": "Home quarantine broken",
+    "extended": "Observation extended",
+    "signs_of_rabies": "Signs of rabies",
+    "died": "Died",
+    "euthanized": "Euthanized",
+    "specimen_sent": "Specimen sent",
+    "escaped": "Escaped",
+    "certificate_received": "Certificate received",
+    "released": "Released, certified by the veterinarian",
+    "referral_sent": "Referred",
 }
 
 
@@ -163,8 +174,19 @@ def _clinic_name(s: Session, clinic_id: int | None) -> str:
 
 
 def event_view(s: Session, e) -> EventView:
-    return EventView(e.id, e.kind, EVENT_LABELS[e.kind], e.at, e.who, _clinic_name(s, e.clinic_id),
-                     e.new_last_day, e.received_on, e.citation, e.notes, e.recorded_by)
+    return EventView(
+        e.id,
+        e.kind,
+        EVENT_LABELS[e.kind],
+        e.at,
+        e.who,
+        _clinic_name(s, e.clinic_id),
+        e.new_last_day,
+        e.received_on,
+        e.citation,
+        e.notes,
+        e.recorded_by,
+    )
 
 
 def bite_view(s: Session, bite: BiteReport, profile: Profile, events=None) -> BiteView:
@@ -177,14 +199,32 @@ def bite_view(s: Session, bite: BiteReport, profile: Profile, events=None) -> Bi
     from fieldops.services.people import format_address
 
     return BiteView(
-        bite.id, bite.bitten_at, bite.place, bite.victim_name, bite.victim_contact, bite.species,
-        bite.animal_id, _animal_label(animal, bite.animal_description, bite.species),
-        bite.owner_id, owner.full_name if owner else "unknown",
+        bite.id,
+        bite.bitten_at,
+        bite.place,
+        bite.victim_name,
+        bite.victim_contact,
+        bite.species,
+        bite.animal_id,
+        _animal_label(animal, bite.animal_description, bite.species),
+        bite.owner_id,
+        owner.full_name if owner else "unknown",
         format_address(owner.address, owner.city, owner.state, owner.postal_code) if owner else "",
-        bite.impoundment_id, bite.reported_by, bite.reported_at, bite.rabies_certificate,
-        bite.rabies_vaccinated_on, bite.rabies_expires_on, bite.rabies_proof, proof.why,
-        bite.officer, bite.referral, referral_why(bite.species) if bite.referral else "",
-        bite.notes, q_id, tuple(event_view(s, e) for e in events))
+        bite.impoundment_id,
+        bite.reported_by,
+        bite.reported_at,
+        bite.rabies_certificate,
+        bite.rabies_vaccinated_on,
+        bite.rabies_expires_on,
+        bite.rabies_proof,
+        proof.why,
+        bite.officer,
+        bite.referral,
+        referral_why(bite.species) if bite.referral else "",
+        bite.notes,
+        q_id,
+        tuple(event_view(s, e) for e in events),
+    )
 
 
 def _required(st: State, exams, today: date) -> tuple[RequiredExam, ...]:
@@ -212,32 +252,68 @@ def quarantine_view(s: Session, q: Quarantine, profile: Profile, today: date) ->
     st = state_of(bite, q, events, exams, profile)
     clinic = s.get(Clinic, st.clinic_id) if st.clinic_id is not None else None
     exam_views = tuple(
-        ExamView(x.id, x.examined_on, x.veterinarian, _clinic_name(s, x.clinic_id), x.finding,
-                 EXAM_FINDINGS[x.finding], x.fee,
-                 EXAM_SLOTS.get(st.exam_slots.get(x.id) or "", ""),
-                 x.warning, x.recorded_by) for x in exams)
+        ExamView(
+            x.id,
+            x.examined_on,
+            x.veterinarian,
+            _clinic_name(s, x.clinic_id),
+            x.finding,
+            EXAM_FINDINGS[x.finding],
+            x.fee,
+            EXAM_SLOTS.get(st.exam_slots.get(x.id) or "", ""),
+            x.warning,
+            x.recorded_by,
+        )
+        for x in exams
+    )
     warnings = []
-    if any(x.finding == "signs_of_rabies" for x in exams) and \
-            not any(e.kind == "signs_of_rabies" for e in events):
-        warnings.append("Signs of rabies were found at an examination: record when the health "
-                        "officer was notified, and by whom.")
-    if any(e.kind in ("died", "euthanized") for e in events) and \
-            not any(e.kind == "specimen_sent" for e in events):
-        warnings.append("Record when the specimen went to the State Laboratory of Hygiene, and "
-                        "who sent it. " + SPECIMEN_NOTE)
+    if any(x.finding == "signs_of_rabies" for x in exams) and not any(
+        e.kind == "signs_of_rabies" for e in events
+    ):
+        warnings.append(
+            "Signs of rabies were found at an examination: record when the health "
+            "officer was notified, and by whom."
+        )
+    if any(e.kind in ("died", "euthanized") for e in events) and not any(
+        e.kind == "specimen_sent" for e in events
+    ):
+        warnings.append(
+            "Record when the specimen went to the State Laboratory of Hygiene, and "
+            "who sent it. " + SPECIMEN_NOTE
+        )
     if st.plan.placement == "clinic" and st.delivered_at is None and st.status == "open":
         warnings.append("Delivery to the clinic is not recorded yet.")
     ev = tuple(event_view(s, e) for e in events)
     return QuarantineView(
-        q.id, q.version, bite_view(s, bite, profile, events), st.status,
-        STATUS_LABELS[st.status], st.plan.placement, PLACEMENT_LABELS[st.plan.placement],
-        st.clinic_id, clinic.name if clinic else "", clinic.address if clinic else "",
-        q.ordered_at, st.plan.deliver_by, st.delivered_at, st.plan.first_exam_day,
-        st.plan.intervening_exam_window, st.plan.last_day, st.plan.certificate_due,
-        st.certificate_received_on, st.closed_at, dict(st.plan.why), st.plan.notes,
+        q.id,
+        q.version,
+        bite_view(s, bite, profile, events),
+        st.status,
+        STATUS_LABELS[st.status],
+        st.plan.placement,
+        PLACEMENT_LABELS[st.plan.placement],
+        st.clinic_id,
+        clinic.name if clinic else "",
+        clinic.address if clinic else "",
+        q.ordered_at,
+        st.plan.deliver_by,
+        st.delivered_at,
+        st.plan.first_exam_day,
+        st.plan.intervening_exam_window,
+        st.plan.last_day,
+        st.plan.certificate_due,
+        st.certificate_received_on,
+        st.closed_at,
+        dict(st.plan.why),
+        st.plan.notes,
         max(0, min(observation_day(st.plan, today), observation_length(st.plan))),
-        observation_length(st.plan), _required(st, exams, today), exam_views, ev,
-        sum((x.fee for x in exams), Decimal("0")), warnings=tuple(warnings))
+        observation_length(st.plan),
+        _required(st, exams, today),
+        exam_views,
+        ev,
+        sum((x.fee for x in exams), Decimal("0")),
+        warnings=tuple(warnings),
+    )
 
 
 def impoundment_label(s: Session, impoundment_id: int | None) -> str:

@@ -43,14 +43,25 @@ def host(qtbot) -> QWidget:
 def bites(sqlite_db, operator, supervisor):
     """An owner with a vaccinated dog and an unvaccinated cat, and two licensed clinics."""
     db = sqlite_db
-    ana = create_person(db, operator, PersonInput(full_name="O'Brien & <Sons>",
-                                                  address="12 Elm St", city="Madison"))
-    rex = create_animal(db, operator, AnimalInput(species="dog", name="Rex", breed="Beagle",
-                                                  owner_id=ana.id), today=local_today())
-    add_vaccination(db, operator, rex.id, VaccinationInput(day(300), day(-400), "RV-77",
-                                                           "Dr Vet"), today=local_today())
-    tom = create_animal(db, operator, AnimalInput(species="cat", name="Tom", owner_id=ana.id),
-                        today=local_today())
+    ana = create_person(
+        db, operator, PersonInput(full_name="O'Brien & <Sons>", address="12 Elm St", city="Madison")
+    )
+    rex = create_animal(
+        db,
+        operator,
+        AnimalInput(species="dog", name="Rex", breed="Beagle", owner_id=ana.id),
+        today=local_today(),
+    )
+    add_vaccination(
+        db,
+        operator,
+        rex.id,
+        VaccinationInput(day(300), day(-400), "RV-77", "Dr Vet"),
+        today=local_today(),
+    )
+    tom = create_animal(
+        db, operator, AnimalInput(species="cat", name="Tom", owner_id=ana.id), today=local_today()
+    )
     clinic = qs.create_clinic(db, supervisor, qs.ClinicInput("Eastside Veterinary Clinic"))
     pound = qs.create_clinic(db, supervisor, qs.ClinicInput("City Animal Control Pound"))
     return SimpleNamespace(db=db, ana=ana, rex=rex, tom=tom, clinic=clinic, pound=pound)

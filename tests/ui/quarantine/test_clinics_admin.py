@@ -11,8 +11,9 @@ from ui.app import build_context
 from ui.quarantine.clinics import ClinicsWidget
 
 
-def test_a_supervisor_registers_a_clinic_and_withdraws_its_licence(qtbot, qapp, sqlite_db,
-                                                                   supervisor, errors):
+def test_a_supervisor_registers_a_clinic_and_withdraws_its_licence(
+    qtbot, qapp, sqlite_db, supervisor, errors
+):
     ctx = build_context(sqlite_db, supervisor, errors=errors)
     try:
         page = AdministrationWidget(ctx)
@@ -27,8 +28,10 @@ def test_a_supervisor_registers_a_clinic_and_withdraws_its_licence(qtbot, qapp, 
         widget.view.selectRow(0)
         widget.licensed.setChecked(False)
         widget.change_button.click()
-        qtbot.waitUntil(lambda: widget.model.rowCount() == 1
-                        and not widget.model.row_object(0).licensed, timeout=10_000)
+        qtbot.waitUntil(
+            lambda: widget.model.rowCount() == 1 and not widget.model.row_object(0).licensed,
+            timeout=10_000,
+        )
         assert qs.list_clinics(sqlite_db, licensed_only=True) == ()
     finally:
         qtbot.waitUntil(lambda: ctx.tasks.pending_count() == 0, timeout=10_000)

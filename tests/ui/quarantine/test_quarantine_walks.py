@@ -24,6 +24,7 @@ from ui.today.page import TodayWidget
 def wait_idle(qtbot, ctx):
     def wait() -> None:
         qtbot.waitUntil(lambda: ctx.tasks.pending_count() == 0, timeout=10_000)
+
     return wait
 
 
@@ -37,6 +38,7 @@ def wait_window(qtbot):
     def wait(name: str):
         qtbot.waitUntil(lambda: visible(name) is not None, timeout=10_000)
         return visible(name)
+
     return wait
 
 
@@ -57,7 +59,8 @@ def choose(combo, data) -> None:
 
 
 def test_a_home_quarantine_from_the_bite_report_to_the_certificate(
-        qtbot, ctx, host, bites, wait_idle, wait_window):
+    qtbot, ctx, host, bites, wait_idle, wait_window
+):
     dialog = opening.new_bite_report(ctx, host)
     fill_bite(dialog, bites, days_ago(12))
     wait_idle()
@@ -72,8 +75,11 @@ def test_a_home_quarantine_from_the_bite_report_to_the_certificate(
     wait_idle()
     v = record.view
     assert v.placement == "home" and v.status == "open"
-    assert [m.state for m in marks(v, ctx.today(), ctx.timezone) if m.kind == "exam"] == \
-        ["overdue", "overdue", "overdue"]
+    assert [m.state for m in marks(v, ctx.today(), ctx.timezone) if m.kind == "exam"] == [
+        "overdue",
+        "overdue",
+        "overdue",
+    ]
     record.why_labels["last_day"].parentWidget()  # the "Why this date?" text is there
     assert "58-527(b)" in record.why_labels["last_day"].text()
     for on in (day(12), day(7), day(2)):
@@ -102,7 +108,8 @@ def test_a_home_quarantine_from_the_bite_report_to_the_certificate(
 
 
 def test_a_bite_without_proof_goes_to_a_clinic_with_its_delivery_deadline(
-        qtbot, ctx, host, bites, wait_idle, wait_window):
+    qtbot, ctx, host, bites, wait_idle, wait_window
+):
     dialog = opening.new_bite_report(ctx, host)
     fill_bite(dialog, bites, days_ago(1))
     wait_idle()
@@ -130,11 +137,20 @@ def test_a_bite_without_proof_goes_to_a_clinic_with_its_delivery_deadline(
     record.close()
 
 
-def test_a_broken_home_quarantine_moves_to_a_clinic(qtbot, ctx, host, bites, operator,
-                                                     wait_idle, wait_window):
-    r = qs.report_bite(bites.db, operator, bite_input(
-        days_ago(5), animal_id=bites.rex.id, rabies_vaccinated_on=day(300),
-        rabies_expires_on=day(-400)), PROFILE)
+def test_a_broken_home_quarantine_moves_to_a_clinic(
+    qtbot, ctx, host, bites, operator, wait_idle, wait_window
+):
+    r = qs.report_bite(
+        bites.db,
+        operator,
+        bite_input(
+            days_ago(5),
+            animal_id=bites.rex.id,
+            rabies_vaccinated_on=day(300),
+            rabies_expires_on=day(-400),
+        ),
+        PROFILE,
+    )
     opening.open_quarantine(ctx, r.quarantine_id, host)
     record = wait_window("QuarantineDialog")
     wait_idle()
@@ -156,16 +172,35 @@ def test_a_broken_home_quarantine_moves_to_a_clinic(qtbot, ctx, host, bites, ope
 
 
 def test_a_biting_stray_is_refused_release_while_quarantined_and_released_once_certified(
-        qtbot, ctx, host, bites, operator, wait_idle, wait_window):
+    qtbot, ctx, host, bites, operator, wait_idle, wait_window
+):
     from fieldops.services.impounds import get_impoundment
     from ui.impounds.release_wizard import ReleaseWizardDialog
 
-    imp = intake(bites.db, operator, IntakeInput(
-        impounded_at=days_ago(12), animal_id=bites.tom.id, officer="Off. Lee", reason="bite",
-        bit_person=True, found_place="Tenney Park"), PROFILE)
-    r = qs.report_bite(bites.db, operator, bite_input(
-        days_ago(12) - timedelta(hours=1), impoundment_id=imp.id, clinic_id=bites.pound.id,
-        ordered_at=days_ago(12)), PROFILE)
+    imp = intake(
+        bites.db,
+        operator,
+        IntakeInput(
+            impounded_at=days_ago(12),
+            animal_id=bites.tom.id,
+            officer="Off. Lee",
+            reason="bite",
+            bit_person=True,
+            found_place="Tenney Park",
+        ),
+        PROFILE,
+    )
+    r = qs.report_bite(
+        bites.db,
+        operator,
+        bite_input(
+            days_ago(12) - timedelta(hours=1),
+            impoundment_id=imp.id,
+            clinic_id=bites.pound.id,
+            ordered_at=days_ago(12),
+        ),
+        PROFILE,
+    )
 
     def block_row():
         view = get_impoundment(bites.db, imp.id, PROFILE, now())
@@ -180,7 +215,7 @@ def test_a_biting_stray_is_refused_release_while_quarantined_and_released_once_c
         wizard.reject()
         return rows["Not in an open bite quarantine"], finish
 
-    (mark, note), finish = block_row()
+    (mark, _note), finish = block_row()
     assert mark == "✘" and not finish
     for on in (day(12), day(7), day(2)):
         exam(bites.db, operator, r.quarantine_id, on, clinic=bites.pound.id)
@@ -193,15 +228,19 @@ def test_a_biting_stray_is_refused_release_while_quarantined_and_released_once_c
     release.save_button.click()
     qtbot.waitUntil(lambda: record.view.status == "certified", timeout=10_000)
     record.close()
-    (mark, note), _finish = block_row()
+    (mark, _note), _finish = block_row()
     assert mark == "✔"
 
 
 def test_overdue_quarantine_items_come_first_on_today_and_open_their_record(
-        qtbot, ctx, host, bites, operator, wait_idle, wait_window):
-    late = qs.report_bite(bites.db, operator, bite_input(days_ago(3), animal_id=bites.tom.id,
-                                                         clinic_id=bites.clinic.id),
-                          PROFILE).quarantine_id
+    qtbot, ctx, host, bites, operator, wait_idle, wait_window
+):
+    late = qs.report_bite(
+        bites.db,
+        operator,
+        bite_input(days_ago(3), animal_id=bites.tom.id, clinic_id=bites.clinic.id),
+        PROFILE,
+    ).quarantine_id
     page = TodayWidget(ctx)
     qtbot.addWidget(page)
     page.show()
