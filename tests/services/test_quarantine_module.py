@@ -227,6 +227,7 @@ def test_the_officers_week_lists_exams_deliveries_and_certificates_by_day(db, op
     ).quarantine_id
     exam(db, operator, qid, day(8))
     exam(db, operator, qid, day(4))
+    qs.record_delivery(db, operator, qid, days_ago(8, 13), PROFILE)
     week = qs.week_schedule(db, local_today(), PROFILE)
     q = qs.get_quarantine(db, qid, PROFILE)
     assert [(i.day, i.kind) for i in week] == [(q.last_day, "exam")]
@@ -241,4 +242,5 @@ def test_the_officers_week_starts_with_the_exams_already_overdue(db, operator, r
     week = qs.week_schedule(db, local_today(), PROFILE)
     first = [i for i in week if i.quarantine_id == qid and i.day == local_today()]
     assert any("overdue since" in i.text for i in first)
-    assert not any(i.kind == "delivery" for i in week)  # its deadline passed before the week
+    # Its delivery deadline passed before the week: listed first, as overdue.
+    assert any(i.kind == "delivery" and "overdue" in i.text for i in first)

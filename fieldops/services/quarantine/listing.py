@@ -247,20 +247,21 @@ def week_schedule(
                 out.append(ScheduleItem(day, "exam", q.id, f"{who}: {slot}"))
         if q.status == "open" and q.last_day != q.next_exam_by and start <= q.last_day <= end:
             out.append(ScheduleItem(q.last_day, "exam", q.id, f"{who}: {EXAM_SLOTS['last']}"))
-        if (
-            q.status == "open"
-            and q.deliver_by is not None
-            and q.delivered_at is None
-            and lo <= q.deliver_by < hi
-        ):
-            out.append(
-                ScheduleItem(
-                    q.deliver_by.astimezone(profile.timezone).date(),
-                    "delivery",
-                    q.id,
-                    f"{who}: deliver to the clinic by {format_instant(q.deliver_by, profile)}",
+        if q.status == "open" and q.deliver_by is not None and q.delivered_at is None:
+            by = format_instant(q.deliver_by, profile)
+            if q.deliver_by < lo:  # late already: first thing in the week
+                out.append(
+                    ScheduleItem(start, "delivery", q.id, f"{who}: delivery overdue, due by {by}")
                 )
-            )
+            elif q.deliver_by < hi:
+                out.append(
+                    ScheduleItem(
+                        q.deliver_by.astimezone(profile.timezone).date(),
+                        "delivery",
+                        q.id,
+                        f"{who}: deliver to the clinic by {by}",
+                    )
+                )
         if (
             q.status in ("open", "certified")
             and q.certificate_received_on is None

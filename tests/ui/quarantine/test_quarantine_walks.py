@@ -255,3 +255,26 @@ def test_overdue_quarantine_items_come_first_on_today_and_open_their_record(
     record = wait_window("QuarantineDialog")
     assert record.quarantine_id() == late
     record.close()
+
+
+def test_the_record_renders_its_order_and_certification_form(ctx, bites, operator):
+    from io import BytesIO
+
+    from pypdf import PdfReader
+
+    from ui.quarantine.documents import render
+
+    r = qs.report_bite(
+        bites.db,
+        operator,
+        bite_input(days_ago(2), animal_id=bites.tom.id, clinic_id=bites.clinic.id),
+        PROFILE,
+    )
+    view = qs.get_quarantine(bites.db, r.quarantine_id, PROFILE)
+    for which, title in (
+        ("order", "Order of rabies quarantine"),
+        ("certificate", "Certification of quarantine"),
+    ):
+        pdf = render(ctx, view, which)
+        text = " ".join(p.extract_text() for p in PdfReader(BytesIO(pdf)).pages)
+        assert title in " ".join(text.split()) and "O'Brien & <Sons>" in " ".join(text.split())
