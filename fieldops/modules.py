@@ -48,7 +48,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 INSTALLED: tuple[str, ...] = (
     "fieldops.services.pound",
-    "fieldops.services.untracked:QUARANTINE",  # until the bite-quarantine module (58-527)
+    "fieldops.services.quarantine.module",  # bite quarantines (58-527)
     "fieldops.services.vicious.module",  # vicious animals (58-524)
 )
 """Where the installed modules are: ``package.file`` (its ``MODULE``) or ``package.file:NAME``.
@@ -132,6 +132,9 @@ class Module:
     categories: Mapping[str, str] = field(default_factory=dict)
     demo: Callable[[Demo], str] | None = None  # returns a summary fragment, or ""
     checks: Callable[[Any], Sequence[str]] | None = None  # an SQLAlchemy connection
+    # Its audit actions in words for every record's history: action (or "entity:action")
+    # -> fieldops.services.history.EventKind.
+    event_kinds: Mapping[str, Any] = field(default_factory=dict)
 
 
 _loaded: tuple[Module, ...] | None = None

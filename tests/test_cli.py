@@ -80,10 +80,11 @@ def test_demo_command_and_due_json(tmp_path):
     result = run("--db", db, "due", "--date", "2026-12-01", "--json")
     data = json.loads(result.stdout)
     assert data["date"] == "2026-12-01"
-    # Issue 10: the vicious-animal module's items are in the list too; the pound's keep
-    # their impoundment id, and every item names its module, kind and record.
-    assert all({"module", "kind", "id", "category", "text"} <= set(i) for i in data["items"])
+    # Issues 9 and 10: the quarantine and vicious-animal modules' items join the pound's; each
+    # names its module, kind and record, and the pound's keep their impoundment id.
+    assert all({"category", "module", "kind", "id", "text"} <= set(i) for i in data["items"])
     assert all("impoundment_id" in i for i in data["items"] if i["module"] == "impound")
+    assert any(i["category"].startswith("quarantine.") for i in data["items"])
 
 
 def test_due_rejects_a_bad_date(tmp_path):

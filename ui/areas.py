@@ -28,6 +28,7 @@ from ui.admin.page import AdministrationWidget
 from ui.context import AppContext
 from ui.impounds.page import ImpoundsWidget
 from ui.people.page import PeopleAndAnimalsWidget
+from ui.quarantine.page import QuarantinesWidget
 from ui.reports.page import ReportsWidget
 from ui.today.page import TodayWidget
 from ui.vicious.page import ViciousWidget
@@ -65,6 +66,7 @@ AREAS: tuple[Area, ...] = (
     Area(
         "quarantines",
         "Quarantines",
+        page=QuarantinesWidget,
         coming=(
             "Bite quarantines: the observation period, the examinations required, home or "
             "clinic quarantine, and the certificate due back."

@@ -28,6 +28,7 @@ Creator = Callable[..., QDialog]
 INSTALLED: tuple[str, ...] = (
     "ui.impounds.opening",  # the pound: impoundments
     "ui.people.opening",  # the shared registry: people and animals
+    "ui.quarantine.opening",  # bite quarantines: quarantines and bite reports
     "ui.vicious.opening",  # vicious animals: cases (58-524)
 )
 
@@ -74,6 +75,15 @@ def open_record(ctx: AppContext, module: str, kind: str, record_id: int, parent:
         return False
     opener(ctx, record_id, parent)
     return True
+
+
+def admin_sections() -> tuple[Callable[[AppContext], QWidget], ...]:
+    """The Administration sections the installed modules add (``ADMIN_SECTIONS`` in their file:
+    widget factories taking the context), in ``INSTALLED`` order."""
+    out: list[Callable[[AppContext], QWidget]] = []
+    for path in INSTALLED:
+        out.extend(getattr(importlib.import_module(path), "ADMIN_SECTIONS", ()))
+    return tuple(out)
 
 
 def new_record(

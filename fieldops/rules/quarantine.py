@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime, timedelta
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from fieldops.rules._frozen import FrozenMap
 from fieldops.rules.calendar import (
@@ -235,3 +235,226 @@ def plan_after_broken_home(
         broken_home_at=found,
         why=FrozenMap(why),
     )
+
+
+# --- The bite report and the course of a quarantine (city code 58-527; RULES.md section 3) ---
+
+#: The species a bite quarantine applies to; any other biting animal is logged and
+#: referred to the health officer (RULES.md section 3, "Bite report").
+QUARANTINE_SPECIES: tuple[str, ...] = ("dog", "cat")
+
+#: What a veterinarian finds at an examination (RULES.md section 3, "Examinations").
+EXAM_FINDINGS: dict[str, str] = {
+    "no_signs": "No signs of rabies",
+    "signs_of_rabies": "Signs of rabies",
+    "died": "Died",
+}
+
+#: How a quarantine ends (RULES.md section 3, "Outcomes"); "open" until one of them.
+CLOSED_STATUSES: tuple[str, ...] = ("certified", "died", "euthanized", "escaped")
+
+#: The required examinations, in order, with their words.
+EXAM_SLOTS: dict[str, str] = {
+    "first": "first examination",
+    "intervening": "intervening examination",
+    "last": "last examination",
+}
+
+SPECIMEN_NOTE = (
+    "Do not damage the head: the specimen goes to the State Laboratory of "
+    "Hygiene (RULES.md section 3)."
+)
+
+
+def quarantine_applies(species: str) -> bool:
+    """Whether a bite by this species is quarantined (dogs and cats, city code 58-527(a), (b));
+    any other biting animal is referred to the health officer."""
+    return (species or "").strip().lower() in QUARANTINE_SPECIES
+
+
+def referral_why(species: str) -> str:
+    return (
+        f"A bite by a {species or 'animal'} that is neither a dog nor a cat: city code "
+        "58-527 quarantines dogs and cats only, so the bite is logged and referred to the "
+        "health officer, who decides on observation or testing (RULES.md section 3)."
+    )
+
+
+@dataclass(frozen=True)
+class RabiesProof:
+    """Whether the proof of vaccination shown covers the day of the bite, and why."""
+
+    current: bool
+    why: str
+
+
+def rabies_proof_on(
+    bite_day: date, vaccinated_on: date | None, expires_on: date | None
+) -> RabiesProof:
+    """Proof of current rabies vaccination on the day of the bite (city code 58-527(b)): a
+    certificate given on or before that day and expiring on or after it."""
+    if vaccinated_on is None or expires_on is None:
+        return RabiesProof(False, "No proof of rabies vaccination was shown (city code 58-527(c)).")
+    if vaccinated_on > bite_day:
+        return RabiesProof(
+            False,
+            f"The vaccination on {format_day(vaccinated_on)} came after the "
+            f"bite on {format_day(bite_day)}: it is not proof that the "
+            "animal was immunized when it bit (city code 58-527(c)).",
+        )
+    if expires_on < bite_day:
+        return RabiesProof(
+            False,
+            f"The vaccination expired on {format_day(expires_on)}, before "
+            f"the bite on {format_day(bite_day)} (city code 58-527(c)).",
+        )
+    return RabiesProof(
+        True,
+        f"Vaccinated {format_day(vaccinated_on)}, valid until "
+        f"{format_day(expires_on)}: current on the day of the bite "
+        "(city code 58-527(b)).",
+    )
+
+
+def extend_observation(
+    plan: QuarantinePlan, new_last_day: date, veterinarian: str, profile: Profile
+) -> QuarantinePlan:
+    """The plan once the veterinarian extends the observation period (city code 58-527(b);
+    RULES.md section 3): the last day and its examination move to ``new_last_day``; the
+    intervening window runs up to the day before it. The certification of quarantine stays
+    due 15 days after the bite (58-527(d) counts from the bite, not from the release).
+
+    Raises ``ValueError`` when ``new_last_day`` is not after the current last day."""
+    if new_last_day <= plan.last_day:
+        raise ValueError(f"an extension must end after {format_day(plan.last_day)}")
+    why = dict(plan.why)
+    window = plan.intervening_exam_window
+    if window is not None:
+        window = (window[0], new_last_day - timedelta(days=1))
+        why["intervening_exam_window"] = (
+            f"Second examination on any one day from {format_day(window[0])} to "
+            f"{format_day(window[1])}, strictly between the first and last days "
+            "(city code 58-527(b))."
+        )
+    why["last_day"] = (
+        f"Observation extended to {format_day(new_last_day)} by {veterinarian or 'the veterinarian'}"
+        f" (it would have ended on {format_day(plan.last_day)}); the last examination is on that "
+        "day (city code 58-527(b): the veterinarian may extend the period)."
+    )
+    notes = plan.notes
+    if new_last_day > plan.certificate_due:
+        notes = (
+            *notes,
+            "The extended period ends after the certification of quarantine is due "
+            f"({format_day(plan.certificate_due)}); 58-527(d) counts 15 days from "
+            "the bite, so the owner returns it once the veterinarian certifies.",
+        )
+    return replace(
+        plan, last_day=new_last_day, intervening_exam_window=window, why=FrozenMap(why), notes=notes
+    )
+
+
+def required_exams(plan: QuarantinePlan) -> tuple[tuple[str, date, date], ...]:
+    """The required examinations as (slot, from day, to day), inclusive (58-527(b))."""
+    out = [("first", plan.first_exam_day, plan.first_exam_day)]
+    if plan.intervening_exam_window is not None:
+        out.append(("intervening", *plan.intervening_exam_window))
+    if plan.last_day != plan.first_exam_day:
+        out.append(("last", plan.last_day, plan.last_day))
+    return tuple(out)
+
+
+def exam_slot(plan: QuarantinePlan, day: date, done: tuple[str, ...] = ()) -> str | None:
+    """The required examination an exam on ``day`` counts as, or ``None`` (outside every
+    required day and window, or its slot is already done)."""
+    for slot, start, end in required_exams(plan):
+        if start <= day <= end and slot not in done:
+            return slot
+    return None
+
+
+def missing_exams(
+    plan: QuarantinePlan, done: tuple[str, ...], by: date | None = None
+) -> tuple[tuple[str, date, date], ...]:
+    """The required examinations not yet done; with ``by``, only those whose last day is before
+    ``by`` (overdue on ``by``)."""
+    return tuple(x for x in required_exams(plan) if x[0] not in done and (by is None or x[2] < by))
+
+
+def exam_warning(plan: QuarantinePlan, day: date, done: tuple[str, ...]) -> str:
+    """The warning for an exam on no required day: which required exam is still missing."""
+    if exam_slot(plan, day, done) is not None:
+        return ""
+    missing = missing_exams(plan, done)
+    where = (
+        (
+            "; still missing: "
+            + "; ".join(
+                f"the {EXAM_SLOTS[s]} ({format_day(a)}"
+                + (f" to {format_day(b)})" if b != a else ")")
+                for s, a, b in missing
+            )
+        )
+        if missing
+        else "; every required examination is already done"
+    )
+    return (
+        f"An examination on {format_day(day)} is on none of the required days"
+        f"{where} (city code 58-527(b))."
+    )
+
+
+class _Period(Protocol):
+    """What the day count reads: a plan, or a list row's two dates."""
+
+    @property
+    def bite_day(self) -> date: ...
+
+    @property
+    def last_day(self) -> date: ...
+
+
+def observation_day(plan: _Period, day: date) -> int:
+    """Day N of the observation period: the bite is day 0, the last day is day 10."""
+    return (day - plan.bite_day).days
+
+
+def observation_length(plan: _Period) -> int:
+    return (plan.last_day - plan.bite_day).days
+
+
+#: The text of city code 58-527 the quarantine order rests on (Ord. No. 2019-1543), quoted
+#: on the owner's copy.
+ORDINANCE_58_527: dict[str, str] = {
+    "(b)": (
+        "Whenever a dog or cat bites a person, the owner shall provide to a police officer "
+        "proof of current immunization against rabies. If such proof is provided, the police "
+        "officer shall order the animal quarantined on the owner's premises for a period for "
+        "ten days, during which time the animal shall be kept securely confined, tied, "
+        "leashed or muzzled and examined three times by a veterinarian. The examination "
+        "shall be on the first day, on the tenth day and on one intervening day. The "
+        "examination fees and all costs shall be paid by the owner of such animal. During "
+        "the home quarantine period, if the animal is found to be improperly quarantined or "
+        "at large, an officer shall place the animal in a veterinary clinic for the balance "
+        "of the ten-day period, during which time the animal shall be examined as described "
+        "above, and the officer may issue a citation."
+    ),
+    "(c)": (
+        "If proof of rabies immunization cannot be provided by the owner, a police officer "
+        "shall immediately quarantine the animal in a licensed veterinary clinic for a period "
+        "of ten days. All costs will be paid by the owner to the clinic before release of the "
+        "animal."
+    ),
+    "(d)": (
+        "An owner of a quarantined animals shall return to the police department the "
+        '"certification of quarantine" that was left with them by an officer within 15 '
+        "days of the date of the bite."
+    ),
+    "(e)": (
+        "Whenever a dog or cat with an unknown owner bites a person, a police officer shall "
+        "quarantine the animal at a licensed veterinary animal clinic and the animal shall be "
+        "isolated at the clinic for a period of ten days, during which time the animal shall "
+        "be examined as required by Wis. Stat. § 95.21(5)(b). All boarding and examination "
+        "fees shall be paid by the owner, if located."
+    ),
+}

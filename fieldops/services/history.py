@@ -501,13 +501,6 @@ def _generic(e: Event, names: Names) -> str:
     return _clause(f"{words}: {names.pairs(data)}" if data else words)
 
 
-# Vicious-animal cases (58-524): the module words its own events.
-def _vicious(e: Event, names: Names) -> str:
-    from fieldops.services.vicious.history_words import sentence
-
-    return sentence(e, names)
-
-
 #: Event kinds by audit action; "entity:action" narrows one to an entity.
 #: Add a kind here and every history shows it in words.
 EVENT_KINDS: dict[str, EventKind] = {
@@ -532,21 +525,23 @@ EVENT_KINDS: dict[str, EventKind] = {
     "escaped": EventKind("Escaped", _simple_disposition),
     "correct_disposition": EventKind("Disposition corrected", _corrected),
     "correct_intake": EventKind("Intake corrected", _intake_corrected),
-    "declare": EventKind("Declared vicious", _vicious),
-    "animal:declared_vicious": EventKind("Declared vicious", _vicious),
-    "refuse_declaration": EventKind("Declaration refused", _vicious),
-    "serve_notice": EventKind("Notice served", _vicious),
-    "record_outcome": EventKind("Outcome recorded", _vicious),
-    "add_step": EventKind("Next step", _vicious),
-    "complete_step": EventKind("Next step taken", _vicious),
-    "end_declaration": EventKind("Declaration ended", _vicious),
-    "vicious_case:status": EventKind("Status changed", _vicious),
 }
+
+
+def all_event_kinds() -> dict[str, EventKind]:
+    """The core's event kinds and every installed module's (``Module.event_kinds``)."""
+    from fieldops.modules import installed_modules
+
+    kinds = dict(EVENT_KINDS)
+    for module in installed_modules():
+        kinds.update(module.event_kinds)
+    return kinds
 
 
 def event_kind(entity: str, action: str) -> EventKind:
     """The entry for an event; an unknown one reads as its action in words and its data."""
-    found = EVENT_KINDS.get(f"{entity}:{action}") or EVENT_KINDS.get(action)
+    kinds = all_event_kinds()
+    found = kinds.get(f"{entity}:{action}") or kinds.get(action)
     return found or EventKind(action.replace("_", " ").capitalize(), _generic)
 
 

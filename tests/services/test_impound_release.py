@@ -11,7 +11,6 @@ from support import local
 from fieldops import modules
 from fieldops.errors import PermissionDeniedError, ValidationError
 from fieldops.rules.release import open_quarantine_block, vicious_block
-from fieldops.services import untracked
 from fieldops.services.animals import AnimalInput, create_animal, get_animal
 from fieldops.services.audit import history
 from fieldops.services.dispositions import (
@@ -108,10 +107,9 @@ def test_completed_release_to_owner_with_doubled_fee(
     evidence = {e.code: e.evidence for e in d.evidence}
     assert "RV-77" in evidence["rabies"] and "L-2026-77" in evidence["licence"]
     # Issue 7.5: until those modules land, the evidence says the app cannot know, not "none".
-    assert evidence["no_open_quarantine"] == untracked.QUARANTINE_NOT_TRACKED
-    # Issue 10: the vicious-animal module keeps declarations, so it can say "none in force".
+    # Issues 9 and 10: both modules keep their records, so the evidence says what was searched.
+    assert evidence["no_open_quarantine"] == "No open bite quarantine on record for this animal."
     assert evidence["not_vicious"] == "No vicious-animal declaration in force for this animal."
-    assert "does not track" in evidence["no_open_quarantine"]
     assert view.fees_paid_total == Decimal("20.00") + fees.total
     assert view.fees.balance == 0
     assert history(db, "impoundment", imp.id)[0].action == "reclaimed"

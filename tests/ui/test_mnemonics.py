@@ -30,7 +30,7 @@ from PySide6.QtWidgets import (
 
 from fieldops.rules import Profile
 from fieldops.services.animals import AnimalInput, create_animal
-from fieldops.services.context import now
+from fieldops.services.context import Actor, now
 from fieldops.services.dispositions import record_escape
 from fieldops.services.impounds import IntakeInput, get_impoundment, intake
 from fieldops.services.people import PersonInput, create_person
@@ -147,6 +147,49 @@ def close(dialog: QWidget) -> None:
         dialog.deleteLater()
 
 
+def quarantine_dialogs(ctx, db, rex, profile):
+    """The bite-quarantine module's dialogs (issue 9), on a clinic quarantine and a referral."""
+    from fieldops.services import quarantine as qs
+    from ui.quarantine.bite_dialog import BiteDialog
+    from ui.quarantine.event_dialogs import EVENTS, EventDialog, ExamDialog
+    from ui.quarantine.record_dialog import QuarantineDialog
+    from ui.quarantine.referral_dialog import BiteReportDialog
+    from ui.quarantine.schedule_dialog import WeekScheduleDialog
+
+    clinic = qs.create_clinic(db, Actor("sam", "supervisor"), qs.ClinicInput("Eastside"))
+    bitten = now() - timedelta(days=2)
+    base = {
+        "place": "Park",
+        "victim_name": "Jo",
+        "reported_by": "Jo",
+        "reported_at": bitten,
+        "officer": "Off. Lee",
+        "ordered_at": bitten,
+    }
+    r = qs.report_bite(
+        db,
+        ctx.actor,
+        qs.BiteInput(bitten_at=bitten, animal_id=rex.id, clinic_id=clinic.id, **base),
+        profile,
+    )
+    other = qs.report_bite(
+        db,
+        ctx.actor,
+        qs.BiteInput(
+            bitten_at=bitten, species="other", animal_description="Bat", owner_unknown=True, **base
+        ),
+        profile,
+    )
+    view = qs.get_quarantine(db, r.quarantine_id, profile)
+    return [
+        ("bite report", BiteDialog(ctx)),
+        ("quarantine", QuarantineDialog(ctx, view)),
+        ("exam", ExamDialog(ctx, view.id)),
+        ("week", WeekScheduleDialog(ctx)),
+        ("referral", BiteReportDialog(ctx, qs.get_bite(db, other.bite_report_id, profile))),
+    ] + [(f"quarantine event {k}", EventDialog(ctx, view.id, k)) for k in EVENTS]
+
+
 @pytest.fixture
 def records(sqlite_db, operator, supervisor, today):
     db = sqlite_db
@@ -224,6 +267,7 @@ def test_no_mnemonic_is_used_twice_in_one_place(
         ("vicious step taken", StepDoneDialog(ctx, case)),
         ("vicious ending", EndingDialog(sup, case)),
     ] + [(TITLES[kind], DispositionDialog(ctx, held, kind)) for kind in TITLES]
+    dialogs += quarantine_dialogs(ctx, sqlite_db, rex, profile)
     for scope, dialog in dialogs:
         found += walk(dialog, scope)
         close(dialog)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
+from ui import modules as ui_modules
 from ui.admin.fee_schedules import FeeSchedulesWidget
 from ui.common.style import paint_page_white
 from ui.context import AppContext
@@ -31,6 +32,8 @@ class AdministrationWidget(QWidget):
         layout = QVBoxLayout(self)
         layout.addWidget(heading)
         layout.addWidget(self.fee_schedules, 1)
+        for section in ui_modules.admin_sections():  # a module's own registers (clinics, ...)
+            layout.addWidget(section(ctx))
         layout.addWidget(later)
 
     def refresh(self) -> None:

@@ -15,6 +15,12 @@ from fieldops.db.models.impound import (
     PaymentLine,
     ReleaseEvidence,
 )
+from fieldops.db.models.quarantine import (
+    BiteReport,
+    Quarantine,
+    QuarantineEvent,
+    QuarantineExam,
+)
 from fieldops.db.models.registry import (
     ROLES,
     SEXES,
@@ -52,6 +58,7 @@ __all__ = [
     "Animal",
     "AuditEvent",
     "Base",
+    "BiteReport",
     "Clinic",
     "Disposition",
     "FeeScheduleEntry",
@@ -60,6 +67,9 @@ __all__ = [
     "Payment",
     "PaymentLine",
     "Person",
+    "Quarantine",
+    "QuarantineEvent",
+    "QuarantineExam",
     "RabiesVaccination",
     "ReleaseEvidence",
     "StaffUser",

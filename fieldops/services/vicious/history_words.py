@@ -2,14 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from fieldops.rules import vicious as vr
-
-# The event and the names helper of fieldops.services.history, which calls in here: typed
-# loosely so that this file does not import it back (no import circle).
-Event = Any
-Names = Any
+from fieldops.services.history import Event, EventKind, Names
 
 
 def _clause(text: str) -> str:
@@ -19,7 +13,7 @@ def _clause(text: str) -> str:
 
 
 def sentence(e: Event, names: Names) -> str:
-    """The event in words (``fieldops.services.history`` EVENT_KINDS points here)."""
+    """The event in words (this module's ``EVENT_KINDS``)."""
     a = e.after
     if e.action in ("declare", "refuse_declaration"):
         grounds = "; ".join(vr.GROUND_SECTIONS.get(g, g) for g in a.get("grounds") or [])
@@ -74,3 +68,17 @@ def sentence(e: Event, names: Names) -> str:
         )
     # Not one of the module's actions: history then words it generically.
     raise ValueError(e.action)
+
+
+# Contributed to every record's history through the module seam (``Module.event_kinds``).
+EVENT_KINDS: dict[str, EventKind] = {
+    "declare": EventKind("Declared vicious", sentence),
+    "animal:declared_vicious": EventKind("Declared vicious", sentence),
+    "refuse_declaration": EventKind("Declaration refused", sentence),
+    "serve_notice": EventKind("Notice served", sentence),
+    "record_outcome": EventKind("Outcome recorded", sentence),
+    "add_step": EventKind("Next step", sentence),
+    "complete_step": EventKind("Next step taken", sentence),
+    "end_declaration": EventKind("Declaration ended", sentence),
+    "vicious_case:status": EventKind("Status changed", sentence),
+}

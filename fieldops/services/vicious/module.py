@@ -15,6 +15,7 @@ from fieldops.rules import vicious as rules
 from fieldops.rules.release import vicious_block
 from fieldops.services.context import now
 from fieldops.services.vicious.cases import declared_case
+from fieldops.services.vicious.history_words import EVENT_KINDS as HISTORY_WORDS
 
 KEY = "vicious"
 
@@ -219,4 +220,5 @@ MODULE = Module(
     categories=CATEGORIES,
     demo=demo,
     checks=checks,
+    event_kinds=HISTORY_WORDS,
 )

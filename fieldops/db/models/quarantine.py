@@ -1,0 +1,159 @@
+"""Bite reports and quarantines (city code 58-527; RULES.md section 3).
+
+A bite report and its quarantine order are written once. What happens next
+(exams, a broken home quarantine, an extension, signs of rabies, a death, a
+specimen, an escape, the certificate, the release) is a new row in the
+append-only ``quarantine_exam`` and ``quarantine_event`` tables, which the
+database refuses to change or delete (migration 0009). The ``quarantine`` row
+carries copies of the current state (placement, last day, next exam, status)
+for the list's filters and sorts; the services rewrite them from the events
+after each one, and ``fieldops check`` compares them.
+"""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+from decimal import Decimal
+
+from sqlalchemy import CheckConstraint, ForeignKey, Index, String, Text
+from sqlalchemy.orm import Mapped, mapped_column
+
+from fieldops.db.models.base import Base, Timestamped
+from fieldops.db.types import Money, UTCDateTime
+
+QUARANTINE_STATUSES = ("open", "certified", "died", "euthanized", "escaped")
+PLACEMENTS = ("home", "clinic")
+EXAM_FINDING_CODES = ("no_signs", "signs_of_rabies", "died")
+EVENT_KIND_CODES = (
+    "delivered",
+    "broken_home",
+    "extended",
+    "signs_of_rabies",
+    "died",
+    "euthanized",
+    "specimen_sent",
+    "escaped",
+    "certificate_received",
+    "released",
+    "referral_sent",
+)
+
+
+def _in(column: str, values: tuple[str, ...]) -> str:
+    return f"{column} IN ({', '.join(repr(v) for v in values)})"
+
+
+class BiteReport(Base):
+    """A bite of a person, as reported (58-527(a)); never changed once written."""
+
+    __tablename__ = "bite_report"
+    __table_args__ = (
+        CheckConstraint("species IN ('dog', 'cat', 'other')", name="species"),
+        Index("ix_bite_report_bitten_at", "bitten_at"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    bitten_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    place: Mapped[str] = mapped_column(String(300))
+    victim_name: Mapped[str] = mapped_column(String(200))
+    # Private to the case: shown on its record only, never in lists or documents.
+    victim_contact: Mapped[str] = mapped_column(Text, default="")
+    species: Mapped[str] = mapped_column(String(10))
+    animal_id: Mapped[int | None] = mapped_column(ForeignKey("animal.id"), default=None, index=True)
+    animal_description: Mapped[str] = mapped_column(String(300), default="")
+    owner_id: Mapped[int | None] = mapped_column(ForeignKey("person.id"), default=None)
+    owner_unknown: Mapped[bool] = mapped_column(default=False)
+    impoundment_id: Mapped[int | None] = mapped_column(ForeignKey("impoundment.id"), default=None)
+    reported_by: Mapped[str] = mapped_column(String(200))
+    reported_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    rabies_certificate: Mapped[str] = mapped_column(String(50), default="")
+    rabies_vaccinated_on: Mapped[date | None] = mapped_column(default=None)
+    rabies_expires_on: Mapped[date | None] = mapped_column(default=None)
+    rabies_proof: Mapped[bool] = mapped_column(default=False)  # current on the bite day
+    officer: Mapped[str] = mapped_column(String(200))
+    referral: Mapped[bool] = mapped_column(default=False)  # neither dog nor cat
+    notes: Mapped[str] = mapped_column(Text, default="")
+    recorded_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    recorded_by: Mapped[str] = mapped_column(String(100))
+
+
+class Quarantine(Timestamped, Base):
+    """The quarantine order for one bite; its columns after ``ordered_at`` are copies of
+    the current state, rewritten by the services from the events."""
+
+    __tablename__ = "quarantine"
+    __table_args__ = (
+        CheckConstraint(_in("status", QUARANTINE_STATUSES), name="status"),
+        CheckConstraint(_in("placement", PLACEMENTS), name="placement"),
+        Index("ix_quarantine_animal_status", "animal_id", "status"),
+        Index("ix_quarantine_status_last_day", "status", "last_day", "id"),
+        Index("ix_quarantine_next_exam_by", "next_exam_by"),
+        Index("ix_quarantine_certificate_due", "certificate_due"),
+        Index("ix_quarantine_deliver_by", "deliver_by"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    bite_report_id: Mapped[int] = mapped_column(ForeignKey("bite_report.id"), unique=True)
+    animal_id: Mapped[int | None] = mapped_column(ForeignKey("animal.id"), default=None)
+    ordered_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    ordered_placement: Mapped[str] = mapped_column(String(10))
+    ordered_clinic_id: Mapped[int | None] = mapped_column(ForeignKey("clinic.id"), default=None)
+    # Current state (copies).
+    status: Mapped[str] = mapped_column(String(12), default="open")
+    placement: Mapped[str] = mapped_column(String(10))
+    clinic_id: Mapped[int | None] = mapped_column(ForeignKey("clinic.id"), default=None)
+    deliver_by: Mapped[datetime | None] = mapped_column(UTCDateTime, default=None)
+    delivered_at: Mapped[datetime | None] = mapped_column(UTCDateTime, default=None)
+    first_exam_day: Mapped[date]
+    last_day: Mapped[date]
+    certificate_due: Mapped[date]
+    certificate_received_on: Mapped[date | None] = mapped_column(default=None)
+    next_exam_due: Mapped[date | None] = mapped_column(default=None)  # first day of the window
+    next_exam_by: Mapped[date | None] = mapped_column(default=None)  # its last day
+    closed_at: Mapped[datetime | None] = mapped_column(UTCDateTime, default=None)
+    # For the list: sorts and search without joins.
+    animal_name: Mapped[str] = mapped_column(String(300), default="")
+    owner_name: Mapped[str] = mapped_column(String(200), default="")
+    recorded_by: Mapped[str] = mapped_column(String(100))
+
+
+class QuarantineExam(Base):
+    """One examination by a veterinarian (58-527(b)); append-only."""
+
+    __tablename__ = "quarantine_exam"
+    __table_args__ = (
+        CheckConstraint(_in("finding", EXAM_FINDING_CODES), name="finding"),
+        CheckConstraint("fee >= 0", name="fee"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    quarantine_id: Mapped[int] = mapped_column(ForeignKey("quarantine.id"), index=True)
+    examined_on: Mapped[date]
+    veterinarian: Mapped[str] = mapped_column(String(200))
+    clinic_id: Mapped[int | None] = mapped_column(ForeignKey("clinic.id"), default=None)
+    finding: Mapped[str] = mapped_column(String(20))
+    fee: Mapped[Decimal] = mapped_column(Money)
+    slot: Mapped[str | None] = mapped_column(String(12), default=None)  # None: extra exam
+    warning: Mapped[str] = mapped_column(Text, default="")
+    recorded_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    recorded_by: Mapped[str] = mapped_column(String(100))
+
+
+class QuarantineEvent(Base):
+    """One thing that happened in a bite case after the report; append-only."""
+
+    __tablename__ = "quarantine_event"
+    __table_args__ = (CheckConstraint(_in("kind", EVENT_KIND_CODES), name="kind"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    bite_report_id: Mapped[int] = mapped_column(ForeignKey("bite_report.id"), index=True)
+    kind: Mapped[str] = mapped_column(String(24))
+    at: Mapped[datetime] = mapped_column(UTCDateTime)
+    who: Mapped[str] = mapped_column(String(200), default="")  # notified / sent by / vet
+    clinic_id: Mapped[int | None] = mapped_column(ForeignKey("clinic.id"), default=None)
+    new_last_day: Mapped[date | None] = mapped_column(default=None)
+    received_on: Mapped[date | None] = mapped_column(default=None)
+    citation: Mapped[str] = mapped_column(String(100), default="")
+    notes: Mapped[str] = mapped_column(Text, default="")
+    recorded_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    recorded_by: Mapped[str] = mapped_column(String(100))

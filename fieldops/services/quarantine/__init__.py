@@ -1,0 +1,103 @@
+"""Bite quarantines (city code 58-527; RULES.md section 3): clinics, bite reports, orders,
+exams and events, the list and the officer's week. One verb per user action; every view is
+frozen data. The module's seam contributions are in ``module``.
+
+Where the ordinance and the issue are silent, these are the choices made, and why:
+
+- Owner known means an owner chosen from the registry; "owner unknown" is ticked, never
+  assumed from an empty field (58-527(e) changes the placement). A linked impoundment gives
+  the animal and, if recorded, the owner; it must still be in custody.
+- Proof of vaccination counts only if given on or before the bite day and expiring on or
+  after it (58-527(b): "current immunization" when it bit). The form offers the registry's
+  vaccination; the service judges what was entered.
+- Delivery to the clinic is an event of its own, so a delivery due can be done, and a late
+  one is recorded as late rather than refused (it is a fact).
+- Exams are matched to the required days on the current plan, in date order; after an
+  extension the last exam is due again on the new last day. The certificate stays due 15
+  days after the bite (58-527(d) counts from the bite).
+- Release needs the last day reached, every required exam, and a last exam without signs;
+  otherwise the veterinarian extends the period. An exam finding death closes the
+  quarantine as died; signs of rabies keep it open until the outcome, with a Today item
+  until the health officer's notification is recorded. The specimen is a later event,
+  listed on Today until it is recorded.
+- The contact of the person bitten stays on the bite report: not in the audit data, the
+  lists or the documents.
+- ``fieldops check`` compares only what follows from the events without a profile
+  (status, delivery, certificate): the check has no jurisdiction profile to recompute dates.
+"""
+
+from fieldops.services.quarantine.bites import BiteInput, Proposal, Reported, propose, report_bite
+from fieldops.services.quarantine.clinics import (
+    ClinicInput,
+    ClinicView,
+    create_clinic,
+    list_clinics,
+    update_clinic,
+)
+from fieldops.services.quarantine.events import (
+    Done,
+    ExamInput,
+    extend_period,
+    record_broken_home,
+    record_certificate_received,
+    record_death,
+    record_delivery,
+    record_escape,
+    record_exam,
+    record_referral_sent,
+    record_signs_of_rabies,
+    record_specimen_sent,
+    release_certified,
+)
+from fieldops.services.quarantine.listing import (
+    FILTERS,
+    QuarantineFilter,
+    QuarantineRow,
+    ScheduleItem,
+    count_quarantines,
+    quarantine_ids,
+    quarantine_page,
+    quarantine_rows,
+    week_schedule,
+)
+from fieldops.services.quarantine.records import get_bite, get_quarantine
+from fieldops.services.quarantine.views import BiteView, QuarantineView
+
+__all__ = [
+    "FILTERS",
+    "BiteInput",
+    "BiteView",
+    "ClinicInput",
+    "ClinicView",
+    "Done",
+    "ExamInput",
+    "Proposal",
+    "QuarantineFilter",
+    "QuarantineRow",
+    "QuarantineView",
+    "Reported",
+    "ScheduleItem",
+    "count_quarantines",
+    "create_clinic",
+    "extend_period",
+    "get_bite",
+    "get_quarantine",
+    "list_clinics",
+    "propose",
+    "quarantine_ids",
+    "quarantine_page",
+    "quarantine_rows",
+    "record_broken_home",
+    "record_certificate_received",
+    "record_death",
+    "record_delivery",
+    "record_escape",
+    "record_exam",
+    "record_referral_sent",
+    "record_signs_of_rabies",
+    "record_specimen_sent",
+    "release_certified",
+    "report_bite",
+    "update_clinic",
+    "week_schedule",
+]

@@ -1,0 +1,128 @@
+"""The register of veterinary clinics (Wis. Stat. 95.21; city code 58-527(c), (e)).
+
+A clinic quarantine may be ordered only at a licensed clinic; the pound may be
+registered as one. Entering or changing a clinic is a supervisor's task.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from fieldops.db.engine import Database
+from fieldops.db.models import Clinic
+from fieldops.errors import Collector, StaleRecordError, ValidationError
+from fieldops.services import validate as v
+from fieldops.services.context import Actor, audit, changed_only, fetch, snapshot
+
+FIELDS = ("name", "address", "phone", "licensed")
+
+
+@dataclass(frozen=True)
+class ClinicInput:
+    name: str
+    address: str = ""
+    phone: str = ""
+    licensed: bool = True
+
+
+@dataclass(frozen=True)
+class ClinicView:
+    id: int
+    version: int
+    name: str
+    address: str
+    phone: str
+    licensed: bool
+    archived: bool
+
+    @property
+    def label(self) -> str:
+        return self.name + ("" if self.licensed else " (not licensed)")
+
+
+def _view(c: Clinic) -> ClinicView:
+    return ClinicView(
+        c.id, c.version, c.name, c.address, c.phone, c.licensed, c.archived_at is not None
+    )
+
+
+def _validate(s: Session, inp: ClinicInput, clinic_id: int | None) -> ClinicInput:
+    c = Collector()
+    name = v.clean(inp.name)
+    v.required(c, "name", name, "Clinic name", 200)
+    v.optional_len(c, "address", v.clean(inp.address), "Address", 300)
+    v.phone(c, "phone", v.clean(inp.phone))
+    if name:
+        other = s.scalar(
+            select(Clinic.id).where(
+                func.lower(Clinic.name) == name.lower(), Clinic.id != (clinic_id or -1)
+            )
+        )
+        c.check(other is None, "name", f"A clinic named {name} is already registered.")
+    c.raise_if_any()
+    return ClinicInput(name, v.clean(inp.address), v.clean(inp.phone), bool(inp.licensed))
+
+
+def create_clinic(db: Database, actor: Actor, inp: ClinicInput) -> ClinicView:
+    """Register a clinic (a supervisor's task)."""
+    actor.require_supervisor("Registering a veterinary clinic")
+    with db.write() as s:
+        inp = _validate(s, inp, None)
+        clinic = Clinic(name=inp.name, address=inp.address, phone=inp.phone, licensed=inp.licensed)
+        s.add(clinic)
+        s.flush()
+        audit(s, actor, "create", "clinic", clinic.id, after=snapshot(clinic, FIELDS))
+        return _view(clinic)
+
+
+def update_clinic(
+    db: Database, actor: Actor, clinic_id: int, version: int, inp: ClinicInput
+) -> ClinicView:
+    """Change a clinic's details or licence status (a supervisor's task); the old values
+    stay in the audit trail. Quarantines already ordered there keep their clinic."""
+    actor.require_supervisor("Changing a veterinary clinic")
+    with db.write() as s:
+        clinic = fetch(s, Clinic, clinic_id)
+        if clinic.version != version:
+            raise StaleRecordError(
+                f"{clinic.name} was changed by someone else since you "
+                "opened it; open it again to see the change."
+            )
+        inp = _validate(s, inp, clinic_id)
+        before = snapshot(clinic, FIELDS)
+        clinic.name, clinic.address, clinic.phone = inp.name, inp.address, inp.phone
+        clinic.licensed = inp.licensed
+        s.flush()
+        b, a = changed_only(before, snapshot(clinic, FIELDS))
+        if a:
+            audit(s, actor, "update", "clinic", clinic.id, before=b, after=a)
+        return _view(clinic)
+
+
+def list_clinics(db: Database, *, licensed_only: bool = False) -> tuple[ClinicView, ...]:
+    with db.read() as s:
+        q = select(Clinic).where(Clinic.archived_at.is_(None)).order_by(Clinic.name)
+        if licensed_only:
+            q = q.where(Clinic.licensed.is_(True))
+        return tuple(_view(c) for c in s.scalars(q))
+
+
+def licensed_clinic(s: Session, clinic_id: int | None, field: str) -> Clinic:
+    """The clinic a quarantine is placed at: registered and licensed, or a field error."""
+    if clinic_id is None:
+        raise ValidationError({field: "Choose the licensed veterinary clinic."})
+    clinic = s.get(Clinic, clinic_id)
+    if clinic is None or clinic.archived_at is not None:
+        raise ValidationError({field: "That clinic is not in the register."})
+    if not clinic.licensed:
+        raise ValidationError(
+            {
+                field: f"{clinic.name} is not a licensed veterinary clinic: a "
+                "quarantine can only be held at a licensed one "
+                "(city code 58-527(c), (e))."
+            }
+        )
+    return clinic

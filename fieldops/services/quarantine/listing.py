@@ -1,0 +1,278 @@
+"""The quarantines list and the officer's week: filtered, searched and sorted in SQL on the
+quarantine row's own columns (the copies the services keep), a page of ids at a time."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date, datetime, time, timedelta
+from typing import Any
+
+from sqlalchemy import func, or_, select
+
+from fieldops.db.engine import Database
+from fieldops.db.models import BiteReport, Clinic, Quarantine
+from fieldops.rules import Profile, format_day_short, format_instant
+from fieldops.rules.quarantine import EXAM_SLOTS, observation_length
+from fieldops.services.listing import Page
+from fieldops.services.quarantine.views import PLACEMENT_LABELS, STATUS_LABELS
+
+FILTERS = {
+    "open": "Open",
+    "exams_due": "Exams due",
+    "overdue": "Overdue",
+    "certificates_overdue": "Certificates overdue",
+    "closed": "Closed",
+    "all": "All",
+}
+
+SORTS = {
+    "bitten": Quarantine.first_exam_day,
+    "animal": Quarantine.animal_name,
+    "owner": Quarantine.owner_name,
+    "last_day": Quarantine.last_day,
+    "next_exam": Quarantine.next_exam_by,
+    "certificate_due": Quarantine.certificate_due,
+    "status": Quarantine.status,
+}
+
+
+@dataclass(frozen=True)
+class QuarantineFilter:
+    show: str = "open"
+    text: str = ""
+    date_from: date | None = None  # ordered on or after
+    date_to: date | None = None
+    sort: str = "last_day"
+    descending: bool = False
+
+
+@dataclass(frozen=True)
+class QuarantineRow:
+    id: int
+    status: str
+    status_label: str
+    animal: str
+    owner: str
+    placement: str  # "Home" or the clinic's name
+    day: str  # "day 4 of 10", "" when closed
+    next_exam: str
+    next_exam_overdue: bool
+    certificate_due: date
+    certificate_overdue: bool
+
+
+def _where(f: QuarantineFilter, today: date) -> list[Any]:
+    q = Quarantine
+    out: list[Any] = []
+    if f.show == "open":
+        out.append(q.status == "open")
+    elif f.show == "exams_due":
+        out += [q.status == "open", q.next_exam_due <= today]
+    elif f.show == "overdue":
+        out += [
+            q.status == "open",
+            or_(q.next_exam_by < today, q.last_day < today, q.certificate_due < today),
+        ]
+    elif f.show == "certificates_overdue":
+        out += [
+            q.status.in_(("open", "certified")),
+            q.certificate_received_on.is_(None),
+            q.certificate_due < today,
+        ]
+    elif f.show == "closed":
+        out.append(q.status != "open")
+    if f.date_from is not None:
+        out.append(q.first_exam_day >= f.date_from)
+    if f.date_to is not None:
+        out.append(q.first_exam_day <= f.date_to)
+    text = " ".join(f.text.split()).lower()
+    if text:
+        like = f"%{text.replace('%', '').replace('_', '')}%"
+        cond: list[Any] = [
+            func.lower(q.animal_name).like(like),
+            func.lower(q.owner_name).like(like),
+        ]
+        if text.lstrip("#").isdigit():
+            cond.append(q.id == int(text.lstrip("#")))
+        out.append(or_(*cond))
+    return out
+
+
+def count_quarantines(db: Database, f: QuarantineFilter, today: date) -> int:
+    with db.read() as s:
+        return s.scalar(select(func.count()).select_from(Quarantine).where(*_where(f, today))) or 0
+
+
+def quarantine_ids(
+    db: Database, f: QuarantineFilter, today: date, offset: int = 0, limit: int = 200
+) -> tuple[int, ...]:
+    key = SORTS.get(f.sort, Quarantine.last_day)
+    order = (key.desc(), Quarantine.id.desc()) if f.descending else (key, Quarantine.id)
+    with db.read() as s:
+        return tuple(
+            s.scalars(
+                select(Quarantine.id)
+                .where(*_where(f, today))
+                .order_by(*order)
+                .offset(offset)
+                .limit(limit)
+            )
+        )
+
+
+def quarantine_rows(db: Database, ids: tuple[int, ...], today: date) -> dict[int, QuarantineRow]:
+    """The rows for ``ids`` (one query), by id."""
+    if not ids:
+        return {}
+    with db.read() as s:
+        rows = s.execute(
+            select(Quarantine, Clinic.name)
+            .outerjoin(Clinic, Clinic.id == Quarantine.clinic_id)
+            .where(Quarantine.id.in_(ids))
+        ).all()
+    out = {}
+    for q, clinic in rows:
+        is_open = q.status == "open"
+        nxt = ""
+        if is_open and q.next_exam_due is not None and q.next_exam_by is not None:
+            nxt = format_day_short(q.next_exam_due, today)
+            if q.next_exam_by != q.next_exam_due:
+                nxt += f" to {format_day_short(q.next_exam_by, today)}"
+        out[q.id] = QuarantineRow(
+            q.id,
+            q.status,
+            STATUS_LABELS[q.status],
+            q.animal_name,
+            q.owner_name or "unknown",
+            clinic if q.placement == "clinic" and clinic else PLACEMENT_LABELS[q.placement],
+            "",
+            nxt,
+            bool(is_open and q.next_exam_by and q.next_exam_by < today),
+            q.certificate_due,
+            q.certificate_received_on is None
+            and q.status in ("open", "certified")
+            and q.certificate_due < today,
+        )
+    return out
+
+
+def quarantine_page(
+    db: Database, f: QuarantineFilter, today: date, profile: Profile, offset: int, limit: int
+) -> Page[QuarantineRow]:
+    ids = quarantine_ids(db, f, today, offset, limit)
+    rows = quarantine_rows(db, ids, today)
+    days = day_labels(db, ids, today, profile)
+    from dataclasses import replace
+
+    return Page(offset, tuple(replace(rows[i], day=days.get(i, "")) for i in ids))
+
+
+def day_labels(db: Database, ids: tuple[int, ...], today: date, profile: Profile) -> dict[int, str]:
+    """ "day N of 10" for the open quarantines among ``ids`` (the rules' count)."""
+    from fieldops.rules import to_local
+    from fieldops.rules.quarantine import observation_day
+
+    if not ids:
+        return {}
+    with db.read() as s:
+        rows = s.execute(
+            select(Quarantine.id, Quarantine.status, Quarantine.last_day, BiteReport.bitten_at)
+            .join(BiteReport, BiteReport.id == Quarantine.bite_report_id)
+            .where(Quarantine.id.in_(ids))
+        ).all()
+    out = {}
+    for qid, status, last, bitten in rows:
+        if status != "open":
+            continue
+        bite_day = to_local(bitten, profile).date()
+        stub = _Span(bite_day, last)
+        n = max(0, min(observation_day(stub, today), observation_length(stub)))
+        out[qid] = f"day {n} of {observation_length(stub)}"
+    return out
+
+
+@dataclass(frozen=True)
+class _Span:
+    """The two dates ``observation_day`` and ``observation_length`` read."""
+
+    bite_day: date
+    last_day: date
+
+
+# --- the officer's week -------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ScheduleItem:
+    day: date
+    kind: str  # "exam", "delivery", "certificate", "period_ends"
+    quarantine_id: int
+    text: str
+
+
+def week_schedule(
+    db: Database, start: date, profile: Profile, days: int = 7
+) -> tuple[ScheduleItem, ...]:
+    """Exams, deliveries and certificates due from ``start`` for ``days`` days, by day."""
+    end = start + timedelta(days=days - 1)
+    lo = datetime.combine(start, time(0), profile.timezone)
+    hi = datetime.combine(end + timedelta(days=1), time(0), profile.timezone)
+    with db.read() as s:
+        rows = s.execute(
+            select(Quarantine, Clinic.name)
+            .outerjoin(Clinic, Clinic.id == Quarantine.clinic_id)
+            .where(or_(Quarantine.status == "open", Quarantine.certificate_received_on.is_(None)))
+        ).all()
+    out: list[ScheduleItem] = []
+    for q, clinic in rows:
+        where = clinic if q.placement == "clinic" and clinic else "home"
+        who = f"#{q.id} {q.animal_name} ({q.owner_name or 'owner unknown'}, {where})"
+        if q.status == "open" and q.next_exam_due is not None and q.next_exam_by is not None:
+            day = max(q.next_exam_due, start)
+            if q.next_exam_by < start:
+                out.append(
+                    ScheduleItem(
+                        start,
+                        "exam",
+                        q.id,
+                        f"{who}: exam overdue since {format_day_short(q.next_exam_by, start)}",
+                    )
+                )
+            elif day <= end:
+                slot = (
+                    "exam"
+                    if q.next_exam_by == q.next_exam_due
+                    else (f"exam, any day to {format_day_short(q.next_exam_by, start)}")
+                )
+                out.append(ScheduleItem(day, "exam", q.id, f"{who}: {slot}"))
+        if q.status == "open" and q.last_day != q.next_exam_by and start <= q.last_day <= end:
+            out.append(ScheduleItem(q.last_day, "exam", q.id, f"{who}: {EXAM_SLOTS['last']}"))
+        if q.status == "open" and q.deliver_by is not None and q.delivered_at is None:
+            by = format_instant(q.deliver_by, profile)
+            if q.deliver_by < lo:  # late already: first thing in the week
+                out.append(
+                    ScheduleItem(start, "delivery", q.id, f"{who}: delivery overdue, due by {by}")
+                )
+            elif q.deliver_by < hi:
+                out.append(
+                    ScheduleItem(
+                        q.deliver_by.astimezone(profile.timezone).date(),
+                        "delivery",
+                        q.id,
+                        f"{who}: deliver to the clinic by {by}",
+                    )
+                )
+        if (
+            q.status in ("open", "certified")
+            and q.certificate_received_on is None
+            and start <= q.certificate_due <= end
+        ):
+            out.append(
+                ScheduleItem(
+                    q.certificate_due,
+                    "certificate",
+                    q.id,
+                    f"{who}: certification of quarantine due",
+                )
+            )
+    return tuple(sorted(out, key=lambda i: (i.day, i.kind, i.quarantine_id)))

@@ -1,0 +1,291 @@
+"""Bite quarantines as a module on the seam: the release block, due items, demo, checks."""
+
+from __future__ import annotations
+
+from datetime import date, datetime, time, timedelta
+
+from sqlalchemy import select, text
+
+from fieldops.db.engine import Database
+from fieldops.db.models import BiteReport, Quarantine, QuarantineEvent, QuarantineExam
+from fieldops.modules import Demo, DueItem, Module, ReleaseCase
+from fieldops.rules import Profile, format_day, format_day_short, format_instant, plural
+from fieldops.rules.release import open_quarantine_block
+from fieldops.services.context import now
+from fieldops.services.quarantine.history_words import EVENT_KINDS as HISTORY_WORDS
+from fieldops.services.quarantine.records import open_quarantines_of
+
+KEY = "quarantine"
+
+CATEGORIES = {
+    f"{KEY}.exam_overdue": "Quarantine exam overdue",
+    f"{KEY}.delivery_due": "Delivery to the clinic due",
+    f"{KEY}.signs_not_reported": "Signs of rabies: health officer not notified",
+    f"{KEY}.specimen_not_sent": "Specimen not sent to the laboratory",
+    f"{KEY}.referral_not_sent": "Bite not yet referred to the health officer",
+    f"{KEY}.exam_due_today": "Quarantine exam due today",
+    f"{KEY}.period_ends_today": "Observation ends today",
+    f"{KEY}.period_ended_open": "Observation ended, quarantine not closed",
+    f"{KEY}.certificate_due_today": "Certificate of quarantine due today",
+    f"{KEY}.certificate_overdue": "Certificate of quarantine overdue",
+}
+
+
+def release_blocks(session, animal_id: int, _release: ReleaseCase):
+    """No release of any kind while the animal is in an open bite quarantine (58-527)."""
+    found = open_quarantines_of(session, animal_id)
+    if not found:
+        return (open_quarantine_block(False, "No open bite quarantine on record for this animal."),)
+    q = found[0]
+    return (
+        open_quarantine_block(
+            True,
+            (
+                f"In open bite quarantine #{q.id}: observation until {format_day(q.last_day)}; "
+                "released only once the veterinarian certifies it (city code 58-527(b))."
+            ),
+        ),
+    )
+
+
+def _item(cat: str, kind: str, rid: int, due, text_: str, overdue: bool) -> DueItem:
+    code = f"{KEY}.{cat}"
+    return DueItem(
+        module=KEY,
+        kind=kind,
+        record_id=rid,
+        due=due,
+        category=code,
+        category_label=CATEGORIES[code],
+        text=text_,
+        overdue=overdue,
+        sort_key=(list(CATEGORIES).index(code), rid),
+    )
+
+
+def due_items(db: Database, day: date, profile: Profile) -> tuple[DueItem, ...]:
+    """The quarantine items for ``day`` (local date); ``overdue`` ones come first on Today."""
+    start = datetime.combine(day, time(0), profile.timezone)
+    ref = max(start, now()) if now() < start + timedelta(days=1) else start
+    horizon = datetime.combine(day + timedelta(days=2), time(0), profile.timezone)
+    items: list[DueItem] = []
+    with db.read() as s:
+        rows = s.scalars(
+            select(Quarantine).where(
+                (Quarantine.status == "open")
+                | (
+                    (Quarantine.status == "certified")
+                    & Quarantine.certificate_received_on.is_(None)
+                )
+            )
+        ).all()
+        for q in rows:
+            who = f"#{q.id} {q.animal_name} ({q.owner_name or 'owner unknown'})"
+            if q.status == "open":
+                if q.next_exam_by is not None and q.next_exam_by < day:
+                    items.append(
+                        _item(
+                            "exam_overdue",
+                            "quarantine",
+                            q.id,
+                            q.next_exam_by,
+                            f"{who}: exam due by {format_day_short(q.next_exam_by, day)}"
+                            " not recorded",
+                            True,
+                        )
+                    )
+                elif (
+                    q.next_exam_due is not None
+                    and q.next_exam_by is not None
+                    and q.next_exam_due <= day
+                ):
+                    until = (
+                        ""
+                        if q.next_exam_by == q.next_exam_due
+                        else (f" (any day until {format_day_short(q.next_exam_by, day)})")
+                    )
+                    items.append(
+                        _item(
+                            "exam_due_today",
+                            "quarantine",
+                            q.id,
+                            day,
+                            f"{who}: exam due{until}",
+                            False,
+                        )
+                    )
+                if q.deliver_by is not None and q.delivered_at is None and q.deliver_by < horizon:
+                    late = q.deliver_by < ref
+                    items.append(
+                        _item(
+                            "delivery_due",
+                            "quarantine",
+                            q.id,
+                            q.deliver_by,
+                            f"{who}: deliver to the clinic by "
+                            f"{format_instant(q.deliver_by, profile)}",
+                            late,
+                        )
+                    )
+                if q.last_day == day:
+                    items.append(
+                        _item(
+                            "period_ends_today",
+                            "quarantine",
+                            q.id,
+                            day,
+                            f"{who}: last day of observation; last exam and certification today",
+                            False,
+                        )
+                    )
+                elif q.last_day < day:
+                    items.append(
+                        _item(
+                            "period_ended_open",
+                            "quarantine",
+                            q.id,
+                            q.last_day,
+                            f"{who}: observation ended {format_day_short(q.last_day, day)}"
+                            "; record the release or the outcome",
+                            True,
+                        )
+                    )
+            if q.certificate_received_on is None:
+                if q.certificate_due == day:
+                    items.append(
+                        _item(
+                            "certificate_due_today",
+                            "quarantine",
+                            q.id,
+                            day,
+                            f"{who}: certification of quarantine due today",
+                            False,
+                        )
+                    )
+                elif q.certificate_due < day:
+                    items.append(
+                        _item(
+                            "certificate_overdue",
+                            "quarantine",
+                            q.id,
+                            q.certificate_due,
+                            f"{who}: certification of quarantine was due "
+                            f"{format_day_short(q.certificate_due, day)}, "
+                            f"{plural((day - q.certificate_due).days, 'day')} ago",
+                            True,
+                        )
+                    )
+        items += _case_items(s, day)
+    return tuple(sorted(items, key=lambda i: i.sort_key))
+
+
+def _case_items(s, day: date) -> list[DueItem]:
+    """Referrals not sent, specimens not sent, signs of rabies not reported."""
+    out: list[DueItem] = []
+    kinds: dict[int, set[str]] = {}
+    for bite_id, kind in s.execute(select(QuarantineEvent.bite_report_id, QuarantineEvent.kind)):
+        kinds.setdefault(bite_id, set()).add(kind)
+    for bite in s.scalars(select(BiteReport).where(BiteReport.referral.is_(True))):
+        if "referral_sent" not in kinds.get(bite.id, set()):
+            out.append(
+                _item(
+                    "referral_not_sent",
+                    "bite",
+                    bite.id,
+                    bite.reported_at,
+                    f"Bite #{bite.id} by a {bite.animal_description or bite.species}"
+                    f" at {bite.place}: refer to the health officer",
+                    True,
+                )
+            )
+    for q in s.scalars(select(Quarantine).where(Quarantine.status.in_(("died", "euthanized")))):
+        if "specimen_sent" not in kinds.get(q.bite_report_id, set()):
+            out.append(
+                _item(
+                    "specimen_not_sent",
+                    "quarantine",
+                    q.id,
+                    q.closed_at,
+                    f"#{q.id} {q.animal_name}: {q.status}; send the specimen to the "
+                    "State Laboratory of Hygiene (do not damage the head)",
+                    True,
+                )
+            )
+    signs = select(QuarantineExam.quarantine_id).where(QuarantineExam.finding == "signs_of_rabies")
+    for q in s.scalars(select(Quarantine).where(Quarantine.id.in_(signs))):
+        if "signs_of_rabies" not in kinds.get(q.bite_report_id, set()):
+            out.append(
+                _item(
+                    "signs_not_reported",
+                    "quarantine",
+                    q.id,
+                    day,
+                    f"#{q.id} {q.animal_name}: signs of rabies at an exam; notify the "
+                    "health officer and record it",
+                    True,
+                )
+            )
+    return out
+
+
+def checks(conn) -> list[str]:
+    """Quarantines written past the services, and copies out of step with their records."""
+    from sqlalchemy.orm import Session
+
+    from fieldops.services.quarantine.plan import STATUS_BY_EVENT, events_of
+
+    out = []
+    n = conn.execute(
+        text(
+            "SELECT count(*) FROM quarantine t WHERE NOT EXISTS (SELECT 1 FROM audit_event e "
+            "WHERE e.entity = 'quarantine' AND e.entity_id = t.id AND e.action = "
+            "'quarantine_order')"
+        )
+    ).scalar_one()
+    if n:
+        out.append(f"{n} quarantine(s) have no audit trail of their order")
+    # Status, delivery and certificate follow from the events alone (no profile needed).
+    stale = []
+    with Session(bind=conn) as s:
+        for q in s.scalars(select(Quarantine)):
+            status, delivered, received = "open", None, None
+            for e in events_of(s, q.bite_report_id):
+                if e.kind in STATUS_BY_EVENT and status == "open":
+                    status = STATUS_BY_EVENT[e.kind]
+                elif e.kind == "delivered":
+                    delivered = e.at
+                elif e.kind == "broken_home":
+                    delivered = None
+                elif e.kind == "certificate_received":
+                    received = e.received_on
+            if (q.status, q.delivered_at, q.certificate_received_on) != (
+                status,
+                delivered,
+                received,
+            ):
+                stale.append(q.id)
+    if stale:
+        out.append(
+            f"{len(stale)} quarantine(s) show a state their records do not support: "
+            + ", ".join(f"#{i}" for i in stale[:10])
+        )
+    return out
+
+
+def demo(d: Demo) -> str:
+    from fieldops.services.quarantine.demo import fill
+
+    n = fill(d)
+    return f"{n} bite reports" if n else ""
+
+
+MODULE = Module(
+    KEY,
+    "Bite quarantines",
+    release_blocks=release_blocks,
+    due_items=due_items,
+    categories=CATEGORIES,
+    demo=demo,
+    checks=checks,
+    event_kinds=HISTORY_WORDS,
+)

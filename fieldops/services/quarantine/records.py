@@ -1,0 +1,56 @@
+"""Reading one bite case: the quarantine's view, the bite report's view, the open ones of an
+animal."""
+
+from __future__ import annotations
+
+from datetime import date
+
+from sqlalchemy import select
+
+from fieldops.db.engine import Database
+from fieldops.db.models import BiteReport, Impoundment, Quarantine
+from fieldops.rules import Profile, to_local
+from fieldops.services.context import fetch, now
+from fieldops.services.quarantine.views import BiteView, QuarantineView, bite_view, quarantine_view
+
+
+def get_quarantine(
+    db: Database, quarantine_id: int, profile: Profile, today: date | None = None
+) -> QuarantineView:
+    today = today or to_local(now(), profile).date()
+    with db.read() as s:
+        q = fetch(s, Quarantine, quarantine_id)
+        view = quarantine_view(s, q, profile, today)
+        imp_id = view.bite.impoundment_id
+        if imp_id is not None:
+            imp = s.get(Impoundment, imp_id)
+            if imp is not None and not imp.bit_person:
+                from dataclasses import replace
+
+                view = replace(
+                    view,
+                    warnings=(
+                        *view.warnings,
+                        (
+                            f"Impoundment #{imp_id} was not recorded as a bite: correct its intake "
+                            "(\u201cbit a person\u201d) so that the 10-day hold applies "
+                            "(city code 58-526)."
+                        ),
+                    ),
+                )
+        return view
+
+
+def get_bite(db: Database, bite_report_id: int, profile: Profile) -> BiteView:
+    with db.read() as s:
+        return bite_view(s, fetch(s, BiteReport, bite_report_id), profile)
+
+
+def open_quarantines_of(s, animal_id: int) -> list[Quarantine]:
+    return list(
+        s.scalars(
+            select(Quarantine)
+            .where(Quarantine.animal_id == animal_id, Quarantine.status == "open")
+            .order_by(Quarantine.id)
+        )
+    )

@@ -1,0 +1,81 @@
+"""Opening quarantines, bite reports and the bite report form from anywhere in the app.
+
+Records are read through a task; a quarantine already open is raised rather than opened
+twice. The dialogs import each other, so the imports are made at call time.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import QApplication, QDialog, QWidget
+
+from fieldops.services.quarantine import get_bite, get_quarantine
+from ui.context import AppContext
+
+
+def open_quarantine(ctx: AppContext, quarantine_id: int, parent: QWidget) -> None:
+    from ui.quarantine.record_dialog import QuarantineDialog
+
+    for widget in QApplication.topLevelWidgets():
+        if (
+            isinstance(widget, QuarantineDialog)
+            and widget.isVisible()
+            and widget.quarantine_id() == quarantine_id
+        ):
+            widget.raise_()
+            widget.activateWindow()
+            return
+    ctx.tasks.run(
+        get_quarantine,
+        ctx.db,
+        quarantine_id,
+        ctx.profile,
+        ctx.today(),
+        owner=parent,
+        on_done=lambda view: _show(QuarantineDialog(ctx, view, parent)),
+    )
+
+
+def open_bite(ctx: AppContext, bite_report_id: int, parent: QWidget) -> None:
+    """A bite report: its quarantine if it has one, else the referral record."""
+    from ui.quarantine.referral_dialog import BiteReportDialog
+
+    def shown(view) -> None:
+        if view.quarantine_id is not None:
+            open_quarantine(ctx, view.quarantine_id, parent)
+        else:
+            _show(BiteReportDialog(ctx, view, parent))
+
+    ctx.tasks.run(get_bite, ctx.db, bite_report_id, ctx.profile, owner=parent, on_done=shown)
+
+
+def new_bite_report(ctx: AppContext, parent: QWidget, **prefill: object) -> QDialog:
+    from ui.quarantine.bite_dialog import BiteDialog
+
+    dialog = BiteDialog(ctx, parent, **prefill)
+    dialog.saved.connect(lambda r: open_bite(ctx, r.bite_report_id, parent))
+    return _show(dialog)
+
+
+def open_week(ctx: AppContext, parent: QWidget) -> QDialog:
+    from ui.quarantine.schedule_dialog import WeekScheduleDialog
+
+    return _show(WeekScheduleDialog(ctx, parent))
+
+
+def _show(dialog: QDialog) -> QDialog:
+    dialog.show()
+    return dialog
+
+
+# The bite-quarantine module's records, for ui.modules.open_record (fieldops key "quarantine").
+OPENERS = {("quarantine", "quarantine"): open_quarantine, ("quarantine", "bite"): open_bite}
+CREATORS = {("quarantine", "bite_report"): new_bite_report}
+
+
+def _clinics(ctx: AppContext) -> QWidget:
+    from ui.quarantine.clinics import ClinicsWidget
+
+    return ClinicsWidget(ctx)
+
+
+ADMIN_SECTIONS = (_clinics,)
