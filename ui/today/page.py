@@ -30,11 +30,12 @@ def due_columns(ctx: AppContext) -> tuple[Column, ...]:
         return when(ctx, i.due) if isinstance(i.due, datetime) else day(i.due)
 
     return (
-        Column("Due", lambda i: ("Overdue: " if i.overdue else "") + i.category_label, 270),
-        Column("#", lambda i: str(i.record_id), 50),
-        Column("Date", due, 130),
-        Column("What to do", lambda i: i.text, 560),
-        Column("Module", lambda i: modules.module_title(i.module)),
+        # At the default window every column is on screen: what to do takes the spare width.
+        Column("Due", lambda i: ("Overdue: " if i.overdue else "") + i.category_label, 300),
+        Column("#", lambda i: str(i.record_id), 40),
+        Column("Date", due, 168),
+        Column("What to do", lambda i: i.text, 380, stretch=True),
+        Column("Module", lambda i: modules.module_title(i.module), 128),
     )
 
 
