@@ -51,3 +51,25 @@ def test_a_step_taken_is_recorded_and_the_dialog_says_it_was_accepted(
     step = record.view().steps[0]
     assert step.result == "Dog seized at the residence"
     assert ended == [QDialog.DialogCode.Accepted]
+
+
+def test_the_notice_is_saved_as_a_pdf_and_refused_in_the_database_folder(
+    qtbot, ctx, host, profile, today, tmp_path, monkeypatch
+):
+    _owner, dog = owner_and_dog(ctx.db, ctx.actor, today)
+    case = declared(ctx.db, ctx.actor, profile, dog.id)
+    record = CaseDialog(ctx, case, host)
+    qtbot.addWidget(record)
+    (tmp_path / "out").mkdir()
+    out = tmp_path / "out" / "notice.pdf"  # tmp_path itself holds the test database
+    monkeypatch.setattr(CaseDialog, "ask_save_path", lambda self, name: str(out))
+    record.save_notice()
+    qtbot.waitUntil(lambda: ctx.tasks.pending_count() == 0, timeout=10_000)
+    assert record.doc_status.text().startswith("Saved"), record.doc_status.text()
+    assert out.read_bytes().startswith(b"%PDF")
+    inside = ctx.db.folder / "notice.pdf"
+    monkeypatch.setattr(CaseDialog, "ask_save_path", lambda self, name: str(inside))
+    record.save_notice()
+    qtbot.waitUntil(lambda: ctx.tasks.pending_count() == 0, timeout=10_000)
+    assert not inside.exists()
+    assert str(ctx.db.folder) in record.doc_status.text()  # said on the form, not a traceback
