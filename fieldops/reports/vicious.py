@@ -11,7 +11,7 @@ since the hours run from service.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from datetime import datetime
+from datetime import datetime, tzinfo
 
 from reportlab.lib import colors
 from reportlab.lib.styles import ParagraphStyle
@@ -210,7 +210,7 @@ def vicious_notice(
     view: CaseView,
     *,
     jurisdiction: str,
-    tz,
+    tz: tzinfo,
     printed_at: datetime,
     staff_names: Mapping[str, str] | None = None,
 ) -> bytes:

@@ -58,7 +58,10 @@ class CaseActionDialog(RecordDialog):
         super().__init__(ctx, f"{title}: case #{case.id}, {case.animal}", parent)
         self.case = case
         self.layout_ = form_layout()
-        self.fields = FormFields(self.layout_)
+        # Typed as FormFields so the subclasses' add() calls type-check; the base
+        # class only knows self.fields as FieldMarks.
+        self.form_fields = FormFields(self.layout_)
+        self.fields = self.form_fields
         self.body.addLayout(self.layout_)
 
     def _on_record_saved(self, view: CaseView) -> None:
@@ -77,17 +80,17 @@ class NoticeDialog(CaseActionDialog):
         self.served_by = QLineEdit(ctx.actor.full_name or ctx.actor.username)
         self.place = QLineEdit(case.owner_address)
         self.notes = _text()
-        self.fields.add("method", "&How served:", self.method)
-        self.fields.add(
+        self.form_fields.add("method", "&How served:", self.method)
+        self.form_fields.add(
             "served_at",
             "Served a&t:",
             self.served_at,
             hint="When it was handed over, or when it was posted on the door: "
             "the 48 hours run from then.",
         )
-        self.fields.add("served_by", "Served &by:", self.served_by)
-        self.fields.add("place", "&Where:", self.place)
-        self.fields.add("notes", "N&otes:", self.notes)
+        self.form_fields.add("served_by", "Served &by:", self.served_by)
+        self.form_fields.add("place", "&Where:", self.place)
+        self.form_fields.add("notes", "N&otes:", self.notes)
         self.deadline_preview = QLabel()
         self.deadline_preview.setObjectName("FieldHint")
         self.deadline_preview.setWordWrap(True)
@@ -147,13 +150,13 @@ class OutcomeDialog(CaseActionDialog):
         self.removed_to = QLineEdit()
         self.confirmed_how = _text()
         self.notes = _text(48)
-        self.fields.add("kind", "O&utcome:", self.kind)
-        self.fields.add("at", "&When:", self.at)
-        self.fields.add("by_whom", "Destroyed &by:", self.by_whom)
-        self.fields.add("proof", "&Proof:", self.proof)
-        self.fields.add("removed_to", "Removed &to:", self.removed_to)
-        self.fields.add("confirmed_how", "Confirmed &how:", self.confirmed_how)
-        self.fields.add("notes", "N&otes:", self.notes)
+        self.form_fields.add("kind", "O&utcome:", self.kind)
+        self.form_fields.add("at", "&When:", self.at)
+        self.form_fields.add("by_whom", "Destroyed &by:", self.by_whom)
+        self.form_fields.add("proof", "&Proof:", self.proof)
+        self.form_fields.add("removed_to", "Removed &to:", self.removed_to)
+        self.form_fields.add("confirmed_how", "Confirmed &how:", self.confirmed_how)
+        self.form_fields.add("notes", "N&otes:", self.notes)
         self.save_button.setText("&Record outcome")
         self.kind.currentIndexChanged.connect(self._on_kind_changed)
         self._on_kind_changed()
@@ -166,7 +169,9 @@ class OutcomeDialog(CaseActionDialog):
             ("removed_to", kind == "removed"),
             ("confirmed_how", kind == "removed"),
         ):
-            self.layout_.setRowVisible(self.fields.input(name).parentWidget(), shown)
+            row = self.form_fields.input(name).parentWidget()  # add() boxes each field in its row
+            assert row is not None
+            self.layout_.setRowVisible(row, shown)
 
     def confirm_save(self) -> bool:
         return self.ctx.errors.confirm(
@@ -208,9 +213,9 @@ class StepDialog(CaseActionDialog):
         )
         self.due_on = _date_edit(ctx.today())
         self.what = _text()
-        self.fields.add("kind", "&Step:", self.kind)
-        self.fields.add("due_on", "&Due on:", self.due_on)
-        self.fields.add("what", "&What is to be done:", self.what)
+        self.form_fields.add("kind", "&Step:", self.kind)
+        self.form_fields.add("due_on", "&Due on:", self.due_on)
+        self.form_fields.add("what", "&What is to be done:", self.what)
         self.save_button.setText("&Add step")
 
     def save(self) -> None:
@@ -236,10 +241,10 @@ class StepDoneDialog(CaseActionDialog):
             if st.done_on is None:
                 self.step.addItem(f"{st.label} ({st.section}), due {st.due_on:%a %d %b %Y}", st.id)
         self.done_on = _date_edit(ctx.today())
-        self.result = _text()
-        self.fields.add("step", "&Step:", self.step)
-        self.fields.add("done_on", "&Taken on:", self.done_on)
-        self.fields.add("result", "&What came of it:", self.result)
+        self.outcome_text = _text()  # not "result": that is QDialog.result()
+        self.form_fields.add("step", "&Step:", self.step)
+        self.form_fields.add("done_on", "&Taken on:", self.done_on)
+        self.form_fields.add("result", "&What came of it:", self.outcome_text)
         self.save_button.setText("&Record")
 
     def save(self) -> None:
@@ -249,7 +254,7 @@ class StepDoneDialog(CaseActionDialog):
             self.ctx.actor,
             self.step.currentData(),
             _day(self.done_on),
-            self.result.toPlainText(),
+            self.outcome_text.toPlainText(),
             self.ctx.profile,
         )
 
@@ -265,10 +270,10 @@ class EndingDialog(CaseActionDialog):
         self.authority = QLineEdit()
         self.authority.setPlaceholderText("The court, the appeal body, the officer's supervisor")
         self.reason = _text(80)
-        self.fields.add("kind", "&What:", self.kind)
-        self.fields.add("decided_on", "&Decided on:", self.decided_on)
-        self.fields.add("authority", "Decided &by:", self.authority)
-        self.fields.add("reason", "&Reason:", self.reason)
+        self.form_fields.add("kind", "&What:", self.kind)
+        self.form_fields.add("decided_on", "&Decided on:", self.decided_on)
+        self.form_fields.add("authority", "Decided &by:", self.authority)
+        self.form_fields.add("reason", "&Reason:", self.reason)
         self.save_button.setText("Re&cord")
         self.close_button.setText("C&lose")
 

@@ -7,7 +7,9 @@ is repainted every half minute.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 from PySide6.QtCore import Qt, QTimer, QUrl
 from PySide6.QtGui import QDesktopServices
@@ -22,6 +24,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from fieldops.db.engine import Database
+from fieldops.reports.base import PageDetails
 from fieldops.reports.vicious import vicious_notice
 from fieldops.rules import vicious as rules
 from fieldops.services.history import record_history
@@ -36,6 +40,7 @@ from ui.common.table_models import ListTableModel
 from ui.common.widgets import Banner, RecordTableView
 from ui.context import AppContext
 from ui.vicious.action_dialogs import (
+    CaseActionDialog,
     EndingDialog,
     NoticeDialog,
     OutcomeDialog,
@@ -44,24 +49,26 @@ from ui.vicious.action_dialogs import (
 )
 from ui.vicious.case_view import follow_up_html, record_html
 
-
-def render_notice(view: CaseView, **kwargs: object) -> bytes:
-    return vicious_notice(view, **kwargs)  # type: ignore[arg-type]
+A = TypeVar("A", bound=CaseActionDialog)
 
 
-def write_notice(db, view: CaseView, path: str, **kwargs: object) -> str:
-    docs.write_document(path, render_notice(view, **kwargs), db.folder)
+def render_notice(view: CaseView, details: PageDetails) -> bytes:
+    return vicious_notice(view, **details)
+
+
+def write_notice(db: Database, view: CaseView, path: str, details: PageDetails) -> str:
+    docs.write_document(path, render_notice(view, details), db.folder)
     return path
 
 
-def open_notice(db, view: CaseView, **kwargs: object) -> str:
+def open_notice(db: Database, view: CaseView, details: PageDetails) -> str:
     return str(
-        docs.viewing_copy(render_notice(view, **kwargs), f"vicious-notice-{view.id}.pdf", db.folder)
+        docs.viewing_copy(render_notice(view, details), f"vicious-notice-{view.id}.pdf", db.folder)
     )
 
 
-def print_notice(view: CaseView, job: docs.PrintJob, **kwargs: object) -> str:
-    return docs.send_to_printer(render_notice(view, **kwargs), job)
+def print_notice(view: CaseView, job: docs.PrintJob, details: PageDetails) -> str:
+    return docs.send_to_printer(render_notice(view, details), job)
 
 
 class CaseDialog(QDialog):
@@ -238,7 +245,7 @@ class CaseDialog(QDialog):
         if entity == "vicious_case" and record_id == self._view.id:
             self.reload()
 
-    def _act(self, dialog_class) -> QDialog:
+    def _act(self, dialog_class: Callable[[AppContext, CaseView, QWidget], A]) -> A:
         dialog = dialog_class(self.ctx, self._view, self)
         dialog.saved.connect(self.show_view)
         dialog.show()
@@ -261,13 +268,11 @@ class CaseDialog(QDialog):
     def open_in_viewer(self, path: str) -> None:
         QDesktopServices.openUrl(QUrl.fromLocalFile(path))
 
-    def _doc_args(self) -> dict[str, object]:
+    def _page_details(self) -> PageDetails:
         return {
             "jurisdiction": self.ctx.jurisdiction,
             "tz": self.ctx.timezone,
             "printed_at": self.ctx.now(),
-            "owner": self,
-            "on_error": self._on_doc_failed,
         }
 
     def save_notice(self) -> None:
@@ -279,8 +284,10 @@ class CaseDialog(QDialog):
                 self.ctx.db,
                 self._view,
                 path,
+                self._page_details(),
+                owner=self,
                 on_done=lambda p: self.doc_status.setText(f"Saved {p}"),
-                **self._doc_args(),
+                on_error=self._on_doc_failed,
             )
 
     def print_notice(self) -> None:
@@ -288,19 +295,26 @@ class CaseDialog(QDialog):
         if job is None:
             return
         self.doc_status.setText("Sending the notice to the printer…")
-        args = self._doc_args()
         self.ctx.tasks.run(
             print_notice,
             self._view,
             job,
+            self._page_details(),
+            owner=self,
             on_done=lambda said: self.doc_status.setText(f"Sent to the printer. {said}".strip()),
-            **args,
+            on_error=self._on_doc_failed,
         )
 
     def open_notice(self) -> None:
         self.doc_status.setText("Preparing the PDF…")
         self.ctx.tasks.run(
-            open_notice, self.ctx.db, self._view, on_done=self._on_copy_ready, **self._doc_args()
+            open_notice,
+            self.ctx.db,
+            self._view,
+            self._page_details(),
+            owner=self,
+            on_done=self._on_copy_ready,
+            on_error=self._on_doc_failed,
         )
 
     def _on_copy_ready(self, path: str) -> None:

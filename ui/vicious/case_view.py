@@ -6,12 +6,14 @@ rules' explanation carried by the notice view.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from fieldops.services.vicious.views import CaseView
 from ui.common.text import day, escape_html, when
 from ui.context import AppContext
 
 
-def _rows(pairs) -> str:
+def _rows(pairs: Iterable[tuple[str, str]]) -> str:
     return (
         "<table cellspacing='0' cellpadding='3'>"
         + "".join(

@@ -34,6 +34,7 @@ from fieldops.services.vicious.declaring import (
     declare,
     missing_findings,
 )
+from fieldops.services.vicious.views import CaseView
 from ui.common.fields import FieldGroups, GridFields, error_label
 from ui.common.forms import FormFields, RecordDialog, form_layout
 from ui.common.inputs import LocalDateTimeEdit, PersonField
@@ -115,7 +116,7 @@ class DeclarationDialog(RecordDialog):
         notes_form = form_layout()
         notes_fields = FormFields(notes_form)
         notes_fields.add("notes", "N&otes:", self.notes)
-        self.fields = FieldGroups(top, self.grid_fields, notes_fields)  # type: ignore[assignment]
+        self.fields = FieldGroups(top, self.grid_fields, notes_fields)
 
         # Incidents
         self.incidents_box = QGroupBox("Incidents the declaration rests on")
@@ -247,5 +248,5 @@ class DeclarationDialog(RecordDialog):
     def save(self) -> None:
         self.save_with(declare, self.ctx.db, self.ctx.actor, self.read(), self.ctx.profile)
 
-    def _on_record_saved(self, view) -> None:
+    def _on_record_saved(self, view: CaseView) -> None:
         self.ctx.bus.changed.emit("vicious_case", view.id)

@@ -15,7 +15,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from fieldops.services.animals import animals_page
+from fieldops.services.animals import AnimalRow, animals_page
+from fieldops.services.listing import Page
 from ui.common.fields import GridFields, error_label
 from ui.common.inputs import LocalDateTimeEdit
 from ui.common.widgets import SearchField
@@ -45,7 +46,8 @@ class AnimalField(QWidget):
         self.matches.currentIndexChanged.connect(lambda _i: self.changed.emit())
 
     def animal_id(self) -> int | None:
-        return self.matches.currentData()
+        animal_id: int | None = self.matches.currentData()  # each match carries its id
+        return animal_id
 
     def set_animal(self, animal_id: int, label: str) -> None:
         self.matches.clear()
@@ -57,7 +59,7 @@ class AnimalField(QWidget):
                 animals_page, self.ctx.db, text, 0, 30, owner=self, on_done=self._on_page
             )
 
-    def _on_page(self, page) -> None:
+    def _on_page(self, page: Page[AnimalRow]) -> None:
         self.matches.clear()
         if not page.rows:
             self.matches.addItem("No animal matches", None)

@@ -9,7 +9,7 @@ from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QBrush, QColor, QFont
 
 from fieldops.services.listing import Page
-from fieldops.services.vicious.listing import CaseFilter, cases_page, count_cases
+from fieldops.services.vicious.listing import CaseFilter, CaseRow, cases_page, count_cases
 from ui.common.table_models import ROW_ROLE, AnyIndex, PagedTableModel
 from ui.context import AppContext
 from ui.vicious.columns import SORT_KEYS, case_columns
@@ -23,15 +23,21 @@ class CaseTableModel(PagedTableModel):
 
     def __init__(self, ctx: AppContext, parent: QObject | None = None) -> None:
         super().__init__(
-            ctx.tasks, case_columns(ctx), self._count, self._page, page_size=100, parent=parent
+            ctx.tasks,
+            case_columns(ctx),
+            self._count_matches,
+            self._page_of_matches,
+            page_size=100,
+            parent=parent,
         )
         self._ctx = ctx
         self._filter = CaseFilter()
 
-    def _count(self, text: str) -> int:
+    # Not _count/_page: the base model keeps its row count in self._count.
+    def _count_matches(self, text: str) -> int:
         return count_cases(self._ctx.db, replace(self._filter, text=text), self._ctx.now())
 
-    def _page(self, text: str, offset: int, limit: int) -> Page:
+    def _page_of_matches(self, text: str, offset: int, limit: int) -> Page[CaseRow]:
         return cases_page(
             self._ctx.db, replace(self._filter, text=text), offset, limit, self._ctx.now()
         )

@@ -12,6 +12,7 @@ due), each change audited, so the list can sort and filter in SQL.
 from __future__ import annotations
 
 from datetime import date, datetime
+from typing import TypedDict
 
 from sqlalchemy import JSON, CheckConstraint, ForeignKey, Index, String, Text
 from sqlalchemy.orm import Mapped, mapped_column
@@ -79,6 +80,13 @@ class ViciousCase(Timestamped, Base):
     search_text: Mapped[str] = mapped_column(String(800), default="")
 
 
+class ExceptionFinding(TypedDict):
+    """An exception's finding as the declaration stores it (JSON)."""
+
+    applies: bool
+    why: str
+
+
 class ViciousDeclaration(Base):
     """The officer's decision: grounds, a finding on every exception, allowed or refused."""
 
@@ -89,10 +97,10 @@ class ViciousDeclaration(Base):
     decided_at: Mapped[datetime] = mapped_column(UTCDateTime)
     officer: Mapped[str] = mapped_column(String(200))
     allowed: Mapped[bool]
-    grounds: Mapped[list] = mapped_column(JSON)  # codes of rules.vicious.GROUNDS
-    # code -> {"applies": bool, "why": str}, one for every rules.vicious.EXCEPTIONS code
-    findings: Mapped[dict] = mapped_column(JSON)
-    refusal_reasons: Mapped[list] = mapped_column(JSON)  # the rules' reasons when refused
+    grounds: Mapped[list[str]] = mapped_column(JSON)  # codes of rules.vicious.GROUNDS
+    # one for every rules.vicious.EXCEPTIONS code
+    findings: Mapped[dict[str, ExceptionFinding]] = mapped_column(JSON)
+    refusal_reasons: Mapped[list[str]] = mapped_column(JSON)  # the rules' reasons when refused
     owner_address: Mapped[str] = mapped_column(String(400), default="")  # as declared
     notes: Mapped[str] = mapped_column(Text, default="")
     recorded_by: Mapped[str] = mapped_column(String(100))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import date, datetime
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -21,6 +21,7 @@ from fieldops.db.models import (
     ViciousStep,
     ViciousStepDone,
 )
+from fieldops.db.models.vicious import ExceptionFinding
 from fieldops.errors import NotFoundError, StaleRecordError
 from fieldops.rules import Profile, format_instant
 from fieldops.rules import vicious as rules
@@ -58,7 +59,13 @@ def load(
     return case
 
 
-def set_summary(s: Session, actor: Actor, case: ViciousCase, reason: str, **changes) -> None:
+def set_summary(
+    s: Session,
+    actor: Actor,
+    case: ViciousCase,
+    reason: str,
+    **changes: str | datetime | date | None,
+) -> None:
     """Change the case's working summary (status, deadline, next step due), audited."""
     from fieldops.services.context import jsonable
 
@@ -72,7 +79,7 @@ def set_summary(s: Session, actor: Actor, case: ViciousCase, reason: str, **chan
         )
 
 
-def next_step_due(s: Session, case_id: int):
+def next_step_due(s: Session, case_id: int) -> date | None:
     done = select(ViciousStepDone.step_id)
     return s.scalar(
         select(ViciousStep.due_on)
@@ -104,13 +111,15 @@ def build_view(s: Session, case: ViciousCase, profile: Profile) -> CaseView:
     d = s.scalar(select(ViciousDeclaration).where(ViciousDeclaration.case_id == case.id))
     if d is None:  # every case is written with its declaration (checks() reports otherwise)
         raise NotFoundError(f"Vicious-animal case #{case.id} has no declaration on record.")
+    # An exception added to the ordinance after the declaration has no finding stored.
+    none_recorded: ExceptionFinding = {"applies": False, "why": ""}
     findings = tuple(
         FindingView(
             code,
             rules.EXCEPTION_SECTIONS[code],
             rules.EXCEPTION_TEXT[code],
-            bool((d.findings.get(code) or {}).get("applies")),
-            str((d.findings.get(code) or {}).get("why") or ""),
+            bool((d.findings.get(code) or none_recorded).get("applies")),
+            str((d.findings.get(code) or none_recorded).get("why") or ""),
         )
         for code in rules.EXCEPTIONS
     )

@@ -8,6 +8,7 @@ from datetime import datetime, timedelta
 
 from fieldops.db.engine import Database
 from fieldops.db.models import ViciousCase, ViciousDeclaration, ViciousIncident
+from fieldops.db.models.vicious import ExceptionFinding
 from fieldops.errors import Collector
 from fieldops.rules import Profile, check_declaration
 from fieldops.rules import vicious as rules
@@ -139,7 +140,7 @@ def declare(db: Database, actor: Actor, inp: DeclarationInput, profile: Profile)
         c.raise_if_any()
         assert animal is not None and owner_id is not None and inp.decided_at is not None
         owner = load_person(s, owner_id)
-        findings = {
+        findings: dict[str, ExceptionFinding] = {
             code: {
                 "applies": bool(inp.findings[code].applies),
                 "why": v.clean(inp.findings[code].why),

@@ -8,10 +8,17 @@ by removal; destroyed; not complied, with a court action due; withdrawn.
 from __future__ import annotations
 
 from datetime import UTC, date, datetime, time, timedelta
+from typing import TYPE_CHECKING
 
 from fieldops.modules import Demo
+from fieldops.rules import Profile
 from fieldops.rules import vicious as rules
 from fieldops.services.context import now
+
+if TYPE_CHECKING:  # imported where used at run time, as the module's services are
+    from fieldops.services.animals import AnimalView
+    from fieldops.services.vicious.declaring import Finding
+    from fieldops.services.vicious.views import CaseView
 
 OFFICERS = ("Off. Dana Lee", "Off. Marco Vang", "Off. Greta Hansen")
 PLACES = (
@@ -29,14 +36,14 @@ WHAT = (
 )
 
 
-def _at(day: date, hour: int, profile, minute: int = 15) -> datetime:
+def _at(day: date, hour: int, profile: Profile, minute: int = 15) -> datetime:
     return min(
         datetime.combine(day, time(hour, minute), profile.timezone).astimezone(UTC),
         now() - timedelta(minutes=10),
     )
 
 
-def _findings(applies: str | None = None, why: str = ""):
+def _findings(applies: str | None = None, why: str = "") -> dict[str, Finding]:
     from fieldops.services.vicious.declaring import Finding
 
     return {
@@ -65,7 +72,9 @@ def cases(d: Demo) -> int:
     addresses = {x.id: x for x in d.people}
     written = 0
 
-    def case(animal, days_ago: int, applies: str | None = None, why: str = ""):
+    def case(
+        animal: AnimalView, days_ago: int, applies: str | None = None, why: str = ""
+    ) -> CaseView:
         nonlocal written
         when = _at(today - timedelta(days=days_ago), rng.randint(9, 15), p)
         inc = IncidentInput(
@@ -91,7 +100,7 @@ def cases(d: Demo) -> int:
         written += 1
         return view
 
-    def door(animal) -> str:
+    def door(animal: AnimalView) -> str:
         owner = addresses.get(animal.owner_id)
         return owner.address if owner is not None and owner.address else "the owner's residence"
 

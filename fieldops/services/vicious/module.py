@@ -5,7 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
-from sqlalchemy import select, text
+from sqlalchemy import Connection, select, text
+from sqlalchemy.orm import Session
 
 from fieldops.db.engine import Database
 from fieldops.db.models import Animal, Person, ViciousCase, ViciousStep, ViciousStepDone
@@ -13,6 +14,7 @@ from fieldops.modules import Demo, DueItem, Module, ReleaseCase
 from fieldops.rules import Profile, format_day, format_instant, start_of_local_day, to_local
 from fieldops.rules import vicious as rules
 from fieldops.rules.release import vicious_block
+from fieldops.rules.requirement import Requirement
 from fieldops.services.context import now
 from fieldops.services.vicious.cases import declared_case
 from fieldops.services.vicious.history_words import EVENT_KINDS as HISTORY_WORDS
@@ -29,7 +31,7 @@ CATEGORIES = {
 NOT_DECLARED = "No vicious-animal declaration in force for this animal."
 
 
-def release_blocks(s, animal_id: int, release: ReleaseCase):
+def release_blocks(s: Session, animal_id: int, release: ReleaseCase) -> tuple[Requirement]:
     """``not_vicious``: the animal stands declared vicious in a case on record (58-524(b))."""
     found = declared_case(s, animal_id)
     if found is None:
@@ -64,7 +66,13 @@ def due_items(db: Database, day: date, profile: Profile) -> tuple[ViciousDueItem
     items: list[ViciousDueItem] = []
 
     def add(
-        cat: str, case_id: int, due, text_: str, animal: str, owner: str, overdue: bool = False
+        cat: str,
+        case_id: int,
+        due: date | datetime,
+        text_: str,
+        animal: str,
+        owner: str,
+        overdue: bool = False,
     ) -> None:
         code = f"{KEY}.{cat}"
         items.append(
@@ -181,7 +189,7 @@ def demo(d: Demo) -> str:
     return f"{cases(d)} vicious-animal cases"
 
 
-def checks(conn) -> list[str]:
+def checks(conn: Connection) -> list[str]:
     """Cases written past the services, and summaries out of step with their rows."""
     out: list[str] = []
     n = conn.execute(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date, datetime
 
@@ -132,5 +133,5 @@ class CaseView:
         return self.declared
 
 
-def ground_rows(codes) -> tuple[tuple[str, str, str], ...]:
+def ground_rows(codes: Iterable[str]) -> tuple[tuple[str, str, str], ...]:
     return tuple((c, rules.GROUND_SECTIONS.get(c, ""), rules.GROUND_TEXT.get(c, c)) for c in codes)
