@@ -8,13 +8,13 @@ The contact of the person bitten never appears: it is private to the case.
 
 from __future__ import annotations
 
-from datetime import datetime
-from zoneinfo import ZoneInfo
+from datetime import datetime, tzinfo
+from typing import Unpack
 
 from reportlab.lib.units import inch
 from reportlab.platypus import Flowable, Spacer
 
-from fieldops.reports.base import Document, fmt_date, fmt_datetime, markup, money
+from fieldops.reports.base import Document, PageDetails, fmt_date, fmt_datetime, markup, money
 from fieldops.rules.quarantine import ORDINANCE_58_527, SPECIMEN_NOTE
 from fieldops.services.quarantine.views import QuarantineView
 
@@ -48,7 +48,7 @@ class QuarantineOrder(Document):
 
     title = "Order of rabies quarantine"
 
-    def __init__(self, view: QuarantineView, **kw) -> None:
+    def __init__(self, view: QuarantineView, **kw: Unpack[PageDetails]) -> None:
         super().__init__(**kw)
         self.v = view
 
@@ -153,7 +153,7 @@ class CertificationForm(Document):
 
     title = "Certification of quarantine"
 
-    def __init__(self, view: QuarantineView, **kw) -> None:
+    def __init__(self, view: QuarantineView, **kw: Unpack[PageDetails]) -> None:
         super().__init__(**kw)
         self.v = view
 
@@ -232,7 +232,7 @@ class CertificationForm(Document):
 
 
 def quarantine_order(
-    view: QuarantineView, *, jurisdiction: str, tz: ZoneInfo, printed_at: datetime
+    view: QuarantineView, *, jurisdiction: str, tz: tzinfo, printed_at: datetime
 ) -> bytes:
     """The order left with the owner: placement and its conditions or the clinic and its
     delivery deadline, the exam days, the certificate due date, the ordinance text."""
@@ -240,7 +240,7 @@ def quarantine_order(
 
 
 def certification_form(
-    view: QuarantineView, *, jurisdiction: str, tz: ZoneInfo, printed_at: datetime
+    view: QuarantineView, *, jurisdiction: str, tz: tzinfo, printed_at: datetime
 ) -> bytes:
     """The certification of quarantine for the veterinarian to sign and the owner to return."""
     return CertificationForm(view, jurisdiction=jurisdiction, tz=tz, printed_at=printed_at).render()

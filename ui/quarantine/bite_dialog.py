@@ -3,6 +3,8 @@ before anything is saved (city code 58-527; the rules decide, the form shows).""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -19,9 +21,17 @@ from PySide6.QtWidgets import (
 )
 
 from fieldops.errors import ValidationError
-from fieldops.services.animals import get_animal
-from fieldops.services.people import get_person
-from fieldops.services.quarantine import BiteInput, Proposal, list_clinics, propose, report_bite
+from fieldops.services.animals import AnimalView, get_animal
+from fieldops.services.people import OwnedAnimal, PersonView, get_person
+from fieldops.services.quarantine import (
+    BiteInput,
+    ClinicView,
+    Proposal,
+    Reported,
+    list_clinics,
+    propose,
+    report_bite,
+)
 from ui.common.forms import FormFields, RecordDialog, combo, form_layout
 from ui.common.inputs import LocalDateTimeEdit, PersonField
 from ui.common.text import SPECIES, day, escape_html, when
@@ -81,8 +91,9 @@ class BiteDialog(RecordDialog):
         self._timer.setInterval(250)
         self._timer.timeout.connect(self._on_timer_timeout)
         self._connect()
-        if "impoundment_id" in prefill:
-            self.impoundment.setValue(int(prefill["impoundment_id"]))  # type: ignore[arg-type]
+        impoundment_id = prefill.get("impoundment_id")
+        if isinstance(impoundment_id, int):  # prefill comes through ui.modules as objects
+            self.impoundment.setValue(impoundment_id)
         ctx.tasks.run(
             list_clinics, ctx.db, licensed_only=True, owner=self, on_done=self._on_clinics_loaded
         )
@@ -181,7 +192,7 @@ class BiteDialog(RecordDialog):
             report_bite, self.ctx.db, self.ctx.actor, self.bite_input(), self.ctx.profile
         )
 
-    def _on_record_saved(self, _reported) -> None:
+    def _on_record_saved(self, _reported: Reported) -> None:
         self.ctx.bus.changed.emit("quarantine", 0)
 
     # -- the proposal -------------------------------------------------------
@@ -247,10 +258,10 @@ class BiteDialog(RecordDialog):
             self._fill_animals(())
         self._on_input_changed()
 
-    def _on_person_loaded(self, person) -> None:
+    def _on_person_loaded(self, person: PersonView) -> None:
         self._fill_animals(person.animals)
 
-    def _fill_animals(self, animals) -> None:
+    def _fill_animals(self, animals: Sequence[OwnedAnimal]) -> None:
         self.animal.blockSignals(True)
         self.animal.clear()
         for a in animals:
@@ -278,7 +289,7 @@ class BiteDialog(RecordDialog):
             )
         self._on_input_changed()
 
-    def _on_animal_loaded(self, animal) -> None:
+    def _on_animal_loaded(self, animal: AnimalView) -> None:
         """Offer the registry's vaccination current on the bite day as the proof shown."""
         cert = animal.rabies_current_on(self.bitten_at.value().date())
         if (
@@ -291,6 +302,6 @@ class BiteDialog(RecordDialog):
             self.vaccinated_on.set_value(cert.vaccinated_on)
             self.expires_on.set_value(cert.expires_on)
 
-    def _on_clinics_loaded(self, clinics) -> None:
+    def _on_clinics_loaded(self, clinics: Sequence[ClinicView]) -> None:
         for c in clinics:
             self.clinic.addItem(c.name, c.id)

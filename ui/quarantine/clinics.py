@@ -4,6 +4,9 @@ its licence status; everyone reads it. A clinic quarantine is ordered only at a 
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+from PySide6.QtCore import QModelIndex
 from PySide6.QtWidgets import (
     QCheckBox,
     QGroupBox,
@@ -15,7 +18,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from fieldops.services.quarantine import ClinicInput, create_clinic, list_clinics, update_clinic
+from fieldops.services.quarantine import (
+    ClinicInput,
+    ClinicView,
+    create_clinic,
+    list_clinics,
+    update_clinic,
+)
 from ui.common.forms import FormFields, form_layout, show_refusal
 from ui.common.table_models import Column, ListTableModel
 from ui.common.widgets import Banner, RecordTableView
@@ -80,7 +89,7 @@ class ClinicsWidget(QGroupBox):
             self.name.text(), self.address.text(), self.phone.text(), self.licensed.isChecked()
         )
 
-    def _on_view_clicked(self, index) -> None:
+    def _on_view_clicked(self, index: QModelIndex) -> None:
         c = self.model.row_object(index.row())
         if c is not None:
             self.name.setText(c.name)
@@ -88,7 +97,7 @@ class ClinicsWidget(QGroupBox):
             self.phone.setText(c.phone)
             self.licensed.setChecked(c.licensed)
 
-    def _run(self, fn, *args) -> None:
+    def _run(self, fn: Callable[..., ClinicView], *args: object) -> None:
         self.fields.clear_errors()
         self.banner.clear_message()
         self.ctx.tasks.run(fn, *args, owner=self, on_done=self._on_saved, on_error=self._on_failed)
@@ -103,7 +112,7 @@ class ClinicsWidget(QGroupBox):
             return
         self._run(update_clinic, self.ctx.db, self.ctx.actor, c.id, c.version, self._input())
 
-    def _on_saved(self, clinic) -> None:
+    def _on_saved(self, clinic: ClinicView) -> None:
         self.banner.show_note(f"Saved {clinic.name}.")
         self.ctx.bus.changed.emit("clinic", clinic.id)
         self.refresh()

@@ -6,6 +6,7 @@ nothing is written. Closing a quarantine (release, death, escape) asks first.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from decimal import Decimal, InvalidOperation
 
 from PySide6.QtCore import QDate
@@ -16,7 +17,7 @@ from fieldops.rules.quarantine import EXAM_FINDINGS
 from fieldops.services import quarantine as qs
 from ui.common.forms import FormFields, RecordDialog, combo, form_layout
 from ui.common.inputs import LocalDateTimeEdit
-from ui.common.widgets import set_date
+from ui.common.widgets import date_of, set_date
 from ui.context import AppContext
 
 # kind -> (title, save button, fields, who label)
@@ -142,7 +143,7 @@ class EventDialog(RecordDialog):
                 on_done=self._on_clinics_loaded,
             )
 
-    def _on_clinics_loaded(self, clinics) -> None:
+    def _on_clinics_loaded(self, clinics: Sequence[qs.ClinicView]) -> None:
         for c in clinics:
             self.clinic.addItem(c.name, c.id)
 
@@ -155,40 +156,30 @@ class EventDialog(RecordDialog):
     def save(self) -> None:
         c, a, p, rid = self.ctx.db, self.ctx.actor, self.ctx.profile, self.record_id
         at, who, notes = self.at.value(), self.who.text(), self.notes.toPlainText()
-        day = self.day.date().toPython()
+        day = date_of(self.day.date())
+        # Read on this thread: the service runs on a worker, which must not touch widgets.
+        clinic_id: int | None = self.clinic.currentData()
+        citation = self.citation.text()
         k = self.kind
-        calls = {
-            "delivered": lambda: (qs.record_delivery, c, a, rid, at, p, notes),
-            "broken_home": lambda: (
-                qs.record_broken_home,
-                c,
-                a,
-                rid,
-                at,
-                self.clinic.currentData(),
-                p,
+        # Each kind's service with its arguments bound; only the chosen one is run.
+        calls: dict[str, Callable[[], qs.Done]] = {
+            "delivered": lambda: qs.record_delivery(c, a, rid, at, p, notes),
+            "broken_home": lambda: qs.record_broken_home(
+                c, a, rid, at, clinic_id, p, citation=citation, notes=notes
             ),
-            "extended": lambda: (qs.extend_period, c, a, rid, day, who, p, notes),
-            "signs_of_rabies": lambda: (qs.record_signs_of_rabies, c, a, rid, at, who, p, notes),
-            "died": lambda: (qs.record_death, c, a, rid, "died", at, p, notes),
-            "euthanized": lambda: (qs.record_death, c, a, rid, "euthanized", at, p, notes),
-            "specimen_sent": lambda: (qs.record_specimen_sent, c, a, rid, at, who, p, notes),
-            "escaped": lambda: (qs.record_escape, c, a, rid, at, p, notes),
-            "released": lambda: (qs.release_certified, c, a, rid, at, who, p, notes),
-            "certificate_received": lambda: (
-                qs.record_certificate_received,
-                c,
-                a,
-                rid,
-                day,
-                p,
-                notes,
+            "extended": lambda: qs.extend_period(c, a, rid, day, who, p, notes),
+            "signs_of_rabies": lambda: qs.record_signs_of_rabies(c, a, rid, at, who, p, notes),
+            "died": lambda: qs.record_death(c, a, rid, "died", at, p, notes),
+            "euthanized": lambda: qs.record_death(c, a, rid, "euthanized", at, p, notes),
+            "specimen_sent": lambda: qs.record_specimen_sent(c, a, rid, at, who, p, notes),
+            "escaped": lambda: qs.record_escape(c, a, rid, at, p, notes),
+            "released": lambda: qs.release_certified(c, a, rid, at, who, p, notes),
+            "certificate_received": lambda: qs.record_certificate_received(
+                c, a, rid, day, p, notes
             ),
-            "referral_sent": lambda: (qs.record_referral_sent, c, a, rid, at, who, notes),
+            "referral_sent": lambda: qs.record_referral_sent(c, a, rid, at, who, notes),
         }
-        fn, *args = calls[k]()
-        kwargs = {"citation": self.citation.text(), "notes": notes} if k == "broken_home" else {}
-        self.save_with(fn, *args, **kwargs)
+        self.save_with(calls[k])
 
     def _on_record_saved(self, done: qs.Done) -> None:
         if done.warning:
@@ -237,7 +228,7 @@ class ExamDialog(RecordDialog):
             qs.list_clinics, ctx.db, licensed_only=True, owner=self, on_done=self._on_clinics_loaded
         )
 
-    def _on_clinics_loaded(self, clinics) -> None:
+    def _on_clinics_loaded(self, clinics: Sequence[qs.ClinicView]) -> None:
         for c in clinics:
             self.clinic.addItem(c.name, c.id)
         if self._clinic_id is not None:
@@ -259,7 +250,7 @@ class ExamDialog(RecordDialog):
             self.ctx.actor,
             self.quarantine_id,
             qs.ExamInput(
-                self.examined_on.date().toPython(),
+                date_of(self.examined_on.date()),
                 self.veterinarian.text(),
                 self.finding.currentData(),
                 fee,

@@ -7,7 +7,12 @@ from dataclasses import replace
 from PySide6.QtCore import QObject, Qt
 
 from fieldops.services.listing import Page
-from fieldops.services.quarantine import QuarantineFilter, count_quarantines, quarantine_page
+from fieldops.services.quarantine import (
+    QuarantineFilter,
+    QuarantineRow,
+    count_quarantines,
+    quarantine_page,
+)
 from ui.common.table_models import Column, PagedTableModel
 from ui.common.text import day
 from ui.context import AppContext
@@ -43,14 +48,22 @@ class QuarantineTableModel(PagedTableModel):
     """Quarantines matching a ``QuarantineFilter``, a page at a time."""
 
     def __init__(self, ctx: AppContext, parent: QObject | None = None) -> None:
-        super().__init__(ctx.tasks, COLUMNS, self._count, self._page, page_size=100, parent=parent)
+        super().__init__(
+            ctx.tasks,
+            COLUMNS,
+            self._count_matches,
+            self._page_of_matches,
+            page_size=100,
+            parent=parent,
+        )
         self._ctx = ctx
         self._filter = QuarantineFilter()
 
-    def _count(self, text: str) -> int:
+    # Not _count/_page: the base model keeps its row count in self._count.
+    def _count_matches(self, text: str) -> int:
         return count_quarantines(self._ctx.db, replace(self._filter, text=text), self._ctx.today())
 
-    def _page(self, text: str, offset: int, limit: int) -> Page:
+    def _page_of_matches(self, text: str, offset: int, limit: int) -> Page[QuarantineRow]:
         return quarantine_page(
             self._ctx.db,
             replace(self._filter, text=text),

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QApplication, QDialog, QWidget
 
-from fieldops.services.quarantine import get_bite, get_quarantine
+from fieldops.services.quarantine import BiteView, get_bite, get_quarantine
 from ui.context import AppContext
 
 
@@ -39,7 +39,7 @@ def open_bite(ctx: AppContext, bite_report_id: int, parent: QWidget) -> None:
     """A bite report: its quarantine if it has one, else the referral record."""
     from ui.quarantine.referral_dialog import BiteReportDialog
 
-    def shown(view) -> None:
+    def shown(view: BiteView) -> None:
         if view.quarantine_id is not None:
             open_quarantine(ctx, view.quarantine_id, parent)
         else:

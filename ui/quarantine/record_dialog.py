@@ -206,8 +206,9 @@ class QuarantineDialog(QDialog):
     def _fill_dates(self, v: QuarantineView) -> None:
         while self.dates_grid.count():
             item = self.dates_grid.takeAt(0)
-            if item.widget():
-                item.widget().deleteLater()
+            widget = item.widget() if item is not None else None
+            if widget is not None:
+                widget.deleteLater()
         rows = [
             ("Placement", v.placement_label + (f": {v.clinic}" if v.clinic else ""), "placement")
         ]

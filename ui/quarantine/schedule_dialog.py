@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import date, timedelta
 from itertools import groupby
 
 from PySide6.QtCore import Qt
@@ -24,7 +24,7 @@ from ui.context import AppContext
 KIND_WORDS = {"exam": "Exam", "delivery": "Delivery", "certificate": "Certificate"}
 
 
-def schedule_html(items: tuple[ScheduleItem, ...], start, days: int = 7) -> str:
+def schedule_html(items: tuple[ScheduleItem, ...], start: date, days: int = 7) -> str:
     by_day = {d: list(group) for d, group in groupby(items, key=lambda i: i.day)}
     parts = [
         f"<h2>Quarantine schedule, {escape_html(day(start))} to "

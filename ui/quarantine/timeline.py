@@ -4,10 +4,10 @@ overdue), the clinic delivery deadline, the certificate due date, the events and
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import date, timedelta
+from datetime import date, timedelta, tzinfo
 
 from PySide6.QtCore import QPointF, QRectF, QSize, Qt
-from PySide6.QtGui import QColor, QFont, QPainter, QPen, QPolygonF
+from PySide6.QtGui import QColor, QFont, QPainter, QPaintEvent, QPen, QPolygonF
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
 from fieldops.rules import format_day_short
@@ -46,7 +46,7 @@ class Mark:
     label: str
 
 
-def marks(view: QuarantineView, today: date, zone) -> tuple[Mark, ...]:
+def marks(view: QuarantineView, today: date, zone: tzinfo) -> tuple[Mark, ...]:
     out = [
         Mark(
             "bite",
@@ -111,7 +111,7 @@ class TimelineWidget(QWidget):
         span = max(1, (self._last - self._first).days + 1)
         return left + width * ((d - self._first).days + 0.5) / span
 
-    def paintEvent(self, _event) -> None:
+    def paintEvent(self, _event: QPaintEvent) -> None:
         p = QPainter(self)
         p.setRenderHint(QPainter.RenderHint.Antialiasing)
         p.fillRect(self.rect(), QColor("white"))

@@ -5,13 +5,14 @@ with and without its specimen, an escape, a completed case and referrals of othe
 from __future__ import annotations
 
 from dataclasses import replace
-from datetime import datetime, time, timedelta
+from datetime import date, datetime, time, timedelta
 from decimal import Decimal
 
 from sqlalchemy import select
 
 from fieldops.db.models import Clinic, Impoundment
 from fieldops.modules import Demo
+from fieldops.services.animals import AnimalView
 from fieldops.services.context import now
 from fieldops.services.quarantine import bites, events
 from fieldops.services.quarantine.clinics import ClinicInput, create_clinic
@@ -92,38 +93,46 @@ def fill(d: Demo) -> int:
 
     def report(
         when: datetime,
-        animal=None,
+        animal: AnimalView | None = None,
         *,
         ordered: datetime | None = None,
         clinic: int | None = None,
-        **kw,
+        species: str = "",
+        animal_description: str = "",
+        owner_unknown: bool = False,
+        impoundment_id: int | None = None,
+        proof: bool = True,
     ) -> bites.Reported:
         nonlocal n
         n += 1
-        data = {
-            "place": rng.choice(PLACES),
-            "victim_name": victims.pop(0) if victims else "J. Doe",
-            "victim_contact": f"608-555-{rng.randint(1000, 9999)}",
-            "reported_by": rng.choice(("the person bitten", "a parent", "the owner")),
-            "reported_at": when + timedelta(minutes=30),
-            "officer": rng.choice(OFFICERS),
-            "ordered_at": ordered or when + timedelta(hours=1),
-            "clinic_id": clinic,
-        }
+        inp = bites.BiteInput(
+            bitten_at=when,
+            place=rng.choice(PLACES),
+            victim_name=victims.pop(0) if victims else "J. Doe",
+            victim_contact=f"608-555-{rng.randint(1000, 9999)}",
+            reported_by=rng.choice(("the person bitten", "a parent", "the owner")),
+            reported_at=when + timedelta(minutes=30),
+            officer=rng.choice(OFFICERS),
+            ordered_at=ordered or when + timedelta(hours=1),
+            clinic_id=clinic,
+            species=species,
+            animal_description=animal_description,
+            owner_unknown=owner_unknown,
+            impoundment_id=impoundment_id,
+        )
         if animal is not None:
-            data.update(animal_id=animal.id, owner_id=animal.owner_id)
+            inp = replace(inp, animal_id=animal.id, owner_id=animal.owner_id)
             cert = animal.rabies_current_on(when.date())
-            if cert is not None and kw.pop("proof", True):
-                data.update(
+            if cert is not None and proof:
+                inp = replace(
+                    inp,
                     rabies_certificate=cert.certificate_number,
                     rabies_vaccinated_on=cert.vaccinated_on,
                     rabies_expires_on=cert.expires_on,
                 )
-        kw.pop("proof", None)
-        data.update(kw)
-        return bites.report_bite(db, actor, bites.BiteInput(bitten_at=when, **data), profile)
+        return bites.report_bite(db, actor, inp, profile)
 
-    def exam(q: int, day, finding: str = "no_signs", clinic: int | None = None):
+    def exam(q: int, day: date, finding: str = "no_signs", clinic: int | None = None) -> None:
         events.record_exam(
             db,
             actor,
@@ -138,7 +147,7 @@ def fill(d: Demo) -> int:
             profile,
         )
 
-    def days(k: int):
+    def days(k: int) -> date:
         return today - timedelta(days=k)
 
     # Home quarantine, day 4: first exam done.

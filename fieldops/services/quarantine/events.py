@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date, datetime, time
 from decimal import Decimal
+from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -115,7 +116,7 @@ def _event(
     return e
 
 
-def _data(e: QuarantineEvent) -> dict:
+def _data(e: QuarantineEvent) -> dict[str, Any]:
     return {
         k: jsonable(getattr(e, k))
         for k in ("at", "who", "clinic_id", "new_last_day", "received_on", "citation", "notes")

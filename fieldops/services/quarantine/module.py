@@ -4,12 +4,20 @@ from __future__ import annotations
 
 from datetime import date, datetime, time, timedelta
 
-from sqlalchemy import select, text
+from sqlalchemy import Connection, select, text
+from sqlalchemy.orm import Session
 
 from fieldops.db.engine import Database
 from fieldops.db.models import BiteReport, Quarantine, QuarantineEvent, QuarantineExam
 from fieldops.modules import Demo, DueItem, Module, ReleaseCase
-from fieldops.rules import Profile, format_day, format_day_short, format_instant, plural
+from fieldops.rules import (
+    Profile,
+    Requirement,
+    format_day,
+    format_day_short,
+    format_instant,
+    plural,
+)
 from fieldops.rules.release import open_quarantine_block
 from fieldops.services.context import now
 from fieldops.services.quarantine.history_words import EVENT_KINDS as HISTORY_WORDS
@@ -31,7 +39,9 @@ CATEGORIES = {
 }
 
 
-def release_blocks(session, animal_id: int, _release: ReleaseCase):
+def release_blocks(
+    session: Session, animal_id: int, _release: ReleaseCase
+) -> tuple[Requirement, ...]:
     """No release of any kind while the animal is in an open bite quarantine (58-527)."""
     found = open_quarantines_of(session, animal_id)
     if not found:
@@ -48,7 +58,9 @@ def release_blocks(session, animal_id: int, _release: ReleaseCase):
     )
 
 
-def _item(cat: str, kind: str, rid: int, due, text_: str, overdue: bool) -> DueItem:
+def _item(
+    cat: str, kind: str, rid: int, due: date | datetime, text_: str, overdue: bool
+) -> DueItem:
     code = f"{KEY}.{cat}"
     return DueItem(
         module=KEY,
@@ -179,7 +191,7 @@ def due_items(db: Database, day: date, profile: Profile) -> tuple[DueItem, ...]:
     return tuple(sorted(items, key=lambda i: i.sort_key))
 
 
-def _case_items(s, day: date) -> list[DueItem]:
+def _case_items(s: Session, day: date) -> list[DueItem]:
     """Referrals not sent, specimens not sent, signs of rabies not reported."""
     out: list[DueItem] = []
     kinds: dict[int, set[str]] = {}
@@ -205,7 +217,9 @@ def _case_items(s, day: date) -> list[DueItem]:
                     "specimen_not_sent",
                     "quarantine",
                     q.id,
-                    q.closed_at,
+                    # A died/euthanized status is always set with its event's time (plan.state_of);
+                    # the order's time stands in only for a row written past the services.
+                    q.closed_at or q.ordered_at,
                     f"#{q.id} {q.animal_name}: {q.status}; send the specimen to the "
                     "State Laboratory of Hygiene (do not damage the head)",
                     True,
@@ -228,10 +242,8 @@ def _case_items(s, day: date) -> list[DueItem]:
     return out
 
 
-def checks(conn) -> list[str]:
+def checks(conn: Connection) -> list[str]:
     """Quarantines written past the services, and copies out of step with their records."""
-    from sqlalchemy.orm import Session
-
     from fieldops.services.quarantine.plan import STATUS_BY_EVENT, events_of
 
     out = []

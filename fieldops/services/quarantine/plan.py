@@ -69,7 +69,7 @@ def exams_of(s: Session, quarantine_id: int) -> list[QuarantineExam]:
     )
 
 
-def order_plan(bite: BiteReport, ordered_at, profile: Profile) -> QuarantinePlan:
+def order_plan(bite: BiteReport, ordered_at: datetime, profile: Profile) -> QuarantinePlan:
     return quarantine_plan(
         bite.bitten_at,
         ordered_at,

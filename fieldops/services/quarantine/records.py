@@ -6,6 +6,7 @@ from __future__ import annotations
 from datetime import date
 
 from sqlalchemy import select
+from sqlalchemy.orm import Session
 
 from fieldops.db.engine import Database
 from fieldops.db.models import BiteReport, Impoundment, Quarantine
@@ -46,7 +47,7 @@ def get_bite(db: Database, bite_report_id: int, profile: Profile) -> BiteView:
         return bite_view(s, fetch(s, BiteReport, bite_report_id), profile)
 
 
-def open_quarantines_of(s, animal_id: int) -> list[Quarantine]:
+def open_quarantines_of(s: Session, animal_id: int) -> list[Quarantine]:
     return list(
         s.scalars(
             select(Quarantine)

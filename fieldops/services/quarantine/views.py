@@ -2,13 +2,23 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from decimal import Decimal
 
 from sqlalchemy.orm import Session
 
-from fieldops.db.models import Animal, BiteReport, Clinic, Impoundment, Person, Quarantine
+from fieldops.db.models import (
+    Animal,
+    BiteReport,
+    Clinic,
+    Impoundment,
+    Person,
+    Quarantine,
+    QuarantineEvent,
+    QuarantineExam,
+)
 from fieldops.rules import Profile, to_local
 from fieldops.rules.quarantine import (
     EXAM_FINDINGS,
@@ -173,7 +183,7 @@ def _clinic_name(s: Session, clinic_id: int | None) -> str:
     return c.name if c else ""
 
 
-def event_view(s: Session, e) -> EventView:
+def event_view(s: Session, e: QuarantineEvent) -> EventView:
     return EventView(
         e.id,
         e.kind,
@@ -189,7 +199,12 @@ def event_view(s: Session, e) -> EventView:
     )
 
 
-def bite_view(s: Session, bite: BiteReport, profile: Profile, events=None) -> BiteView:
+def bite_view(
+    s: Session,
+    bite: BiteReport,
+    profile: Profile,
+    events: Sequence[QuarantineEvent] | None = None,
+) -> BiteView:
     animal = s.get(Animal, bite.animal_id) if bite.animal_id is not None else None
     owner = s.get(Person, bite.owner_id) if bite.owner_id is not None else None
     q_id = s.query(Quarantine.id).filter_by(bite_report_id=bite.id).scalar()
@@ -227,7 +242,7 @@ def bite_view(s: Session, bite: BiteReport, profile: Profile, events=None) -> Bi
     )
 
 
-def _required(st: State, exams, today: date) -> tuple[RequiredExam, ...]:
+def _required(st: State, exams: Sequence[QuarantineExam], today: date) -> tuple[RequiredExam, ...]:
     by_slot = {slot: x_id for x_id, slot in st.exam_slots.items() if slot}
     out = []
     for slot, start, end in required_exams(st.plan):
