@@ -15,7 +15,6 @@ from __future__ import annotations
 import itertools
 from datetime import date, datetime
 from functools import partial
-from pathlib import Path
 
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QKeyEvent
@@ -39,14 +38,12 @@ from fieldops.services.impound_views import REASONS, ImpoundView
 from fieldops.services.impounds import (
     IntakeInput,
     OfficerChoices,
-    Photo,
     RepeatInfo,
     intake,
     officer_choices,
     repeat_check,
 )
 from ui.common.fields import FieldGroups
-from ui.common.file_dialogs import ask_open_path
 from ui.common.forms import FormFields, RecordDialog, combo, form_layout
 from ui.common.inputs import (
     AgeSpinBox,
@@ -56,29 +53,23 @@ from ui.common.inputs import (
     PersonField,
 )
 from ui.common.style import POUND_STYLE
-from ui.common.table_models import Column, ListTableModel
+from ui.common.table_models import ListTableModel
 from ui.common.text import ALTERED, SEX_LABELS, SPECIES, day, escape_html
 from ui.common.widgets import RecordTableView
 from ui.context import AppContext
-from ui.impounds.matches import AnimalMatch, MatchQuery, find_matches
+from ui.impounds.matches import (
+    IDENTIFIERS,
+    MATCH_COLUMNS,
+    WHOLE_COLUMNS,
+    AnimalMatch,
+    MatchQuery,
+    find_matches,
+)
+from ui.impounds.photo_field import PhotoField
 
 MATCH_DELAY_MS = 300
-PHOTO_TYPES = {".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".png": "image/png"}
+
 NEW_ANIMAL_TEXT = "A new animal, described below (or use a possible match)."
-IDENTIFIERS = ("Microchip", "Licence")  # matches that identify the animal, not suggest it
-
-MATCH_COLUMNS = (
-    Column("Matched by", lambda m: m.matched_by, 94),
-    Column("Name", lambda m: m.animal.name or "(no name)", 74),
-    Column("Breed", lambda m: m.animal.breed, 96),
-    Column("Colour", lambda m: m.animal.colour, 72),
-    Column("Microchip", lambda m: m.animal.microchip),  # widths: always whole (see below)
-    Column("Licence", lambda m: m.animal.licence_number),
-    Column("Owner", lambda m: m.animal.owner_name),
-)
-
-
-WHOLE_COLUMNS = ("Microchip", "Licence")  # the very fields matched: never clipped
 
 
 def repeat_warning(info: RepeatInfo, multiplier: int) -> str:
@@ -86,14 +77,6 @@ def repeat_warning(info: RepeatInfo, multiplier: int) -> str:
     return (
         f"Impounded before on {day(info.custody_day)} (#{info.impoundment_id}): "
         f"the owner's impound fee will be {times}."
-    )
-
-
-def photo_from(path: str) -> Photo:
-    """Read a photo file (in a task: it may be large or on a slow share)."""
-    p = Path(path)
-    return Photo(
-        p.name, PHOTO_TYPES.get(p.suffix.lower(), "application/octet-stream"), p.read_bytes()
     )
 
 
@@ -108,7 +91,6 @@ class IntakeDialog(RecordDialog):
         self.setStyleSheet(POUND_STYLE)
         self.resize(1280, 780)
         self._animal: AnimalView | None = None
-        self._photo: Photo | None = None
         self._repeat: RepeatInfo | None = None
         self._repeat_for: tuple[int, datetime] | None = None
         self._save_after_check = False
@@ -282,7 +264,8 @@ class IntakeDialog(RecordDialog):
         )
         self.kennel = add("kennel", "K&ennel:", QLineEdit())
         self.kennel.setMaximumWidth(160)
-        add("photo", "P&hoto:", self._build_photo_row(), focus=self.photo_button)
+        self.photo_field = PhotoField(self.ctx)
+        add("photo", "P&hoto:", self.photo_field, focus=self.photo_field.photo_button)
         self.notes = QPlainTextEdit()
         self.notes.setTabChangesFocus(True)
         self.notes.setMaximumHeight(70)
@@ -300,21 +283,6 @@ class IntakeDialog(RecordDialog):
         column.addWidget(self.repeat_label)
         column.addStretch(1)
         return column
-
-    def _build_photo_row(self) -> QWidget:
-        box = QWidget()
-        row = QHBoxLayout(box)
-        row.setContentsMargins(0, 0, 0, 0)
-        self.photo_name = QLabel("No photo")
-        self.photo_button = QPushButton("Add photo…")
-        self.remove_photo_button = QPushButton("Remove")
-        for b in (self.photo_button, self.remove_photo_button):
-            b.setAutoDefault(False)
-        self.remove_photo_button.setEnabled(False)
-        row.addWidget(self.photo_name, 1)
-        row.addWidget(self.photo_button)
-        row.addWidget(self.remove_photo_button)
-        return box
 
     def _chain_tabs(self) -> None:
         chain = [
@@ -346,8 +314,8 @@ class IntakeDialog(RecordDialog):
             self.owner.choose_button,
             self.owner.clear_button,
             self.kennel,
-            self.photo_button,
-            self.remove_photo_button,
+            self.photo_field.photo_button,
+            self.photo_field.remove_photo_button,
             self.notes,
         ]
         for a, b in itertools.pairwise(chain):
@@ -368,8 +336,6 @@ class IntakeDialog(RecordDialog):
         self.reason.currentIndexChanged.connect(self._on_reason_current_index_changed)
         self.bit_person.toggled.connect(self._update_hold_preview)
         self.impounded_at.dateTimeChanged.connect(self._on_impounded_at_changed)
-        self.photo_button.clicked.connect(self._on_photo_button_clicked)
-        self.remove_photo_button.clicked.connect(self._on_remove_photo_button_clicked)
 
     # -- the animal --------------------------------------------------------
 
@@ -533,7 +499,7 @@ class IntakeDialog(RecordDialog):
             owner_id=self.owner.person_id(),
             kennel=self.kennel.text(),
             notes=self.notes.toPlainText(),
-            photo=self._photo,
+            photo=self.photo_field.photo,
         )
 
     def save(self) -> None:
@@ -644,27 +610,3 @@ class IntakeDialog(RecordDialog):
             surrendered=self.reason.currentData() == "owner_surrender",
         )
         self.hold_preview.setText("Hold: " + hold.why["last_claim_day"])
-
-    def _on_photo_button_clicked(self) -> None:
-        path = ask_open_path(
-            self,
-            "Add a photo",
-            "Photos (*.jpg *.jpeg *.png)",
-            self.ctx.db.folder,
-            lambda m: self.ctx.errors.tell(m, self),
-        )
-        if path:
-            self.add_photo(path)
-
-    def add_photo(self, path: str) -> None:
-        self.ctx.tasks.run(photo_from, path, owner=self, on_done=self._set_photo)
-
-    def _set_photo(self, photo: Photo | None) -> None:
-        self._photo = photo
-        self.photo_name.setText(
-            f"{photo.filename} ({len(photo.content) // 1024 + 1} KB)" if photo else "No photo"
-        )
-        self.remove_photo_button.setEnabled(photo is not None)
-
-    def _on_remove_photo_button_clicked(self) -> None:
-        self._set_photo(None)

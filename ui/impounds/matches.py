@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from fieldops.db.engine import Database
 from fieldops.services.animals import AnimalRow, animals_page
+from ui.common.table_models import Column
 
 LIMIT = 8
 
@@ -67,3 +68,20 @@ def find_matches(db: Database, q: MatchQuery) -> tuple[AnimalMatch, ...]:
     description = " ".join(x.strip() for x in (q.breed, q.colour) if x.strip())
     add(description, "Description", same_kind)
     return tuple(found.values())
+
+
+# How the intake lists the matches.
+IDENTIFIERS = ("Microchip", "Licence")  # matches that identify the animal, not suggest it
+
+MATCH_COLUMNS = (
+    Column("Matched by", lambda m: m.matched_by, 94),
+    Column("Name", lambda m: m.animal.name or "(no name)", 74),
+    Column("Breed", lambda m: m.animal.breed, 96),
+    Column("Colour", lambda m: m.animal.colour, 72),
+    Column("Microchip", lambda m: m.animal.microchip),  # widths: always whole (see below)
+    Column("Licence", lambda m: m.animal.licence_number),
+    Column("Owner", lambda m: m.animal.owner_name),
+)
+
+
+WHOLE_COLUMNS = ("Microchip", "Licence")  # the very fields matched: never clipped
