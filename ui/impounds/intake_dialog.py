@@ -41,7 +41,6 @@ from fieldops.services.impounds import (
     RepeatInfo,
     intake,
     officer_choices,
-    repeat_check,
 )
 from ui.common.fields import FieldGroups
 from ui.common.forms import FormFields, RecordDialog, combo, form_layout
@@ -54,7 +53,7 @@ from ui.common.inputs import (
 )
 from ui.common.style import POUND_STYLE
 from ui.common.table_models import ListTableModel
-from ui.common.text import ALTERED, SEX_LABELS, SPECIES, day, escape_html
+from ui.common.text import ALTERED, SEX_LABELS, SPECIES, escape_html
 from ui.common.widgets import RecordTableView
 from ui.context import AppContext
 from ui.impounds.matches import (
@@ -66,18 +65,11 @@ from ui.impounds.matches import (
     find_matches,
 )
 from ui.impounds.photo_field import PhotoField
+from ui.impounds.repeat_warning import RepeatWarningLabel
 
 MATCH_DELAY_MS = 300
 
 NEW_ANIMAL_TEXT = "A new animal, described below (or use a possible match)."
-
-
-def repeat_warning(info: RepeatInfo, multiplier: int) -> str:
-    times = "doubled" if multiplier == 2 else f"multiplied by {multiplier}"
-    return (
-        f"Impounded before on {day(info.custody_day)} (#{info.impoundment_id}): "
-        f"the owner's impound fee will be {times}."
-    )
 
 
 class IntakeDialog(RecordDialog):
@@ -91,16 +83,11 @@ class IntakeDialog(RecordDialog):
         self.setStyleSheet(POUND_STYLE)
         self.resize(1280, 780)
         self._animal: AnimalView | None = None
-        self._repeat: RepeatInfo | None = None
-        self._repeat_for: tuple[int, datetime] | None = None
         self._save_after_check = False
         self._match_generation = 0
         self._match_timer = QTimer(self)
         self._match_timer.setSingleShot(True)
         self._match_timer.setInterval(MATCH_DELAY_MS)
-        self._repeat_timer = QTimer(self)
-        self._repeat_timer.setSingleShot(True)
-        self._repeat_timer.setInterval(MATCH_DELAY_MS)
         self.save_button.setText("&Save")
         columns = QHBoxLayout()
         columns.addLayout(self._build_animal(), 6)
@@ -273,10 +260,7 @@ class IntakeDialog(RecordDialog):
         self.hold_preview = QLabel()
         self.hold_preview.setWordWrap(True)
         self.hold_preview.setObjectName("FieldHint")
-        self.repeat_label = QLabel()
-        self.repeat_label.setObjectName("RepeatWarning")
-        self.repeat_label.setWordWrap(True)
-        self.repeat_label.hide()
+        self.repeat_label = RepeatWarningLabel(self.ctx, self._repeat_key, self._answer_repeat)
         column.addWidget(heading)
         column.addLayout(form)
         column.addWidget(self.hold_preview)
@@ -328,7 +312,6 @@ class IntakeDialog(RecordDialog):
         self.licence_number.returnPressed.connect(self._on_identifier_return_pressed)
         self.species.currentIndexChanged.connect(self._on_species_current_index_changed)
         self._match_timer.timeout.connect(self._on_match_timer_timeout)
-        self._repeat_timer.timeout.connect(self._on_repeat_timer_timeout)
         self.matches_view.opened.connect(self.choose_match)
         self.matches_view.selectionModel().currentChanged.connect(self._on_matches_current_changed)
         self.use_match_button.clicked.connect(self._on_use_match_button_clicked)
@@ -385,7 +368,7 @@ class IntakeDialog(RecordDialog):
         self.chosen.setText(NEW_ANIMAL_TEXT)
         self.new_animal_button.hide()
         self.age.show_new()
-        self._show_repeat(None, None)
+        self.repeat_label.show_answer(None, None)
         self.microchip.setFocus()
 
     def _set_registry_animal(self, a: AnimalView) -> None:
@@ -421,27 +404,12 @@ class IntakeDialog(RecordDialog):
 
     def check_repeat(self) -> None:
         """Ask whether this animal was impounded inside the repeat window."""
-        self._repeat_timer.stop()
-        if self._animal is None:
-            self._show_repeat(None, None)
-            return
-        key = (self._animal.id, self.impounded_at.value())
-        self.ctx.tasks.run(
-            repeat_check,
-            self.ctx.db,
-            key[0],
-            key[1],
-            self.ctx.profile,
-            owner=self,
-            on_done=partial(self._on_repeat_checked, key),
-        )
+        self.repeat_label.check()
 
-    def _on_repeat_checked(self, key: tuple[int, datetime], info: RepeatInfo | None) -> None:
-        if self._animal is not None and key == (self._animal.id, self.impounded_at.value()):
-            self._answer_repeat(info, key)  # else the animal or time changed meanwhile
+    def _repeat_key(self) -> tuple[int, datetime] | None:
+        return None if self._animal is None else (self._animal.id, self.impounded_at.value())
 
-    def _answer_repeat(self, info: RepeatInfo | None, key: tuple[int, datetime]) -> None:
-        self._show_repeat(info, key)
+    def _answer_repeat(self, info: RepeatInfo | None, _key: tuple[int, datetime]) -> None:
         if self._save_after_check:
             self._save_after_check = False
             if info is None:
@@ -452,14 +420,8 @@ class IntakeDialog(RecordDialog):
                     "Save again to take the animal in."
                 )
 
-    def _show_repeat(self, info: RepeatInfo | None, key: tuple[int, datetime] | None) -> None:
-        self._repeat, self._repeat_for = info, key
-        self.repeat_label.setVisible(info is not None)
-        if info is not None:
-            self.repeat_label.setText(repeat_warning(info, self.ctx.profile.repeat_multiplier))
-
     def repeat_text(self) -> str:
-        return self.repeat_label.text() if self._repeat is not None else ""
+        return self.repeat_label.warning()
 
     # -- saving ----------------------------------------------------------
 
@@ -503,10 +465,7 @@ class IntakeDialog(RecordDialog):
         )
 
     def save(self) -> None:
-        if self._animal is not None and self._repeat_for != (
-            self._animal.id,
-            self.impounded_at.value(),
-        ):
+        if self._animal is not None and self.repeat_label.shown_for != self._repeat_key():
             self._save_after_check = True  # the warning must be seen before saving
             self.check_repeat()
             return
@@ -597,10 +556,7 @@ class IntakeDialog(RecordDialog):
     def _on_impounded_at_changed(self) -> None:
         self._update_hold_preview()
         self.age.refresh()
-        self._repeat_timer.start()
-
-    def _on_repeat_timer_timeout(self) -> None:
-        self.check_repeat()
+        self.repeat_label.check_soon()
 
     def _update_hold_preview(self) -> None:
         hold = impound_hold(
