@@ -262,7 +262,7 @@ EXAM_SLOTS: dict[str, str] = {
 
 SPECIMEN_NOTE = (
     "Do not damage the head: the specimen goes to the State Laboratory of "
-    "Hygiene (RULES.md section 3)."
+    "Hygiene (city code 58-527; Wis. Stat. 95.21)."
 )
 
 
@@ -276,7 +276,7 @@ def referral_why(species: str) -> str:
     return (
         f"A bite by a {species or 'animal'} that is neither a dog nor a cat: city code "
         "58-527 quarantines dogs and cats only, so the bite is logged and referred to the "
-        "health officer, who decides on observation or testing (RULES.md section 3)."
+        "health officer, who decides on observation or testing (58-527(a), (b))."
     )
 
 

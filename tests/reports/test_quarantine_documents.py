@@ -70,6 +70,8 @@ def test_the_home_order_states_the_conditions_dates_and_ordinance(case):
         assert format_day(d) in text  # with the weekday
     assert "(d) An owner of a quarantined animals shall return" in text
     assert "608-555-0199" not in text  # the bitten person's contact stays private
+    # The owner reads the law it rests on, never the developers' specification.
+    assert "RULES.md" not in text and "Do not damage the head" in text
 
 
 def test_the_clinic_order_names_the_clinic_and_its_delivery_deadline(case):
