@@ -15,6 +15,11 @@ one ``Module`` value naming what it contributes:
   key, e.g. ``impound.hold_ends_today``) and their labels, in working order.
 - ``demo(demo)``: demo data, written after the shared people and animals.
 - ``checks(conn)``: integrity problems in words, for ``fieldops check``.
+- ``reports``: the record reports it prints (``ReportKind``: a name for
+  ``fieldops report NAME``, the rows for CSV and the PDF), found by name.
+- ``activity(db, start, end)``: its part of the activity summary
+  (``ActivitySection`` values: counts for the period, each beside the same
+  period a year earlier, aggregated in SQL).
 
 Adding a module is its new files plus one line in ``INSTALLED`` (and, for its
 screens, one line in ``ui.modules.INSTALLED`` naming a file whose ``OPENERS``
@@ -122,6 +127,87 @@ class Demo:
 
 
 @dataclass(frozen=True)
+class ReportRequest:
+    """What a report is asked for: the period (local dates, both included), who prints
+    it and when, and whether it is the public-records copy (private parts withheld).
+
+    ``cancelled`` is polled between steps of a long report; when it answers True the
+    report raises ``fieldops.db.cancel.Cancelled``. ``progress(done, total)`` may be
+    called as the report goes."""
+
+    db: Any  # fieldops.db.engine.Database
+    start: date
+    end: date
+    profile: Profile
+    printed_at: datetime  # aware
+    printed_by: str
+    redacted: bool = False
+    cancelled: Callable[[], bool] = field(default=lambda: False)
+    progress: Callable[[int, int], None] = field(default=lambda done, total: None)
+
+
+@dataclass(frozen=True)
+class Withheld:
+    """One kind of private part left out of a public-records copy, and why."""
+
+    what: str  # "the bitten person's name, address and phone"
+    why: str  # the reason printed on the copy, e.g. "personal contact of a victim"
+
+
+@dataclass(frozen=True)
+class ReportTable:
+    """A report's rows as plain text cells, for CSV (and for tests): the same rows the
+    PDF prints. ``withheld`` lists what a redacted copy left out."""
+
+    columns: tuple[str, ...]
+    rows: Sequence[tuple[str, ...]]
+    withheld: tuple[Withheld, ...] = ()
+
+
+@dataclass(frozen=True)
+class ReportOutput:
+    """A gathered report: its rows and its PDF."""
+
+    table: ReportTable
+    pdf: bytes
+
+
+@dataclass(frozen=True)
+class ReportKind:
+    """One record report a module prints.
+
+    ``build(request)`` reads everything in one read transaction and renders the PDF;
+    it raises ``fieldops.errors.ValidationError`` for a bad period (field names
+    ``period_start``/``period_end``)."""
+
+    name: str  # the command line's name: "impound-register"
+    title: str  # for people: "Impound record register (58-528)"
+    build: Callable[[ReportRequest], ReportOutput]
+    aliases: tuple[str, ...] = ()  # older names still accepted: ("register",)
+    description: str = ""
+
+
+@dataclass(frozen=True)
+class ActivityFigure:
+    """One line of the activity summary: a label, the period's value and the same
+    period a year earlier. ``value`` is a count, a Decimal (money) or a number of days."""
+
+    label: str
+    value: Any
+    year_earlier: Any
+
+
+@dataclass(frozen=True)
+class ActivitySection:
+    """A module's part of the activity summary: a titled table of figures, and whether
+    a chart (bars, this period beside a year earlier) reads faster than the table."""
+
+    title: str
+    figures: tuple[ActivityFigure, ...]
+    chart: bool = False
+
+
+@dataclass(frozen=True)
 class Module:
     """What one module contributes; every contribution is optional."""
 
@@ -135,6 +221,9 @@ class Module:
     # Its audit actions in words for every record's history: action (or "entity:action")
     # -> fieldops.services.history.EventKind.
     event_kinds: Mapping[str, Any] = field(default_factory=dict)
+    reports: Sequence[ReportKind] = ()
+    # (db, start, end) -> its sections of the activity summary; end is included.
+    activity: Callable[[Any, date, date], Sequence[ActivitySection]] | None = None
 
 
 _loaded: tuple[Module, ...] | None = None
@@ -223,3 +312,25 @@ def release_blocks(
         if m.release_blocks is not None:
             out.extend((m.key, r) for r in m.release_blocks(session, animal_id, release))
     return out
+
+
+def report_kinds() -> tuple[ReportKind, ...]:
+    """Every installed module's reports, in installed order."""
+    return tuple(r for m in installed_modules() for r in m.reports)
+
+
+def report_kind(name: str) -> ReportKind | None:
+    """The report called ``name`` (or one of its aliases), or None."""
+    for r in report_kinds():
+        if name == r.name or name in r.aliases:
+            return r
+    return None
+
+
+def activity_sections(db: Any, start: date, end: date) -> tuple[ActivitySection, ...]:
+    """Every installed module's sections of the activity summary, in installed order."""
+    out: list[ActivitySection] = []
+    for m in installed_modules():
+        if m.activity is not None:
+            out.extend(m.activity(db, start, end))
+    return tuple(out)
