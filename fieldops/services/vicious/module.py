@@ -16,8 +16,10 @@ from fieldops.rules import vicious as rules
 from fieldops.rules.release import vicious_block
 from fieldops.rules.requirement import Requirement
 from fieldops.services.context import now
+from fieldops.services.vicious.activity import activity
 from fieldops.services.vicious.cases import declared_case
 from fieldops.services.vicious.history_words import EVENT_KINDS as HISTORY_WORDS
+from fieldops.services.vicious.reporting import REPORT as CASES_REPORT
 
 KEY = "vicious"
 
@@ -229,4 +231,6 @@ MODULE = Module(
     demo=demo,
     checks=checks,
     event_kinds=HISTORY_WORDS,
+    reports=(CASES_REPORT,),
+    activity=activity,
 )
