@@ -140,3 +140,22 @@ def test_a_declaration_rests_on_linked_bites_alone(db, operator, profile, dog):
     (only,) = view.incidents
     assert only.linked == ("quarantine", "bite", offered.record_id)
     assert only.what == offered.summary
+
+
+def test_check_reports_a_link_to_a_record_no_longer_offered(db, operator, profile, dog):
+    from fieldops import modules
+    from fieldops.services.vicious.module import checks
+
+    bite_of(db, operator, profile, dog.id)
+    (offered,) = offered_for_form(db, dog.id)
+    declare(
+        db,
+        operator,
+        linked(declaration(dog.id), ("quarantine", "bite", offered.record_id)),
+        profile,
+    )
+    with db.engine.connect() as conn:
+        assert checks(conn) == []
+    quarantine = next(m for m in modules.installed_modules() if m.key == "quarantine")
+    with modules.extra(replace(quarantine, incidents=None)), db.engine.connect() as conn:
+        assert any("linked to a record not on file" in p for p in checks(conn))
