@@ -133,6 +133,15 @@ def _event_time(session: Session) -> datetime:
     return now()
 
 
+def _locked_head(session: Session) -> tuple[int, str] | None:
+    row = session.execute(
+        select(AuditChainHead.seq, AuditChainHead.hash)
+        .where(AuditChainHead.id == 1)
+        .with_for_update()
+    ).one_or_none()
+    return None if row is None else (row[0], row[1])
+
+
 def append_audit(session: Session, actor: Actor, records: Sequence[AuditRecord]) -> None:
     """Append events to the hash chain, in order, in the caller's unit of work.
 
@@ -146,17 +155,23 @@ def append_audit(session: Session, actor: Actor, records: Sequence[AuditRecord])
         return
     if session.connection().get_execution_options().get(READONLY):
         raise RuntimeError("an audit event needs a write unit of work (Database.write())")
-    head = session.execute(
-        select(AuditChainHead.seq, AuditChainHead.hash)
-        .where(AuditChainHead.id == 1)
-        .with_for_update()
-    ).one_or_none()
+    head = _locked_head(session)
     if head is None:
-        # Only an emptied trail (every table truncated) may start a new chain.
-        if session.execute(select(AuditEvent.id).limit(1)).first() is not None:
+        # Only an emptied trail (every table truncated) may start a new chain. Two
+        # workstations starting it at once both end up on the one head row: the
+        # second one's insert waits for the first and then does nothing.
+        ignore = "OR IGNORE " if session.get_bind().dialect.name == "sqlite" else ""
+        conflict = "" if ignore else " ON CONFLICT (id) DO NOTHING"
+        created = session.execute(
+            text(f"INSERT {ignore}INTO audit_chain (id, seq, hash) VALUES (1, 0, :g){conflict}"),
+            {"g": GENESIS},
+        )
+        head = _locked_head(session)
+        lost = getattr(created, "rowcount", 0) == 1 and (
+            session.execute(select(AuditEvent.id).limit(1)).first() is not None
+        )
+        if head is None or lost:
             raise RuntimeError("the audit chain has lost its head row; run `fieldops check`")
-        session.execute(insert(AuditChainHead).values(id=1, seq=0, hash=GENESIS))
-        head = (0, GENESIS)
     seq, prev = head
     at = _event_time(session)
     rows = []
@@ -178,9 +193,7 @@ def append_audit(session: Session, actor: Actor, records: Sequence[AuditRecord])
         rows.append({**fields_, "seq": seq, "prev_hash": prev, "hash": digest, "body": body})
         prev = digest
     session.execute(insert(AuditEvent), rows)
-    session.execute(
-        update(AuditChainHead).where(AuditChainHead.id == 1).values(seq=seq, hash=prev)
-    )
+    session.execute(update(AuditChainHead).where(AuditChainHead.id == 1).values(seq=seq, hash=prev))
 
 
 T = TypeVar("T")

@@ -397,7 +397,10 @@ def _payment(e: Event, names: Names) -> str:
     ]
     if parts:
         text += f": {'; '.join(parts)}"
-    return _clause(text + _rest(e, names, {"payment", "method", "receipt_number", "lines"}))
+    return _clause(
+        text
+        + _rest(e, names, {"payment", "method", "receipt_number", "lines", "payer_id", "paid_at"})
+    )
 
 
 def _released(e: Event, names: Names) -> str:

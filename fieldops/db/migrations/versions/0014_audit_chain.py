@@ -120,9 +120,7 @@ def upgrade() -> None:
     )
     # Plain add_column, not a batch: a batch recreates the table and drops its triggers.
     # The server defaults only let SQLite add NOT NULL columns to existing rows.
-    op.add_column(
-        "audit_event", sa.Column("seq", sa.Integer(), server_default="0", nullable=False)
-    )
+    op.add_column("audit_event", sa.Column("seq", sa.Integer(), server_default="0", nullable=False))
     for name in ("prev_hash", "hash"):
         op.add_column(
             "audit_event",
