@@ -32,7 +32,7 @@ def test_existing_events_are_chained_in_id_order_and_stay_append_only(tmp_path):
                     "after, reason) VALUES (:at, 'olga', 'create', 'person', :i, NULL, "
                     ":after, '')"
                 ),
-                {"at": at, "i": i + 1, "after": '{"full_name": "Müller", "n": %d}' % i},
+                {"at": at, "i": i + 1, "after": f'{{"full_name": "Müller", "n": {i}}}'},
             )
     upgrade(db.engine, db.url)
     with db.engine.connect() as conn:

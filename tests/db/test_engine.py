@@ -96,15 +96,11 @@ def test_naive_datetimes_are_refused_and_aware_ones_come_back_in_utc(db):
     from datetime import UTC, timedelta, timezone
 
     with pytest.raises(Exception, match="naive"), db.write() as s:
-        s.add(
-            _fee_entry(datetime(2026, 1, 1, 12))
-        )
+        s.add(_fee_entry(datetime(2026, 1, 1, 12)))
         s.flush()
     central = timezone(timedelta(hours=-6))
     with db.write() as s:
-        s.add(
-            _fee_entry(datetime(2026, 1, 1, 12, tzinfo=central))
-        )
+        s.add(_fee_entry(datetime(2026, 1, 1, 12, tzinfo=central)))
     with db.read() as s:
         at = s.scalars(select(FeeScheduleEntry.entered_at)).one()
     assert at == datetime(2026, 1, 1, 18, tzinfo=UTC)

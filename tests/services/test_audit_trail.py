@@ -8,6 +8,7 @@ password could, and must be found and named.
 
 from __future__ import annotations
 
+import itertools
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -90,7 +91,7 @@ def test_every_event_links_to_the_one_before_and_check_says_ok(db, workflow):
     assert len(trail) >= 8
     assert [e.seq for e in trail] == list(range(1, len(trail) + 1))
     assert trail[0].prev_hash == GENESIS
-    for before, after in zip(trail, trail[1:], strict=False):
+    for before, after in itertools.pairwise(trail):
         assert after.prev_hash == before.hash
     for e in trail:
         assert body_hash(e.body) == e.hash
@@ -232,7 +233,7 @@ def test_two_workstations_writing_at_once_keep_one_linear_chain(db):
             for i in range(40):
                 with engines[n].write() as s:
                     audit(s, Actor(f"ws{n}"), "x", "e", i)
-        except BaseException as exc:  # noqa: BLE001 - reported below
+        except BaseException as exc:  # reported below
             errors.append(exc)
 
     threads = [threading.Thread(target=writer, args=(n,)) for n in (0, 1)]
