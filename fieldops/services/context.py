@@ -15,7 +15,7 @@ from sqlalchemy.orm import Session
 
 from fieldops.db.engine import READONLY
 from fieldops.db.models import AuditChainHead, AuditEvent, StaffUser
-from fieldops.db.models.audit import GENESIS, body_hash, canonical_json, event_body
+from fieldops.db.models.audit import GENESIS, body_hash, event_body
 from fieldops.errors import NotFoundError, PermissionDeniedError
 
 SUPERVISOR_ROLES = frozenset({"supervisor", "admin"})
@@ -118,10 +118,13 @@ def audit_read(session: Session, actor: Actor, what: str, entity: str, entity_id
 
 
 def _stored_json(value: dict[str, Any] | None) -> dict[str, Any] | None:
-    """A value exactly as the JSON column will give it back (dates ISO, Decimals as text)."""
+    """A value exactly as the JSON column will give it back (dates ISO, Decimals as text).
+
+    Keys keep the caller's order (a history lists them so); the hashed body sorts them.
+    """
     if value is None:
         return None
-    parsed: dict[str, Any] = json.loads(canonical_json(jsonable(value)))
+    parsed: dict[str, Any] = json.loads(json.dumps(jsonable(value), ensure_ascii=False))
     return parsed
 
 
