@@ -107,7 +107,7 @@ class Audited:
 
 
 def _disposition_state(action: str, entity_id: int, after: dict[str, Any]) -> dict[str, Any]:
-    state = {"impoundment_id": entity_id}
+    state: dict[str, Any] = {"impoundment_id": entity_id}
     if action in DISPOSITION_ACTIONS:
         state["kind"] = action
     return state
@@ -227,16 +227,18 @@ def _money(value: Any) -> Decimal | None:
         return None
 
 
-def _states(conn: Connection, spec: Audited) -> dict[int, dict[str, Any]]:
-    """Row id -> the state its events describe, replayed in chain order."""
+def _states(
+    conn: Connection, spec: Audited, ids: tuple[int, int] | None = None
+) -> dict[int, dict[str, Any]]:
+    """Row id -> the state its events describe, replayed in chain order (ids: lo..hi)."""
     ev = AuditEvent.__table__
     states: dict[int, dict[str, Any]] = defaultdict(dict)
-    rows = conn.execute(
-        select(ev.c.action, ev.c.entity_id, ev.c.after)
-        .where(ev.c.entity == spec.entity, ev.c.action.in_(sorted(spec.actions)))
-        .order_by(ev.c.seq)
+    q = select(ev.c.action, ev.c.entity_id, ev.c.after).where(
+        ev.c.entity == spec.entity, ev.c.action.in_(sorted(spec.actions))
     )
-    for action, entity_id, after in rows:
+    if ids is not None:
+        q = q.where(ev.c.entity_id.between(*ids))
+    for action, entity_id, after in conn.execute(q.order_by(ev.c.seq)):
         after = after or {}
         row_id = entity_id if spec.row_key is None else after.get(spec.row_key)
         if not isinstance(row_id, int):
@@ -285,29 +287,60 @@ def _line_problems(conn: Connection, states: dict[int, dict[str, Any]]) -> list[
     return out
 
 
+#: Records named one by one per table; beyond this, a count (a bulk change names a few).
+NAMED = 20
+BATCH = 5000
+
+
+def _table_problems(conn: Connection, spec: Audited) -> tuple[list[str], int]:
+    """(problems named, how many more there were) for one table, a batch of rows at a time."""
+    table = Base.metadata.tables[spec.table]
+    present = [c for c in spec.columns if c in table.c]
+    named: list[str] = []
+    more = 0
+    whole = _states(conn, spec) if spec.row_key is not None else None
+    last = 0
+    while True:
+        rows = (
+            conn.execute(select(table).where(table.c.id > last).order_by(table.c.id).limit(BATCH))
+            .mappings()
+            .all()
+        )
+        if not rows:
+            break
+        last = rows[-1]["id"]
+        states = whole if whole is not None else _states(conn, spec, (rows[0]["id"], last))
+        for row in rows:
+            state = states.get(row["id"])
+            if state is None:
+                problem = (
+                    f"{spec.label} #{row['id']} has no audit event describing it "
+                    "(written without the app?)"
+                )
+            elif differ := _mismatches(dict(row), state, present):
+                problem = (
+                    f"{spec.label} #{row['id']} differs from its audit trail in: "
+                    f"{', '.join(differ)} (changed without the app?)"
+                )
+            else:
+                continue
+            if len(named) < NAMED:
+                named.append(problem)
+            else:
+                more += 1
+    if whole is not None and spec.table == "payment":
+        named += _line_problems(conn, whole)
+    return named, more
+
+
 def record_problems(conn: Connection) -> list[str]:
     """Every audited record that differs from its audit trail, by table, record and field."""
     out: list[str] = []
     for spec in AUDITED:
         if not _table_exists(conn, spec.table):
             continue
-        states = _states(conn, spec)
-        table = Base.metadata.tables[spec.table]
-        present = [c for c in spec.columns if c in table.c]
-        for row in conn.execute(select(table).order_by(table.c.id)).mappings():
-            state = states.get(row["id"])
-            if state is None:
-                out.append(
-                    f"{spec.label} #{row['id']} has no audit event describing it "
-                    "(written without the app?)"
-                )
-                continue
-            differ = _mismatches(dict(row), state, present)
-            if differ:
-                out.append(
-                    f"{spec.label} #{row['id']} differs from its audit trail in: "
-                    f"{', '.join(differ)} (changed without the app?)"
-                )
-        if spec.table == "payment":
-            out += _line_problems(conn, states)
+        named, more = _table_problems(conn, spec)
+        out += named
+        if more:
+            out.append(f"... and {more} more {spec.label} records like these")
     return out

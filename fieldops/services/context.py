@@ -181,7 +181,7 @@ def append_audit(session: Session, actor: Actor, records: Sequence[AuditRecord])
     for r in records:
         seq += 1
         before, after = _stored_json(r.before), _stored_json(r.after)
-        fields_ = {
+        fields_: dict[str, Any] = {
             "at": at,
             "actor": actor.username,
             "action": r.action,
