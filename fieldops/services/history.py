@@ -34,8 +34,8 @@ from fieldops.services.history_words import (
     _decimal,
     _instant,
     field_label,
-    money,
 )
+from fieldops.services.history_words import money as money  # modules' sentences use it
 from fieldops.services.impound_views import DISPOSITIONS, PAYMENT_KINDS, REASONS
 
 
