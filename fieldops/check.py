@@ -1,7 +1,9 @@
 """``fieldops check``: is this database sound?
 
 The shared checks are here (schema, SQLite's own, search indexes, the
-registry's audit trail); every installed module adds its own
+registry's audit trail: its append-only triggers, its hash chain, and every
+audited record against the last state its events describe,
+``fieldops.services.audit_verify`` and ``audit_records``); every installed module adds its own
 (``fieldops.modules.Module.checks``)."""
 
 from __future__ import annotations
@@ -12,6 +14,8 @@ from fieldops import modules
 from fieldops.db.engine import Database
 from fieldops.db.migrate import current_revision, head_revision
 from fieldops.rules import plural
+from fieldops.services.audit_records import record_problems
+from fieldops.services.audit_verify import chain_problems, trigger_problems
 
 
 def integrity_problems(db: Database) -> list[str]:
@@ -36,6 +40,9 @@ def integrity_problems(db: Database) -> list[str]:
             conn.rollback()
         if rev == head:
             problems += _unaudited(conn)
+            problems += trigger_problems(conn)
+            problems += chain_problems(conn)
+            problems += record_problems(conn)
             for m in modules.installed_modules():
                 if m.checks is not None:
                     problems += m.checks(conn)

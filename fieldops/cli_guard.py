@@ -109,7 +109,9 @@ def log_folder() -> Path:
 def _write_bug_log(details: str) -> Path | None:
     """Append the details to the command's log; a temporary file if that cannot be written."""
     stamp = datetime.now(UTC).strftime("%Y-%m-%d %H:%M:%SZ")
-    entry = f"--- {stamp} fieldops {__version__}: {' '.join(sys.argv)}\n{details}\n"
+    from fieldops.logs import command_line, scrub  # no names, addresses or passwords
+
+    entry = f"--- {stamp} fieldops {__version__}: {command_line(sys.argv)}\n{scrub(details)}\n"
     try:
         folder = log_folder()
         folder.mkdir(parents=True, exist_ok=True)

@@ -6,8 +6,9 @@ module (``fieldops.modules``) writes its own records relative to the anchor
 (today by default), so that every state shows on the screens (the pound's:
 ``fieldops.services.pound_demo``). Everything goes
 through the services, audited, except the bulk of a large people list, which
-is inserted in one transaction with its audit rows (the same records the
-service would write) so a million-person registry loads in reasonable time.
+is inserted in one transaction with its audit events (the same records the
+service would write, appended to the chain by the same writer) so a
+million-person registry loads in reasonable time.
 """
 
 from __future__ import annotations
@@ -19,11 +20,11 @@ from sqlalchemy import insert
 
 from fieldops import modules
 from fieldops.db.engine import Database
-from fieldops.db.models import AuditEvent, Clinic, Person
+from fieldops.db.models import Clinic, Person
 from fieldops.db.search import phone_search_text
 from fieldops.rules import Profile
 from fieldops.services.animals import AnimalInput, VaccinationInput, add_vaccination, create_animal
-from fieldops.services.context import Actor, now
+from fieldops.services.context import Actor, AuditRecord, append_audit, now
 from fieldops.services.people import PersonInput, create_person, sort_name
 
 FIRST = [
@@ -181,19 +182,17 @@ def _bulk_people(db: Database, actor: Actor, rng: random.Random, count: int, sta
             )
         with db.write() as s:
             ids = s.scalars(insert(Person).returning(Person.id), rows).all()
-            s.execute(
-                insert(AuditEvent),
+            append_audit(
+                s,
+                actor,
                 [
-                    {
-                        "at": at,
-                        "actor": actor.username,
-                        "action": "create",
-                        "entity": "person",
-                        "entity_id": pid,
-                        "before": None,
-                        "after": {k: r[k] for k in PersonInput.__dataclass_fields__},
-                        "reason": "demo",
-                    }
+                    AuditRecord(
+                        "create",
+                        "person",
+                        pid,
+                        after={k: r[k] for k in PersonInput.__dataclass_fields__},
+                        reason="demo",
+                    )
                     for pid, r in zip(ids, rows, strict=True)
                 ],
             )

@@ -35,6 +35,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from sqlalchemy.pool import ConnectionPoolEntry
 
 from fieldops.errors import DatabaseFilesReplacedError
+from fieldops.logs import quiet_database_loggers
 
 ENV_URL = "FIELDOPS_DATABASE_URL"
 BUSY_TIMEOUT_MS = 10_000
@@ -135,11 +136,20 @@ class WalGuard:
 
 
 def make_engine(url: str, *, echo: bool = False) -> Engine:
+    # Statements' parameters and rows are people's names and addresses: never in a log
+    # or an error message (fieldops.logs).
+    if not echo:
+        quiet_database_loggers()
     u = make_url(url)
     if u.get_backend_name() != "sqlite":
-        return create_engine(url, echo=echo, pool_pre_ping=True)
+        return create_engine(url, echo=echo, pool_pre_ping=True, hide_parameters=True)
     _prepare_sqlite_file(url)
-    engine = create_engine(url, echo=echo, connect_args={"timeout": BUSY_TIMEOUT_MS / 1000})
+    engine = create_engine(
+        url,
+        echo=echo,
+        hide_parameters=True,
+        connect_args={"timeout": BUSY_TIMEOUT_MS / 1000},
+    )
     database = sqlite_file(url)
     guard = WalGuard(database) if database is not None else None
 

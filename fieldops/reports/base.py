@@ -216,7 +216,7 @@ class Document:
     and ``pagesize``/``margin`` as class attributes. The first page carries
     the full header (jurisdiction, title, subtitle); later pages a one-line
     header, so their frame is taller. Every page gets the footer: print time,
-    an optional note and "Page X of Y".
+    an optional note, "Page X of Y" and, when given, the audit trail's latest link.
     """
 
     title = "Document"
@@ -226,8 +226,13 @@ class Document:
     later_header_height = 0.45 * inch
     footer_height = 0.35 * inch
 
-    def __init__(self, *, jurisdiction: str, tz: tzinfo, printed_at: datetime) -> None:
+    def __init__(
+        self, *, jurisdiction: str, tz: tzinfo, printed_at: datetime, audit_head: str = ""
+    ) -> None:
         require_aware(printed_at, "printed_at")
+        # The audit trail's latest link when printed (fieldops.services.audit.audit_head):
+        # a trail later cut back or rewritten no longer holds it. Set it before render().
+        self.audit_head = clean(audit_head)
         self.jurisdiction = clean(jurisdiction)
         self.tz = tz
         self.printed_at = printed_at
@@ -422,6 +427,9 @@ class Document:
         note = clean(self.footer_note())
         if note:
             canvas.drawCentredString(width / 2, m + 2, fit(note, self.font, 7.5, width / 2 - m))
+        if self.audit_head:
+            canvas.setFont(self.font, 6.5)
+            canvas.drawString(m, m - 7, f"Audit trail at printing: {self.audit_head}")
         canvas.restoreState()
 
     def _draw_page_number(self, canvas: Canvas, number: int, total: int) -> None:

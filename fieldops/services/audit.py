@@ -1,4 +1,4 @@
-"""Reading the audit trail."""
+"""Reading the audit trail: a record's events, and the chain's latest link."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from typing import Any
 from sqlalchemy import select
 
 from fieldops.db.engine import Database
-from fieldops.db.models import AuditEvent
+from fieldops.db.models import AuditChainHead, AuditEvent
 
 
 @dataclass(frozen=True)
@@ -41,3 +41,16 @@ def history(db: Database, entity: str, entity_id: int) -> tuple[HistoryEntry, ..
             HistoryEntry(e.at, e.actor, e.action, _summary(e.action, e.before, e.after), e.reason)
             for e in events
         )
+
+
+def audit_head(db: Database) -> str:
+    """The trail's latest event as a report footer prints it: "audit #1234 3f9a0c2b7d1e".
+
+    A printed report so carries the chain's state when it was made: a trail
+    later cut back or rewritten no longer contains that event and hash.
+    """
+    with db.read() as s:
+        head = s.get(AuditChainHead, 1)
+    if head is None or head.seq == 0:
+        return "audit #0"
+    return f"audit #{head.seq} {head.hash[:12]}"

@@ -3,14 +3,19 @@
 from __future__ import annotations
 
 import getpass
+import json
+from collections.abc import Sequence
 from dataclasses import dataclass, fields, is_dataclass
 from datetime import UTC, date, datetime
 from decimal import Decimal
 from typing import Any, TypeVar
 
+from sqlalchemy import insert, select, text, update
 from sqlalchemy.orm import Session
 
-from fieldops.db.models import AuditEvent, StaffUser
+from fieldops.db.engine import READONLY
+from fieldops.db.models import AuditChainHead, AuditEvent, StaffUser
+from fieldops.db.models.audit import GENESIS, body_hash, event_body
 from fieldops.errors import NotFoundError, PermissionDeniedError
 
 SUPERVISOR_ROLES = frozenset({"supervisor", "admin"})
@@ -73,6 +78,18 @@ def changed_only(
     return {k: before.get(k) for k in keys}, {k: after[k] for k in keys}
 
 
+@dataclass(frozen=True)
+class AuditRecord:
+    """One event to append: what happened to which record, and its state before and after."""
+
+    action: str
+    entity: str
+    entity_id: int
+    before: dict[str, Any] | None = None
+    after: dict[str, Any] | None = None
+    reason: str = ""
+
+
 def audit(
     session: Session,
     actor: Actor,
@@ -84,19 +101,102 @@ def audit(
     after: dict[str, Any] | None = None,
     reason: str = "",
 ) -> None:
-    """Record a change in the same transaction as the change itself."""
-    session.add(
-        AuditEvent(
-            at=now(),
-            actor=actor.username,
-            action=action,
-            entity=entity,
-            entity_id=entity_id,
-            before=before,
-            after=after,
-            reason=reason,
+    """Record a change in the same transaction as the change itself (the chain's one writer)."""
+    append_audit(session, actor, [AuditRecord(action, entity, entity_id, before, after, reason)])
+
+
+def audit_read(session: Session, actor: Actor, what: str, entity: str, entity_id: int) -> None:
+    """Record that ``actor`` looked at a private part (``what``) of a record: "read:<what>".
+
+    For opening a bite victim's or a caller's contact details, or producing or
+    exporting a report; call it in a write unit of work (it appends to the chain).
+    """
+    action = f"read:{what}"
+    if not what or len(action) > 40:
+        raise ValueError(f"an audited read needs a short name for what was read, not {what!r}")
+    audit(session, actor, action, entity, entity_id)
+
+
+def _stored_json(value: dict[str, Any] | None) -> dict[str, Any] | None:
+    """A value exactly as the JSON column will give it back (dates ISO, Decimals as text).
+
+    Keys keep the caller's order (a history lists them so); the hashed body sorts them.
+    """
+    if value is None:
+        return None
+    parsed: dict[str, Any] = json.loads(json.dumps(jsonable(value), ensure_ascii=False))
+    return parsed
+
+
+def _event_time(session: Session) -> datetime:
+    """When: the server's clock on PostgreSQL (one clock for every workstation), else ours."""
+    if session.get_bind().dialect.name == "postgresql":
+        moment: datetime = session.execute(text("SELECT clock_timestamp()")).scalar_one()
+        return moment.astimezone(UTC)
+    return now()
+
+
+def _locked_head(session: Session) -> tuple[int, str] | None:
+    row = session.execute(
+        select(AuditChainHead.seq, AuditChainHead.hash)
+        .where(AuditChainHead.id == 1)
+        .with_for_update()
+    ).one_or_none()
+    return None if row is None else (row[0], row[1])
+
+
+def append_audit(session: Session, actor: Actor, records: Sequence[AuditRecord]) -> None:
+    """Append events to the hash chain, in order, in the caller's unit of work.
+
+    ``audit()`` is this with one event; a bulk load (the demo's large people
+    list) passes many. The chain head is locked first (``FOR UPDATE`` on
+    PostgreSQL; on SQLite every write unit of work already holds the database's
+    write lock, ``BEGIN IMMEDIATE`` in ``fieldops.db.engine``), so appends from
+    two workstations queue instead of forking the chain.
+    """
+    if not records:
+        return
+    if session.connection().get_execution_options().get(READONLY):
+        raise RuntimeError("an audit event needs a write unit of work (Database.write())")
+    head = _locked_head(session)
+    if head is None:
+        # Only an emptied trail (every table truncated) may start a new chain. Two
+        # workstations starting it at once both end up on the one head row: the
+        # second one's insert waits for the first and then does nothing.
+        ignore = "OR IGNORE " if session.get_bind().dialect.name == "sqlite" else ""
+        conflict = "" if ignore else " ON CONFLICT (id) DO NOTHING"
+        created = session.execute(
+            text(f"INSERT {ignore}INTO audit_chain (id, seq, hash) VALUES (1, 0, :g){conflict}"),
+            {"g": GENESIS},
         )
-    )
+        head = _locked_head(session)
+        lost = getattr(created, "rowcount", 0) == 1 and (
+            session.execute(select(AuditEvent.id).limit(1)).first() is not None
+        )
+        if head is None or lost:
+            raise RuntimeError("the audit chain has lost its head row; run `fieldops check`")
+    seq, prev = head
+    at = _event_time(session)
+    rows = []
+    for r in records:
+        seq += 1
+        before, after = _stored_json(r.before), _stored_json(r.after)
+        fields_: dict[str, Any] = {
+            "at": at,
+            "actor": actor.username,
+            "action": r.action,
+            "entity": r.entity,
+            "entity_id": r.entity_id,
+            "before": before,
+            "after": after,
+            "reason": r.reason,
+        }
+        body = event_body(seq=seq, prev_hash=prev, **fields_)
+        digest = body_hash(body)
+        rows.append({**fields_, "seq": seq, "prev_hash": prev, "hash": digest, "body": body})
+        prev = digest
+    session.execute(insert(AuditEvent), rows)
+    session.execute(update(AuditChainHead).where(AuditChainHead.id == 1).values(seq=seq, hash=prev))
 
 
 T = TypeVar("T")

@@ -12,11 +12,10 @@ new event kind adds one entry here; the screens only display the result.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import date, datetime, tzinfo
-from decimal import Decimal, InvalidOperation
+from datetime import datetime, tzinfo
+from decimal import Decimal
 from typing import Any
 
 from sqlalchemy import select
@@ -26,12 +25,18 @@ from fieldops.db.engine import Database
 from fieldops.db.models import Animal, AuditEvent, Payment, Person, StaffUser
 from fieldops.rules import format_day, format_local
 from fieldops.rules.release import EUTHANASIA_BASES
-from fieldops.services.impound_views import (
-    DISPOSITIONS,
-    PAYMENT_KINDS,
-    PAYMENT_METHODS,
-    REASONS,
+from fieldops.services.history_words import (
+    CODE_WORDS,
+    MONEY_WORDS,
+    PERSON_KEYS,
+    RECORD_KEYS,
+    _day,
+    _decimal,
+    _instant,
+    field_label,
 )
+from fieldops.services.history_words import money as money  # modules' sentences use it
+from fieldops.services.impound_views import DISPOSITIONS, PAYMENT_KINDS, REASONS
 
 
 @dataclass(frozen=True)
@@ -141,98 +146,6 @@ SentenceBuilder = Callable[[Event, Names], str]
 class EventKind:
     label: str
     sentence: SentenceBuilder
-
-
-# ---------------------------------------------------------------- words for codes
-
-PERSON_KEYS = frozenset({"owner_id", "recipient_id", "payer_id", "person_id"})
-RECORD_KEYS = frozenset({"impoundment", "disposition", "payment", "repeat_of_id"})
-MONEY_WORDS = ("amount", "fee", "total", "impound", "boarding", "adoption")
-
-FIELD_LABELS = {
-    "full_name": "name",
-    "postal_code": "ZIP code",
-    "in_city": "lives inside the city",
-    "email": "e-mail",
-    "is_veterinarian": "veterinarian",
-    "clinic_id": "clinic",
-    "species_detail": "kind of animal",
-    "birth_date": "birth date",
-    "licence_number": "licence",
-    "licence_year": "licence year",
-    "owner_id": "owner",
-    "recipient_id": "recipient",
-    "payer_id": "paid by",
-    "animal_id": "animal",
-    "impounded_at": "impounded",
-    "last_claim_day": "owner may claim until",
-    "repeat_of_id": "repeat of impoundment",
-    "bit_person": "bit a person",
-    "receipt_number": "receipt",
-    "to_owner": "to the owner",
-    "transfer_to": "transferred to",
-    "hopeless_or_threat": "hopelessly injured or a threat",
-    "preserve_until": "keep the body until",
-    "at": "when",
-    "effective_on": "in force from",
-    "boarding_per_day": "boarding per day",
-}
-
-CODE_WORDS: dict[str, dict[str, str]] = {
-    "reason": REASONS,
-    "kind": {**DISPOSITIONS, **PAYMENT_KINDS},
-    "method": PAYMENT_METHODS,
-}
-
-
-def field_label(key: str) -> str:
-    """A stored key as a word: "postal_code" -> "ZIP code", "owner_id" -> "owner"."""
-    if key in FIELD_LABELS:
-        return FIELD_LABELS[key]
-    key = key[:-3] if key.endswith("_id") else key
-    return key.replace("_", " ")
-
-
-def money(value: Any) -> str:
-    amount = _decimal(value)
-    if amount is None:
-        return str(value)
-    sign = "-" if amount < 0 else ""
-    return f"{sign}${abs(amount):,.2f}"
-
-
-_ISO_INSTANT = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}")
-_ISO_DAY = re.compile(r"^\d{4}-\d{2}-\d{2}$")
-
-
-def _instant(value: Any) -> datetime | None:
-    if isinstance(value, datetime):
-        return value if value.tzinfo is not None else None
-    if isinstance(value, str) and _ISO_INSTANT.match(value):
-        try:
-            moment = datetime.fromisoformat(value)
-        except ValueError:
-            return None
-        return moment if moment.tzinfo is not None else None
-    return None
-
-
-def _day(value: Any) -> date | None:
-    if isinstance(value, date) and not isinstance(value, datetime):
-        return value
-    if isinstance(value, str) and _ISO_DAY.match(value):
-        try:
-            return date.fromisoformat(value)
-        except ValueError:
-            return None
-    return None
-
-
-def _decimal(value: Any) -> Decimal | None:
-    try:
-        return Decimal(str(value))
-    except (InvalidOperation, ValueError):
-        return None
 
 
 def _clause(text: str) -> str:
@@ -397,7 +310,10 @@ def _payment(e: Event, names: Names) -> str:
     ]
     if parts:
         text += f": {'; '.join(parts)}"
-    return _clause(text + _rest(e, names, {"payment", "method", "receipt_number", "lines"}))
+    return _clause(
+        text
+        + _rest(e, names, {"payment", "method", "receipt_number", "lines", "payer_id", "paid_at"})
+    )
 
 
 def _released(e: Event, names: Names) -> str:
@@ -488,11 +404,26 @@ def _fee_schedule(e: Event, names: Names) -> str:
 
 def _staff(e: Event, names: Names) -> str:
     a = e.after
-    who = a.get("full_name") or a.get("username")
-    text = f"{'Added' if e.action == 'create' else 'Set'} {who} ({a.get('username')}) as {a.get('role')}"
+    who = f"{a.get('full_name') or a.get('username')} ({a.get('username')})"
+    changed = {k: v for k, v in a.items() if k in e.before and e.before[k] != v}
+    if e.action != "create" and changed:
+        words = {"role": "role", "active": "active", "full_name": "name"}
+        parts = [
+            f"{words.get(k, field_label(k))} from {_quoted(names, k, e.before[k])} "
+            f"to {_quoted(names, k, v)}"
+            for k, v in changed.items()
+        ]
+        return _clause(f"Changed {who}: {'; '.join(parts)}")
+    text = f"{'Added' if e.action == 'create' else 'Set'} {who} as {a.get('role')}"
     if a.get("active") is False:
         text += ", no longer active"
     return _clause(text)
+
+
+def _read(e: Event, names: Names) -> str:
+    """An audited look at private details ("read:victim_contact") or a report made."""
+    what = e.action.split(":", 1)[1] if ":" in e.action else e.action
+    return _clause(f"Looked at the {field_label(what)}")
 
 
 def _generic(e: Event, names: Names) -> str:
@@ -542,6 +473,8 @@ def event_kind(entity: str, action: str) -> EventKind:
     """The entry for an event; an unknown one reads as its action in words and its data."""
     kinds = all_event_kinds()
     found = kinds.get(f"{entity}:{action}") or kinds.get(action)
+    if found is None and action.startswith("read:"):
+        found = EventKind("Private details viewed", _read)
     return found or EventKind(action.replace("_", " ").capitalize(), _generic)
 
 

@@ -286,6 +286,7 @@ def intake(db: Database, actor: Actor, inp: IntakeInput, profile: Profile) -> Im
                 "impounded_at",
                 "officer",
                 "reason",
+                "reason_detail",
                 "bit_person",
                 "owner_id",
                 "kennel",

@@ -179,6 +179,8 @@ def record_payment(
                     "payment": payment.id,
                     "method": inp.method,
                     "receipt_number": payment.receipt_number,
+                    "payer_id": payment.payer_id,
+                    "paid_at": payment.paid_at,
                     "lines": [{"kind": k, "amount": a, "description": d} for k, a, d in lines],
                 }
             ),

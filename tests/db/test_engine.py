@@ -4,14 +4,15 @@ from __future__ import annotations
 
 import sqlite3
 import stat
-from datetime import datetime
+from datetime import date, datetime
 from decimal import Decimal
 
 import pytest
 from sqlalchemy import select
 
 from fieldops.db.engine import Database, describe_url, resolve_url
-from fieldops.db.models import AuditEvent
+from fieldops.db.models import FeeScheduleEntry
+from fieldops.services.context import Actor, audit
 
 
 def test_every_pooled_sqlite_connection_is_configured(sqlite_db):
@@ -76,35 +77,32 @@ def test_new_database_file_is_private(tmp_path):
     db.dispose()
 
 
+def _fee_entry(entered_at: datetime) -> FeeScheduleEntry:
+    # Any UTCDateTime column will do; audit events take their time from audit() itself.
+    money = Decimal("1.00")
+    return FeeScheduleEntry(
+        resolution="r",
+        effective_on=date(2026, 1, 1),
+        species="dog",
+        impound=money,
+        boarding_per_day=money,
+        adoption=money,
+        entered_by="a",
+        entered_at=entered_at,
+    )
+
+
 def test_naive_datetimes_are_refused_and_aware_ones_come_back_in_utc(db):
     from datetime import UTC, timedelta, timezone
 
     with pytest.raises(Exception, match="naive"), db.write() as s:
-        s.add(
-            AuditEvent(
-                at=datetime(2026, 1, 1, 12),
-                actor="a",
-                action="x",
-                entity="e",
-                entity_id=1,
-                reason="",
-            )
-        )
+        s.add(_fee_entry(datetime(2026, 1, 1, 12)))
         s.flush()
     central = timezone(timedelta(hours=-6))
     with db.write() as s:
-        s.add(
-            AuditEvent(
-                at=datetime(2026, 1, 1, 12, tzinfo=central),
-                actor="a",
-                action="x",
-                entity="e",
-                entity_id=1,
-                reason="",
-            )
-        )
+        s.add(_fee_entry(datetime(2026, 1, 1, 12, tzinfo=central)))
     with db.read() as s:
-        at = s.scalars(select(AuditEvent.at)).one()
+        at = s.scalars(select(FeeScheduleEntry.entered_at)).one()
     assert at == datetime(2026, 1, 1, 18, tzinfo=UTC)
     assert at.utcoffset().total_seconds() == 0
 
@@ -137,16 +135,7 @@ def test_legal_records_cannot_be_changed_or_deleted(db, table):
     for statement in (f"UPDATE {table} SET id = id", f"DELETE FROM {table}"):
         if table == "audit_event":
             with db.write() as s:
-                s.add(
-                    AuditEvent(
-                        at=datetime(2026, 1, 1, tzinfo=__import__("datetime").UTC),
-                        actor="a",
-                        action="x",
-                        entity="e",
-                        entity_id=1,
-                        reason="",
-                    )
-                )
+                audit(s, Actor("a"), "x", "e", 1)
             with pytest.raises(DatabaseError, match="never changed"), db.write() as s:
                 s.execute(text(statement))
         else:

@@ -11,7 +11,6 @@ import os
 import shutil
 import subprocess
 import sys
-from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -20,6 +19,7 @@ from lost_locks import names_in, run_scenario
 from fieldops.db.engine import Database
 from fieldops.db.models import AuditEvent
 from fieldops.errors import DatabaseFilesReplacedError, UserError
+from fieldops.services.context import Actor, audit
 
 
 def test_saves_after_the_database_file_was_closed_in_the_app_are_refused_not_lost(
@@ -60,16 +60,7 @@ def test_a_unit_whose_log_is_replaced_before_commit_is_not_committed(sqlite_db):
         s.execute(AuditEvent.__table__.select())
     before = _audit_count(path)
     with pytest.raises(DatabaseFilesReplacedError) as refused, sqlite_db.write() as s:
-        s.add(
-            AuditEvent(
-                at=datetime(2026, 1, 1, tzinfo=UTC),
-                actor="a",
-                action="x",
-                entity="e",
-                entity_id=1,
-                reason="",
-            )
-        )
+        audit(s, Actor("a"), "x", "e", 1)
         s.flush()
         os.close(os.open(path, os.O_RDONLY))  # the locks are gone...
         _audit_count(path)  # ...so this process's log is deleted when a reader finishes
@@ -86,16 +77,7 @@ def test_a_log_rebuilt_after_every_connection_closed_is_not_mistaken_for_a_repla
     url = sqlite_db.url
     wal = Path(sqlite_db.engine.url.database + "-wal")
     with sqlite_db.write() as s:
-        s.add(
-            AuditEvent(
-                at=datetime(2026, 1, 1, tzinfo=UTC),
-                actor="a",
-                action="x",
-                entity="e",
-                entity_id=1,
-                reason="",
-            )
-        )
+        audit(s, Actor("a"), "x", "e", 1)
     sqlite_db.dispose()  # the last connection: SQLite folds the log in and deletes it
     assert not wal.exists()
     again = Database(url)
@@ -103,28 +85,10 @@ def test_a_log_rebuilt_after_every_connection_closed_is_not_mistaken_for_a_repla
     try:
         for db in (again, other, again):
             with db.write() as s:
-                s.add(
-                    AuditEvent(
-                        at=datetime(2026, 1, 2, tzinfo=UTC),
-                        actor="a",
-                        action="x",
-                        entity="e",
-                        entity_id=2,
-                        reason="",
-                    )
-                )
+                audit(s, Actor("a"), "x", "e", 2)
         other.dispose()
         with again.write() as s:
-            s.add(
-                AuditEvent(
-                    at=datetime(2026, 1, 3, tzinfo=UTC),
-                    actor="a",
-                    action="x",
-                    entity="e",
-                    entity_id=3,
-                    reason="",
-                )
-            )
+            audit(s, Actor("a"), "x", "e", 3)
     finally:
         again.dispose()
         other.dispose()

@@ -1,6 +1,6 @@
 """All mapped classes; importing this module registers them on ``Base.metadata``."""
 
-from fieldops.db.models.audit import AuditEvent
+from fieldops.db.models.audit import AuditChainHead, AuditEvent
 from fieldops.db.models.base import NAMING_CONVENTION, Base
 from fieldops.db.models.impound import (
     DISPOSITION_CODES,
@@ -56,6 +56,7 @@ __all__ = [
     "SEXES",
     "SPECIES",
     "Animal",
+    "AuditChainHead",
     "AuditEvent",
     "Base",
     "BiteReport",
