@@ -15,7 +15,7 @@ import io
 from collections.abc import Callable, Collection, Iterable, Sequence
 from datetime import datetime, tzinfo
 from functools import lru_cache, partial
-from typing import Any, TypedDict
+from typing import Any, NotRequired, TypedDict
 from zoneinfo import ZoneInfo
 
 from reportlab.lib import colors
@@ -37,7 +37,7 @@ from reportlab.platypus import (
     TableStyle,
 )
 
-from fieldops import resources
+from fieldops import __version__, resources
 from fieldops.reports.text import (
     NOT_RECORDED,
     Markup,
@@ -206,6 +206,7 @@ class PageDetails(TypedDict):
     jurisdiction: str
     tz: tzinfo
     printed_at: datetime
+    printed_by: NotRequired[str]  # who printed it, in every footer when given
 
 
 class Document:
@@ -215,8 +216,9 @@ class Document:
     ``footer_note()``, ``first_page()``, ``later_pages()``, ``story()``,
     and ``pagesize``/``margin`` as class attributes. The first page carries
     the full header (jurisdiction, title, subtitle); later pages a one-line
-    header, so their frame is taller. Every page gets the footer: print time,
-    an optional note and "Page X of Y".
+    header, so their frame is taller. Every page gets the footer: print time
+    (and who printed it, when given), the app's version, an optional note and
+    "Page X of Y".
     """
 
     title = "Document"
@@ -226,11 +228,14 @@ class Document:
     later_header_height = 0.45 * inch
     footer_height = 0.35 * inch
 
-    def __init__(self, *, jurisdiction: str, tz: tzinfo, printed_at: datetime) -> None:
+    def __init__(
+        self, *, jurisdiction: str, tz: tzinfo, printed_at: datetime, printed_by: str = ""
+    ) -> None:
         require_aware(printed_at, "printed_at")
         self.jurisdiction = clean(jurisdiction)
         self.tz = tz
         self.printed_at = printed_at
+        self.printed_by = clean(printed_by).strip()
         self.font, self.bold = self.fonts()
         self.s = self.styles()
 
@@ -418,18 +423,37 @@ class Document:
         canvas.line(m, m + 12, width - m, m + 12)
         canvas.setFont(self.font, 7.5)
         canvas.setFillColor(MUTED)
-        canvas.drawString(m, m + 2, f"Printed {fmt_datetime(self.printed_at, self.tz)}")
+        left = fit(self.printed_line(), self.font, 7.5, 0.4 * self.body_width)
+        canvas.drawString(m, m + 2, left)
         note = clean(self.footer_note())
         if note:
-            canvas.drawCentredString(width / 2, m + 2, fit(note, self.font, 7.5, width / 2 - m))
+            # Centred between the print line and the page number, never over either.
+            side = max(
+                stringWidth(left, self.font, 7.5),
+                stringWidth(self._page_label(999, 999), self.font, 7.5),
+            )
+            room = self.body_width - 2 * side - 24
+            if room > 40:
+                canvas.drawCentredString(width / 2, m + 2, fit(note, self.font, 7.5, room))
         canvas.restoreState()
+
+    def printed_line(self) -> str:
+        """The footer's left: when it was printed and, when given, by whom."""
+        by = f" by {self.printed_by}" if self.printed_by else ""
+        return f"Printed {fmt_datetime(self.printed_at, self.tz)}{by}"
+
+    @staticmethod
+    def _page_label(number: int, total: int) -> str:
+        return f"FieldOps {__version__} · Page {number} of {total}"
 
     def _draw_page_number(self, canvas: Canvas, number: int, total: int) -> None:
         width, _ = self.pagesize
         canvas.saveState()
         canvas.setFont(self.font, 7.5)
         canvas.setFillColor(MUTED)
-        canvas.drawRightString(width - self.margin, self.margin + 2, f"Page {number} of {total}")
+        canvas.drawRightString(
+            width - self.margin, self.margin + 2, self._page_label(number, total)
+        )
         canvas.restoreState()
 
     # -- building blocks ------------------------------------------------------
