@@ -15,7 +15,7 @@ import io
 from collections.abc import Callable, Collection, Iterable, Sequence
 from datetime import datetime, tzinfo
 from functools import lru_cache, partial
-from typing import Any, NotRequired, TypedDict
+from typing import Any, TypedDict
 from zoneinfo import ZoneInfo
 
 from reportlab.lib import colors
@@ -206,7 +206,6 @@ class PageDetails(TypedDict):
     jurisdiction: str
     tz: tzinfo
     printed_at: datetime
-    printed_by: NotRequired[str]  # who printed it, in every footer when given
 
 
 class Document:

@@ -21,12 +21,18 @@ from fieldops import __version__
 from fieldops.modules import ReportRequest, Withheld
 from fieldops.reports.base import ALERT, Document, PageDetails, fmt_date, fmt_datetime, markup
 
-__all__ = ["ReportDocument", "request_details"]
+__all__ = ["ReportDetails", "ReportDocument", "request_details"]
 
 PUBLIC_COPY = "Public-records copy"
 
 
-def request_details(request: ReportRequest) -> PageDetails:
+class ReportDetails(PageDetails):
+    """What a record report is printed with: also who printed it (in every footer)."""
+
+    printed_by: str
+
+
+def request_details(request: ReportRequest) -> ReportDetails:
     """What a report asked for through the seam is printed with."""
     return {
         "jurisdiction": request.profile.name,
