@@ -16,10 +16,15 @@ import pytest
 from print_service import install_fake_lp
 from pypdf import PdfReader
 from PySide6.QtCore import Qt
+from reportlab.graphics.charts.barcharts import VerticalBarChart
+from reportlab.graphics.shapes import Drawing
+from reportlab.lib import colors
 from sqlalchemy import select
 
+from fieldops import modules
 from fieldops.db.models import AuditEvent
-from fieldops.modules import report_kinds
+from fieldops.modules import ReportKind, ReportOutput, ReportTable, report_kinds
+from fieldops.reports.frame import ReportDocument, request_details
 from ui.common.documents import PrintJob
 from ui.common.widgets import set_date
 from ui.reports import jobs
@@ -273,3 +278,48 @@ def test_presets_are_whole_months_and_the_year_so_far():
         date(2026, 3, 5),
     )
     assert reports_page.preset_period("custom", date(2026, 3, 5)) is None
+
+
+class ChartReport(ReportDocument):
+    """A report of another module with a chart, as the activity summary draws its own."""
+
+    title = "Activity summary (test)"
+
+    def body(self):
+        drawing = Drawing(400, 200)
+        bars = VerticalBarChart()
+        bars.x, bars.y, bars.width, bars.height = 40, 20, 340, 160
+        bars.data = [(3, 5, 2)]
+        bars.bars[0].fillColor = colors.HexColor("#c0392b")
+        drawing.add(bars)
+        return [drawing]
+
+
+def _chart_kind():
+    def build(request):
+        pdf = ChartReport(
+            period_start=request.start, period_end=request.end, **request_details(request)
+        ).render()
+        return ReportOutput(ReportTable(("Label", "Value"), [("Intakes", "3")]), pdf)
+
+    return ReportKind("chart-test", "Activity summary (test)", build, description="Charts.")
+
+
+@pytest.mark.skipif(not renderer(), reason="nothing on this computer draws PDF pages")
+def test_another_modules_report_and_its_charts_show_in_the_preview(qtbot, ctx, demo, wait_idle):
+    with modules.extra(modules.Module("charts", "Charts", reports=(_chart_kind(),))):
+        widget = ReportsWidget(ctx)
+        qtbot.addWidget(widget)
+        widget.show()
+        widget.choose("chart-test")
+        assert widget.about.text() == "Charts."
+        qtbot.mouseClick(widget.preview_button, Qt.MouseButton.LeftButton)
+        wait_idle()
+    image = widget.page_labels[0].pixmap().toImage()
+    red = sum(
+        1
+        for x in range(0, image.width(), 4)
+        for y in range(0, image.height(), 4)
+        if (c := image.pixelColor(x, y)).red() > 150 and c.green() < 90 and c.blue() < 90
+    )
+    assert red > 50  # the bars are drawn on the page shown
