@@ -9,6 +9,7 @@ QSettings for the next session. The PDF itself goes to the print service
 from __future__ import annotations
 
 from PySide6.QtCore import QSettings
+from PySide6.QtGui import QPageLayout
 from PySide6.QtPrintSupport import QAbstractPrintDialog, QPrintDialog, QPrinter
 from PySide6.QtWidgets import QDialog, QWidget
 
@@ -18,29 +19,39 @@ SETTINGS_GROUP = "reports/print"
 _printer: QPrinter | None = None
 
 
+def settings() -> QSettings:
+    """Where the setup is kept between sessions (tests point it at a file of their own)."""
+    return QSettings()
+
+
 def session_printer() -> QPrinter:
     """The reports' printer setup, made once a session from the settings kept last time."""
     global _printer
     if _printer is None:
         _printer = QPrinter(QPrinter.PrinterMode.HighResolution)
-        settings = QSettings()
-        name = settings.value(f"{SETTINGS_GROUP}/printer", "")
+        kept = settings()
+        name = kept.value(f"{SETTINGS_GROUP}/printer", "")
         if isinstance(name, str) and name:
             _printer.setPrinterName(name)
-        duplex = settings.value(f"{SETTINGS_GROUP}/duplex", -1)
+        duplex = kept.value(f"{SETTINGS_GROUP}/duplex", -1)
         try:
             duplex_value = int(str(duplex))
         except ValueError:
             duplex_value = -1
         if duplex_value >= 0:
             _printer.setDuplex(QPrinter.DuplexMode(duplex_value))
+        if kept.value(f"{SETTINGS_GROUP}/orientation", "") == "landscape":
+            _printer.setPageOrientation(QPageLayout.Orientation.Landscape)
     return _printer
 
 
 def remember(printer: QPrinter) -> None:
-    settings = QSettings()
-    settings.setValue(f"{SETTINGS_GROUP}/printer", printer.printerName())
-    settings.setValue(f"{SETTINGS_GROUP}/duplex", printer.duplex().value)
+    kept = settings()
+    kept.setValue(f"{SETTINGS_GROUP}/printer", printer.printerName())
+    kept.setValue(f"{SETTINGS_GROUP}/duplex", printer.duplex().value)
+    landscape = printer.pageLayout().orientation() == QPageLayout.Orientation.Landscape
+    kept.setValue(f"{SETTINGS_GROUP}/orientation", "landscape" if landscape else "portrait")
+    kept.sync()
 
 
 def ask_report_printer(parent: QWidget | None, title: str) -> PrintJob | None:
