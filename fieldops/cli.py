@@ -12,7 +12,7 @@ import importlib
 import json
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -31,6 +31,23 @@ def _date(text: str) -> date:
         return date.fromisoformat(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"not a date (YYYY-MM-DD): {text!r}") from None
+
+
+class _ReportNames:
+    """The report names for ``--help``, read from the seam only when help is printed.
+
+    Every name passes argparse's check: ``cmd_report`` refuses an unknown one in
+    one line of its own (argparse would print its usage over two), and loading
+    every module to build the parser would slow every other command down.
+    """
+
+    def __contains__(self, name: object) -> bool:
+        return True
+
+    def __iter__(self) -> Iterator[str]:
+        from fieldops.services.reports_run import report_names
+
+        return iter(report_names())
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -63,13 +80,27 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="add a login that is not (yet) an account on this computer",
     )
-    report = sub.add_parser("report", help="print a record report to a PDF file")
-    report.add_argument(
-        "kind", choices=["register"], help="register: every impounded animal in a period (58-528)"
+    report = sub.add_parser(
+        "report",
+        help="print a record report to a PDF or CSV file",
+        description="Print a record report for a period. The file's suffix chooses "
+        "the format: .pdf or .csv (UTF-8, for a spreadsheet).",
     )
-    report.add_argument("--from", dest="start", type=_date, required=True, metavar="YYYY-MM-DD")
-    report.add_argument("--to", dest="end", type=_date, required=True, metavar="YYYY-MM-DD")
-    report.add_argument("--out", required=True, metavar="FILE.pdf")
+    report.add_argument(
+        "kind",
+        metavar="NAME",
+        choices=_ReportNames(),
+        help="the report: %(choices)s",
+    )
+    # Dates as text, read in cmd_report: a bad one is refused in one line, not argparse's two.
+    report.add_argument("--from", dest="start", required=True, metavar="YYYY-MM-DD")
+    report.add_argument("--to", dest="end", required=True, metavar="YYYY-MM-DD")
+    report.add_argument("-o", "--out", required=True, metavar="FILE", help="FILE.pdf or FILE.csv")
+    report.add_argument(
+        "--redacted",
+        action="store_true",
+        help="the public-records copy: private parts withheld, and said so on the copy",
+    )
     return p
 
 
@@ -182,40 +213,65 @@ def cmd_due(args: argparse.Namespace) -> int:
 
 
 def cmd_report(args: argparse.Namespace) -> int:
-    from fieldops.files import write_whole_file
-    from fieldops.reports import impound_register
     from fieldops.rules import Profile, plural
-    from fieldops.services.context import now
-    from fieldops.services.registers import impound_register_rows
+    from fieldops.services import reports_run
+    from fieldops.services.context import actor_for, os_username
 
     # Everything the user typed is checked before the database is opened or a page drawn.
+    kind = reports_run.find_report(args.kind)
+    args.start, args.end = _report_date("--from", args.start), _report_date("--to", args.end)
     if args.end < args.start:
         raise UserError(
             f"--to {args.end} is before --from {args.start}; the period cannot "
             "end before it starts."
         )
     out = output_path(args.out, database=args.db)
+    try:
+        fmt = reports_run.file_format(out)
+    except UserError as exc:
+        raise UserError(f"--out {exc}") from None
     db = _open_existing(args)
     try:
         profile = Profile.default()
-        rows = impound_register_rows(db, args.start, args.end)
+        with db.read() as s:  # who acts, without signing anyone in (a read-only command)
+            actor = actor_for(s, os_username())
+        produced = reports_run.produce(
+            db,
+            actor,
+            kind.name,
+            args.start,
+            args.end,
+            profile,
+            redacted=args.redacted,
+            audited=False,  # the export below is the event
+        )
+        # All or nothing: never half a report under its name, and audited with the file.
+        try:
+            reports_run.export(db, actor, produced, out)
+        except OSError as exc:
+            raise UserError(
+                f"--out: nothing was written to {out}: {exc.strerror or exc}."
+            ) from None
     except ValidationError as exc:  # the service names its fields; the user typed options
         raise UserError(
             "; ".join(f"{PERIOD_OPTIONS.get(e.field, e.field)}: {e.message}" for e in exc.errors)
         ) from None
     finally:
         db.dispose()
-    pdf = impound_register(
-        rows,
-        period_start=args.start,
-        period_end=args.end,
-        jurisdiction=profile.name,
-        tz=profile.timezone,
-        printed_at=now(),
+    n = len(produced.output.table.rows)
+    public = ", the public-records copy" if args.redacted else ""
+    print(
+        f"{plural(n, 'row')} of the {kind.title} from {args.start} to {args.end} "
+        f"written to {out} ({fmt.upper()}{public})"
     )
-    write_whole_file(out, pdf)  # all or nothing: never half a register under its name
-    print(f"{plural(len(rows), 'impoundment')} from {args.start} to {args.end} written to {out}")
     return 0
+
+
+def _report_date(option: str, text: str) -> date:
+    try:
+        return date.fromisoformat(text)
+    except ValueError:
+        raise UserError(f"{option}: not a date (YYYY-MM-DD): {text!r}") from None
 
 
 PERIOD_OPTIONS = {"period_start": "--from", "period_end": "--to"}

@@ -146,6 +146,8 @@ class ReportRequest:
     printed_at: datetime  # aware
     printed_by: str
     redacted: bool = False
+    # The audit trail's latest link when the report was asked for, printed in its footer.
+    audit_head: str = ""
     cancelled: Callable[[], bool] = field(default=lambda: False)
     progress: Callable[[int, int], None] = field(default=lambda done, total: None)
 

@@ -37,7 +37,7 @@ from reportlab.platypus import (
     TableStyle,
 )
 
-from fieldops import resources
+from fieldops import __version__, resources
 from fieldops.reports.text import (
     NOT_RECORDED,
     Markup,
@@ -215,8 +215,9 @@ class Document:
     ``footer_note()``, ``first_page()``, ``later_pages()``, ``story()``,
     and ``pagesize``/``margin`` as class attributes. The first page carries
     the full header (jurisdiction, title, subtitle); later pages a one-line
-    header, so their frame is taller. Every page gets the footer: print time,
-    an optional note, "Page X of Y" and, when given, the audit trail's latest link.
+    header, so their frame is taller. Every page gets the footer: print time
+    (and who printed it, when given), the app's version, an optional note,
+    "Page X of Y" and, when given, the audit trail's latest link.
     """
 
     title = "Document"
@@ -227,7 +228,13 @@ class Document:
     footer_height = 0.35 * inch
 
     def __init__(
-        self, *, jurisdiction: str, tz: tzinfo, printed_at: datetime, audit_head: str = ""
+        self,
+        *,
+        jurisdiction: str,
+        tz: tzinfo,
+        printed_at: datetime,
+        printed_by: str = "",
+        audit_head: str = "",
     ) -> None:
         require_aware(printed_at, "printed_at")
         # The audit trail's latest link when printed (fieldops.services.audit.audit_head):
@@ -236,6 +243,7 @@ class Document:
         self.jurisdiction = clean(jurisdiction)
         self.tz = tz
         self.printed_at = printed_at
+        self.printed_by = clean(printed_by).strip()
         self.font, self.bold = self.fonts()
         self.s = self.styles()
 
@@ -423,21 +431,40 @@ class Document:
         canvas.line(m, m + 12, width - m, m + 12)
         canvas.setFont(self.font, 7.5)
         canvas.setFillColor(MUTED)
-        canvas.drawString(m, m + 2, f"Printed {fmt_datetime(self.printed_at, self.tz)}")
+        left = fit(self.printed_line(), self.font, 7.5, 0.4 * self.body_width)
+        canvas.drawString(m, m + 2, left)
         note = clean(self.footer_note())
         if note:
-            canvas.drawCentredString(width / 2, m + 2, fit(note, self.font, 7.5, width / 2 - m))
+            # Centred between the print line and the page number, never over either.
+            side = max(
+                stringWidth(left, self.font, 7.5),
+                stringWidth(self._page_label(999, 999), self.font, 7.5),
+            )
+            room = self.body_width - 2 * side - 24
+            if room > 40:
+                canvas.drawCentredString(width / 2, m + 2, fit(note, self.font, 7.5, room))
         if self.audit_head:
             canvas.setFont(self.font, 6.5)
             canvas.drawString(m, m - 7, f"Audit trail at printing: {self.audit_head}")
         canvas.restoreState()
+
+    def printed_line(self) -> str:
+        """The footer's left: when it was printed and, when given, by whom."""
+        by = f" by {self.printed_by}" if self.printed_by else ""
+        return f"Printed {fmt_datetime(self.printed_at, self.tz)}{by}"
+
+    @staticmethod
+    def _page_label(number: int, total: int) -> str:
+        return f"FieldOps {__version__} · Page {number} of {total}"
 
     def _draw_page_number(self, canvas: Canvas, number: int, total: int) -> None:
         width, _ = self.pagesize
         canvas.saveState()
         canvas.setFont(self.font, 7.5)
         canvas.setFillColor(MUTED)
-        canvas.drawRightString(width - self.margin, self.margin + 2, f"Page {number} of {total}")
+        canvas.drawRightString(
+            width - self.margin, self.margin + 2, self._page_label(number, total)
+        )
         canvas.restoreState()
 
     # -- building blocks ------------------------------------------------------

@@ -4,125 +4,173 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from dataclasses import replace
 from datetime import date, datetime, tzinfo
 from decimal import Decimal
-from typing import Unpack
+from typing import Any
 
 from reportlab.lib.pagesizes import landscape, letter
 from reportlab.lib.units import inch
-from reportlab.platypus import Flowable, KeepTogether
+from reportlab.platypus import Flowable
 
+from fieldops.modules import Withheld
 from fieldops.reports.base import (
-    Document,
-    PageDetails,
+    FirstThatFits,
     clean,
     fmt_date,
     fmt_local_date,
     markup,
     money,
 )
+from fieldops.reports.frame import ReportDocument
 from fieldops.reports.impound_parts import party_line
-from fieldops.services.impound_views import DISPOSITIONS
-from fieldops.services.register_views import RegisterRow
+from fieldops.services.impound_views import DISPOSITIONS, PAYMENT_KINDS, ImpoundView, PartyView
+from fieldops.services.register_views import RegisterRow, fees_paid_by_kind
 
-__all__ = ["impound_register"]
+__all__ = [
+    "REGISTER_COLUMNS",
+    "REGISTER_WITHHELD",
+    "impound_register",
+    "redact_row",
+    "register_cells",
+]
+
+REGISTER_COLUMNS = (
+    "No.",
+    "Impounded",
+    "Description",
+    "Disposition",
+    "Released to (name, address)",
+    "Delivered / disposed",
+    "Fees paid",
+)
+
+# The public-records copy (issue 11): the register is a public record, but the home
+# address and phone of the private person an animal went to are their contact details.
+# Their name stays (58-528 makes it the record); a transfer names an organisation.
+REGISTER_WITHHELD = (
+    Withheld(
+        "the address and phone of each person an animal was released to",
+        "personal contact details of a private individual",
+    ),
+)
+WITHHELD_MARK = "[withheld]"
 
 
-class ImpoundRegister(Document):
+def redact_row(row: RegisterRow) -> RegisterRow:
+    """The line as the public-records copy prints it: the recipient's contacts withheld."""
+    d = row.disposition
+    if d is None or d.recipient is None:
+        return row
+    person = PartyView(d.recipient.id, d.recipient.full_name, WITHHELD_MARK, "")
+    return replace(row, disposition=replace(d, recipient=person))
+
+
+def fee_kind_label(kind: str) -> str:
+    return PAYMENT_KINDS.get(kind, kind)
+
+
+def disposition_text(row: RegisterRow) -> str:
+    d = row.disposition
+    if d is None:
+        return "In custody"
+    if d.kind == "transferred" and clean(d.transfer_to).strip():
+        return f"Transferred to {clean(d.transfer_to).strip()}"
+    return DISPOSITIONS.get(d.kind, d.kind)
+
+
+def fees_text(row: RegisterRow) -> str:
+    """Every fee paid: the total, then each kind on a line of its own (58-528)."""
+    if not row.fees_paid:
+        return money(row.fees_paid_total)
+    kinds = "\n".join(f"{fee_kind_label(k)} {money(a)}" for k, a in row.fees_paid)
+    return f"{money(row.fees_paid_total)}\n{kinds}"
+
+
+def register_cells(row: RegisterRow, tz: tzinfo) -> tuple[str, ...]:
+    """One line of the register as plain text, in ``REGISTER_COLUMNS`` order: what the
+    PDF prints and the CSV holds."""
+    d = row.disposition
+    return (
+        str(row.id),
+        fmt_local_date(row.impounded_at, tz),
+        row.animal.summary,
+        disposition_text(row),
+        party_line(d.recipient) if d is not None else "",
+        fmt_local_date(d.at, tz) if d is not None else "",
+        fees_text(row),
+    )
+
+
+class ImpoundRegister(ReportDocument):
     """One line per impoundment for a period: the supervisor's 58-528 register."""
 
     title = "Register of impounded animals"
     pagesize = landscape(letter)
     margin = 0.5 * inch
 
-    def __init__(
-        self,
-        rows: Sequence[RegisterRow],
-        *,
-        period_start: date,
-        period_end: date,
-        **kwargs: Unpack[PageDetails],
-    ) -> None:
-        if period_end < period_start:
-            raise ValueError("period_end is before period_start")
+    def __init__(self, rows: Sequence[RegisterRow | ImpoundView], **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self.rows = sorted(rows, key=lambda r: (r.impounded_at, r.id))
-        self.period_start = period_start
-        self.period_end = period_end
-
-    def subtitle(self) -> str:
-        return f"{fmt_date(self.period_start)} to {fmt_date(self.period_end)}"
+        lines = [r if isinstance(r, RegisterRow) else RegisterRow.from_view(r) for r in rows]
+        if self.redacted:
+            lines = [redact_row(r) for r in lines]
+        self.rows = sorted(lines, key=lambda r: (r.impounded_at, r.id))
 
     def footer_note(self) -> str:
         return "Record kept under city code 58-528"
 
-    def _disposition_text(self, view: RegisterRow) -> str:
-        d = view.disposition
-        if d is None:
-            return "In custody"
-        if d.kind == "transferred" and clean(d.transfer_to).strip():
-            return f"Transferred to {clean(d.transfer_to).strip()}"
-        return DISPOSITIONS.get(d.kind, d.kind)
-
     def story(self) -> list[Flowable]:
+        return [*self.frame_head(), *self.body()]  # the body ends with the signature
+
+    def body(self) -> list[Flowable]:
         w = self.body_width
-        widths = [0.6 * inch, 1.0 * inch, 0, 1.45 * inch, 2.5 * inch, 1.0 * inch, 0.85 * inch]
+        widths = [0.6 * inch, 1.0 * inch, 0, 1.45 * inch, 2.3 * inch, 1.0 * inch, 1.45 * inch]
         widths[2] = w - sum(widths)
-        tz = self.tz
-        rows = []
-        total = Decimal("0.00")
-        for view in self.rows:
-            d = view.disposition
-            paid = view.fees_paid_total
-            total += paid
-            rows.append(
-                [
-                    str(view.id),
-                    fmt_local_date(view.impounded_at, tz),
-                    view.animal.summary,
-                    self._disposition_text(view),
-                    party_line(d.recipient) if d is not None else "",
-                    fmt_local_date(d.at, tz) if d is not None else "",
-                    money(paid),
-                ]
-            )
+        rows = [list(register_cells(r, self.tz)) for r in self.rows]
+        total = sum((r.fees_paid_total for r in self.rows), Decimal("0.00"))
         count = len(self.rows)
-        story: list[Flowable] = [
+        totals = [["", "", f"Total: {count} impoundments", "", "", "", money(total)]]
+
+        def table(part: list[list[str]], *, header: bool, with_totals: bool) -> list[Flowable]:
+            return self.data_table(
+                list(REGISTER_COLUMNS),
+                part,
+                widths,
+                wrap={2, 3, 4, 6},
+                right={6},
+                font_size=8,
+                total_rows=totals if with_totals else (),
+                show_header=header,
+            )
+
+        # The last lines, the totals, the summary and the signature line stay together:
+        # under the table when the page has room, else on the next page with the
+        # header repeated (a summary or a signature alone on a page reads as a loose sheet).
+        keep = 2 if len(rows) > 2 else len(rows)
+        head, tail = rows[: len(rows) - keep], rows[len(rows) - keep :]
+        closing = [self.spacer(10), *self._summary(total), *self.signature_block(keep=False)]
+        return [
             self.text(
                 markup(
                     "Animals impounded from <b>{}</b> to <b>{}</b> (local dates): <b>{}</b>. "
                     "One line per impoundment: description, date of impoundment and disposition; "
-                    "for a release, the person it went to, the date of delivery and the fees paid.",
+                    "for a release, the person it went to, the date of delivery and every "
+                    "fee paid.",
                     fmt_date(self.period_start),
                     fmt_date(self.period_end),
                     f"{count} impoundment" + ("" if count == 1 else "s"),
                 )
             ),
             self.spacer(6),
-            *self.data_table(
-                [
-                    "No.",
-                    "Impounded",
-                    "Description",
-                    "Disposition",
-                    "Released to (name, address)",
-                    "Delivered / disposed",
-                    "Fees paid",
-                ],
-                rows,
-                widths,
-                wrap={2, 3, 4},
-                right={6},
-                font_size=8,
-                total_rows=[["", "", f"Total: {count} impoundments", "", "", "", money(total)]],
+            *(table(head, header=True, with_totals=False) if head else []),
+            FirstThatFits(
+                [*table(tail, header=not head, with_totals=True), *closing],
+                overflow=[*table(tail, header=True, with_totals=True), *closing],
             ),
-            self.spacer(10),
-            *self._summary(total),
         ]
-        return story
 
     def _summary(self, total: Decimal) -> list[Flowable]:
-        """The counts by disposition and the fees, across the page in two lines.
+        """The counts by disposition, and the fees by kind, each across the page.
 
         Across rather than down: a column of ten lines did not fit under a short
         register and took a page of its own.
@@ -142,24 +190,45 @@ class ImpoundRegister(Document):
         table = self.data_table(
             heads, [values], [width] * len(heads), right=set(range(len(heads))), zebra=False
         )
-        return [KeepTogether([self.text("Summary", "h2"), *table])]
+        by_kind = fees_paid_by_kind(self.rows)
+        fee_heads = [fee_kind_label(k) for k, _ in by_kind] + ["All fees"]
+        fee_values = [money(a) for _, a in by_kind] + [money(total)]
+        fee_width = min(1.4 * inch, self.body_width / len(fee_heads))
+        fees = self.data_table(
+            fee_heads,
+            [fee_values],
+            [fee_width] * len(fee_heads),
+            right=set(range(len(fee_heads))),
+            zebra=False,
+        )
+        return [
+            self.text("Summary", "h2"),
+            *table,
+            self.spacer(6),
+            self.text("Fees paid by kind", "cell_bold"),
+            *fees,
+        ]
 
 
 def impound_register(
-    rows: Sequence[RegisterRow],
+    rows: Sequence[RegisterRow | ImpoundView],
     *,
     period_start: date,
     period_end: date,
     jurisdiction: str,
     tz: tzinfo,
     printed_at: datetime,
+    printed_by: str = "",
+    redacted: bool = False,
+    audit_head: str = "",
 ) -> bytes:
     """The register of impounded animals for a period (city code 58-528), landscape.
 
     One line per impoundment, in order of impoundment: number, impounded date,
     description, disposition, released to (name and address), date of delivery
-    or disposition, fees paid; totals at the end. The caller chooses the rows
-    (``fieldops.services.registers.impound_register_rows``).
+    or disposition, every fee paid; totals, by disposition and by fee kind, at
+    the end. ``redacted`` prints the public-records copy (``REGISTER_WITHHELD``).
+    The caller chooses the rows (``fieldops.services.registers.impound_register_rows``).
     """
     return ImpoundRegister(
         rows,
@@ -168,4 +237,7 @@ def impound_register(
         jurisdiction=jurisdiction,
         tz=tz,
         printed_at=printed_at,
+        printed_by=printed_by,
+        audit_head=audit_head,
+        withheld=REGISTER_WITHHELD if redacted else (),
     ).render()

@@ -456,6 +456,8 @@ EVENT_KINDS: dict[str, EventKind] = {
     "escaped": EventKind("Escaped", _simple_disposition),
     "correct_disposition": EventKind("Disposition corrected", _corrected),
     "correct_intake": EventKind("Intake corrected", _intake_corrected),
+    "report:produced": EventKind("Report produced", _generic),
+    "report:exported": EventKind("Report exported", _generic),
 }
 
 

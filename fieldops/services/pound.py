@@ -19,6 +19,7 @@ from fieldops.modules import Demo, DueItem, Module
 from fieldops.rules import Profile, format_day_short, plural
 from fieldops.rules.impound import no_claim_period
 from fieldops.services.pound_demo import impoundments as _demo_impoundments
+from fieldops.services.registers import IMPOUND_REGISTER
 
 KEY = "impound"
 
@@ -171,4 +172,12 @@ def checks(conn: Connection) -> list[str]:
     return out
 
 
-MODULE = Module(KEY, "Pound", due_items=due_items, categories=CATEGORIES, demo=demo, checks=checks)
+MODULE = Module(
+    KEY,
+    "Pound",
+    due_items=due_items,
+    categories=CATEGORIES,
+    demo=demo,
+    checks=checks,
+    reports=(IMPOUND_REGISTER,),  # the 58-528 register (fieldops.services.registers)
+)

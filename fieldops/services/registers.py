@@ -15,10 +15,12 @@ from decimal import Decimal
 
 from sqlalchemy import func, select, type_coerce
 
+from fieldops.db.cancel import Cancelled, cancellable
 from fieldops.db.engine import Database
 from fieldops.db.models import Animal, Disposition, Impoundment, Payment, PaymentLine, Person
 from fieldops.db.types import Money
 from fieldops.errors import Collector
+from fieldops.modules import ReportKind, ReportOutput, ReportRequest, ReportTable
 from fieldops.services.impounds import animal_description, party_view
 from fieldops.services.register_views import RegisterDisposition, RegisterRow, by_kind
 
@@ -56,7 +58,7 @@ def impound_register_rows(
         .where(Disposition.impoundment_id.in_(period_ids))
         .group_by(Disposition.impoundment_id)
     )
-    with db.read() as s:
+    with db.read() as s, cancellable(s):  # a Cancel on the Reports page stops the reads
         conn = s.connection()  # column rows straight from Core: no ORM loading per row
         impoundments = conn.execute(
             select(
@@ -164,3 +166,63 @@ def impound_register_rows(
             )
         )
     return tuple(rows)
+
+
+# ------------------------------------------------------------------ the ReportKind
+
+
+def register_report(request: ReportRequest) -> ReportOutput:
+    """The 58-528 register for the request's period: its rows (the CSV) and its PDF.
+
+    The rows are read in one read transaction (``impound_register_rows``); a bad
+    period is a ``ValidationError`` on ``period_start``/``period_end``. The
+    public-records copy withholds each recipient's address and phone
+    (``fieldops.reports.register.REGISTER_WITHHELD``).
+    """
+    from fieldops.reports.register import (
+        REGISTER_COLUMNS,
+        REGISTER_WITHHELD,
+        impound_register,
+        redact_row,
+        register_cells,
+    )
+
+    def step(done: int) -> None:
+        if request.cancelled():
+            raise Cancelled("the register is no longer wanted")
+        request.progress(done, 3)
+
+    step(0)
+    rows = impound_register_rows(request.db, request.start, request.end)
+    step(1)
+    tz = request.profile.timezone
+    shown = [redact_row(r) for r in rows] if request.redacted else list(rows)
+    withheld = REGISTER_WITHHELD if request.redacted else ()
+    table = ReportTable(REGISTER_COLUMNS, [register_cells(r, tz) for r in shown], withheld)
+    step(2)
+    pdf = impound_register(
+        rows,
+        period_start=request.start,
+        period_end=request.end,
+        jurisdiction=request.profile.name,
+        tz=tz,
+        printed_at=request.printed_at,
+        printed_by=request.printed_by,
+        redacted=request.redacted,
+        audit_head=request.audit_head,
+    )
+    step(3)
+    return ReportOutput(table, pdf)
+
+
+IMPOUND_REGISTER = ReportKind(
+    name="impound-register",
+    title="Impound record register (58-528)",
+    build=register_report,
+    aliases=("register",),
+    description=(
+        "Every animal impounded in the period, one line each: its description, the date "
+        "of impoundment and the disposition; for a release, the person it went to, the "
+        "date of delivery and every fee paid; totals by fee kind."
+    ),
+)

@@ -1,1 +1,1 @@
-"""Printable record reports as PDF: the 58-528 register of impounded animals first."""
+"""The Reports page: every module's record reports, previewed, printed, saved as PDF or CSV."""

@@ -1,0 +1,199 @@
+"""Running a record report: find it by name, build it, audit it, export it.
+
+Every module's reports come through the seam (``fieldops.modules.report_kinds``);
+the command line and the Reports page both run them through here, so both
+audit the same way. Producing a report reads private parts (names, addresses)
+and is audited (issue 12): ``report:produced`` when it is built for the screen,
+``report:exported`` when it is written to a file (name, period, redacted or
+not, format). An export is written whole or not at all, and its audit event is
+committed only once the file is in place.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import date, datetime
+from pathlib import Path
+
+from fieldops.db.engine import Database
+from fieldops.errors import UserError
+from fieldops.files import write_whole_file
+from fieldops.modules import ReportKind, ReportOutput, ReportRequest, ReportTable, report_kinds
+from fieldops.rules import Profile
+from fieldops.services.audit import audit_head
+from fieldops.services.context import Actor, audit, now
+
+ENTITY = "report"
+FORMATS = {".pdf": "pdf", ".csv": "csv"}
+# A spreadsheet runs a cell that starts with one of these as a formula (CSV injection).
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def report_names() -> tuple[str, ...]:
+    """Every name a report answers to (names, then aliases), for choices and help."""
+    kinds = report_kinds()
+    return (*(k.name for k in kinds), *(a for k in kinds for a in k.aliases))
+
+
+def find_report(name: str) -> ReportKind:
+    """The report called ``name`` (or an alias of it); refused in words otherwise."""
+    for kind in report_kinds():
+        if name == kind.name or name in kind.aliases:
+            return kind
+    known = ", ".join(k.name for k in report_kinds()) or "none installed"
+    raise UserError(f"There is no report called {name!r}; the reports are: {known}.")
+
+
+def file_format(path: str | Path) -> str:
+    """ "pdf" or "csv", by the file's suffix; anything else is refused in words."""
+    suffix = Path(path).suffix.lower()
+    if suffix not in FORMATS:
+        raise UserError(
+            f"{Path(path).name}: a report is saved as .pdf or .csv, not "
+            f"{suffix or 'a file without a suffix'}."
+        )
+    return FORMATS[suffix]
+
+
+def check_may_run_reports(actor: Actor) -> None:
+    """ROLE CHECK (issue 12: "reports are a supervisor's task"). The permission table
+    replaces this one line's body; until it lands anyone signed in runs reports, as
+    the register always allowed."""
+    return None
+
+
+@dataclass(frozen=True)
+class Produced:
+    """A built report and what it was asked for (what the export and its audit need)."""
+
+    kind: ReportKind
+    start: date
+    end: date
+    redacted: bool
+    output: ReportOutput
+
+
+def produce(
+    db: Database,
+    actor: Actor,
+    name: str,
+    start: date,
+    end: date,
+    profile: Profile,
+    *,
+    redacted: bool = False,
+    printed_at: datetime | None = None,
+    cancelled: Callable[[], bool] = lambda: False,
+    progress: Callable[[int, int], None] = lambda done, total: None,
+    audited: bool = True,
+) -> Produced:
+    """Build the report called ``name`` for the period (local dates, both included).
+
+    Audited as ``report:produced`` unless ``audited`` is False (an export audits
+    itself as ``report:exported`` when the file is written). Raises the report's
+    ``ValidationError`` for a bad period and ``Cancelled`` when ``cancelled()``
+    turns True between its steps.
+    """
+    kind = find_report(name)
+    check_may_run_reports(actor)  # ROLE CHECK (issue 12)
+    request = ReportRequest(
+        db=db,
+        start=start,
+        end=end,
+        profile=profile,
+        printed_at=printed_at or now(),
+        printed_by=actor.full_name or actor.username,
+        redacted=redacted,
+        audit_head=audit_head(db),
+        cancelled=cancelled,
+        progress=progress,
+    )
+    out = Produced(kind, start, end, redacted, kind.build(request))
+    if audited:
+        with db.write() as s:
+            audit(s, actor, "produced", ENTITY, 0, after=_what(out, "preview"))
+    return out
+
+
+def export(
+    db: Database,
+    actor: Actor,
+    produced: Produced,
+    path: str | Path,
+    *,
+    check_path: Callable[[Path], None] | None = None,
+) -> Path:
+    """Write a built report to ``path`` as PDF or CSV (by its suffix), all or nothing,
+    and audit it as ``report:exported``. The event is committed with the file in
+    place: a failed write leaves neither a file nor an event. ``check_path`` may
+    refuse the place first (the window refuses the database's folder)."""
+    fmt = file_format(path)
+    if check_path is not None:
+        check_path(Path(path))
+    content = produced.output.pdf if fmt == "pdf" else csv_bytes(produced.output.table)
+    with db.write() as s:
+        audit(
+            s,
+            actor,
+            "exported",
+            ENTITY,
+            0,
+            after={**_what(produced, fmt), "file": Path(path).name},
+        )
+        written = write_whole_file(path, content)
+    return written
+
+
+def record_printed(db: Database, actor: Actor, produced: Produced, printer: str) -> None:
+    """Audit a report sent to a printer (``report:exported``, format "print")."""
+    with db.write() as s:
+        audit(
+            s,
+            actor,
+            "exported",
+            ENTITY,
+            0,
+            after={**_what(produced, "print"), "printer": printer or "default"},
+        )
+
+
+def _what(p: Produced, fmt: str) -> dict[str, object]:
+    return {
+        "report": p.kind.name,
+        "period_start": p.start.isoformat(),
+        "period_end": p.end.isoformat(),
+        "redacted": p.redacted,
+        "format": fmt,
+        "rows": len(p.output.table.rows),
+    }
+
+
+# ------------------------------------------------------------------------------ CSV
+
+
+def neutralize(cell: str) -> str:
+    """A cell a spreadsheet would run as a formula gets a leading apostrophe."""
+    return f"'{cell}" if cell.startswith(FORMULA_STARTS) else cell
+
+
+def csv_text(table: ReportTable) -> str:
+    """The report's rows as CSV text: the header, then the same rows the PDF prints."""
+    buffer = io.StringIO(newline="")
+    writer = csv.writer(buffer, lineterminator="\r\n")
+    writer.writerow([neutralize(c) for c in table.columns])
+    for row in table.rows:
+        writer.writerow([neutralize(str(c)) for c in row])
+    return buffer.getvalue()
+
+
+def csv_bytes(table: ReportTable) -> bytes:
+    """UTF-8 with a byte-order mark, so a spreadsheet reads accented names right."""
+    return csv_text(table).encode("utf-8-sig")
+
+
+def default_file_name(kind: ReportKind, start: date, end: date, fmt: str, redacted: bool) -> str:
+    public = "-public" if redacted else ""
+    return f"{kind.name}{public}-{start.isoformat()}-to-{end.isoformat()}.{fmt}"
