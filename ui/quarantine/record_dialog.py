@@ -27,6 +27,7 @@ from ui.common.text import day, escape_html, money, when
 from ui.common.widgets import Banner, RecordTableView
 from ui.context import AppContext
 from ui.quarantine.event_dialogs import EVENTS, EventDialog, ExamDialog
+from ui.quarantine.payments import PaymentsWidget
 from ui.quarantine.timeline import STATE_WORDS, TimelineWidget, marks
 
 ACTIONS = (
@@ -111,6 +112,8 @@ class QuarantineDialog(QDialog):
             self.tabs.addTab(table, title)
         self.tabs.insertTab(0, self.dates, "&Dates")
         self.tabs.addTab(self.bite, "&Bite report")
+        self.payments = PaymentsWidget(ctx)
+        self.tabs.addTab(self.payments, "Pa&yments")
         history = RecordTableView()
         history.setModel(self.history)
         history.wrap_rows(HISTORY_SENTENCE_COLUMN)
@@ -163,6 +166,11 @@ class QuarantineDialog(QDialog):
         self.summary.setText(
             f"Owner: {v.bite.owner}. Placement: {v.placement_label.lower()}, "
             f"{where}. Exam fees recorded: {money(v.exam_fees)} (the owner's)."
+            + (
+                f" Balance due at the pound: {money(v.fees.balance)}."
+                if v.fees is not None and v.fees.balance
+                else ""
+            )
         )
         if v.warnings:
             self.banner.show_error("\n".join(v.warnings))
@@ -178,6 +186,7 @@ class QuarantineDialog(QDialog):
         self.exams.set_rows(v.exams)
         self.events.set_rows(v.events)
         self.bite.setText(self._bite_text(v))
+        self.payments.set_fees(v.fees)
         for kind, act in self.menu_actions.items():
             act.setEnabled(self._allowed(v, kind))
         self.exam_button.setEnabled(v.is_open)
@@ -310,7 +319,8 @@ class QuarantineDialog(QDialog):
         show_document(self.ctx, self.view, which, self)
 
     def _on_bus_changed(self, entity: str, record_id: int) -> None:
-        if entity == "quarantine" and record_id in (0, self.view.id):
+        # A payment at the pound's counter (on an impoundment) may pay this quarantine.
+        if (entity == "quarantine" and record_id in (0, self.view.id)) or entity == "impoundment":
             self.ctx.tasks.run(
                 get_quarantine,
                 self.ctx.db,

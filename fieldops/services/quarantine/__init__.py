@@ -49,6 +49,7 @@ from fieldops.services.quarantine.events import (
     record_specimen_sent,
     release_certified,
 )
+from fieldops.services.quarantine.fees import ChargeView, Fees, PaymentView, quarantine_fees
 from fieldops.services.quarantine.listing import (
     FILTERS,
     QuarantineFilter,
@@ -67,10 +68,13 @@ __all__ = [
     "FILTERS",
     "BiteInput",
     "BiteView",
+    "ChargeView",
     "ClinicInput",
     "ClinicView",
     "Done",
     "ExamInput",
+    "Fees",
+    "PaymentView",
     "Proposal",
     "QuarantineFilter",
     "QuarantineRow",
@@ -84,6 +88,7 @@ __all__ = [
     "get_quarantine",
     "list_clinics",
     "propose",
+    "quarantine_fees",
     "quarantine_ids",
     "quarantine_page",
     "quarantine_rows",

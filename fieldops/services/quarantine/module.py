@@ -20,6 +20,7 @@ from fieldops.rules import (
 )
 from fieldops.rules.release import open_quarantine_block
 from fieldops.services.context import now
+from fieldops.services.quarantine.fees import release_charges
 from fieldops.services.quarantine.history_words import EVENT_KINDS as HISTORY_WORDS
 from fieldops.services.quarantine.records import open_quarantines_of
 
@@ -295,6 +296,7 @@ MODULE = Module(
     KEY,
     "Bite quarantines",
     release_blocks=release_blocks,
+    release_charges=release_charges,
     due_items=due_items,
     categories=CATEGORIES,
     demo=demo,

@@ -3,6 +3,7 @@ animal."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import date
 
 from sqlalchemy import select
@@ -12,6 +13,7 @@ from fieldops.db.engine import Database
 from fieldops.db.models import BiteReport, Impoundment, Quarantine
 from fieldops.rules import Profile, to_local
 from fieldops.services.context import fetch, now
+from fieldops.services.quarantine.fees import fees_in
 from fieldops.services.quarantine.views import BiteView, QuarantineView, bite_view, quarantine_view
 
 
@@ -21,13 +23,11 @@ def get_quarantine(
     today = today or to_local(now(), profile).date()
     with db.read() as s:
         q = fetch(s, Quarantine, quarantine_id)
-        view = quarantine_view(s, q, profile, today)
+        view = replace(quarantine_view(s, q, profile, today), fees=fees_in(s, q, profile, now()))
         imp_id = view.bite.impoundment_id
         if imp_id is not None:
             imp = s.get(Impoundment, imp_id)
             if imp is not None and not imp.bit_person:
-                from dataclasses import replace
-
                 view = replace(
                     view,
                     warnings=(

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from decimal import Decimal
+from typing import Any
 
 from sqlalchemy.orm import Session
 
@@ -162,6 +163,8 @@ class QuarantineView:
     exam_fees: Decimal
     specimen_note: str = SPECIMEN_NOTE
     warnings: tuple[str, ...] = field(default=())
+    # What is owed and paid (exams, boarding at the pound): ``fees.Fees``, read with the view.
+    fees: Any = None
 
     @property
     def is_open(self) -> bool:
