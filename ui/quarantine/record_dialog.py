@@ -130,13 +130,23 @@ class QuarantineDialog(QDialog):
         self.action_button.setMenu(self.menu)
         self.order_button = QPushButton("&Print order…")
         self.form_button = QPushButton("Certi&fication form…")
+        self.correct_button = QPushButton("Correct a &mistake…")
+        self.correct_button.setToolTip("A supervisor's task: kept beside the original, with why.")
+        self.correct_button.setEnabled(ctx.actor.is_supervisor)
+        self.correct_button.clicked.connect(self._on_correct_button_clicked)
         self.close_button = QPushButton("&Close")
         self.close_button.clicked.connect(self.close)
         self.order_button.clicked.connect(lambda: self._document("order"))
         self.form_button.clicked.connect(lambda: self._document("certificate"))
         self.exam_button.clicked.connect(self._on_exam_button_clicked)
         buttons = QHBoxLayout()
-        for b in (self.exam_button, self.action_button, self.order_button, self.form_button):
+        for b in (
+            self.exam_button,
+            self.action_button,
+            self.order_button,
+            self.form_button,
+            self.correct_button,
+        ):
             buttons.addWidget(b)
         buttons.addStretch(1)
         buttons.addWidget(self.close_button)
@@ -310,6 +320,16 @@ class QuarantineDialog(QDialog):
 
     def open_exam(self) -> ExamDialog:
         dialog = ExamDialog(self.ctx, self.view.id, self, clinic_id=self.view.clinic_id)
+        dialog.show()
+        return dialog
+
+    def _on_correct_button_clicked(self) -> None:
+        self.open_correction()
+
+    def open_correction(self) -> QDialog:
+        from ui.quarantine.correction_dialog import CorrectionDialog
+
+        dialog = CorrectionDialog(self.ctx, self.view, self)
         dialog.show()
         return dialog
 

@@ -34,6 +34,7 @@ from fieldops.services.quarantine.clinics import (
     list_clinics,
     update_clinic,
 )
+from fieldops.services.quarantine.corrections import CORRECTABLE, correct_record
 from fieldops.services.quarantine.events import (
     Done,
     ExamInput,
@@ -65,6 +66,7 @@ from fieldops.services.quarantine.records import get_bite, get_quarantine
 from fieldops.services.quarantine.views import BiteView, QuarantineView
 
 __all__ = [
+    "CORRECTABLE",
     "FILTERS",
     "BiteInput",
     "BiteView",
@@ -81,6 +83,7 @@ __all__ = [
     "QuarantineView",
     "Reported",
     "ScheduleItem",
+    "correct_record",
     "count_quarantines",
     "create_clinic",
     "extend_period",

@@ -37,6 +37,7 @@ from fieldops.rules.quarantine import quarantine_boarding
 from fieldops.services.context import fetch, now
 from fieldops.services.fee_schedules import profile_in_force
 from fieldops.services.impound_rows import current_disposition
+from fieldops.services.quarantine.corrections import corrected, corrected_fee, corrections_of
 from fieldops.services.quarantine.plan import events_of, exams_of, state_of
 
 KEY = "quarantine"
@@ -116,6 +117,10 @@ def _custody(s: Session, animal_id: int | None) -> list[tuple[datetime, datetime
     return out
 
 
+def code_of(prefix: str, exam_id: int) -> str:
+    return f"{prefix}exam:{exam_id}"
+
+
 def charges_of(s: Session, q: Quarantine, at: datetime, profile: Profile) -> tuple[ChargeView, ...]:
     """Every charge of one quarantine as of ``at``: its exams' fees, and boarding at the pound."""
     bite = fetch(s, BiteReport, q.bite_report_id)
@@ -124,17 +129,20 @@ def charges_of(s: Session, q: Quarantine, at: datetime, profile: Profile) -> tup
     at_pound = st.plan.placement == "clinic" and st.clinic_id in pounds
     prefix = f"{KEY}:{q.id}:"
     paid = _paid_by_code(s, prefix)
+    fixes = corrections_of(s, bite.id)
     out: list[ChargeView] = []
     for x in exams_of(s, q.id):
-        if x.fee <= 0:
+        fee = corrected_fee(fixes, x.id, x.fee)
+        if fee <= 0 and code_of(prefix, x.id) not in paid:
             continue
         here = x.clinic_id in pounds or (x.clinic_id is None and at_pound)
-        code = f"{prefix}exam:{x.id}"
+        code = code_of(prefix, x.id)
+        vet = corrected(fixes, "exam", x.id, "veterinarian", x.veterinarian)
         out.append(
             ChargeView(
                 code,
-                f"Quarantine #{q.id}: examination on {format_day(x.examined_on)} ({x.veterinarian})",
-                x.fee,
+                f"Quarantine #{q.id}: examination on {format_day(x.examined_on)} ({vet})",
+                fee,
                 paid.get(code, ZERO),
                 "other",
                 here,

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from decimal import Decimal
 
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QWidget
 from quarantine_support import PROFILE, bite_input, day, days_ago, exam
 
@@ -65,3 +66,52 @@ def test_the_pound_takes_the_quarantines_fees_and_the_record_shows_them(
     assert record.payments.payments.rowCount() == 2
     assert "Balance due $0.00" in record.payments.totals.text()
     record.close()
+
+
+def test_a_supervisor_corrects_a_fee_and_the_record_shows_it(
+    qtbot, qapp, sqlite_db, supervisor, operator, errors, bites
+):
+    from ui.app import build_context
+    from ui.quarantine.record_dialog import QuarantineDialog
+
+    db = bites.db
+    r = qs.report_bite(
+        db,
+        operator,
+        bite_input(days_ago(2, 8), animal_id=bites.tom.id, clinic_id=bites.clinic.id),
+        PROFILE,
+    )
+    exam(db, operator, r.quarantine_id, day(2), fee="450.00")
+    ctx = build_context(db, supervisor, errors=errors)
+    try:
+        record = QuarantineDialog(ctx, qs.get_quarantine(db, r.quarantine_id, PROFILE))
+        qtbot.addWidget(record)
+        assert record.correct_button.isEnabled()
+        dialog = record.open_correction()
+        dialog.what.setCurrentIndex(dialog.what.findText("fee", Qt.MatchFlag.MatchContains))
+        assert dialog.current.text() == "$450.00"
+        dialog.new_value.setText("45.00")
+        dialog.save_button.click()  # no reason: refused beside the field, nothing written
+        qtbot.waitUntil(lambda: dialog.fields.error_text("reason") != "", timeout=10_000)
+        dialog.reason.setText("An extra zero was typed")
+        dialog.save_button.click()
+        qtbot.waitUntil(lambda: record.view.exams[0].fee == Decimal("45.00"), timeout=10_000)
+        assert record.exams.rowCount() == 1
+    finally:
+        qtbot.waitUntil(lambda: ctx.tasks.pending_count() == 0, timeout=10_000)
+        ctx.shutdown()
+        QApplication.processEvents()
+
+
+def test_an_operator_cannot_open_a_correction(qtbot, ctx, bites, operator):
+    from ui.quarantine.record_dialog import QuarantineDialog
+
+    r = qs.report_bite(
+        bites.db,
+        operator,
+        bite_input(days_ago(2, 8), animal_id=bites.tom.id, clinic_id=bites.clinic.id),
+        PROFILE,
+    )
+    record = QuarantineDialog(ctx, qs.get_quarantine(bites.db, r.quarantine_id, PROFILE))
+    qtbot.addWidget(record)
+    assert not record.correct_button.isEnabled()
