@@ -26,6 +26,7 @@ from ui.common.table_models import Column, ListTableModel
 from ui.common.text import day, escape_html, money, when
 from ui.common.widgets import Banner, RecordTableView
 from ui.context import AppContext
+from ui.quarantine.documents import DocumentButtons, quarantine_documents
 from ui.quarantine.event_dialogs import EVENTS, EventDialog, ExamDialog
 from ui.quarantine.payments import PaymentsWidget
 from ui.quarantine.timeline import STATE_WORDS, TimelineWidget, marks
@@ -114,6 +115,14 @@ class QuarantineDialog(QDialog):
         self.tabs.addTab(self.bite, "&Bite report")
         self.payments = PaymentsWidget(ctx)
         self.tabs.addTab(self.payments, "Pa&yments")
+        self.documents = DocumentButtons(
+            ctx, ("Order of rabies quarantine (for the owner)", "Certification of quarantine")
+        )
+        documents_tab = QWidget()
+        documents_layout = QVBoxLayout(documents_tab)
+        documents_layout.addWidget(self.documents)
+        documents_layout.addStretch(1)
+        self.tabs.addTab(documents_tab, "Doc&uments")
         history = RecordTableView()
         history.setModel(self.history)
         history.wrap_rows(HISTORY_SENTENCE_COLUMN)
@@ -128,25 +137,15 @@ class QuarantineDialog(QDialog):
             act.triggered.connect(lambda _=False, k=kind: self.open_event(k))
             self.menu_actions[kind] = act
         self.action_button.setMenu(self.menu)
-        self.order_button = QPushButton("&Print order…")
-        self.form_button = QPushButton("Certi&fication form…")
         self.correct_button = QPushButton("Correct a &mistake…")
         self.correct_button.setToolTip("A supervisor's task: kept beside the original, with why.")
         self.correct_button.setEnabled(ctx.actor.is_supervisor)
         self.correct_button.clicked.connect(self._on_correct_button_clicked)
         self.close_button = QPushButton("&Close")
         self.close_button.clicked.connect(self.close)
-        self.order_button.clicked.connect(lambda: self._document("order"))
-        self.form_button.clicked.connect(lambda: self._document("certificate"))
         self.exam_button.clicked.connect(self._on_exam_button_clicked)
         buttons = QHBoxLayout()
-        for b in (
-            self.exam_button,
-            self.action_button,
-            self.order_button,
-            self.form_button,
-            self.correct_button,
-        ):
+        for b in (self.exam_button, self.action_button, self.correct_button):
             buttons.addWidget(b)
         buttons.addStretch(1)
         buttons.addWidget(self.close_button)
@@ -197,6 +196,7 @@ class QuarantineDialog(QDialog):
         self.events.set_rows(v.events)
         self.bite.setText(self._bite_text(v))
         self.payments.set_fees(v.fees)
+        self.documents.set_documents(quarantine_documents(self.ctx, v))
         for kind, act in self.menu_actions.items():
             act.setEnabled(self._allowed(v, kind))
         self.exam_button.setEnabled(v.is_open)
@@ -332,11 +332,6 @@ class QuarantineDialog(QDialog):
         dialog = CorrectionDialog(self.ctx, self.view, self)
         dialog.show()
         return dialog
-
-    def _document(self, which: str) -> None:
-        from ui.quarantine.documents import show_document
-
-        show_document(self.ctx, self.view, which, self)
 
     def _on_bus_changed(self, entity: str, record_id: int) -> None:
         # A payment at the pound's counter (on an impoundment) may pay this quarantine.
