@@ -4,6 +4,9 @@
   the pound's counter.
 - ``quarantine_correction``: a supervisor's correction of a field of a bite report, an
   exam or an event, with the reason; append-only like the records it corrects.
+- the quarantine list's full-text search, as the people and impound lists have it:
+  FTS5 ``quarantine_fts`` kept by triggers on SQLite, a GIN index on PostgreSQL,
+  over the list's animal and owner names (``fieldops.db.search``).
 - ``payment_line.charge``: the module charge a payment line settles (a quarantine's
   exams and boarding at the pound), "" for the pound's own fees. Added with
   ``op.add_column`` so the append-only triggers on ``payment_line`` stay.
@@ -19,6 +22,32 @@ import sqlalchemy as sa
 from alembic import op
 
 import fieldops.db.types
+
+# Written out, not imported, so that this migration stays as it ran (fieldops.db.search
+# builds the same statements for person and animal; the query side reads them there).
+_COLS = "animal_name, owner_name"
+_NEW = "new.animal_name, new.owner_name"
+_OLD = "old.animal_name, old.owner_name"
+SQLITE_SEARCH = (
+    f"CREATE VIRTUAL TABLE quarantine_fts USING fts5({_COLS}, content='quarantine', "
+    "content_rowid='id', tokenize='unicode61 remove_diacritics 2')",
+    "CREATE TRIGGER quarantine_fts_ai AFTER INSERT ON quarantine BEGIN "
+    f"INSERT INTO quarantine_fts(rowid, {_COLS}) VALUES (new.id, {_NEW}); END",
+    "CREATE TRIGGER quarantine_fts_ad AFTER DELETE ON quarantine BEGIN "
+    f"INSERT INTO quarantine_fts(quarantine_fts, rowid, {_COLS}) "
+    f"VALUES ('delete', old.id, {_OLD}); END",
+    "CREATE TRIGGER quarantine_fts_au AFTER UPDATE ON quarantine BEGIN "
+    f"INSERT INTO quarantine_fts(quarantine_fts, rowid, {_COLS}) "
+    f"VALUES ('delete', old.id, {_OLD}); "
+    f"INSERT INTO quarantine_fts(rowid, {_COLS}) VALUES (new.id, {_NEW}); END",
+    "INSERT INTO quarantine_fts(quarantine_fts) VALUES ('rebuild')",
+)
+# Angle brackets blanked as in fieldops.db.search.pg_vector: "<Sons>" must still be found.
+PG_SEARCH = (
+    "CREATE INDEX ix_quarantine_search ON quarantine USING gin (to_tsvector('simple', "
+    "translate(coalesce(animal_name, ''), '<>', '  ') || ' ' || "
+    "translate(coalesce(owner_name, ''), '<>', '  ')))"
+)
 
 revision = "0011"
 down_revision = "0010"
@@ -73,6 +102,11 @@ def upgrade() -> None:
         unique=False,
     )
     _immutable(dialect, "quarantine_correction")
+    if dialect == "sqlite":
+        for statement in SQLITE_SEARCH:
+            op.execute(statement)
+    elif dialect == "postgresql":
+        op.execute(PG_SEARCH)
     op.add_column(
         "clinic", sa.Column("is_pound", sa.Boolean(), nullable=False, server_default=sa.false())
     )
@@ -84,6 +118,12 @@ def upgrade() -> None:
 
 def downgrade() -> None:
     dialect = op.get_bind().dialect.name
+    if dialect == "sqlite":
+        for suffix in ("ai", "ad", "au"):
+            op.execute(f"DROP TRIGGER IF EXISTS quarantine_fts_{suffix}")
+        op.execute("DROP TABLE IF EXISTS quarantine_fts")
+    elif dialect == "postgresql":
+        op.execute("DROP INDEX IF EXISTS ix_quarantine_search")
     if dialect == "sqlite":
         for event in ("update", "delete"):
             op.execute(f"DROP TRIGGER IF EXISTS quarantine_correction_no_{event}")
