@@ -12,9 +12,9 @@ from sqlalchemy import text as sql_text
 
 from fieldops.db.engine import Database
 from fieldops.db.models import BiteReport, Clinic, Quarantine
+from fieldops.db.search import fts5_query, pg_vector, search_terms, tsquery
 from fieldops.rules import Profile, format_day_short, format_instant
 from fieldops.rules.quarantine import EXAM_SLOTS, observation_length
-from fieldops.db.search import fts5_query, pg_vector, search_terms, tsquery
 from fieldops.services.listing import Page, fts_ids
 from fieldops.services.quarantine.views import PLACEMENT_LABELS, STATUS_LABELS
 
