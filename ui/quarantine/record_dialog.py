@@ -29,6 +29,7 @@ from ui.context import AppContext
 from ui.quarantine.documents import DocumentButtons, quarantine_documents
 from ui.quarantine.event_dialogs import EVENTS, EventDialog, ExamDialog
 from ui.quarantine.payments import PaymentsWidget
+from ui.quarantine.private_contact import PrivateContact
 from ui.quarantine.timeline import STATE_WORDS, TimelineWidget, marks
 
 ACTIONS = (
@@ -112,7 +113,13 @@ class QuarantineDialog(QDialog):
             table.setModel(model)
             self.tabs.addTab(table, title)
         self.tabs.insertTab(0, self.dates, "&Dates")
-        self.tabs.addTab(self.bite, "&Bite report")
+        self.contact = PrivateContact(ctx)
+        bite_tab = QWidget()
+        bite_layout = QVBoxLayout(bite_tab)
+        bite_layout.addWidget(self.bite)
+        bite_layout.addWidget(self.contact)
+        bite_layout.addStretch(1)
+        self.tabs.addTab(bite_tab, "&Bite report")
         self.payments = PaymentsWidget(ctx)
         self.tabs.addTab(self.payments, "Pa&yments")
         self.documents = DocumentButtons(
@@ -195,6 +202,7 @@ class QuarantineDialog(QDialog):
         self.exams.set_rows(v.exams)
         self.events.set_rows(v.events)
         self.bite.setText(self._bite_text(v))
+        self.contact.set_report(v.bite.id, v.bite.has_victim_contact)
         self.payments.set_fees(v.fees)
         self.documents.set_documents(quarantine_documents(self.ctx, v))
         for kind, act in self.menu_actions.items():
@@ -293,8 +301,6 @@ class QuarantineDialog(QDialog):
         e = escape_html
         parts = [
             f"<b>Bitten:</b> {e(b.victim_name)}, {e(when(self.ctx, b.bitten_at))}, at {e(b.place)}",
-            f"<b>Contact of the person bitten (private to this case):</b> "
-            f"{e(b.victim_contact) or 'none recorded'}",
             f"<b>Animal:</b> {e(b.animal)}; <b>owner:</b> {e(b.owner)}"
             + (f", {e(b.owner_address)}" if b.owner_address else ""),
             f"<b>Reported by</b> {e(b.reported_by)} on {e(when(self.ctx, b.reported_at))}; "

@@ -62,7 +62,7 @@ from fieldops.services.quarantine.listing import (
     quarantine_rows,
     week_schedule,
 )
-from fieldops.services.quarantine.records import get_bite, get_quarantine
+from fieldops.services.quarantine.records import bite_victim_contact, get_bite, get_quarantine
 from fieldops.services.quarantine.views import BiteView, QuarantineView
 
 __all__ = [
@@ -83,6 +83,7 @@ __all__ = [
     "QuarantineView",
     "Reported",
     "ScheduleItem",
+    "bite_victim_contact",
     "correct_record",
     "count_quarantines",
     "create_clinic",

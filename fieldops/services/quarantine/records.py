@@ -12,7 +12,7 @@ from sqlalchemy.orm import Session
 from fieldops.db.engine import Database
 from fieldops.db.models import BiteReport, Impoundment, Quarantine
 from fieldops.rules import Profile, to_local
-from fieldops.services.context import fetch, now
+from fieldops.services.context import Actor, fetch, now
 from fieldops.services.quarantine.fees import fees_in
 from fieldops.services.quarantine.views import BiteView, QuarantineView, bite_view, quarantine_view
 
@@ -40,6 +40,14 @@ def get_quarantine(
                     ),
                 )
         return view
+
+
+def bite_victim_contact(db: Database, actor: Actor, report_id: int) -> str:
+    """The contact of the person bitten, private to the case (issue 9): shown on the case's
+    own record only, on request ("Show contact"); never in a view, list, Today or document.
+    The one place it is read, so that the read can be audited here."""
+    with db.read() as s:
+        return fetch(s, BiteReport, report_id).victim_contact
 
 
 def get_bite(db: Database, bite_report_id: int, profile: Profile) -> BiteView:

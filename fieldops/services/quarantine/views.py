@@ -111,7 +111,8 @@ class BiteView:
     bitten_at: datetime
     place: str
     victim_name: str
-    victim_contact: str  # private to the case
+    # The contact itself is private to the case: read only with ``bite_victim_contact``.
+    has_victim_contact: bool
     species: str
     animal_id: int | None
     animal: str
@@ -233,7 +234,7 @@ def bite_view(
         bite.bitten_at,
         fixed("place"),
         fixed("victim_name"),
-        bite.victim_contact,
+        bool(bite.victim_contact),
         bite.species,
         bite.animal_id,
         _animal_label(animal, fixed("animal_description"), bite.species),

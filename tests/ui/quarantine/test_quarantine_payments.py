@@ -115,3 +115,21 @@ def test_an_operator_cannot_open_a_correction(qtbot, ctx, bites, operator):
     record = QuarantineDialog(ctx, qs.get_quarantine(bites.db, r.quarantine_id, PROFILE))
     qtbot.addWidget(record)
     assert not record.correct_button.isEnabled()
+
+
+def test_the_contact_of_the_person_bitten_shows_only_when_asked(qtbot, ctx, bites, operator):
+    from ui.quarantine.record_dialog import QuarantineDialog
+
+    r = qs.report_bite(
+        bites.db,
+        operator,
+        bite_input(days_ago(2, 8), animal_id=bites.tom.id, clinic_id=bites.clinic.id),
+        PROFILE,
+    )
+    record = QuarantineDialog(ctx, qs.get_quarantine(bites.db, r.quarantine_id, PROFILE))
+    qtbot.addWidget(record)
+    assert "608-555-0199" not in record.bite.text()
+    assert record.contact.value.text() == "hidden"
+    record.contact.show_button.click()
+    qtbot.waitUntil(lambda: record.contact.value.text() == "608-555-0199", timeout=10_000)
+    assert not record.contact.show_button.isEnabled()
