@@ -9,7 +9,16 @@ from sqlalchemy.orm import Session
 
 from fieldops.db.engine import Database
 from fieldops.db.models import BiteReport, Quarantine, QuarantineEvent, QuarantineExam
-from fieldops.modules import Demo, DueItem, Module, ReleaseCase
+from fieldops.modules import (
+    ActivitySection,
+    Demo,
+    DueItem,
+    Module,
+    ReleaseCase,
+    ReportKind,
+    ReportOutput,
+    ReportRequest,
+)
 from fieldops.rules import (
     Profile,
     Requirement,
@@ -285,6 +294,18 @@ def checks(conn: Connection) -> list[str]:
     return out
 
 
+def _build_log(request: ReportRequest) -> ReportOutput:
+    from fieldops.services.quarantine.log import build_log
+
+    return build_log(request)
+
+
+def _activity(db: Database, start: date, end: date) -> tuple[ActivitySection, ...]:
+    from fieldops.services.quarantine.log import activity
+
+    return activity(db, start, end)
+
+
 def demo(d: Demo) -> str:
     from fieldops.services.quarantine.demo import fill
 
@@ -302,4 +323,14 @@ MODULE = Module(
     demo=demo,
     checks=checks,
     event_kinds=HISTORY_WORDS,
+    reports=(
+        ReportKind(
+            "quarantine-log",
+            "Quarantine log (58-527)",
+            _build_log,
+            description="Every bite of a period: placement, exams done against required, "
+            "outcome, certificate returned or overdue, referrals.",
+        ),
+    ),
+    activity=_activity,
 )
