@@ -128,7 +128,9 @@ def downgrade() -> None:
         for event in ("update", "delete"):
             op.execute(f"DROP TRIGGER IF EXISTS quarantine_correction_no_{event}")
     elif dialect == "postgresql":
-        op.execute("DROP TRIGGER IF EXISTS quarantine_correction_immutable ON quarantine_correction")
+        op.execute(
+            "DROP TRIGGER IF EXISTS quarantine_correction_immutable ON quarantine_correction"
+        )
     op.drop_index("ix_quarantine_correction_bite", table_name="quarantine_correction")
     op.drop_table("quarantine_correction")
     op.drop_column("payment_line", "charge")
