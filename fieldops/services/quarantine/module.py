@@ -31,6 +31,7 @@ from fieldops.rules.release import open_quarantine_block
 from fieldops.services.context import now
 from fieldops.services.quarantine.fees import release_charges
 from fieldops.services.quarantine.history_words import EVENT_KINDS as HISTORY_WORDS
+from fieldops.services.quarantine.incidents import bite_incidents
 from fieldops.services.quarantine.records import open_quarantines_of
 
 KEY = "quarantine"
@@ -333,4 +334,5 @@ MODULE = Module(
         ),
     ),
     activity=_activity,
+    incidents=bite_incidents,
 )
