@@ -9,6 +9,10 @@ one ``Module`` value naming what it contributes:
   section, satisfied or not, evidence text). The release services add them to
   the pound's own requirements and list them without knowing the module; a
   supervisor may override the ones marked ``overridable``.
+- ``release_charges(session, animal_id, release)``: what the module says is owed
+  before the animal is released (``ChargeLine`` values: a stable code, words, the
+  amount and what has been paid against it). The pound adds them to its fees, its
+  payment lines settle them by code, and its release is refused while they are unpaid.
 - ``due_items(db, day, profile)``: what is due on ``day``, as ``DueItem``
   values; ``fieldops due`` and the Today page merge every module's items.
   ``categories`` names the module's category codes (prefixed with the module's
@@ -50,6 +54,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import date, datetime
+from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -77,6 +82,22 @@ class ReleaseCase:
     recipient_in_city: bool
     species: str
     at: datetime
+    profile: Profile | None = None  # the jurisdiction's, for a module that counts days or fees
+
+
+@dataclass(frozen=True)
+class ChargeLine:
+    """One amount a module says is owed before an impounded animal is released.
+
+    ``code`` is stable and prefixed with the module's key ("quarantine:12:exams"); a
+    payment line naming it settles it. ``kind`` is the payment kind a line paying it
+    records ("boarding", "other"). ``paid`` is what has been paid against ``code``."""
+
+    code: str
+    label: str
+    amount: Decimal
+    kind: str = "other"
+    paid: Decimal = Decimal("0.00")
 
 
 @dataclass(frozen=True)
@@ -234,6 +255,7 @@ class Module:
     key: str  # the prefix of its category codes, and the module in (module, kind, id)
     title: str  # for people: "Pound", "Bite quarantines"
     release_blocks: Callable[[Any, int, ReleaseCase], Sequence[Requirement]] | None = None
+    release_charges: Callable[[Any, int, ReleaseCase], Sequence[ChargeLine]] | None = None
     due_items: Callable[[Any, date, Profile], Sequence[DueItem]] | None = None
     categories: Mapping[str, str] = field(default_factory=dict)
     demo: Callable[[Demo], str] | None = None  # returns a summary fragment, or ""
@@ -242,6 +264,9 @@ class Module:
     # -> fieldops.services.history.EventKind.
     event_kinds: Mapping[str, Any] = field(default_factory=dict)
     reports: Sequence[ReportKind] = ()
+    # Its tables the database refuses to UPDATE or DELETE (triggers from its migration),
+    # which ``fieldops check`` verifies are in place.
+    append_only: tuple[str, ...] = ()
     # (db, start, end) -> its sections of the activity summary; end is included.
     activity: Callable[[Any, date, date], Sequence[ActivitySection]] | None = None
     # (session, animal_id) -> the animal's incidents on record in the module.
@@ -336,6 +361,15 @@ def release_blocks(
     return out
 
 
+def release_charges(session: Any, animal_id: int, release: ReleaseCase) -> list[ChargeLine]:
+    """Every installed module's charges owed before this release, in installed order."""
+    out: list[ChargeLine] = []
+    for m in installed_modules():
+        if m.release_charges is not None:
+            out.extend(m.release_charges(session, animal_id, release))
+    return out
+
+
 def report_kinds() -> tuple[ReportKind, ...]:
     """Every installed module's reports, in installed order."""
     return tuple(r for m in installed_modules() for r in m.reports)
@@ -365,3 +399,8 @@ def animal_incidents(session: Any, animal_id: int) -> tuple[Incident, ...]:
         if m.incidents is not None:
             out.extend(m.incidents(session, animal_id))
     return tuple(sorted(out, key=lambda i: (i.when, i.module, i.kind, i.record_id)))
+
+
+def append_only_tables() -> tuple[str, ...]:
+    """Every installed module's append-only tables, in installed order."""
+    return tuple(t for m in installed_modules() for t in m.append_only)

@@ -13,8 +13,8 @@ import re
 
 from sqlalchemy.schema import SchemaItem
 
-FTS_TABLES = ("person_fts", "animal_fts")
-SEARCH_INDEXES = ("ix_person_search", "ix_animal_search")
+FTS_TABLES = ("person_fts", "animal_fts", "quarantine_fts")  # quarantine: migration 0011
+SEARCH_INDEXES = ("ix_person_search", "ix_animal_search", "ix_quarantine_search")
 
 PERSON_FTS_COLUMNS = ("full_name", "address", "city", "search_phone", "email")
 ANIMAL_FTS_COLUMNS = ("name", "breed", "colour", "markings")

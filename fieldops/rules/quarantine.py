@@ -5,9 +5,10 @@ City code 58-527; Wis. Stat. 95.21; ATCP 13.03(3); RULES.md section 3.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime, timedelta
+from decimal import Decimal
 from typing import TYPE_CHECKING, Protocol
 
 from fieldops.rules._frozen import FrozenMap
@@ -23,6 +24,7 @@ from fieldops.rules.explain import (
     format_day,
     format_day_short,
     format_instant,
+    plural,
 )
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -421,6 +423,58 @@ def observation_day(plan: _Period, day: date) -> int:
 
 def observation_length(plan: _Period) -> int:
     return (plan.last_day - plan.bite_day).days
+
+
+@dataclass(frozen=True)
+class QuarantineBoarding:
+    """Boarding owed for a clinic quarantine at the pound: ``days`` at ``per_day``."""
+
+    days: int
+    per_day: Decimal
+    amount: Decimal
+    why: str
+
+
+def quarantine_boarding(
+    arrived_at: datetime,
+    until: datetime,
+    species: str,
+    profile: Profile,
+    impounded: Sequence[tuple[datetime, datetime | None]] = (),
+) -> QuarantineBoarding:
+    """Boarding for a clinic quarantine at the pound (city code 58-527(c), (e); RULES.md
+    section 3: "Owner pays exams and boarding").
+
+    Days are counted as the pound counts them (RULES.md section 2): the local date the
+    animal leaves (or ``until``, the moment asked about) minus the local date it arrived,
+    at least 1, at the profile's boarding rate for its species. Days on which the animal
+    was also held under an impoundment (``impounded``: custody start and end, ``None``
+    while still held) are left out: the pound already charges their boarding with the
+    impoundment's fees (58-526(a)), and a day is never charged twice.
+    """
+    if utc(until, "until") < utc(arrived_at, "arrived_at"):
+        until = arrived_at
+    first = to_local(arrived_at, profile).date()
+    last = to_local(until, profile).date()
+    days = {first + timedelta(days=i) for i in range(max(1, (last - first).days))}
+    held: set[date] = set()
+    for start, end in impounded:
+        s_day = to_local(start, profile).date()
+        e_day = to_local(end, profile).date() if end is not None else last
+        held |= {s_day + timedelta(days=i) for i in range(max(1, (e_day - s_day).days))}
+    charged = len(days - held)
+    kind = species.strip().lower() if isinstance(species, str) else "other"
+    per_day = profile.fees[profile.fee_class(kind or "other")].boarding_per_day
+    why = (
+        f"{plural(len(days), 'day')} at the pound from {format_day(first)}"
+        f" at ${per_day:,.2f} a day (city code 58-527(c), (e): the owner pays boarding)"
+    )
+    if len(days) != charged:
+        why += (
+            f"; {plural(len(days) - charged, 'day')} left out, already charged as the "
+            "boarding of an impoundment (58-526(a))"
+        )
+    return QuarantineBoarding(charged, per_day, per_day * charged, why + ".")
 
 
 #: The text of city code 58-527 the quarantine order rests on (Ord. No. 2019-1543), quoted

@@ -12,33 +12,23 @@ from typing import Any
 
 from sqlalchemy import Connection, Row, select, text
 
+from fieldops import modules
 from fieldops.db.models import AuditChainHead, AuditEvent
 from fieldops.db.models.audit import GENESIS, body_hash, iso_utc
 
 #: Tables whose rows are never changed or deleted (migrations 0002, 0009, 0010).
-APPEND_ONLY = (
-    "audit_event",
-    "disposition",
-    "release_evidence",
-    "payment",
-    "payment_line",
-    "bite_report",
-    "quarantine_exam",
-    "quarantine_event",
-    "vicious_declaration",
-    "vicious_incident",
-    "vicious_notice",
-    "vicious_outcome",
-    "vicious_step",
-    "vicious_step_done",
-    "vicious_ending",
-)
+CORE_APPEND_ONLY = ("audit_event",)
+"""The core's own append-only tables; each module names its own (``Module.append_only``)."""
+
+
+def append_only_tables() -> tuple[str, ...]:
+    return CORE_APPEND_ONLY + modules.append_only_tables()
 
 
 def expected_triggers(dialect: str) -> dict[str, str]:
     """Trigger name -> the table it guards, as the migrations create them."""
     out: dict[str, str] = {}
-    for table in APPEND_ONLY:
+    for table in append_only_tables():
         if dialect == "sqlite":
             out[f"{table}_no_update"] = table
             out[f"{table}_no_delete"] = table

@@ -155,6 +155,8 @@ class FeeLine:
     label: str
     amount: Decimal
     kind: str = "other"  # the payment kind that settles it: "impound", "boarding", "adoption"
+    charge: str = ""  # a module's charge code (fieldops.modules.ChargeLine); "" for the pound's
+    paid: Decimal = Decimal("0.00")  # paid against ``charge`` (module charges only)
 
 
 @dataclass(frozen=True)

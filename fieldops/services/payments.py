@@ -8,6 +8,7 @@ from decimal import Decimal
 
 from sqlalchemy.orm import Session
 
+from fieldops import modules
 from fieldops.db.engine import Database
 from fieldops.db.models import (
     PAYMENT_KIND_CODES,
@@ -20,6 +21,7 @@ from fieldops.db.models import (
 from fieldops.errors import Collector
 from fieldops.rules import Profile, adoption_fees, format_day, redemption_fees
 from fieldops.rules.fees import FeeQuote
+from fieldops.rules.release import release_kind
 from fieldops.services import validate as v
 from fieldops.services.context import Actor, audit, fetch, jsonable, now
 from fieldops.services.fee_schedules import parse_amount, profile_in_force
@@ -37,6 +39,7 @@ class LineInput:
     kind: str
     amount: str | Decimal
     description: str = ""
+    charge: str = ""  # the module charge it pays (FeeLine.charge); "" for the pound's fees
 
 
 @dataclass(frozen=True)
@@ -77,18 +80,35 @@ def fee_summary(
         quote = adoption_fees(species, imp.impounded_at, at, in_force, include_impound_fee=True)
         note = ""
     paid = sum(
-        (line.amount for p in imp.payments for line in p.lines if line.kind in FEE_KINDS),
+        (
+            line.amount
+            for p in imp.payments
+            for line in p.lines
+            if line.kind in FEE_KINDS and not line.charge
+        ),
         Decimal("0.00"),
     )
+    charges = _module_charges(s, imp, species, at, to_owner, profile)
     return FeeSummary(
         as_of=at,
         to_owner=to_owner,
-        lines=_fee_lines(quote),
-        total=quote.total,
-        paid=paid,
+        lines=_fee_lines(quote) + charges,
+        total=quote.total + sum((c.amount for c in charges), Decimal("0.00")),
+        paid=paid + sum((c.paid for c in charges), Decimal("0.00")),
         repeat_of=imp.repeat_of_id if to_owner else None,
         repeat_note=note,
         schedule=schedule,
+    )
+
+
+def _module_charges(
+    s: Session, imp: Impoundment, species: str, at: datetime, to_owner: bool, profile: Profile
+) -> tuple[FeeLine, ...]:
+    """What the installed modules say is owed before this release (fieldops.modules)."""
+    case = modules.ReleaseCase(release_kind(to_owner), to_owner, True, species, at, profile)
+    return tuple(
+        FeeLine(c.label, c.amount, c.kind, c.code, c.paid)
+        for c in modules.release_charges(s, imp.animal_id, case)
     )
 
 
@@ -116,15 +136,15 @@ def quote(
         return fee_summary(s, load_impoundment(s, impoundment_id), at, to_owner, profile)
 
 
-def validate_payment(inp: PaymentInput, at: datetime) -> list[tuple[str, Decimal, str]]:
-    """Check a payment; returns its lines as (kind, amount, description)."""
+def validate_payment(inp: PaymentInput, at: datetime) -> list[tuple[str, Decimal, str, str]]:
+    """Check a payment; returns its lines as (kind, amount, description, charge)."""
     c = Collector()
     c.check(inp.method in PAYMENT_METHOD_CODES, "method", "Choose how it was paid.")
     v.required(c, "receipt_number", v.clean(inp.receipt_number), "Receipt number", 50)
     c.check(bool(inp.lines), "lines", "Add at least one line to the payment.")
     if inp.paid_at is not None and inp.paid_at > at + timedelta(minutes=5):
         c.add("paid_at", "A payment cannot be in the future.")
-    lines: list[tuple[str, Decimal, str]] = []
+    lines: list[tuple[str, Decimal, str, str]] = []
     for i, line in enumerate(inp.lines):
         c.check(line.kind in PAYMENT_KIND_CODES, f"lines.{i}.kind", "Choose what was paid for.")
         amount = parse_amount(c, f"lines.{i}.amount", line.amount)
@@ -136,10 +156,27 @@ def validate_payment(inp: PaymentInput, at: datetime) -> list[tuple[str, Decimal
                 f"lines.{i}.description",
                 "Say what the payment was for.",
             )
+        v.optional_len(c, f"lines.{i}.kind", v.clean(line.charge), "Charge", 80)
         if amount is not None:
-            lines.append((line.kind, amount, v.clean(line.description)))
+            lines.append((line.kind, amount, v.clean(line.description), v.clean(line.charge)))
     c.raise_if_any()
     return lines
+
+
+def _check_charges(
+    s: Session, imp: Impoundment, lines: list[tuple[str, Decimal, str, str]], profile: Profile
+) -> None:
+    """A line naming a module's charge must name one still on record for this animal."""
+    named = [(i, ch) for i, (_k, _a, _d, ch) in enumerate(lines) if ch]
+    if not named:
+        return
+    species = fetch(s, Animal, imp.animal_id).species
+    case = modules.ReleaseCase("reclaimed", True, True, species, now(), profile)
+    known = {c.code for c in modules.release_charges(s, imp.animal_id, case)}
+    c = Collector()
+    for i, ch in named:
+        c.check(ch in known, f"lines.{i}.kind", "This charge is not owed for this animal.")
+    c.raise_if_any()
 
 
 def record_payment(
@@ -157,6 +194,7 @@ def record_payment(
             c.raise_if_any()
         if inp.payer_id is not None:
             load_person(s, inp.payer_id)
+        _check_charges(s, imp, lines, profile)
         payment = Payment(
             impoundment_id=imp.id,
             paid_at=inp.paid_at or at,
@@ -165,7 +203,9 @@ def record_payment(
             receipt_number=v.clean(inp.receipt_number),
             recorded_by=actor.username,
         )
-        payment.lines = [PaymentLine(kind=k, amount=a, description=d) for k, a, d in lines]
+        payment.lines = [
+            PaymentLine(kind=k, amount=a, description=d, charge=ch) for k, a, d, ch in lines
+        ]
         s.add(payment)
         s.flush()
         audit(
@@ -181,7 +221,10 @@ def record_payment(
                     "receipt_number": payment.receipt_number,
                     "payer_id": payment.payer_id,
                     "paid_at": payment.paid_at,
-                    "lines": [{"kind": k, "amount": a, "description": d} for k, a, d in lines],
+                    "lines": [
+                        {"kind": k, "amount": a, "description": d} | ({"charge": ch} if ch else {})
+                        for k, a, d, ch in lines
+                    ],
                 }
             ),
         )

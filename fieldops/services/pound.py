@@ -179,5 +179,6 @@ MODULE = Module(
     categories=CATEGORIES,
     demo=demo,
     checks=checks,
+    append_only=("disposition", "release_evidence", "payment", "payment_line"),
     reports=(IMPOUND_REGISTER,),  # the 58-528 register (fieldops.services.registers)
 )

@@ -151,6 +151,7 @@ def quarantine_dialogs(ctx, db, rex, profile):
     """The bite-quarantine module's dialogs (issue 9), on a clinic quarantine and a referral."""
     from fieldops.services import quarantine as qs
     from ui.quarantine.bite_dialog import BiteDialog
+    from ui.quarantine.correction_dialog import CorrectionDialog
     from ui.quarantine.event_dialogs import EVENTS, EventDialog, ExamDialog
     from ui.quarantine.record_dialog import QuarantineDialog
     from ui.quarantine.referral_dialog import BiteReportDialog
@@ -184,6 +185,7 @@ def quarantine_dialogs(ctx, db, rex, profile):
     return [
         ("bite report", BiteDialog(ctx)),
         ("quarantine", QuarantineDialog(ctx, view)),
+        ("quarantine correction", CorrectionDialog(ctx, view)),
         ("exam", ExamDialog(ctx, view.id)),
         ("week", WeekScheduleDialog(ctx)),
         ("referral", BiteReportDialog(ctx, qs.get_bite(db, other.bite_report_id, profile))),

@@ -34,7 +34,8 @@ from ui.impounds.fees import totals_text
 class _LineRow:
     """One line item's inputs."""
 
-    def __init__(self, kind: str, amount: str, description: str) -> None:
+    def __init__(self, kind: str, amount: str, description: str, charge: str = "") -> None:
+        self.charge = charge  # a module's charge code the line pays (FeeLine.charge)
         self.kind = combo(PAYMENT_KINDS)
         self.kind.setCurrentIndex(max(self.kind.findData(kind), 0))
         self.description = QLineEdit(description)
@@ -51,7 +52,10 @@ class _LineRow:
 
     def value(self) -> LineInput:
         return LineInput(
-            self.kind.currentData(), self.amount.text().strip(), self.description.text()
+            self.kind.currentData(),
+            self.amount.text().strip(),
+            self.description.text(),
+            self.charge,
         )
 
 
@@ -87,8 +91,10 @@ class LineItemsWidget(QWidget):
         fields.add("lines", self.add_button, self.error)
         self.add_button.clicked.connect(self._on_add_button_clicked)
 
-    def add_line(self, kind: str = "impound", amount: str = "", description: str = "") -> _LineRow:
-        row = _LineRow(kind, amount, description)
+    def add_line(
+        self, kind: str = "impound", amount: str = "", description: str = "", charge: str = ""
+    ) -> _LineRow:
+        row = _LineRow(kind, amount, description, charge)
         row.amount.textChanged.connect(self._on_amount_text_changed)
         row.remove.clicked.connect(lambda: self.remove_line(self._rows.index(row)))
         self._rows.append(row)
@@ -205,12 +211,20 @@ class PaymentDialog(RecordDialog):
         self._prefill(fees)
 
     def _prefill(self, fees: FeeSummary | None) -> None:
-        if fees is not None and fees.paid == 0:
+        charged = [x for x in fees.lines if x.charge] if fees is not None else []
+        own_paid = (fees.paid - sum(x.paid for x in charged)) if fees is not None else 0
+        if fees is not None and own_paid == 0:
             for line in fees.lines:
-                if line.amount > 0:
+                if line.amount > 0 and not line.charge:
                     self.line_items.add_line(line.kind, f"{line.amount:.2f}", line.label)
-        elif fees is not None and fees.balance > 0:
-            self.line_items.add_line("boarding", f"{fees.balance:.2f}", "Balance of fees due")
+        elif fees is not None:
+            own_total = fees.total - sum(x.amount for x in charged)
+            if own_total > own_paid:
+                balance = own_total - own_paid
+                self.line_items.add_line("boarding", f"{balance:.2f}", "Balance of fees due")
+        for x in charged:  # another module's charges, each paid by its own line
+            if x.amount > x.paid:
+                self.line_items.add_line(x.kind, f"{x.amount - x.paid:.2f}", x.label, x.charge)
         if not self.line_items.count():
             self.line_items.add_line()
 

@@ -35,6 +35,7 @@ COLUMNS = (
     Column("Address", lambda c: c.address, 260),
     Column("Phone", lambda c: c.phone, 120),
     Column("Licensed", lambda c: "Yes" if c.licensed else "No — no quarantines", 160),
+    Column("Pound", lambda c: "Yes" if c.is_pound else "", 70),
 )
 
 
@@ -51,12 +52,14 @@ class ClinicsWidget(QGroupBox):
         self.name, self.address, self.phone = QLineEdit(), QLineEdit(), QLineEdit()
         self.licensed = QCheckBox("Licensed veterinary clinic")
         self.licensed.setChecked(True)
+        self.is_pound = QCheckBox("This is the pound (its quarantines are paid at the counter)")
         form = form_layout()
         self.fields = FormFields(form)
         self.fields.add("name", "Clinic name:", self.name)
         self.fields.add("address", "Address:", self.address)
         self.fields.add("phone", "Phone:", self.phone)
         self.fields.add("licensed", "", self.licensed)
+        self.fields.add("is_pound", "", self.is_pound)
         self.add_button = QPushButton("Add clinic")
         self.change_button = QPushButton("Save changes to the selected clinic")
         buttons = QHBoxLayout()
@@ -86,7 +89,11 @@ class ClinicsWidget(QGroupBox):
 
     def _input(self) -> ClinicInput:
         return ClinicInput(
-            self.name.text(), self.address.text(), self.phone.text(), self.licensed.isChecked()
+            self.name.text(),
+            self.address.text(),
+            self.phone.text(),
+            self.licensed.isChecked(),
+            self.is_pound.isChecked(),
         )
 
     def _on_view_clicked(self, index: QModelIndex) -> None:
@@ -96,6 +103,7 @@ class ClinicsWidget(QGroupBox):
             self.address.setText(c.address)
             self.phone.setText(c.phone)
             self.licensed.setChecked(c.licensed)
+            self.is_pound.setChecked(c.is_pound)
 
     def _run(self, fn: Callable[..., ClinicView], *args: object) -> None:
         self.fields.clear_errors()

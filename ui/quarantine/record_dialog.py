@@ -26,7 +26,10 @@ from ui.common.table_models import Column, ListTableModel
 from ui.common.text import day, escape_html, money, when
 from ui.common.widgets import Banner, RecordTableView
 from ui.context import AppContext
+from ui.quarantine.documents import DocumentButtons, quarantine_documents
 from ui.quarantine.event_dialogs import EVENTS, EventDialog, ExamDialog
+from ui.quarantine.payments import PaymentsWidget
+from ui.quarantine.private_contact import PrivateContact
 from ui.quarantine.timeline import STATE_WORDS, TimelineWidget, marks
 
 ACTIONS = (
@@ -110,7 +113,23 @@ class QuarantineDialog(QDialog):
             table.setModel(model)
             self.tabs.addTab(table, title)
         self.tabs.insertTab(0, self.dates, "&Dates")
-        self.tabs.addTab(self.bite, "&Bite report")
+        self.contact = PrivateContact(ctx)
+        bite_tab = QWidget()
+        bite_layout = QVBoxLayout(bite_tab)
+        bite_layout.addWidget(self.bite)
+        bite_layout.addWidget(self.contact)
+        bite_layout.addStretch(1)
+        self.tabs.addTab(bite_tab, "&Bite report")
+        self.payments = PaymentsWidget(ctx)
+        self.tabs.addTab(self.payments, "Pa&yments")
+        self.documents = DocumentButtons(
+            ctx, ("Order of rabies quarantine (for the owner)", "Certification of quarantine")
+        )
+        documents_tab = QWidget()
+        documents_layout = QVBoxLayout(documents_tab)
+        documents_layout.addWidget(self.documents)
+        documents_layout.addStretch(1)
+        self.tabs.addTab(documents_tab, "Doc&uments")
         history = RecordTableView()
         history.setModel(self.history)
         history.wrap_rows(HISTORY_SENTENCE_COLUMN)
@@ -125,15 +144,15 @@ class QuarantineDialog(QDialog):
             act.triggered.connect(lambda _=False, k=kind: self.open_event(k))
             self.menu_actions[kind] = act
         self.action_button.setMenu(self.menu)
-        self.order_button = QPushButton("&Print order…")
-        self.form_button = QPushButton("Certi&fication form…")
+        self.correct_button = QPushButton("Correct a &mistake…")
+        self.correct_button.setToolTip("A supervisor's task: kept beside the original, with why.")
+        self.correct_button.setEnabled(ctx.actor.is_supervisor)
+        self.correct_button.clicked.connect(self._on_correct_button_clicked)
         self.close_button = QPushButton("&Close")
         self.close_button.clicked.connect(self.close)
-        self.order_button.clicked.connect(lambda: self._document("order"))
-        self.form_button.clicked.connect(lambda: self._document("certificate"))
         self.exam_button.clicked.connect(self._on_exam_button_clicked)
         buttons = QHBoxLayout()
-        for b in (self.exam_button, self.action_button, self.order_button, self.form_button):
+        for b in (self.exam_button, self.action_button, self.correct_button):
             buttons.addWidget(b)
         buttons.addStretch(1)
         buttons.addWidget(self.close_button)
@@ -163,6 +182,11 @@ class QuarantineDialog(QDialog):
         self.summary.setText(
             f"Owner: {v.bite.owner}. Placement: {v.placement_label.lower()}, "
             f"{where}. Exam fees recorded: {money(v.exam_fees)} (the owner's)."
+            + (
+                f" Balance due at the pound: {money(v.fees.balance)}."
+                if v.fees is not None and v.fees.balance
+                else ""
+            )
         )
         if v.warnings:
             self.banner.show_error("\n".join(v.warnings))
@@ -178,6 +202,9 @@ class QuarantineDialog(QDialog):
         self.exams.set_rows(v.exams)
         self.events.set_rows(v.events)
         self.bite.setText(self._bite_text(v))
+        self.contact.set_report(v.bite.id, v.bite.has_victim_contact)
+        self.payments.set_fees(v.fees)
+        self.documents.set_documents(quarantine_documents(self.ctx, v))
         for kind, act in self.menu_actions.items():
             act.setEnabled(self._allowed(v, kind))
         self.exam_button.setEnabled(v.is_open)
@@ -274,8 +301,6 @@ class QuarantineDialog(QDialog):
         e = escape_html
         parts = [
             f"<b>Bitten:</b> {e(b.victim_name)}, {e(when(self.ctx, b.bitten_at))}, at {e(b.place)}",
-            f"<b>Contact of the person bitten (private to this case):</b> "
-            f"{e(b.victim_contact) or 'none recorded'}",
             f"<b>Animal:</b> {e(b.animal)}; <b>owner:</b> {e(b.owner)}"
             + (f", {e(b.owner_address)}" if b.owner_address else ""),
             f"<b>Reported by</b> {e(b.reported_by)} on {e(when(self.ctx, b.reported_at))}; "
@@ -304,13 +329,19 @@ class QuarantineDialog(QDialog):
         dialog.show()
         return dialog
 
-    def _document(self, which: str) -> None:
-        from ui.quarantine.documents import show_document
+    def _on_correct_button_clicked(self) -> None:
+        self.open_correction()
 
-        show_document(self.ctx, self.view, which, self)
+    def open_correction(self) -> QDialog:
+        from ui.quarantine.correction_dialog import CorrectionDialog
+
+        dialog = CorrectionDialog(self.ctx, self.view, self)
+        dialog.show()
+        return dialog
 
     def _on_bus_changed(self, entity: str, record_id: int) -> None:
-        if entity == "quarantine" and record_id in (0, self.view.id):
+        # A payment at the pound's counter (on an impoundment) may pay this quarantine.
+        if (entity == "quarantine" and record_id in (0, self.view.id)) or entity == "impoundment":
             self.ctx.tasks.run(
                 get_quarantine,
                 self.ctx.db,

@@ -10,6 +10,7 @@ from fieldops.services.quarantine import BiteView, get_bite
 from ui.common.text import escape_html, when
 from ui.context import AppContext
 from ui.quarantine.event_dialogs import EventDialog
+from ui.quarantine.private_contact import PrivateContact
 
 
 class BiteReportDialog(QDialog):
@@ -31,6 +32,8 @@ class BiteReportDialog(QDialog):
         row.addWidget(close)
         layout = QVBoxLayout(self)
         layout.addWidget(self.text, 1)
+        self.contact = PrivateContact(ctx)
+        layout.addWidget(self.contact)
         layout.addLayout(row)
         ctx.bus.changed.connect(self._on_bus_changed)
         self.show_view(view)
@@ -44,7 +47,6 @@ class BiteReportDialog(QDialog):
                 [
                     f"<b>Bite #{b.id}</b>: {e(b.animal)} bit {e(b.victim_name)} at {e(b.place)}, "
                     f"{e(when(self.ctx, b.bitten_at))}.",
-                    f"<b>Contact (private to this case):</b> {e(b.victim_contact) or 'none recorded'}",
                     e(b.referral_why),
                     (
                         f"<b>Referred</b> to {e(sent.who)} on {e(when(self.ctx, sent.at))}."
@@ -55,6 +57,7 @@ class BiteReportDialog(QDialog):
             )
         )
         self.refer_button.setEnabled(sent is None)
+        self.contact.set_report(b.id, b.has_victim_contact)
 
     def open_referral(self) -> EventDialog:
         dialog = EventDialog(self.ctx, self.view.id, "referral_sent", self)

@@ -6,8 +6,6 @@ from datetime import date, timedelta
 from itertools import groupby
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QTextDocument
-from PySide6.QtPrintSupport import QPrintDialog, QPrinter
 from PySide6.QtWidgets import (
     QDialog,
     QHBoxLayout,
@@ -17,11 +15,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from fieldops.reports.quarantine_week import KIND_WORDS, week_schedule_pdf
 from fieldops.services.quarantine import ScheduleItem, week_schedule
 from ui.common.text import day, escape_html
 from ui.context import AppContext
-
-KIND_WORDS = {"exam": "Exam", "delivery": "Delivery", "certificate": "Certificate"}
+from ui.quarantine.documents import Doc, DocumentButtons
 
 
 def schedule_html(items: tuple[ScheduleItem, ...], start: date, days: int = 7) -> str:
@@ -61,22 +59,22 @@ class WeekScheduleDialog(QDialog):
         self.items: tuple[ScheduleItem, ...] = ()
         self.previous = QPushButton("&Previous week")
         self.next = QPushButton("&Next week")
-        self.print_button = QPushButton("P&rint…")
+        self.documents = DocumentButtons(ctx, ("The week's schedule",))
         close = QPushButton("&Close")
         row = QHBoxLayout()
-        for b in (self.previous, self.next, self.print_button, close):
+        for b in (self.previous, self.next, close):
             b.setAutoDefault(False)
-        for b in (self.previous, self.next, self.print_button):
+        for b in (self.previous, self.next):
             row.addWidget(b)
         row.addStretch(1)
         row.addWidget(close)
         layout = QVBoxLayout(self)
         layout.addWidget(self.text, 1)
+        layout.addWidget(self.documents)
         layout.addLayout(row)
         close.clicked.connect(self.close)
         self.previous.clicked.connect(lambda: self.move(-7))
         self.next.clicked.connect(lambda: self.move(7))
-        self.print_button.clicked.connect(self._on_print_button_clicked)
         self.load()
 
     def move(self, days: int) -> None:  # type: ignore[override]
@@ -96,10 +94,20 @@ class WeekScheduleDialog(QDialog):
     def _on_loaded(self, items: tuple[ScheduleItem, ...]) -> None:
         self.items = items
         self.text.setHtml(schedule_html(items, self.start))
-
-    def _on_print_button_clicked(self) -> None:
-        printer = QPrinter(QPrinter.PrinterMode.HighResolution)
-        if QPrintDialog(printer, self).exec() == QDialog.DialogCode.Accepted:
-            doc = QTextDocument()
-            doc.setHtml(schedule_html(self.items, self.start))
-            doc.print_(printer)
+        ctx, start = self.ctx, self.start
+        self.documents.set_documents(
+            (
+                Doc(
+                    "week",
+                    f"Quarantine schedule from {day(start)}",
+                    f"quarantine-schedule-{start.isoformat()}.pdf",
+                    lambda: week_schedule_pdf(
+                        items,
+                        start,
+                        jurisdiction=ctx.jurisdiction,
+                        tz=ctx.timezone,
+                        printed_at=ctx.now(),
+                    ),
+                ),
+            )
+        )

@@ -18,6 +18,7 @@ from fieldops.db.models.impound import (
 from fieldops.db.models.quarantine import (
     BiteReport,
     Quarantine,
+    QuarantineCorrection,
     QuarantineEvent,
     QuarantineExam,
 )
@@ -69,6 +70,7 @@ __all__ = [
     "PaymentLine",
     "Person",
     "Quarantine",
+    "QuarantineCorrection",
     "QuarantineEvent",
     "QuarantineExam",
     "RabiesVaccination",

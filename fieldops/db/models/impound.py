@@ -143,6 +143,8 @@ class PaymentLine(Base):
     kind: Mapped[str] = mapped_column(String(20))
     description: Mapped[str] = mapped_column(String(200), default="")
     amount: Mapped[Decimal] = mapped_column(Money)
+    # The module charge it settles (fieldops.modules.ChargeLine.code); "" for the pound's own.
+    charge: Mapped[str] = mapped_column(String(80), default="", server_default="")
 
 
 class Disposition(Base):

@@ -157,3 +157,29 @@ class QuarantineEvent(Base):
     notes: Mapped[str] = mapped_column(Text, default="")
     recorded_at: Mapped[datetime] = mapped_column(UTCDateTime)
     recorded_by: Mapped[str] = mapped_column(String(100))
+
+
+CORRECTION_TARGETS = ("bite_report", "exam", "event")
+
+
+class QuarantineCorrection(Base):
+    """A correction of one field of a bite report, an exam or an event: the new value and
+    why, by a supervisor (the record itself is never changed); append-only (migration 0011).
+    The latest correction of a field is the value shown; the history keeps both."""
+
+    __tablename__ = "quarantine_correction"
+    __table_args__ = (
+        CheckConstraint(_in("target", CORRECTION_TARGETS), name="target"),
+        Index("ix_quarantine_correction_bite", "bite_report_id", "id"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    bite_report_id: Mapped[int] = mapped_column(ForeignKey("bite_report.id"))
+    target: Mapped[str] = mapped_column(String(12))
+    target_id: Mapped[int]
+    field: Mapped[str] = mapped_column(String(40))
+    old_value: Mapped[str] = mapped_column(Text, default="")
+    new_value: Mapped[str] = mapped_column(Text, default="")
+    reason: Mapped[str] = mapped_column(Text)
+    recorded_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    recorded_by: Mapped[str] = mapped_column(String(100))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import date, datetime
 
-from sqlalchemy import CheckConstraint, ForeignKey, Index, String, Text, text
+from sqlalchemy import CheckConstraint, ForeignKey, Index, String, Text, false, text
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from fieldops.db.models.base import Archivable, Base, Timestamped
@@ -63,6 +63,8 @@ class Clinic(Timestamped, Archivable, Base):
     address: Mapped[str] = mapped_column(String(300), default="")
     phone: Mapped[str] = mapped_column(String(50), default="")
     licensed: Mapped[bool] = mapped_column(default=True)
+    # The pound registered as a clinic: a quarantine there is paid at the pound's counter.
+    is_pound: Mapped[bool] = mapped_column(default=False, server_default=false())
 
 
 class Animal(Timestamped, Archivable, Base):

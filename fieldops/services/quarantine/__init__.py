@@ -34,6 +34,7 @@ from fieldops.services.quarantine.clinics import (
     list_clinics,
     update_clinic,
 )
+from fieldops.services.quarantine.corrections import CORRECTABLE, correct_record
 from fieldops.services.quarantine.events import (
     Done,
     ExamInput,
@@ -49,6 +50,7 @@ from fieldops.services.quarantine.events import (
     record_specimen_sent,
     release_certified,
 )
+from fieldops.services.quarantine.fees import ChargeView, Fees, PaymentView, quarantine_fees
 from fieldops.services.quarantine.listing import (
     FILTERS,
     QuarantineFilter,
@@ -60,23 +62,29 @@ from fieldops.services.quarantine.listing import (
     quarantine_rows,
     week_schedule,
 )
-from fieldops.services.quarantine.records import get_bite, get_quarantine
+from fieldops.services.quarantine.records import bite_victim_contact, get_bite, get_quarantine
 from fieldops.services.quarantine.views import BiteView, QuarantineView
 
 __all__ = [
+    "CORRECTABLE",
     "FILTERS",
     "BiteInput",
     "BiteView",
+    "ChargeView",
     "ClinicInput",
     "ClinicView",
     "Done",
     "ExamInput",
+    "Fees",
+    "PaymentView",
     "Proposal",
     "QuarantineFilter",
     "QuarantineRow",
     "QuarantineView",
     "Reported",
     "ScheduleItem",
+    "bite_victim_contact",
+    "correct_record",
     "count_quarantines",
     "create_clinic",
     "extend_period",
@@ -84,6 +92,7 @@ __all__ = [
     "get_quarantine",
     "list_clinics",
     "propose",
+    "quarantine_fees",
     "quarantine_ids",
     "quarantine_page",
     "quarantine_rows",

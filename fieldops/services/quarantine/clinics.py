@@ -17,7 +17,7 @@ from fieldops.errors import Collector, StaleRecordError, ValidationError
 from fieldops.services import validate as v
 from fieldops.services.context import Actor, audit, changed_only, fetch, snapshot
 
-FIELDS = ("name", "address", "phone", "licensed")
+FIELDS = ("name", "address", "phone", "licensed", "is_pound")
 
 
 @dataclass(frozen=True)
@@ -26,6 +26,7 @@ class ClinicInput:
     address: str = ""
     phone: str = ""
     licensed: bool = True
+    is_pound: bool = False  # the pound itself: a quarantine there is paid at its counter
 
 
 @dataclass(frozen=True)
@@ -37,6 +38,7 @@ class ClinicView:
     phone: str
     licensed: bool
     archived: bool
+    is_pound: bool = False
 
     @property
     def label(self) -> str:
@@ -45,7 +47,14 @@ class ClinicView:
 
 def _view(c: Clinic) -> ClinicView:
     return ClinicView(
-        c.id, c.version, c.name, c.address, c.phone, c.licensed, c.archived_at is not None
+        c.id,
+        c.version,
+        c.name,
+        c.address,
+        c.phone,
+        c.licensed,
+        c.archived_at is not None,
+        c.is_pound,
     )
 
 
@@ -63,7 +72,9 @@ def _validate(s: Session, inp: ClinicInput, clinic_id: int | None) -> ClinicInpu
         )
         c.check(other is None, "name", f"A clinic named {name} is already registered.")
     c.raise_if_any()
-    return ClinicInput(name, v.clean(inp.address), v.clean(inp.phone), bool(inp.licensed))
+    return ClinicInput(
+        name, v.clean(inp.address), v.clean(inp.phone), bool(inp.licensed), bool(inp.is_pound)
+    )
 
 
 def create_clinic(db: Database, actor: Actor, inp: ClinicInput) -> ClinicView:
@@ -71,7 +82,13 @@ def create_clinic(db: Database, actor: Actor, inp: ClinicInput) -> ClinicView:
     actor.require_supervisor("Registering a veterinary clinic")
     with db.write() as s:
         inp = _validate(s, inp, None)
-        clinic = Clinic(name=inp.name, address=inp.address, phone=inp.phone, licensed=inp.licensed)
+        clinic = Clinic(
+            name=inp.name,
+            address=inp.address,
+            phone=inp.phone,
+            licensed=inp.licensed,
+            is_pound=inp.is_pound,
+        )
         s.add(clinic)
         s.flush()
         audit(s, actor, "create", "clinic", clinic.id, after=snapshot(clinic, FIELDS))
@@ -94,7 +111,7 @@ def update_clinic(
         inp = _validate(s, inp, clinic_id)
         before = snapshot(clinic, FIELDS)
         clinic.name, clinic.address, clinic.phone = inp.name, inp.address, inp.phone
-        clinic.licensed = inp.licensed
+        clinic.licensed, clinic.is_pound = inp.licensed, inp.is_pound
         s.flush()
         b, a = changed_only(before, snapshot(clinic, FIELDS))
         if a:

@@ -60,7 +60,9 @@ def fill(d: Demo) -> int:
     for name, licensed in ((POUND, True), ("Westgate Pet Spa", False)):
         if name not in names:
             create_clinic(
-                db, actor, ClinicInput(name, "2 Pound Rd, Madison", "608-555-0100", licensed)
+                db,
+                actor,
+                ClinicInput(name, "2 Pound Rd, Madison", "608-555-0100", licensed, name == POUND),
             )
     with db.read() as s:
         clinics = dict(s.execute(select(Clinic.name, Clinic.id).where(Clinic.licensed)).all())

@@ -91,7 +91,21 @@ def _quarantine_exam(e: Event, names: Names) -> str:
     )
 
 
+_TARGETS = {"bite_report": "the bite report", "exam": "an examination", "event": "an event"}
+
+
+def _correction(e: Event, names: Names) -> str:
+    a, b = e.after, e.before or {}
+    field = next((k for k in a if k not in ("target", "target_id", "correction")), "")
+    where = _TARGETS.get(str(a.get("target")), "the record")
+    return _clause(
+        f"Corrected the {field.replace('_', ' ')} of {where}: "
+        f"“{b.get(field) or 'blank'}” became “{a.get(field) or 'blank'}”"
+    )
+
+
 EVENT_KINDS: dict[str, EventKind] = {
+    "quarantine_correction": EventKind("Correction", _correction),
     "bite_report": EventKind("Bite reported", _bite_report),
     "quarantine_order": EventKind("Quarantine ordered", _quarantine_order),
     "quarantine_exam": EventKind("Examination", _quarantine_exam),

@@ -7,13 +7,15 @@ from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 from typing import Any
 
-from sqlalchemy import func, or_, select
+from sqlalchemy import ColumnElement, Integer, Select, false, func, literal_column, or_, select
+from sqlalchemy import text as sql_text
 
 from fieldops.db.engine import Database
 from fieldops.db.models import BiteReport, Clinic, Quarantine
+from fieldops.db.search import fts5_query, pg_vector, search_terms, tsquery
 from fieldops.rules import Profile, format_day_short, format_instant
 from fieldops.rules.quarantine import EXAM_SLOTS, observation_length
-from fieldops.services.listing import Page
+from fieldops.services.listing import Page, fts_ids
 from fieldops.services.quarantine.views import PLACEMENT_LABELS, STATUS_LABELS
 
 FILTERS = {
@@ -34,6 +36,10 @@ SORTS = {
     "certificate_due": Quarantine.certificate_due,
     "status": Quarantine.status,
 }
+
+
+# The list's copies that its search reads (migration 0011 indexes exactly these).
+SEARCH_COLUMNS = ("animal_name", "owner_name")
 
 
 @dataclass(frozen=True)
@@ -61,7 +67,23 @@ class QuarantineRow:
     certificate_overdue: bool
 
 
-def _where(f: QuarantineFilter, today: date) -> list[Any]:
+def _search_ids(db: Database, text_: str) -> Select[int] | None:
+    """Quarantines whose animal or owner (the list's copies) match every term as a prefix:
+    FTS5 on SQLite, the GIN index on PostgreSQL (migration 0011), as the people list."""
+    terms = search_terms(text_)
+    if not terms:
+        return None
+    if db.dialect == "sqlite":
+        return (
+            select(literal_column("rowid", Integer))
+            .select_from(sql_text("quarantine_fts"))
+            .where(literal_column("quarantine_fts").op("MATCH")(fts5_query(terms)))
+        )
+    vector: ColumnElement[Any] = literal_column(pg_vector(SEARCH_COLUMNS))
+    return select(Quarantine.id).where(vector.op("@@")(func.to_tsquery("simple", tsquery(terms))))
+
+
+def _where(db: Database, f: QuarantineFilter, today: date) -> list[Any]:
     q = Quarantine
     out: list[Any] = []
     if f.show == "open":
@@ -85,22 +107,27 @@ def _where(f: QuarantineFilter, today: date) -> list[Any]:
         out.append(q.first_exam_day >= f.date_from)
     if f.date_to is not None:
         out.append(q.first_exam_day <= f.date_to)
-    text = " ".join(f.text.split()).lower()
+    text = " ".join(f.text.split())
     if text:
-        like = f"%{text.replace('%', '').replace('_', '')}%"
-        cond: list[Any] = [
-            func.lower(q.animal_name).like(like),
-            func.lower(q.owner_name).like(like),
-        ]
+        cond: list[Any] = []
         if text.lstrip("#").isdigit():
             cond.append(q.id == int(text.lstrip("#")))
-        out.append(or_(*cond))
+        own = _search_ids(db, text)
+        if own is not None:
+            cond.append(q.id.in_(own))
+        # The registry's words for the animal (breed, colour, markings), as the impounds list.
+        animals = fts_ids(db, "animal", text)
+        if animals is not None:
+            cond.append(q.animal_id.in_(animals))
+        out.append(or_(*cond) if cond else false())
     return out
 
 
 def count_quarantines(db: Database, f: QuarantineFilter, today: date) -> int:
     with db.read() as s:
-        return s.scalar(select(func.count()).select_from(Quarantine).where(*_where(f, today))) or 0
+        return (
+            s.scalar(select(func.count()).select_from(Quarantine).where(*_where(db, f, today))) or 0
+        )
 
 
 def quarantine_ids(
@@ -112,7 +139,7 @@ def quarantine_ids(
         return tuple(
             s.scalars(
                 select(Quarantine.id)
-                .where(*_where(f, today))
+                .where(*_where(db, f, today))
                 .order_by(*order)
                 .offset(offset)
                 .limit(limit)

@@ -9,7 +9,16 @@ from sqlalchemy.orm import Session
 
 from fieldops.db.engine import Database
 from fieldops.db.models import BiteReport, Quarantine, QuarantineEvent, QuarantineExam
-from fieldops.modules import Demo, DueItem, Module, ReleaseCase
+from fieldops.modules import (
+    ActivitySection,
+    Demo,
+    DueItem,
+    Module,
+    ReleaseCase,
+    ReportKind,
+    ReportOutput,
+    ReportRequest,
+)
 from fieldops.rules import (
     Profile,
     Requirement,
@@ -20,6 +29,7 @@ from fieldops.rules import (
 )
 from fieldops.rules.release import open_quarantine_block
 from fieldops.services.context import now
+from fieldops.services.quarantine.fees import release_charges
 from fieldops.services.quarantine.history_words import EVENT_KINDS as HISTORY_WORDS
 from fieldops.services.quarantine.incidents import bite_incidents
 from fieldops.services.quarantine.records import open_quarantines_of
@@ -285,6 +295,18 @@ def checks(conn: Connection) -> list[str]:
     return out
 
 
+def _build_log(request: ReportRequest) -> ReportOutput:
+    from fieldops.services.quarantine.log import build_log
+
+    return build_log(request)
+
+
+def _activity(db: Database, start: date, end: date) -> tuple[ActivitySection, ...]:
+    from fieldops.services.quarantine.log import activity
+
+    return activity(db, start, end)
+
+
 def demo(d: Demo) -> str:
     from fieldops.services.quarantine.demo import fill
 
@@ -296,10 +318,22 @@ MODULE = Module(
     KEY,
     "Bite quarantines",
     release_blocks=release_blocks,
+    release_charges=release_charges,
     due_items=due_items,
     categories=CATEGORIES,
     demo=demo,
     checks=checks,
+    append_only=("bite_report", "quarantine_exam", "quarantine_event", "quarantine_correction"),
     event_kinds=HISTORY_WORDS,
+    reports=(
+        ReportKind(
+            "quarantine-log",
+            "Quarantine log (58-527)",
+            _build_log,
+            description="Every bite of a period: placement, exams done against required, "
+            "outcome, certificate returned or overdue, referrals.",
+        ),
+    ),
+    activity=_activity,
     incidents=bite_incidents,
 )

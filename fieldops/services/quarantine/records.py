@@ -3,6 +3,7 @@ animal."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import date
 
 from sqlalchemy import select
@@ -11,7 +12,8 @@ from sqlalchemy.orm import Session
 from fieldops.db.engine import Database
 from fieldops.db.models import BiteReport, Impoundment, Quarantine
 from fieldops.rules import Profile, to_local
-from fieldops.services.context import fetch, now
+from fieldops.services.context import Actor, fetch, now
+from fieldops.services.quarantine.fees import fees_in
 from fieldops.services.quarantine.views import BiteView, QuarantineView, bite_view, quarantine_view
 
 
@@ -21,13 +23,11 @@ def get_quarantine(
     today = today or to_local(now(), profile).date()
     with db.read() as s:
         q = fetch(s, Quarantine, quarantine_id)
-        view = quarantine_view(s, q, profile, today)
+        view = replace(quarantine_view(s, q, profile, today), fees=fees_in(s, q, profile, now()))
         imp_id = view.bite.impoundment_id
         if imp_id is not None:
             imp = s.get(Impoundment, imp_id)
             if imp is not None and not imp.bit_person:
-                from dataclasses import replace
-
                 view = replace(
                     view,
                     warnings=(
@@ -40,6 +40,14 @@ def get_quarantine(
                     ),
                 )
         return view
+
+
+def bite_victim_contact(db: Database, actor: Actor, report_id: int) -> str:
+    """The contact of the person bitten, private to the case (issue 9): shown on the case's
+    own record only, on request ("Show contact"); never in a view, list, Today or document.
+    The one place it is read, so that the read can be audited here."""
+    with db.read() as s:
+        return fetch(s, BiteReport, report_id).victim_contact
 
 
 def get_bite(db: Database, bite_report_id: int, profile: Profile) -> BiteView:

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from decimal import Decimal
+from typing import Any
 
 from sqlalchemy.orm import Session
 
@@ -31,6 +32,12 @@ from fieldops.rules.quarantine import (
     required_exams,
 )
 from fieldops.services.context import fetch
+from fieldops.services.quarantine.corrections import (
+    Key,
+    corrected,
+    corrected_fee,
+    corrections_of,
+)
 from fieldops.services.quarantine.plan import State, events_of, exams_of, state_of
 
 STATUS_LABELS = {
@@ -104,7 +111,8 @@ class BiteView:
     bitten_at: datetime
     place: str
     victim_name: str
-    victim_contact: str  # private to the case
+    # The contact itself is private to the case: read only with ``bite_victim_contact``.
+    has_victim_contact: bool
     species: str
     animal_id: int | None
     animal: str
@@ -162,6 +170,8 @@ class QuarantineView:
     exam_fees: Decimal
     specimen_note: str = SPECIMEN_NOTE
     warnings: tuple[str, ...] = field(default=())
+    # What is owed and paid (exams, boarding at the pound): ``fees.Fees``, read with the view.
+    fees: Any = None
 
     @property
     def is_open(self) -> bool:
@@ -183,18 +193,19 @@ def _clinic_name(s: Session, clinic_id: int | None) -> str:
     return c.name if c else ""
 
 
-def event_view(s: Session, e: QuarantineEvent) -> EventView:
+def event_view(s: Session, e: QuarantineEvent, fixes: dict[Key, str] | None = None) -> EventView:
+    f = fixes or {}
     return EventView(
         e.id,
         e.kind,
         EVENT_LABELS[e.kind],
         e.at,
-        e.who,
+        corrected(f, "event", e.id, "who", e.who),
         _clinic_name(s, e.clinic_id),
         e.new_last_day,
         e.received_on,
-        e.citation,
-        e.notes,
+        corrected(f, "event", e.id, "citation", e.citation),
+        corrected(f, "event", e.id, "notes", e.notes),
         e.recorded_by,
     )
 
@@ -209,6 +220,11 @@ def bite_view(
     owner = s.get(Person, bite.owner_id) if bite.owner_id is not None else None
     q_id = s.query(Quarantine.id).filter_by(bite_report_id=bite.id).scalar()
     events = events if events is not None else events_of(s, bite.id)
+    fixes = corrections_of(s, bite.id)
+
+    def fixed(field: str) -> str:
+        return corrected(fixes, "bite_report", bite.id, field, getattr(bite, field))
+
     day = to_local(bite.bitten_at, profile).date()
     proof = rabies_proof_on(day, bite.rabies_vaccinated_on, bite.rabies_expires_on)
     from fieldops.services.people import format_address
@@ -216,29 +232,29 @@ def bite_view(
     return BiteView(
         bite.id,
         bite.bitten_at,
-        bite.place,
-        bite.victim_name,
-        bite.victim_contact,
+        fixed("place"),
+        fixed("victim_name"),
+        bool(bite.victim_contact),
         bite.species,
         bite.animal_id,
-        _animal_label(animal, bite.animal_description, bite.species),
+        _animal_label(animal, fixed("animal_description"), bite.species),
         bite.owner_id,
         owner.full_name if owner else "unknown",
         format_address(owner.address, owner.city, owner.state, owner.postal_code) if owner else "",
         bite.impoundment_id,
-        bite.reported_by,
+        fixed("reported_by"),
         bite.reported_at,
-        bite.rabies_certificate,
+        fixed("rabies_certificate"),
         bite.rabies_vaccinated_on,
         bite.rabies_expires_on,
         bite.rabies_proof,
         proof.why,
-        bite.officer,
+        fixed("officer"),
         bite.referral,
         referral_why(bite.species) if bite.referral else "",
-        bite.notes,
+        fixed("notes"),
         q_id,
-        tuple(event_view(s, e) for e in events),
+        tuple(event_view(s, e, fixes) for e in events),
     )
 
 
@@ -266,15 +282,16 @@ def quarantine_view(s: Session, q: Quarantine, profile: Profile, today: date) ->
     exams = exams_of(s, q.id)
     st = state_of(bite, q, events, exams, profile)
     clinic = s.get(Clinic, st.clinic_id) if st.clinic_id is not None else None
+    fixes = corrections_of(s, bite.id)
     exam_views = tuple(
         ExamView(
             x.id,
             x.examined_on,
-            x.veterinarian,
+            corrected(fixes, "exam", x.id, "veterinarian", x.veterinarian),
             _clinic_name(s, x.clinic_id),
             x.finding,
             EXAM_FINDINGS[x.finding],
-            x.fee,
+            corrected_fee(fixes, x.id, x.fee),
             EXAM_SLOTS.get(st.exam_slots.get(x.id) or "", ""),
             x.warning,
             x.recorded_by,
@@ -298,7 +315,7 @@ def quarantine_view(s: Session, q: Quarantine, profile: Profile, today: date) ->
         )
     if st.plan.placement == "clinic" and st.delivered_at is None and st.status == "open":
         warnings.append("Delivery to the clinic is not recorded yet.")
-    ev = tuple(event_view(s, e) for e in events)
+    ev = tuple(event_view(s, e, fixes) for e in events)
     return QuarantineView(
         q.id,
         q.version,
@@ -326,7 +343,7 @@ def quarantine_view(s: Session, q: Quarantine, profile: Profile, today: date) ->
         _required(st, exams, today),
         exam_views,
         ev,
-        sum((x.fee for x in exams), Decimal("0")),
+        sum((x.fee for x in exam_views), Decimal("0")),
         warnings=tuple(warnings),
     )
 

@@ -17,6 +17,7 @@ from fieldops.db.models import (
     ViciousStep,
     ViciousStepDone,
 )
+from fieldops.db.models.vicious import APPEND_ONLY
 from fieldops.modules import Demo, DueItem, Module, ReleaseCase, animal_incidents
 from fieldops.rules import Profile, format_day, format_instant, start_of_local_day, to_local
 from fieldops.rules import vicious as rules
@@ -269,6 +270,7 @@ MODULE = Module(
     categories=CATEGORIES,
     demo=demo,
     checks=checks,
+    append_only=APPEND_ONLY,
     event_kinds=HISTORY_WORDS,
     reports=(CASES_REPORT,),
     activity=activity,

@@ -23,6 +23,7 @@ def test_a_supervisor_registers_a_clinic_and_withdraws_its_licence(
         widget.add_button.click()
         qtbot.waitUntil(lambda: widget.fields.error_text("name") != "", timeout=10_000)
         widget.name.setText("City Animal Control Pound")
+        widget.is_pound.setChecked(True)
         widget.add_button.click()
         qtbot.waitUntil(lambda: widget.model.rowCount() == 1, timeout=10_000)
         widget.view.selectRow(0)
@@ -33,6 +34,7 @@ def test_a_supervisor_registers_a_clinic_and_withdraws_its_licence(
             timeout=10_000,
         )
         assert qs.list_clinics(sqlite_db, licensed_only=True) == ()
+        assert [c.is_pound for c in qs.list_clinics(sqlite_db)] == [True]
     finally:
         qtbot.waitUntil(lambda: ctx.tasks.pending_count() == 0, timeout=10_000)
         ctx.shutdown()

@@ -1,0 +1,168 @@
+"""Correcting a mistake in a bite case: a supervisor's new, audited correction with a reason.
+
+Nothing is edited in place: the bite report, the exam or the event stays as written,
+and a ``quarantine_correction`` row (append-only) gives the field's new value and why.
+The views show the latest correction of each field; the history shows the value
+before and after, and the reason.
+
+Only what was written wrongly and changes no date of the plan can be corrected here:
+the words of the report (place, the person bitten, who reported it, the officer, the
+animal's description, the certificate number, notes), an exam's veterinarian and fee,
+an event's who, citation and notes. A wrong date or finding changes the plan and the
+outcome; it is not corrected by this verb.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal, InvalidOperation
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from fieldops.db.engine import Database
+from fieldops.db.models import (
+    BiteReport,
+    Quarantine,
+    QuarantineCorrection,
+    QuarantineEvent,
+    QuarantineExam,
+)
+from fieldops.errors import Collector, ValidationError
+from fieldops.services import validate as v
+from fieldops.services.context import Actor, audit, now
+from fieldops.services.quarantine.events import Done
+
+# target -> field -> (label, longest value)
+CORRECTABLE: dict[str, dict[str, tuple[str, int]]] = {
+    "bite_report": {
+        "place": ("Where the bite happened", 300),
+        "victim_name": ("The person bitten", 200),
+        "reported_by": ("Who reported it", 200),
+        "officer": ("The officer", 200),
+        "animal_description": ("The description of the animal", 300),
+        "rabies_certificate": ("The rabies certificate number", 50),
+        "notes": ("Notes", 4000),
+    },
+    "exam": {"veterinarian": ("The veterinarian", 200), "fee": ("The fee", 20)},
+    "event": {
+        "who": ("Who", 200),
+        "citation": ("The citation number", 100),
+        "notes": ("Notes", 4000),
+    },
+}
+TARGET_LABELS = {"bite_report": "the bite report", "exam": "an examination", "event": "an event"}
+OPTIONAL = {"animal_description", "rabies_certificate", "notes", "citation"}
+
+Key = tuple[str, int, str]
+
+
+def corrections_of(s: Session, bite_id: int) -> dict[Key, str]:
+    """The latest corrected value of every corrected field of one bite case."""
+    out: dict[Key, str] = {}
+    for c in s.scalars(
+        select(QuarantineCorrection)
+        .where(QuarantineCorrection.bite_report_id == bite_id)
+        .order_by(QuarantineCorrection.id)
+    ):
+        out[(c.target, c.target_id, c.field)] = c.new_value
+    return out
+
+
+def corrected(fixes: dict[Key, str], target: str, target_id: int, field: str, value: str) -> str:
+    return fixes.get((target, target_id, field), value)
+
+
+def corrected_fee(fixes: dict[Key, str], exam_id: int, fee: Decimal) -> Decimal:
+    value = fixes.get(("exam", exam_id, "fee"))
+    return Decimal(value) if value is not None else fee
+
+
+def _record(s: Session, bite: BiteReport, target: str, target_id: int) -> object:
+    row: object | None
+    if target == "bite_report":
+        row = bite if target_id == bite.id else None
+    elif target == "exam":
+        row = s.get(QuarantineExam, target_id)
+        q = s.scalar(select(Quarantine).where(Quarantine.bite_report_id == bite.id))
+        if row is not None and (q is None or row.quarantine_id != q.id):
+            row = None
+    else:
+        row = s.get(QuarantineEvent, target_id)
+        if row is not None and row.bite_report_id != bite.id:
+            row = None
+    if row is None:
+        raise ValidationError({"target": f"This case has no such {target.replace('_', ' ')}."})
+    return row
+
+
+def correct_record(
+    db: Database,
+    actor: Actor,
+    bite_report_id: int,
+    target: str,
+    target_id: int,
+    field: str,
+    new_value: str,
+    reason: str,
+) -> Done:
+    """Correct one field of the bite report, an exam or an event (a supervisor's task)."""
+    actor.require_supervisor("Correcting a bite case")
+    if field not in CORRECTABLE.get(target, {}):
+        raise ValidationError({"field": "Choose what to correct."})
+    label, longest = CORRECTABLE[target][field]
+    with db.write() as s:
+        bite = s.get(BiteReport, bite_report_id)
+        if bite is None:
+            raise ValidationError({"target": f"There is no bite report #{bite_report_id}."})
+        row = _record(s, bite, target, target_id)
+        fixes = corrections_of(s, bite.id)
+        raw = getattr(row, field)
+        old = corrected(fixes, target, target_id, field, "" if raw is None else str(raw))
+        c = Collector()
+        value = (new_value or "").strip() if field == "notes" else v.clean(new_value)
+        if field == "fee":
+            try:
+                fee = Decimal(value.lstrip("$"))
+            except InvalidOperation:
+                fee = None
+            if fee is None or not fee.is_finite():
+                c.add("new_value", "Enter the fee as an amount, such as 45.00.")
+            elif fee < 0 or fee != fee.quantize(Decimal("0.01")):
+                c.add("new_value", "The fee must be zero or more, in dollars and cents.")
+            else:
+                value = f"{fee.quantize(Decimal('0.01'))}"
+        elif field in OPTIONAL:
+            v.optional_len(c, "new_value", value, label, longest)
+        else:
+            v.required(c, "new_value", value, label, longest)
+        v.required(c, "reason", v.clean(reason), "The reason for the correction", 2000)
+        c.raise_if_any()
+        if value == old:
+            raise ValidationError(
+                {"new_value": f"{label} is already {old or 'blank'}: nothing to correct."}
+            )
+        fix = QuarantineCorrection(
+            bite_report_id=bite.id,
+            target=target,
+            target_id=target_id,
+            field=field,
+            old_value=old,
+            new_value=value,
+            reason=v.clean(reason),
+            recorded_at=now(),
+            recorded_by=actor.username,
+        )
+        s.add(fix)
+        s.flush()
+        q_id = s.scalar(select(Quarantine.id).where(Quarantine.bite_report_id == bite.id))
+        audit(
+            s,
+            actor,
+            "quarantine_correction",
+            "quarantine" if q_id is not None else "bite_report",
+            q_id if q_id is not None else bite.id,
+            before={"target": target, "target_id": target_id, field: old},
+            after={"target": target, "target_id": target_id, field: value, "correction": fix.id},
+            reason=fix.reason,
+        )
+        return Done(q_id, bite.id)
