@@ -54,6 +54,11 @@ def test_the_contact_stays_on_the_case(db, operator, supervisor, rex):
         )
         people = list(s.scalars(select(Person.full_name)))
     assert "Secret" not in audit
+    with db.read() as s:  # who looked at the contact is on the audit trail (issue 12)
+        reads = s.execute(
+            text("SELECT actor, entity_id FROM audit_event WHERE action = 'read:victim_contact'")
+        ).all()
+    assert [tuple(row) for row in reads] == [(operator.username, r.bite_report_id)]
     assert "Jack O'Brien" not in people  # the person bitten is not put in the registry
     page = qs.quarantine_page(db, qs.QuarantineFilter("all"), local_today(), PROFILE, 0, 50)
     assert CONTACT not in repr(page) and "Secret" not in repr(page)

@@ -12,7 +12,7 @@ from sqlalchemy.orm import Session
 from fieldops.db.engine import Database
 from fieldops.db.models import BiteReport, Impoundment, Quarantine
 from fieldops.rules import Profile, to_local
-from fieldops.services.context import Actor, fetch, now
+from fieldops.services.context import Actor, audit_read, fetch, now
 from fieldops.services.quarantine.fees import fees_in
 from fieldops.services.quarantine.views import BiteView, QuarantineView, bite_view, quarantine_view
 
@@ -45,9 +45,11 @@ def get_quarantine(
 def bite_victim_contact(db: Database, actor: Actor, report_id: int) -> str:
     """The contact of the person bitten, private to the case (issue 9): shown on the case's
     own record only, on request ("Show contact"); never in a view, list, Today or document.
-    The one place it is read, so that the read can be audited here."""
-    with db.read() as s:
-        return fetch(s, BiteReport, report_id).victim_contact
+    The one place it is read, and each read is audited (who looked, when: issue 12)."""
+    with db.write() as s:
+        contact = fetch(s, BiteReport, report_id).victim_contact
+        audit_read(s, actor, "victim_contact", "bite_report", report_id)
+        return contact
 
 
 def get_bite(db: Database, bite_report_id: int, profile: Profile) -> BiteView:
