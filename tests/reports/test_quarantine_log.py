@@ -80,12 +80,15 @@ def test_the_log_lists_every_bite_of_the_period(demo_db):
     assert any(c.endswith("of 3") for c in cells)
     text = text_of(out.pdf)
     assert "Quarantine log" in text and HOSTILE in text
-    assert "Reviewed by" in text and "Sam Supervisor" in text
+    assert "Reviewed and certified correct by the supervisor" in text and "Sam Supervisor" in text
     start = local_today() - timedelta(days=40)
     assert start.strftime("%Y") in text and "608-555-7777" not in text
     # The column headings are repeated on every page.
     reader = PdfReader(io.BytesIO(out.pdf))
-    assert all("Person bitten" in p.extract_text() for p in reader.pages)
+    pages = [p.extract_text() for p in reader.pages]
+    # Every page with rows has them (the last may hold only what follows the table).
+    assert all("Person bitten" in p for p in pages[:-1]) and "Person bitten" in pages[0]
+    assert "Signature" in pages[-1]
 
 
 def test_the_public_records_copy_withholds_the_person_bitten(demo_db):
@@ -93,7 +96,7 @@ def test_the_public_records_copy_withholds_the_person_bitten(demo_db):
     assert [w.what for w in out.table.withheld] == ["the bitten person's name and contact"]
     assert {row[2] for row in out.table.rows} == {"(withheld)"}
     text = text_of(out.pdf)
-    assert "O'Brien" not in text and "Withheld from this copy" in text
+    assert "O'Brien" not in text and "withheld from this copy" in text
 
 
 def test_a_bad_period_names_its_field_and_a_cancel_stops(demo_db):

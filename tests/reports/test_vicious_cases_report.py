@@ -64,7 +64,7 @@ def test_the_report_prints_every_demo_case_and_the_hostile_name(demo, read_pdf):
         assert f"Page {n} of {len(pages)}" in page
         if "Counts for the period" not in page or n == 1:
             assert "Notices: service and deadline" in page  # the header, on every table page
-    assert "Supervisor's signature" in pages[-1]
+    assert "Reviewed and certified correct by the supervisor" in pages[-1]
     assert "Nothing is withheld" in text
     # The counts after the table agree with the rows printed (everything in the demo
     # happened within the 60 days).

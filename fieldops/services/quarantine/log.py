@@ -267,15 +267,7 @@ def build_log(request: ReportRequest) -> ReportOutput:
     request.progress(1, 2)
     withheld = (WITHHELD_VICTIM,) if request.redacted else ()
     table = ReportTable(COLUMNS, tuple(r.cells for r in rows), withheld)
-    pdf = quarantine_log_pdf(
-        table,
-        start,
-        end,
-        jurisdiction=request.profile.name,
-        tz=request.profile.timezone,
-        printed_at=request.printed_at,
-        printed_by=request.printed_by,
-    )
+    pdf = quarantine_log_pdf(table, request)
     request.progress(2, 2)
     return ReportOutput(table, pdf)
 

@@ -339,7 +339,6 @@ def period_counts(rows: Sequence[CaseRow], lo: datetime, hi: datetime) -> list[t
 
 def build_report(request: ReportRequest) -> ReportOutput:
     """The "Vicious-animal cases" report: its rows (CSV) and its PDF, from one read."""
-    from fieldops import __version__
     from fieldops.reports.vicious_cases import vicious_cases_report
 
     profile = request.profile
@@ -353,17 +352,7 @@ def build_report(request: ReportRequest) -> ReportOutput:
     if request.cancelled():
         raise Cancelled()
     pdf = vicious_cases_report(
-        COLUMNS,
-        cells,
-        period_start=request.start,
-        period_end=request.end,
-        printed_by=request.printed_by,
-        version=__version__,
-        counts=period_counts(rows, lo, hi),
-        withheld_note=("Public-records copy. " if request.redacted else "") + NOTHING_WITHHELD,
-        jurisdiction=profile.name,
-        tz=profile.timezone,
-        printed_at=request.printed_at,
+        COLUMNS, cells, request, counts=period_counts(rows, lo, hi), note=NOTHING_WITHHELD
     )
     request.progress(3, 3)
     return ReportOutput(ReportTable(COLUMNS, tuple(cells)), pdf)
