@@ -334,3 +334,11 @@ def activity_sections(db: Any, start: date, end: date) -> tuple[ActivitySection,
         if m.activity is not None:
             out.extend(m.activity(db, start, end))
     return tuple(out)
+
+
+def year_earlier(day: date) -> date:
+    """The same day a year earlier, for the activity summary's comparison (29 Feb -> 28 Feb)."""
+    try:
+        return day.replace(year=day.year - 1)
+    except ValueError:  # 29 February
+        return day.replace(year=day.year - 1, day=28)

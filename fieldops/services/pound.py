@@ -18,6 +18,7 @@ from fieldops.db.models import Animal, Impoundment
 from fieldops.modules import Demo, DueItem, Module
 from fieldops.rules import Profile, format_day_short, plural
 from fieldops.rules.impound import no_claim_period
+from fieldops.services.pound_activity import activity as _activity
 from fieldops.services.pound_demo import impoundments as _demo_impoundments
 
 KEY = "impound"
@@ -171,4 +172,12 @@ def checks(conn: Connection) -> list[str]:
     return out
 
 
-MODULE = Module(KEY, "Pound", due_items=due_items, categories=CATEGORIES, demo=demo, checks=checks)
+MODULE = Module(
+    KEY,
+    "Pound",
+    due_items=due_items,
+    categories=CATEGORIES,
+    demo=demo,
+    checks=checks,
+    activity=_activity,
+)
