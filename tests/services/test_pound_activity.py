@@ -32,12 +32,15 @@ def local(y: int, m: int, d: int, hh: int, mm: int = 0) -> datetime:
 def animal(db, operator, owner, today):
     def _animal(name: str, species: str = "dog"):
         return create_animal(
-            db, operator, AnimalInput(
+            db,
+            operator,
+            AnimalInput(
                 species=species,
                 species_detail="ferret" if species == "other" else "",
                 name=name,
                 owner_id=owner.id,
-            ), today=today
+            ),
+            today=today,
         )
 
     return _animal
@@ -92,7 +95,9 @@ def march(db, operator, profile, animal, impound):
         db,
         operator,
         c.id,
-        PaymentInput((LineInput("impound", "25.00"),), "cash", "R-2", paid_at=local(2026, 2, 28, 23)),
+        PaymentInput(
+            (LineInput("impound", "25.00"),), "cash", "R-2", paid_at=local(2026, 2, 28, 23)
+        ),
         profile,
     )
     # A year earlier: one dog, at large, 10 days.
@@ -102,7 +107,9 @@ def march(db, operator, profile, animal, impound):
         db,
         operator,
         e.id,
-        PaymentInput((LineInput("impound", "40.00"),), "card", "R-0", paid_at=local(2025, 3, 20, 9)),
+        PaymentInput(
+            (LineInput("impound", "40.00"),), "card", "R-0", paid_at=local(2025, 3, 20, 9)
+        ),
         profile,
     )
 
