@@ -3,7 +3,8 @@
 Three statements whatever the period, each covering the period and the same
 period a year earlier at once and aggregated in SQL (GROUP BY):
 
-- intakes (custody day in the period) by species, reason and whether the
+- intakes (custody day in the period) by species (the impoundment's copy of its
+  animal's, kept by the schema's triggers: no join), reason and whether the
   intake recorded a repeat impoundment (``repeat_of_id``, set at intake by
   ``fieldops.rules.impound.is_repeat_impoundment``);
 - the animals disposed of in the period (the disposition in force, by its
@@ -22,6 +23,7 @@ off that distribution here. It is exact and the same on SQLite and PostgreSQL
 
 from __future__ import annotations
 
+import sqlite3
 from collections import Counter, defaultdict
 from collections.abc import Mapping
 from datetime import date, datetime, timedelta, tzinfo
@@ -43,7 +45,7 @@ from sqlalchemy import (
 )
 
 from fieldops.db.engine import Database
-from fieldops.db.models import Animal, Impoundment, Payment, PaymentLine
+from fieldops.db.models import Impoundment, Payment, PaymentLine
 from fieldops.db.types import Money, UTCDateTime
 from fieldops.modules import ActivityFigure, ActivitySection, year_earlier
 from fieldops.rules import Profile
@@ -92,20 +94,29 @@ def _local_days_held(db: Database, lo: datetime, hi: datetime, tz: tzinfo) -> Co
         return cast(local - Impoundment.custody_day, Integer)
     changes = _offset_changes(lo, hi, tz)
 
-    def modifier(offset: timedelta) -> str:
-        return f"{int(offset.total_seconds()):+d} seconds"
+    def seconds(offset: timedelta) -> int:
+        return int(offset.total_seconds())
 
-    shift: Any = literal(modifier(changes[-1][1]))
+    shift: Any = literal(seconds(changes[-1][1]))
     if len(changes) > 1:
         shift = case(
             *(
-                (at < literal(changes[n + 1][0], UTCDateTime), modifier(offset))
+                (at < literal(changes[n + 1][0], UTCDateTime), seconds(offset))
                 for n, (_, offset) in enumerate(changes[:-1])
             ),
-            else_=modifier(changes[-1][1]),
+            else_=seconds(changes[-1][1]),
         )
-    local_day = func.date(at, shift)
-    return cast(func.julianday(local_day) - func.julianday(Impoundment.custody_day), Integer)
+    # Whole days since 1970 by integer division (exact; every instant here is after
+    # 1970): the local day of the instant less the custody day.
+    local_day = (_epoch(at) + shift) // 86400
+    return local_day - _epoch(Impoundment.custody_day) // 86400
+
+
+def _epoch(column: Any) -> ColumnElement[int]:
+    """Seconds since 1970 of a stored UTC instant or date, as an integer (SQLite)."""
+    if sqlite3.sqlite_version_info >= (3, 38):
+        return func.unixepoch(column, type_=Integer)
+    return cast(func.strftime("%s", column), Integer)
 
 
 def _in(column: Any, lo: Any, hi: Any, *, half_open: bool) -> ColumnElement[bool]:
@@ -173,11 +184,10 @@ def activity(
     rows = (
         select(
             period,
-            Animal.species.label("species"),
+            Impoundment.animal_species.label("species"),
             Impoundment.reason.label("reason"),
             case((Impoundment.repeat_of_id.is_not(None), 1), else_=0).label("repeat"),
         )
-        .join(Animal, Animal.id == Impoundment.animal_id)
         .where(where)
         .subquery()
     )

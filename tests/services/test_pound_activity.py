@@ -174,3 +174,21 @@ def test_the_median_of_an_even_count_is_between_the_middle_two():
     assert _median({1: 1, 4: 1}) == 2.5
     assert _median({0: 3, 7: 1}) == 0
     assert _median({}) is None
+
+
+def test_an_older_sqlite_without_unixepoch_counts_the_same(db, march, monkeypatch):
+    if db.dialect != "sqlite":
+        pytest.skip("SQLite only")
+    import sqlite3
+
+    expected = figures(activity(db, *MARCH), "Days held")
+    monkeypatch.setattr(sqlite3, "sqlite_version_info", (3, 37, 2))
+    assert (
+        figures(activity(db, *MARCH), "Days held")
+        == expected
+        == {
+            "Median days held": (8, 10),
+            "Shortest stay (days)": (2, 10),
+            "Longest stay (days)": (29, 10),
+        }
+    )
