@@ -108,7 +108,7 @@ def _local_days_held(db: Database, lo: datetime, hi: datetime, tz: tzinfo) -> Co
         )
     # Whole days since 1970 by integer division (exact; every instant here is after
     # 1970): the local day of the instant less the custody day.
-    local_day = (_epoch(at) + shift) // 86400
+    local_day: ColumnElement[int] = (_epoch(at) + shift) // 86400
     return local_day - _epoch(Impoundment.custody_day) // 86400
 
 
