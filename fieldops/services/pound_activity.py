@@ -1,7 +1,8 @@
 """The pound's part of the activity summary: intakes, dispositions, days held, fees.
 
 Three statements whatever the period, each covering the period and the same
-period a year earlier at once and aggregated in SQL (GROUP BY):
+period a year earlier at once and aggregated in SQL (GROUP BY one packed integer
+key: the period and the positions of the codes in their lists, and the days):
 
 - intakes (custody day in the period) by species (the impoundment's copy of its
   animal's, kept by the schema's triggers: no join), reason and whether the
@@ -25,7 +26,7 @@ from __future__ import annotations
 
 import sqlite3
 from collections import Counter, defaultdict
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from datetime import date, datetime, timedelta, tzinfo
 from decimal import Decimal
 from typing import Any
@@ -46,6 +47,7 @@ from sqlalchemy import (
 
 from fieldops.db.engine import Database
 from fieldops.db.models import Impoundment, Payment, PaymentLine
+from fieldops.db.models.impound import DISPOSITION_CODES, PAYMENT_KIND_CODES, REASON_CODES
 from fieldops.db.types import Money, UTCDateTime
 from fieldops.modules import ActivityFigure, ActivitySection, year_earlier
 from fieldops.rules import Profile
@@ -119,6 +121,19 @@ def _epoch(column: Any) -> ColumnElement[int]:
     return cast(func.strftime("%s", column), Integer)
 
 
+_SPAN = 1_000_000  # days held are packed as days + 500,000 below a million
+UNKNOWN = "unknown"  # a code the lists below do not name (the schema's checks forbid it)
+
+
+def _position(column: Any, codes: Sequence[str]) -> ColumnElement[int]:
+    """1 for the first code, 2 for the second...; 0 for a code not in ``codes``."""
+    return case({code: n for n, code in enumerate(codes, start=1)}, value=column, else_=0)
+
+
+def _code(codes: Sequence[str], position: int) -> str:
+    return codes[position - 1] if 0 < position <= len(codes) else UNKNOWN
+
+
 def _in(column: Any, lo: Any, hi: Any, *, half_open: bool) -> ColumnElement[bool]:
     return and_(column >= lo, column < hi) if half_open else and_(column >= lo, column <= hi)
 
@@ -147,7 +162,9 @@ def _figures(
     codes = list(labels) + sorted({c for _, c in counts} - set(labels))
     return tuple(
         ActivityFigure(
-            labels.get(code, code), counts.get((NOW, code), zero), counts.get((BEFORE, code), zero)
+            labels.get(code, "Not a known code" if code == UNKNOWN else code),
+            counts.get((NOW, code), zero),
+            counts.get((BEFORE, code), zero),
         )
         for code in codes
     )
@@ -179,42 +196,41 @@ def activity(
             k: (literal(a, UTCDateTime), literal(b, UTCDateTime)) for k, (a, b) in instants.items()
         }
 
+    # Each statement groups by one packed integer (period, codes' positions, days):
+    # SQLite sorts to group, and one integer sorts far faster than several text keys.
     # Intakes: by species, reason and repeat, both periods in one statement.
     period, where = period_of(Impoundment.custody_day, periods, half_open=False)
-    rows = (
-        select(
-            period,
-            Impoundment.animal_species.label("species"),
-            Impoundment.reason.label("reason"),
-            case((Impoundment.repeat_of_id.is_not(None), 1), else_=0).label("repeat"),
-        )
-        .where(where)
-        .subquery()
+    repeat = case((Impoundment.repeat_of_id.is_not(None), 1), else_=0)
+    packed = ((period * 8 + _position(Impoundment.animal_species, SPECIES)) * 8) + _position(
+        Impoundment.reason, REASON_CODES
     )
-    intakes_q = select(rows.c.period, rows.c.species, rows.c.reason, rows.c.repeat, func.count())
-    intakes_q = intakes_q.group_by(rows.c.period, rows.c.species, rows.c.reason, rows.c.repeat)
+    rows = select((packed * 2 + repeat).label("key")).where(where).subquery()
+    intakes_q = select(rows.c.key, func.count()).group_by(rows.c.key)
 
     # Dispositions in force, by their local day: by kind and days held.
     period, where = period_of(Impoundment.disposition_at, at_bounds(), half_open=True)
-    held = _local_days_held(db, instants[BEFORE][0], instants[NOW][1], tz).label("held")
+    held = _local_days_held(db, instants[BEFORE][0], instants[NOW][1], tz)
+    kind = _position(Impoundment.disposition_kind, DISPOSITION_CODES)
     rows = (
-        select(period, Impoundment.disposition_kind.label("kind"), held)
+        select(((period * 8 + kind) * _SPAN + held + _SPAN // 2).label("key"))
         .where(Impoundment.disposition_at.is_not(None), where)
         .subquery()
     )
-    disposed_q = select(rows.c.period, rows.c.kind, rows.c.held, func.count())
-    disposed_q = disposed_q.group_by(rows.c.period, rows.c.kind, rows.c.held)
+    disposed_q = select(rows.c.key, func.count()).group_by(rows.c.key)
 
     # Fees collected, by the payment's local day and the line's kind.
     period, where = period_of(Payment.paid_at, at_bounds(), half_open=True)
     rows = (
-        select(period, PaymentLine.kind.label("kind"), PaymentLine.amount.label("amount"))
+        select(
+            (period * 8 + _position(PaymentLine.kind, PAYMENT_KIND_CODES)).label("key"),
+            PaymentLine.amount.label("amount"),
+        )
         .join(Payment, Payment.id == PaymentLine.payment_id)
         .where(where)
         .subquery()
     )
-    fees_q = select(rows.c.period, rows.c.kind, type_coerce(func.sum(rows.c.amount), Money))
-    fees_q = fees_q.group_by(rows.c.period, rows.c.kind)
+    fees_q = select(rows.c.key, type_coerce(func.sum(rows.c.amount), Money))
+    fees_q = fees_q.group_by(rows.c.key)
 
     with db.read() as s:
         conn = s.connection()
@@ -225,21 +241,30 @@ def activity(
     by_species: Counter[tuple[int, str]] = Counter()
     by_reason: Counter[tuple[int, str]] = Counter()
     totals: Counter[tuple[int, str]] = Counter()
-    for p, species, reason, repeat, n in intakes:
-        by_species[p, species] += n
-        by_reason[p, reason] += n
+    for key, n in intakes:
+        rest, is_repeat = divmod(key, 2)
+        rest, reason = divmod(rest, 8)
+        p, species = divmod(rest, 8)
+        by_species[p, _code(SPECIES, species)] += n
+        by_reason[p, _code(REASON_CODES, reason)] += n
         totals[p, "intakes"] += n
-        totals[p, "repeats"] += n if repeat else 0
+        totals[p, "repeats"] += n if is_repeat else 0
     by_kind: Counter[tuple[int, str]] = Counter()
     histogram: dict[int, Counter[int]] = defaultdict(Counter)
-    for p, kind, days, n in disposed:
-        by_kind[p, kind] += n
-        histogram[p][int(days)] += n
+    for key, n in disposed:
+        rest, days = divmod(key, _SPAN)
+        p, kind_at = divmod(rest, 8)
+        by_kind[p, _code(DISPOSITION_CODES, kind_at)] += n
+        histogram[p][days - _SPAN // 2] += n
         totals[p, "disposed"] += n
+    fee_rows = []
+    for key, amount in fees:
+        p, kind_at = divmod(key, 8)
+        fee_rows.append((p, _code(PAYMENT_KIND_CODES, kind_at), amount))
     paid: dict[tuple[int, str], Decimal] = {}
     paid_all = {NOW: Decimal("0.00"), BEFORE: Decimal("0.00")}
-    for p, kind, amount in fees:
-        paid[p, kind] = amount
+    for p, code, amount in fee_rows:
+        paid[p, code] = paid.get((p, code), Decimal("0.00")) + amount
         paid_all[p] += amount
 
     def both(key: str) -> tuple[int, int]:
