@@ -20,6 +20,10 @@ one ``Module`` value naming what it contributes:
 - ``activity(db, start, end)``: its part of the activity summary
   (``ActivitySection`` values: counts for the period, each beside the same
   period a year earlier, aggregated in SQL).
+- ``incidents(session, animal_id)``: what the animal did on record in the
+  module (a bite report), as ``Incident`` values another module's record may
+  rest on by (module, kind, id) without reading the module's tables (a
+  vicious-animal declaration's incidents).
 
 Adding a module is its new files plus one line in ``INSTALLED`` (and, for its
 screens, one line in ``ui.modules.INSTALLED`` naming a file whose ``OPENERS``
@@ -209,6 +213,20 @@ class ActivitySection:
 
 
 @dataclass(frozen=True)
+class Incident:
+    """Something an animal did, on record in a module: ``module``/``kind``/``record_id``
+    name the record (the UI opens it by these three), ``when`` is aware, ``summary`` says
+    what it is in words fit for a document served on the owner (no victim's details)."""
+
+    module: str
+    kind: str
+    record_id: int
+    when: datetime
+    place: str
+    summary: str
+
+
+@dataclass(frozen=True)
 class Module:
     """What one module contributes; every contribution is optional."""
 
@@ -225,6 +243,8 @@ class Module:
     reports: Sequence[ReportKind] = ()
     # (db, start, end) -> its sections of the activity summary; end is included.
     activity: Callable[[Any, date, date], Sequence[ActivitySection]] | None = None
+    # (session, animal_id) -> the animal's incidents on record in the module.
+    incidents: Callable[[Any, int], Sequence[Incident]] | None = None
 
 
 _loaded: tuple[Module, ...] | None = None
@@ -335,6 +355,15 @@ def activity_sections(db: Any, start: date, end: date) -> tuple[ActivitySection,
         if m.activity is not None:
             out.extend(m.activity(db, start, end))
     return tuple(out)
+
+
+def animal_incidents(session: Any, animal_id: int) -> tuple[Incident, ...]:
+    """Every installed module's incidents of the animal, earliest first."""
+    out: list[Incident] = []
+    for m in installed_modules():
+        if m.incidents is not None:
+            out.extend(m.incidents(session, animal_id))
+    return tuple(sorted(out, key=lambda i: (i.when, i.module, i.kind, i.record_id)))
 
 
 def year_earlier(day: date) -> date:

@@ -41,6 +41,9 @@ class Column:
     text: Callable[[Any], str]
     width: int = 0  # preferred width in pixels; 0 lets the view decide
     stretch: bool = False  # takes the view's spare width (else the last column does)
+    # The widest text the column must show whole (a sample): the view widens the column
+    # to it in the font on screen, so a date and time is never cut to "Wed 30 Sep 2026 1…".
+    fits: str = ""
 
 
 class _ColumnsMixin:

@@ -183,9 +183,13 @@ class RecordTableView(QTableView):
             model.modelAboutToBeReset.connect(self._on_model_about_to_be_reset)
             model.modelReset.connect(self._on_model_reset)
         header = self.horizontalHeader()
+        self.ensurePolished()  # the style sheet's font, not the default, measures ``fits``
         for i, column in enumerate(model.columns()):
-            if column.width:
-                header.resizeSection(i, column.width)
+            width = column.width
+            if column.fits:  # the text, the cell's margins and a little air
+                width = max(width, self.fontMetrics().horizontalAdvance(column.fits) + 20)
+            if width:
+                header.resizeSection(i, width)
             else:
                 header.setSectionResizeMode(i, QHeaderView.ResizeMode.Interactive)
             if column.stretch:

@@ -6,7 +6,6 @@ import itertools
 from dataclasses import replace
 from datetime import date
 
-from PySide6.QtCore import QSignalBlocker, Qt
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
@@ -17,6 +16,7 @@ from PySide6.QtWidgets import (
 
 from fieldops.services.impound_list import STATUSES, ImpoundFilter
 from ui.common.forms import combo
+from ui.common.list_page import ListPage
 from ui.common.style import paint_page_white
 from ui.common.text import SPECIES
 from ui.common.widgets import OptionalDateEdit, RecordTableView, SearchField
@@ -28,7 +28,7 @@ from ui.impounds.list_model import ImpoundTableModel
 SEARCH_HINT = "Animal, owner, microchip, licence, kennel or impoundment number"
 
 
-class ImpoundsWidget(QWidget):
+class ImpoundsWidget(ListPage[ImpoundTableModel]):
     """The impounds list with its filters; Enter or double-click opens an impoundment.
 
     Page protocol: ``focus_search`` (Ctrl+F), ``new_record`` (Ctrl+N: intake),
@@ -36,6 +36,8 @@ class ImpoundsWidget(QWidget):
     """
 
     new_record_label = "&New intake…"
+    count_noun = "impoundment"
+    sort_keys = SORT_KEYS  # "#" and "Status" have no order and keep the current one
 
     def __init__(self, ctx: AppContext, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -62,7 +64,6 @@ class ImpoundsWidget(QWidget):
         self.intake_button = QPushButton("&New intake…")
         self.intake_button.setToolTip("Log an animal into the pound (Ctrl+N)")
         self.open_button = QPushButton("Op&en")
-        self._text = ""  # the last text searched (one character is not searched)
         self._lay_out()
         self._connect()
         self.apply_filters()
@@ -136,15 +137,8 @@ class ImpoundsWidget(QWidget):
 
     # -- page protocol ---------------------------------------------------
 
-    def focus_search(self) -> None:
-        self.search.setFocus(Qt.FocusReason.ShortcutFocusReason)
-        self.search.selectAll()
-
     def new_record(self) -> None:
         opening.new_intake(self.ctx, self)
-
-    def refresh(self) -> None:
-        self.model.refresh()
 
     # -- filters ---------------------------------------------------------
 
@@ -168,42 +162,10 @@ class ImpoundsWidget(QWidget):
 
     # -- slots -----------------------------------------------------------
 
-    def _on_filters_changed(self, *_args: object) -> None:
-        self.apply_filters()
-
-    def _on_search_search_requested(self, text: str) -> None:
-        self._text = text
-        self.apply_filters()
-
-    def _on_search_too_short(self) -> None:
-        self.count.setText("Type at least two characters")
-
-    def _on_header_sort_changed(self, column: int, order: Qt.SortOrder) -> None:
-        self.sort_by(column, order)
-
-    def sort_by(self, column: int, order: Qt.SortOrder) -> None:
-        """Sort in SQL by a header; "#" and "Status" have no order and keep the current one."""
-        if column in SORT_KEYS:
-            self._sorted_by = (column, order)
-            self.model.sort(column, order)
-            return
-        with QSignalBlocker(self.view.horizontalHeader()):
-            self.view.horizontalHeader().setSortIndicator(*self._sorted_by)
-
-    def _on_model_searching_changed(self, searching: bool) -> None:
-        if searching:
-            self.count.setText("Searching…")
-
-    def _on_model_counted(self, count: int) -> None:
-        self.count.setText(f"{count:,} impoundment" + ("" if count == 1 else "s"))
-
     def _on_view_opened(self, row: int) -> None:
         row_object = self.model.row_object(row)
         if row_object is not None:
             opening.open_impoundment(self.ctx, row_object.id, self)
-
-    def _on_open_button_clicked(self) -> None:
-        self._on_view_opened(self.view.current_row())
 
     def _on_bus_changed(self, entity: str, _id: int) -> None:
         if entity in ("impoundment", "animal", "person"):

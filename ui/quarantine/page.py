@@ -9,6 +9,7 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWi
 
 from fieldops.services.quarantine import FILTERS
 from ui.common.forms import combo
+from ui.common.list_page import ListPage
 from ui.common.style import paint_page_white
 from ui.common.widgets import OptionalDateEdit, RecordTableView, SearchField
 from ui.context import AppContext
@@ -18,7 +19,7 @@ from ui.quarantine.list_model import QuarantineTableModel
 SEARCH_HINT = "Animal, owner or quarantine number"
 
 
-class QuarantinesWidget(QWidget):
+class QuarantinesWidget(ListPage[QuarantineTableModel]):
     """The quarantines list; Enter or double-click opens a quarantine.
 
     Page protocol: ``focus_search`` (Ctrl+F), ``new_record`` (Ctrl+N: bite report),
@@ -26,6 +27,7 @@ class QuarantinesWidget(QWidget):
     """
 
     new_record_label = "&New bite report…"
+    count_noun = "quarantine"
 
     def __init__(self, ctx: AppContext, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -49,7 +51,6 @@ class QuarantinesWidget(QWidget):
         self.bite_button.setToolTip("Record a bite and order its quarantine (Ctrl+N)")
         self.week_button = QPushButton("&Week schedule…")
         self.open_button = QPushButton("Op&en")
-        self._text = ""
         heading = QLabel("Quarantines")
         heading.setObjectName("PageHeading")
         caption = QLabel("&Search:")
@@ -100,15 +101,8 @@ class QuarantinesWidget(QWidget):
 
     # -- page protocol ---------------------------------------------------
 
-    def focus_search(self) -> None:
-        self.search.setFocus(Qt.FocusReason.ShortcutFocusReason)
-        self.search.selectAll()
-
     def new_record(self) -> None:
         opening.new_bite_report(self.ctx, self)
-
-    def refresh(self) -> None:
-        self.model.refresh()
 
     def apply_filters(self) -> None:
         self.model.set_filter(
@@ -126,27 +120,10 @@ class QuarantinesWidget(QWidget):
 
     # -- slots -----------------------------------------------------------
 
-    def _on_filters_changed(self, *_args: object) -> None:
-        self.apply_filters()
-
-    def _on_search_search_requested(self, text: str) -> None:
-        self._text = text
-        self.apply_filters()
-
-    def _on_model_searching_changed(self, searching: bool) -> None:
-        if searching:
-            self.count.setText("Searching…")
-
-    def _on_model_counted(self, count: int) -> None:
-        self.count.setText(f"{count:,} quarantine" + ("" if count == 1 else "s"))
-
     def _on_view_opened(self, row: int) -> None:
         r = self.model.row_object(row)
         if r is not None:
             opening.open_quarantine(self.ctx, r.id, self)
-
-    def _on_open_button_clicked(self) -> None:
-        self._on_view_opened(self.view.current_row())
 
     def _on_week_button_clicked(self) -> None:
         opening.open_week(self.ctx, self)

@@ -11,7 +11,7 @@ through ``ui.modules.open_record``, whatever the module.
 from __future__ import annotations
 
 from collections import Counter
-from datetime import datetime
+from datetime import UTC, datetime
 
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
@@ -24,6 +24,9 @@ from ui.common.text import day, when
 from ui.common.widgets import RecordTableView
 from ui.context import AppContext
 
+# A date and time as wide as they print (a wide weekday and month, two-digit day and hour).
+_WIDEST_INSTANT = datetime(2026, 5, 27, 17, 48, tzinfo=UTC)
+
 
 def due_columns(ctx: AppContext) -> tuple[Column, ...]:
     def due(i: DueItem) -> str:
@@ -33,7 +36,7 @@ def due_columns(ctx: AppContext) -> tuple[Column, ...]:
         # At the default window every column is on screen: what to do takes the spare width.
         Column("Due", lambda i: ("Overdue: " if i.overdue else "") + i.category_label, 300),
         Column("#", lambda i: str(i.record_id), 40),
-        Column("Date", due, 168),
+        Column("Date", due, 168, fits=when(ctx, _WIDEST_INSTANT)),
         Column("What to do", lambda i: i.text, 380, stretch=True),
         Column("Module", lambda i: modules.module_title(i.module), 128),
     )

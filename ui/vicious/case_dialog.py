@@ -39,6 +39,7 @@ from ui.common.style import POUND_STYLE
 from ui.common.table_models import ListTableModel
 from ui.common.widgets import Banner, RecordTableView
 from ui.context import AppContext
+from ui.modules import open_record
 from ui.vicious.action_dialogs import (
     CaseActionDialog,
     EndingDialog,
@@ -47,7 +48,7 @@ from ui.vicious.action_dialogs import (
     StepDialog,
     StepDoneDialog,
 )
-from ui.vicious.case_view import follow_up_html, record_html
+from ui.vicious.case_view import follow_up_html, parse_record_link, record_html
 
 A = TypeVar("A", bound=CaseActionDialog)
 
@@ -91,6 +92,7 @@ class CaseDialog(QDialog):
         self.countdown.setObjectName("Countdown")
         self.countdown.setWordWrap(True)
         self.record = QTextBrowser()
+        self.record.setOpenLinks(False)  # a linked incident opens in its module's dialog
         self.follow_up = QTextBrowser()
         self.history_model = ListTableModel(history_columns(ctx), parent=self)
         self.history_view = RecordTableView()
@@ -164,6 +166,7 @@ class CaseDialog(QDialog):
         self.step_done_button.clicked.connect(lambda: self._act(StepDoneDialog))
         self.end_button.clicked.connect(lambda: self._act(EndingDialog))
         self.close_button.clicked.connect(self.close)
+        self.record.anchorClicked.connect(self._on_record_anchor_clicked)
         self.save_pdf_button.clicked.connect(self.save_notice)
         self.print_button.clicked.connect(self.print_notice)
         self.open_pdf_button.clicked.connect(self.open_notice)
@@ -175,6 +178,14 @@ class CaseDialog(QDialog):
 
     def view(self) -> CaseView:
         return self._view
+
+    def _on_record_anchor_clicked(self, url: QUrl) -> None:
+        found = parse_record_link(url.toString())
+        if found is not None and not open_record(self.ctx, *found, self):
+            self.ctx.errors.tell(
+                "That record's module is not installed: the incident is kept as described.",
+                self,
+            )
 
     # -- showing -------------------------------------------------------------
 

@@ -24,6 +24,22 @@ def _rows(pairs: Iterable[tuple[str, str]]) -> str:
     )
 
 
+LINK_SCHEME = "record"
+
+
+def record_link(module: str, kind: str, record_id: int) -> str:
+    """The anchor a linked incident opens its record by (module, kind, id)."""
+    return f"{LINK_SCHEME}:{module}/{kind}/{record_id}"
+
+
+def parse_record_link(url: str) -> tuple[str, str, int] | None:
+    scheme, _, rest = url.partition(":")
+    parts = rest.split("/")
+    if scheme != LINK_SCHEME or len(parts) != 3 or not parts[2].isdigit():
+        return None
+    return parts[0], parts[1], int(parts[2])
+
+
 def record_html(ctx: AppContext, v: CaseView) -> str:
     """The declaration (or the refusal), its incidents and every finding."""
     parts = [
@@ -51,12 +67,13 @@ def record_html(ctx: AppContext, v: CaseView) -> str:
         "<h3>Incidents</h3><ul>"
         + "".join(
             f"<li><b>{escape_html(when(ctx, i.occurred_at))}</b>, {escape_html(i.place)}: "
-            f"{escape_html(i.what)}</li>"
+            + "<br>".join(escape_html(line) for line in i.what.splitlines())
+            + (f" <a href='{record_link(*i.linked)}'>Open the record</a>" if i.linked else "")
+            + "</li>"
             for i in v.incidents
         )
         + "</ul>"
     )
-    parts.append("<p><i>Bite reports are not linked yet: incidents are described here.</i></p>")
     parts.append(
         "<h3>Grounds, 58-524(a)(1)</h3><ul>"
         + "".join(f"<li><b>{escape_html(s)}</b> {escape_html(t)}</li>" for _c, s, t in v.grounds)

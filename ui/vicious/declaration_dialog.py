@@ -26,11 +26,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from fieldops.modules import Incident
 from fieldops.rules import vicious as rules
 from fieldops.services.vicious.declaring import (
     DeclarationInput,
     Finding,
     IncidentInput,
+    animal_incidents,
     declare,
     missing_findings,
 )
@@ -122,6 +124,7 @@ class DeclarationDialog(RecordDialog):
         self.incidents_box = QGroupBox("Incidents the declaration rests on")
         self.incidents_layout = QVBoxLayout(self.incidents_box)
         self.incident_rows: list[IncidentRow] = []
+        self.on_file: tuple[Incident, ...] = ()  # the animal's records on file, to link
         self.incidents_error = error_label()
         self.grid_fields.add("incidents", self.incidents_box, self.incidents_error)
         self.incidents_layout.addWidget(self.incidents_error)
@@ -173,6 +176,7 @@ class DeclarationDialog(RecordDialog):
         self.body.addWidget(self.why_disabled)
 
         self.add_incident_button.clicked.connect(self.add_incident)
+        self.animal.changed.connect(self._load_incidents)
         self.none_apply.clicked.connect(self._on_none_apply_clicked)
         for r in self.findings.values():
             r.group.buttonToggled.connect(lambda *_a: self.update_declare())
@@ -182,9 +186,32 @@ class DeclarationDialog(RecordDialog):
 
     def add_incident(self) -> IncidentRow:
         row = IncidentRow(self.ctx, len(self.incident_rows), self.grid_fields)
+        row.set_choices(self.on_file)
         self.incident_rows.append(row)
         self.incidents_layout.insertWidget(self.incidents_layout.count() - 2, row)
         return row
+
+    def _load_incidents(self) -> None:
+        """Offer the chosen animal's records on file (bite reports) in every incident."""
+        animal_id = self.animal.animal_id()
+        if animal_id is None:
+            self._on_incidents(())
+            return
+        self.ctx.tasks.run(
+            animal_incidents,
+            self.ctx.db,
+            animal_id,
+            owner=self,
+            # a late answer for an animal no longer chosen is dropped
+            on_done=lambda found: (
+                self._on_incidents(found) if self.animal.animal_id() == animal_id else None
+            ),
+        )
+
+    def _on_incidents(self, incidents: tuple[Incident, ...]) -> None:
+        self.on_file = incidents
+        for row in self.incident_rows:
+            row.set_choices(incidents)
 
     def current_findings(self) -> dict[str, Finding]:
         return {code: r.finding() for code, r in self.findings.items()}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
 
 from PySide6.QtCore import Signal
@@ -15,10 +16,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from fieldops.modules import Incident
 from fieldops.services.animals import AnimalRow, animals_page
 from fieldops.services.listing import Page
 from ui.common.fields import GridFields, error_label
 from ui.common.inputs import LocalDateTimeEdit
+from ui.common.text import when
 from ui.common.widgets import SearchField
 from ui.context import AppContext
 
@@ -70,36 +73,84 @@ class AnimalField(QWidget):
 
 
 class IncidentRow(QWidget):
-    """One incident the declaration rests on: when, where, what happened."""
+    """One incident the declaration rests on: a record on file (a bite report, offered by
+    its module through the seam) or described here: when, where, what happened."""
+
+    DESCRIBED = "Described here (no record on file)"
 
     def __init__(
         self, ctx: AppContext, n: int, fields: GridFields, parent: QWidget | None = None
     ) -> None:
         super().__init__(parent)
+        self.ctx = ctx
+        self.link = QComboBox()
+        self.link.addItem(self.DESCRIBED, None)
+        self.link.setToolTip(
+            "The animal's records on file (bite reports) appear here once the animal is chosen"
+        )
         self.when = LocalDateTimeEdit(ctx.timezone)
         self.when.set_value(ctx.now())
         self.place = QLineEdit()
         self.place.setPlaceholderText("Where: address or place")
         self.what = QPlainTextEdit()
-        self.what.setPlaceholderText(
-            "What happened: who or what was bitten, attacked or threatened, and how"
-        )
         self.what.setFixedHeight(54)
         grid = QGridLayout(self)
         grid.setContentsMargins(0, 0, 0, 0)
         grid.addWidget(QLabel(f"Incident {n + 1}:"), 0, 0)
+        err = error_label()
+        grid.addWidget(self.link, 0, 1, 1, 2)
+        grid.addWidget(err, 1, 1, 1, 2)
+        fields.add(f"incidents.{n}.linked", self.link, err)
         for col, (name, widget) in enumerate(
             (("occurred_at", self.when), ("place", self.place)), start=1
         ):
             err = error_label()
-            grid.addWidget(widget, 0, col)
-            grid.addWidget(err, 1, col)
+            grid.addWidget(widget, 2, col)
+            grid.addWidget(err, 3, col)
             fields.add(f"incidents.{n}.{name}", widget, err)
         err = error_label()
-        grid.addWidget(self.what, 2, 1, 1, 2)
-        grid.addWidget(err, 3, 1, 1, 2)
+        grid.addWidget(self.what, 4, 1, 1, 2)
+        grid.addWidget(err, 5, 1, 1, 2)
         fields.add(f"incidents.{n}.what", self.what, err)
         grid.setColumnStretch(2, 1)
+        self.link.currentIndexChanged.connect(lambda _i: self._show_link())
+        self._show_link()
 
-    def value(self) -> tuple[datetime, str, str]:
-        return self.when.value(), self.place.text(), self.what.toPlainText()
+    def set_choices(self, incidents: Sequence[Incident]) -> None:
+        """Offer the animal's records on file; keep the one chosen if it is still offered."""
+        keep = self.linked()
+        self.link.blockSignals(True)
+        self.link.clear()
+        self.link.addItem(self.DESCRIBED, None)
+        at = 0
+        for i in incidents:
+            self.link.addItem(f"{when(self.ctx, i.when)}, {i.place}: {i.summary}", i)
+            if (i.module, i.kind, i.record_id) == keep:
+                at = self.link.count() - 1
+        self.link.setCurrentIndex(at)
+        self.link.blockSignals(False)
+        self._show_link()
+
+    def incident(self) -> Incident | None:
+        data = self.link.currentData()
+        return data if isinstance(data, Incident) else None
+
+    def linked(self) -> tuple[str, str, int] | None:
+        i = self.incident()
+        return (i.module, i.kind, i.record_id) if i is not None else None
+
+    def _show_link(self) -> None:
+        incident = self.incident()
+        if incident is not None:
+            self.when.set_value(incident.when)
+            self.place.setText(incident.place)
+        self.when.setEnabled(incident is None)
+        self.place.setEnabled(incident is None)
+        self.what.setPlaceholderText(
+            "Anything the officer adds to the record on file (optional)"
+            if incident is not None
+            else "What happened: who or what was bitten, attacked or threatened, and how"
+        )
+
+    def value(self) -> tuple[datetime, str, str, tuple[str, str, int] | None]:
+        return self.when.value(), self.place.text(), self.what.toPlainText(), self.linked()

@@ -6,11 +6,12 @@ from __future__ import annotations
 import itertools
 from dataclasses import replace
 
-from PySide6.QtCore import QSignalBlocker, Qt, QTimer
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from fieldops.services.vicious.listing import FILTERS, CaseFilter
 from ui.common.forms import combo
+from ui.common.list_page import ListPage
 from ui.common.style import paint_page_white
 from ui.common.widgets import RecordTableView, SearchField
 from ui.context import AppContext
@@ -22,7 +23,7 @@ SEARCH_HINT = "Animal, owner, address or case number"
 TICK_MS = 30_000  # the countdowns are repainted every half minute
 
 
-class ViciousWidget(QWidget):
+class ViciousWidget(ListPage[CaseTableModel]):
     """The cases list; Enter or double-click opens a case.
 
     Page protocol: ``focus_search`` (Ctrl+F), ``new_record`` (Ctrl+N: a declaration),
@@ -30,6 +31,8 @@ class ViciousWidget(QWidget):
     """
 
     new_record_label = "&New declaration…"
+    count_noun = "case"
+    sort_keys = SORT_KEYS
 
     def __init__(self, ctx: AppContext, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -47,7 +50,6 @@ class ViciousWidget(QWidget):
         self.new_button = QPushButton("&New declaration…")
         self.new_button.setToolTip("Declare an animal vicious, or record a refusal (Ctrl+N)")
         self.open_button = QPushButton("Op&en")
-        self._text = ""
         self.timer = QTimer(self)
         self.timer.setInterval(TICK_MS)
         self.timer.timeout.connect(self.model.tick)
@@ -100,15 +102,8 @@ class ViciousWidget(QWidget):
 
     # -- page protocol ---------------------------------------------------
 
-    def focus_search(self) -> None:
-        self.search.setFocus(Qt.FocusReason.ShortcutFocusReason)
-        self.search.selectAll()
-
     def new_record(self) -> None:
         opening.new_declaration(self.ctx, self)
-
-    def refresh(self) -> None:
-        self.model.refresh()
 
     # -- filters ---------------------------------------------------------
 
@@ -123,38 +118,10 @@ class ViciousWidget(QWidget):
 
     # -- slots -----------------------------------------------------------
 
-    def _on_filters_changed(self, *_args: object) -> None:
-        self.apply_filters()
-
-    def _on_search_search_requested(self, text: str) -> None:
-        self._text = text
-        self.apply_filters()
-
-    def _on_search_too_short(self) -> None:
-        self.count.setText("Type at least two characters")
-
-    def _on_header_sort_changed(self, column: int, order: Qt.SortOrder) -> None:
-        if column in SORT_KEYS:
-            self._sorted_by = (column, order)
-            self.model.sort(column, order)
-            return
-        with QSignalBlocker(self.view.horizontalHeader()):
-            self.view.horizontalHeader().setSortIndicator(*self._sorted_by)
-
-    def _on_model_searching_changed(self, searching: bool) -> None:
-        if searching:
-            self.count.setText("Searching…")
-
-    def _on_model_counted(self, count: int) -> None:
-        self.count.setText(f"{count:,} case" + ("" if count == 1 else "s"))
-
     def _on_view_opened(self, row: int) -> None:
         row_object = self.model.row_object(row)
         if row_object is not None:
             opening.open_case(self.ctx, row_object.id, self)
-
-    def _on_open_button_clicked(self) -> None:
-        self._on_view_opened(self.view.current_row())
 
     def _on_bus_changed(self, entity: str, _id: int) -> None:
         if entity in ("vicious_case", "animal", "person"):

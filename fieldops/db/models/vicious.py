@@ -108,15 +108,29 @@ class ViciousDeclaration(Base):
 
 
 class ViciousIncident(Base):
-    """What the animal did, with date and place (a bite report link comes with that module)."""
+    """What the animal did, with date and place: described by the officer, or linked to a
+    record another module offers on the seam (a bite report), named by (module, kind, id).
+
+    The link has no foreign key, by design: this module reads no other module's tables, a
+    declaration stays readable with that module uninstalled, and any module's incidents
+    (a field call, later) link without a migration. The service checks the link through the
+    seam when the declaration is made, and the date, place and summary it rests on are
+    copied onto this row as they stood then (both rows are append-only)."""
 
     __tablename__ = "vicious_incident"
+    __table_args__ = (
+        Index("ix_vicious_incident_source", "source_module", "source_kind", "source_id"),
+    )
 
     id: Mapped[int] = mapped_column(primary_key=True)
     case_id: Mapped[int] = mapped_column(ForeignKey("vicious_case.id"), index=True)
     occurred_at: Mapped[datetime] = mapped_column(UTCDateTime)
     place: Mapped[str] = mapped_column(String(300))
     what: Mapped[str] = mapped_column(Text)
+    # The linked record on the seam, or all three None for an incident described here.
+    source_module: Mapped[str | None] = mapped_column(String(40), default=None)
+    source_kind: Mapped[str | None] = mapped_column(String(40), default=None)
+    source_id: Mapped[int | None] = mapped_column(default=None)
 
 
 class ViciousNotice(Base):

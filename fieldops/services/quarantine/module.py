@@ -21,6 +21,7 @@ from fieldops.rules import (
 from fieldops.rules.release import open_quarantine_block
 from fieldops.services.context import now
 from fieldops.services.quarantine.history_words import EVENT_KINDS as HISTORY_WORDS
+from fieldops.services.quarantine.incidents import bite_incidents
 from fieldops.services.quarantine.records import open_quarantines_of
 
 KEY = "quarantine"
@@ -300,4 +301,5 @@ MODULE = Module(
     demo=demo,
     checks=checks,
     event_kinds=HISTORY_WORDS,
+    incidents=bite_incidents,
 )

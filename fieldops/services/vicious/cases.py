@@ -124,7 +124,15 @@ def build_view(s: Session, case: ViciousCase, profile: Profile) -> CaseView:
         for code in rules.EXCEPTIONS
     )
     incidents = tuple(
-        IncidentView(i.id, i.occurred_at, i.place, i.what)
+        IncidentView(
+            i.id,
+            i.occurred_at,
+            i.place,
+            i.what,
+            (i.source_module, i.source_kind, i.source_id)
+            if i.source_module is not None and i.source_kind is not None and i.source_id
+            else None,
+        )
         for i in s.scalars(
             select(ViciousIncident)
             .where(ViciousIncident.case_id == case.id)

@@ -6,10 +6,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
+from sqlalchemy.orm import Session
+
 from fieldops.db.engine import Database
 from fieldops.db.models import ViciousCase, ViciousDeclaration, ViciousIncident
 from fieldops.db.models.vicious import ExceptionFinding
 from fieldops.errors import Collector
+from fieldops.modules import Incident
+from fieldops.modules import animal_incidents as seam_incidents
 from fieldops.rules import Profile, check_declaration
 from fieldops.rules import vicious as rules
 from fieldops.services import validate as v
@@ -22,9 +26,14 @@ from fieldops.services.vicious.views import CaseView
 
 @dataclass(frozen=True)
 class IncidentInput:
+    """An incident described here (when, where, what), or ``linked`` to a record another
+    module offers on the seam (module, kind, id): then its date, place and summary are the
+    record's, and ``what`` adds the officer's words (optional)."""
+
     occurred_at: datetime | None
     place: str
     what: str
+    linked: tuple[str, str, int] | None = None
 
 
 @dataclass(frozen=True)
@@ -74,6 +83,11 @@ def validate_declaration(inp: DeclarationInput, at: datetime) -> Collector:
             "place and what happened.",
         )
     for n, inc in enumerate(inp.incidents):
+        if inc.linked is not None:  # checked against the seam in declare(), with the animal
+            v.optional_len(
+                c, f"incidents.{n}.what", (inc.what or "").strip(), f"Incident {n + 1}", 4000
+            )
+            continue
         if inc.occurred_at is None:
             c.add(
                 f"incidents.{n}.occurred_at", f"Incident {n + 1}: the date and time are required."
@@ -116,6 +130,44 @@ def validate_declaration(inp: DeclarationInput, at: datetime) -> Collector:
     return c
 
 
+def animal_incidents(db: Database, animal_id: int) -> tuple[Incident, ...]:
+    """The animal's incidents on record in the other modules (bite reports), for the form."""
+    with db.read() as s:
+        return seam_incidents(s, animal_id)
+
+
+def _resolve(
+    s: Session, c: Collector, inp: DeclarationInput, animal_id: int
+) -> list[tuple[datetime, str, str, tuple[str, str, int] | None]]:
+    """Every incident as (when, place, what, link), the linked ones read through the seam;
+    a link to no record of this animal, a duplicate, or one after the decision is an error."""
+    offered = {(i.module, i.kind, i.record_id): i for i in seam_incidents(s, animal_id)}
+    out: list[tuple[datetime, str, str, tuple[str, str, int] | None]] = []
+    seen: set[tuple[str, str, int]] = set()
+    for n, inc in enumerate(inp.incidents):
+        if inc.linked is None:
+            if inc.occurred_at is None:  # already a field error
+                continue
+            out.append((inc.occurred_at, v.clean(inc.place), inc.what.strip(), None))
+            continue
+        field_ = f"incidents.{n}.linked"
+        found = offered.get(inc.linked)
+        if found is None:
+            c.add(field_, f"Incident {n + 1}: that record is not on file for this animal.")
+            continue
+        if inc.linked in seen:
+            c.add(field_, f"Incident {n + 1}: the same record is linked twice.")
+            continue
+        seen.add(inc.linked)
+        if inp.decided_at is not None and found.when > inp.decided_at:
+            c.add(field_, f"Incident {n + 1} is after the decision that rests on it.")
+            continue
+        words = (inc.what or "").strip()
+        what = f"{found.summary}\n{words}" if words else found.summary
+        out.append((found.when, found.place[:300], what, inc.linked))
+    return out
+
+
 def declare(db: Database, actor: Actor, inp: DeclarationInput, profile: Profile) -> CaseView:
     """Declare the animal vicious (58-524(a)), or, when the officer finds an exception that
     applies (58-524(a)(2)), record the refusal with the rules' reasons: either way a case.
@@ -137,6 +189,7 @@ def declare(db: Database, actor: Actor, inp: DeclarationInput, profile: Profile)
             "owner_id",
             "Choose the owner or caretaker: the notice is served on them.",
         )
+        incidents = _resolve(s, c, inp, animal.id) if animal is not None else []
         c.raise_if_any()
         assert animal is not None and owner_id is not None and inp.decided_at is not None
         owner = load_person(s, owner_id)
@@ -176,13 +229,16 @@ def declare(db: Database, actor: Actor, inp: DeclarationInput, profile: Profile)
                 recorded_at=at,
             )
         )
-        for inc in inp.incidents:
+        for when, place, what, link in incidents:
             s.add(
                 ViciousIncident(
                     case_id=case.id,
-                    occurred_at=inc.occurred_at,
-                    place=v.clean(inc.place),
-                    what=inc.what.strip(),
+                    occurred_at=when,
+                    place=place,
+                    what=what,
+                    source_module=link[0] if link else None,
+                    source_kind=link[1] if link else None,
+                    source_id=link[2] if link else None,
                 )
             )
         s.flush()
@@ -194,7 +250,8 @@ def declare(db: Database, actor: Actor, inp: DeclarationInput, profile: Profile)
                 "officer": v.clean(inp.officer),
                 "grounds": grounds,
                 "exceptions_found": [k for k, f in findings.items() if f["applies"]],
-                "incidents": len(inp.incidents),
+                "incidents": len(incidents),
+                "linked": [":".join(map(str, x[3])) for x in incidents if x[3] is not None],
             }
         )
         if check.allowed:

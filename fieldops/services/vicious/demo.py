@@ -53,7 +53,12 @@ def _findings(applies: str | None = None, why: str = "") -> dict[str, Finding]:
 
 
 def cases(d: Demo) -> int:
-    from fieldops.services.vicious.declaring import DeclarationInput, IncidentInput, declare
+    from fieldops.services.vicious.declaring import (
+        DeclarationInput,
+        IncidentInput,
+        animal_incidents,
+        declare,
+    )
     from fieldops.services.vicious.notices import NoticeInput, serve_notice
     from fieldops.services.vicious.outcomes import (
         EndingInput,
@@ -80,6 +85,11 @@ def cases(d: Demo) -> int:
         inc = IncidentInput(
             when - timedelta(days=1, hours=rng.randint(1, 6)), rng.choice(PLACES), rng.choice(WHAT)
         )
+        # A bite report of the animal on file (the quarantine module's demo) is linked.
+        on_file = [i for i in animal_incidents(d.db, animal.id) if i.when < when]
+        linked = tuple(
+            IncidentInput(None, "", "", linked=(i.module, i.kind, i.record_id)) for i in on_file[:1]
+        )
         grounds = (
             ("bit_or_clawed",) if rng.random() < 0.7 else ("bit_or_clawed", "known_propensity")
         )
@@ -93,7 +103,7 @@ def cases(d: Demo) -> int:
                 when,
                 grounds,
                 _findings(applies, why),
-                (inc,),
+                (*linked, inc),
             ),
             p,
         )

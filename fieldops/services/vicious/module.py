@@ -9,15 +9,24 @@ from sqlalchemy import Connection, select, text
 from sqlalchemy.orm import Session
 
 from fieldops.db.engine import Database
-from fieldops.db.models import Animal, Person, ViciousCase, ViciousStep, ViciousStepDone
-from fieldops.modules import Demo, DueItem, Module, ReleaseCase
+from fieldops.db.models import (
+    Animal,
+    Person,
+    ViciousCase,
+    ViciousIncident,
+    ViciousStep,
+    ViciousStepDone,
+)
+from fieldops.modules import Demo, DueItem, Module, ReleaseCase, animal_incidents
 from fieldops.rules import Profile, format_day, format_instant, start_of_local_day, to_local
 from fieldops.rules import vicious as rules
 from fieldops.rules.release import vicious_block
 from fieldops.rules.requirement import Requirement
 from fieldops.services.context import now
+from fieldops.services.vicious.activity import activity
 from fieldops.services.vicious.cases import declared_case
 from fieldops.services.vicious.history_words import EVENT_KINDS as HISTORY_WORDS
+from fieldops.services.vicious.reporting import REPORT as CASES_REPORT
 
 KEY = "vicious"
 
@@ -217,7 +226,39 @@ def checks(conn: Connection) -> list[str]:
     ).scalar_one()
     if n:
         out.append(f"{n} vicious-animal case(s) are marked served but have no notice")
+    out.extend(_link_checks(conn))
     return out
+
+
+def _link_checks(conn: Connection) -> list[str]:
+    """Incidents linked to a record their module no longer offers for the animal (a link
+    has no foreign key: the seam is asked, one animal with links at a time)."""
+    rows = conn.execute(
+        select(
+            ViciousCase.animal_id,
+            ViciousIncident.source_module,
+            ViciousIncident.source_kind,
+            ViciousIncident.source_id,
+        )
+        .join(ViciousCase, ViciousCase.id == ViciousIncident.case_id)
+        .where(ViciousIncident.source_module.is_not(None))
+    ).all()
+    by_animal: dict[int, set[tuple[str | None, str | None, int | None]]] = {}
+    for animal_id, module, kind, record_id in rows:
+        by_animal.setdefault(animal_id, set()).add((module, kind, record_id))
+    missing = 0
+    with Session(bind=conn) as s:
+        for animal_id, links in by_animal.items():
+            offered: set[tuple[str | None, str | None, int | None]] = {
+                (i.module, i.kind, i.record_id) for i in animal_incidents(s, animal_id)
+            }
+            missing += len(links - offered)
+    if missing:
+        return [
+            f"{missing} vicious-animal incident(s) are linked to a record not on file for "
+            "their animal"
+        ]
+    return []
 
 
 MODULE = Module(
@@ -229,4 +270,6 @@ MODULE = Module(
     demo=demo,
     checks=checks,
     event_kinds=HISTORY_WORDS,
+    reports=(CASES_REPORT,),
+    activity=activity,
 )

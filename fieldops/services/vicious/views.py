@@ -35,6 +35,8 @@ class IncidentView:
     occurred_at: datetime
     place: str
     what: str
+    # The record it is linked to on the seam (module, kind, id), or None if described here.
+    linked: tuple[str, str, int] | None = None
 
 
 @dataclass(frozen=True)

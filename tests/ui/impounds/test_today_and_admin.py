@@ -154,3 +154,20 @@ def test_others_read_the_schedules_only(qtbot, ctx, wait_idle, rows_of):
     assert schedules.form.isHidden()
     assert not schedules.read_only_note.isHidden()
     assert len(rows_of(schedules.view)) == 3
+
+
+def test_a_due_date_and_time_is_never_cut_short(today_page, ctx):
+    # Deliveries and notice deadlines are due at an instant: "Wed 30 Sep 2026 12:45 PM CDT"
+    # must show whole at the default width, whatever the month, weekday or hour.
+    from datetime import UTC, datetime, timedelta
+
+    from ui.common.text import when
+
+    metrics = today_page.view.fontMetrics()
+    width = today_page.view.columnWidth(2)
+    instant = datetime(2026, 1, 1, 17, 45, tzinfo=UTC)
+    widest = max(
+        (when(ctx, instant + timedelta(days=d, hours=h)) for d in range(0, 366, 3) for h in (0, 7)),
+        key=metrics.horizontalAdvance,
+    )
+    assert metrics.horizontalAdvance(widest) + 8 <= width, widest
