@@ -37,6 +37,10 @@ def main() -> int:
     from bench import register
 
     suites["register"] = lambda: register.run(args.dir / "register-30000.db")
+    from bench import activity, register_pdf
+
+    suites["register-pdf"] = lambda: register_pdf.run(args.dir / "register-30000.db")
+    suites["activity"] = lambda: activity.run(args.dir / f"activity-{activity.IMPOUNDMENTS}.db")
     try:
         from bench import impound_list
 

@@ -64,6 +64,7 @@ INSTALLED: tuple[str, ...] = (
     "fieldops.services.pound",
     "fieldops.services.quarantine.module",  # bite quarantines (58-527)
     "fieldops.services.vicious.module",  # vicious animals (58-524)
+    "fieldops.services.summary",  # the activity summary of every module's figures
 )
 """Where the installed modules are: ``package.file`` (its ``MODULE``) or ``package.file:NAME``.
 The order is that of the release checklist's module rows and of the Today page."""
@@ -404,3 +405,11 @@ def animal_incidents(session: Any, animal_id: int) -> tuple[Incident, ...]:
 def append_only_tables() -> tuple[str, ...]:
     """Every installed module's append-only tables, in installed order."""
     return tuple(t for m in installed_modules() for t in m.append_only)
+
+
+def year_earlier(day: date) -> date:
+    """The same day a year earlier, for the activity summary's comparison (29 Feb -> 28 Feb)."""
+    try:
+        return day.replace(year=day.year - 1)
+    except ValueError:  # 29 February
+        return day.replace(year=day.year - 1, day=28)

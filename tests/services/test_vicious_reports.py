@@ -163,5 +163,12 @@ def test_the_activity_counts_the_period_beside_a_year_earlier(db, profile, cases
     assert figures[(compliance, "Complied: destroyed")] == (0, 0)
     assert figures[(compliance, "Not complied")] == (1, 0)
     # A period with nothing in it counts zeros, not errors.
-    empty = activity_sections(db, date(2020, 3, 1), date(2020, 3, 31))
+    # (The module's own sections: the pound's days held have no median in an empty period.)
+    ours = {"Vicious-animal declarations", notices, compliance}
+    empty = [
+        s
+        for s in activity_sections(db, date(2020, 3, 1), date(2020, 3, 31))
+        if s.title.split(" (")[0] in ours
+    ]
+    assert len(empty) == 3
     assert all(f.value == 0 and f.year_earlier == 0 for s in empty for f in s.figures)

@@ -39,6 +39,7 @@ from fieldops.modules import (
     ReportRequest,
     ReportTable,
     Withheld,
+    year_earlier,
 )
 from fieldops.rules import Profile, format_day
 from fieldops.services.quarantine.views import STATUS_LABELS
@@ -273,13 +274,6 @@ def build_log(request: ReportRequest) -> ReportOutput:
 
 
 # --- the activity summary ------------------------------------------------------------------
-
-
-def year_earlier(d: date) -> date:
-    try:
-        return d.replace(year=d.year - 1)
-    except ValueError:  # 29 February
-        return d.replace(year=d.year - 1, day=28)
 
 
 def _figures(s: Session, start: date, end: date, profile: Profile) -> dict[str, int]:

@@ -12,16 +12,8 @@ from sqlalchemy.orm import Mapped
 
 from fieldops.db.engine import Database
 from fieldops.db.models import ViciousDeclaration, ViciousNotice, ViciousOutcome
-from fieldops.modules import ActivityFigure, ActivitySection
+from fieldops.modules import ActivityFigure, ActivitySection, year_earlier
 from fieldops.rules import Profile, start_of_local_day
-
-
-def year_earlier(day: date) -> date:
-    """The same day a year earlier; 29 February becomes the 28th."""
-    try:
-        return day.replace(year=day.year - 1)
-    except ValueError:
-        return day.replace(year=day.year - 1, day=28)
 
 
 def _bounds(start: date, end: date, profile: Profile) -> tuple[datetime, datetime]:
