@@ -18,6 +18,7 @@ from fieldops.db.models import (
     PaymentLine,
 )
 from fieldops.errors import Collector
+from fieldops.permissions import Permission, requires
 from fieldops.rules import Profile, adoption_fees, format_day, redemption_fees
 from fieldops.rules.fees import FeeQuote
 from fieldops.services import validate as v
@@ -142,6 +143,7 @@ def validate_payment(inp: PaymentInput, at: datetime) -> list[tuple[str, Decimal
     return lines
 
 
+@requires(Permission.PAYMENTS)
 def record_payment(
     db: Database, actor: Actor, impoundment_id: int, inp: PaymentInput, profile: Profile
 ) -> FeeSummary:

@@ -9,10 +9,10 @@ from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from fieldops.db.models.base import Archivable, Base, Timestamped
 from fieldops.db.types import UTCDateTime
+from fieldops.permissions import ROLES
 
 SPECIES = ("dog", "cat", "other")
 SEXES = ("male", "female", "unknown")
-ROLES = ("operator", "officer", "supervisor", "admin")
 
 
 class Person(Timestamped, Archivable, Base):
@@ -123,7 +123,7 @@ class RabiesVaccination(Base):
 class StaffUser(Timestamped, Base):
     __tablename__ = "staff_user"
     __table_args__ = (
-        CheckConstraint("role IN ('operator', 'officer', 'supervisor', 'admin')", name="role"),
+        CheckConstraint(f"role IN ({', '.join(repr(r) for r in ROLES)})", name="role"),
         Index("ix_staff_user_os_user", "os_user", unique=True),
     )
 

@@ -10,6 +10,7 @@ from fieldops.db.engine import Database
 from fieldops.db.models import ViciousCase, ViciousDeclaration, ViciousIncident
 from fieldops.db.models.vicious import ExceptionFinding
 from fieldops.errors import Collector
+from fieldops.permissions import Permission, requires
 from fieldops.rules import Profile, check_declaration
 from fieldops.rules import vicious as rules
 from fieldops.services import validate as v
@@ -116,6 +117,7 @@ def validate_declaration(inp: DeclarationInput, at: datetime) -> Collector:
     return c
 
 
+@requires(Permission.VICIOUS_CASES)
 def declare(db: Database, actor: Actor, inp: DeclarationInput, profile: Profile) -> CaseView:
     """Declare the animal vicious (58-524(a)), or, when the officer finds an exception that
     applies (58-524(a)(2)), record the refusal with the rules' reasons: either way a case.
