@@ -119,14 +119,14 @@ def test_a_writing_command_may_start_a_database_in_an_empty_file(tmp_path):
     target.touch()
     result = run("--db", str(target), "staff", tmp=tmp_path)
     assert result.returncode == 0, result.stderr
-    assert "clerk7" in result.stdout
+    assert "clerk7" not in result.stdout  # issue 12: listing staff signs no one up
 
 
 def test_the_first_run_of_a_writing_command_still_creates_the_database(tmp_path):
     target = tmp_path / "new" / "fieldops.db"
     result = run("--db", str(target), "staff", tmp=tmp_path)
     assert result.returncode == 0, result.stderr
-    assert target.exists() and "clerk7" in result.stdout
+    assert target.exists() and result.stdout == ""  # no accounts yet (issue 12)
     assert "new database" in result.stderr and str(target) in result.stderr
 
 
@@ -239,16 +239,24 @@ def _staff_names(path: Path) -> set[str]:
         con.close()
 
 
+def _first_admin(db: Path, tmp: Path) -> None:
+    result = run(
+        "--db", str(db), "staff", "ada", "--role", "admin", "--password-stdin",
+        tmp=tmp, input="correct horse battery\n",
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+
+
 @pytest.mark.parametrize("name", ["nobody", "no-such-login-q7"])
 def test_staff_refuses_a_login_that_exists_nowhere_unless_told_new(tmp_path, name):
     db = tmp_path / "s.db"
-    assert run("--db", str(db), "staff", tmp=tmp_path).returncode == 0
+    _first_admin(db, tmp_path)
     line = one_line_error(run("--db", str(db), "staff", name, "--role", "officer", tmp=tmp_path))
     assert name in line and "--new" in line
-    assert _staff_names(db) == {"clerk7"}
+    assert _staff_names(db) == {"ada"}
     result = run("--db", str(db), "staff", name, "--role", "officer", "--new", tmp=tmp_path)
     assert result.returncode == 0, result.stderr
-    assert _staff_names(db) == {"clerk7", name}
+    assert _staff_names(db) == {"ada", name}
     # once a staff login exists, changing it needs no --new
     result = run("--db", str(db), "staff", name, "--role", "supervisor", tmp=tmp_path)
     assert result.returncode == 0, result.stderr
@@ -259,6 +267,7 @@ def test_staff_accepts_an_account_of_this_computer_without_new(tmp_path):
     if os.path.basename(me.pw_shell) in ("nologin", "false"):
         pytest.skip("the test runs as an account without a login shell")
     db = tmp_path / "s.db"
+    _first_admin(db, tmp_path)
     result = run("--db", str(db), "staff", me.pw_name, "--role", "officer", tmp=tmp_path)
     assert result.returncode == 0, result.stderr
     assert me.pw_name in _staff_names(db)

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from fieldops.db.engine import Database
 from fieldops.errors import UserError
-from fieldops.permissions import FIRST_ROLE, ROLES, Permission, roles_with
+from fieldops.permissions import FIRST_ROLE, ROLES, Permission, authorize, roles_with
 from fieldops.services.context import Actor
 from fieldops.services.signin import (
     create_first_admin,
@@ -55,6 +55,9 @@ def ensure_demo_staff(db: Database, caller: Actor | None, os_login: str) -> Demo
             f"The computer login {os_login!r} is not mapped to a staff account of this "
             "database; an administrator must run the demo."
         )
+    if not passwords:  # an existing database: only an administrator adds the demo
+        with db.read() as s:
+            authorize(s, admin, Permission.ACCOUNTS)
     existing = {u.username for u in list_staff(db)}
     for role in ROLES:
         name = demo_username(role)
