@@ -9,6 +9,7 @@ import sqlite3
 from datetime import date
 
 import pytest
+from accounts_support import enrol
 from sqlalchemy import text
 
 from fieldops.db.engine import Database
@@ -76,24 +77,6 @@ def sqlite_db(tmp_path, sqlite_template):
     database = Database(f"sqlite:///{path}")
     yield database
     database.dispose()
-
-
-def enrol(database: Database, actor: Actor, *, active: bool = True) -> Actor:
-    """Give ``actor`` an active staff account with its role (services read the role there)."""
-    from fieldops.db.models import StaffUser
-
-    with database.write() as s:
-        user = s.query(StaffUser).filter_by(username=actor.username).one_or_none()
-        if user is None:
-            s.add(
-                StaffUser(
-                    username=actor.username,
-                    full_name=actor.full_name or actor.username,
-                    role=actor.role,
-                    active=active,
-                )
-            )
-    return actor
 
 
 def _enrolled(request, actor: Actor) -> Actor:

@@ -14,13 +14,12 @@ import inspect
 import pkgutil
 
 import pytest
+from accounts_support import enrol
 
 import fieldops.services
 from fieldops.errors import PermissionDeniedError
 from fieldops.permissions import ROLES, SERVICES, permission_of, permitted
 from fieldops.services.context import Actor
-
-from ..conftest import enrol
 
 NOT_SERVICES = {"fieldops.services.context.audit"}  # the audit writer itself
 
