@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
 )
 
 from fieldops import __version__
+from fieldops.permissions import role_label
 from fieldops.services.context import Actor
 from ui.areas import AREAS, Area, build_page
 from ui.common.pages import Creates, HasPageActions, NamesNewRecord, Refreshable, Searchable
@@ -27,7 +28,7 @@ from ui.context import AppContext
 def signed_in_text(actor: Actor) -> str:
     name = actor.full_name or actor.username
     who = name if name == actor.username else f"{name} ({actor.username})"
-    return f"Signed in as {who}, {actor.role}"
+    return f"Signed in as {who}, {role_label(actor.role)}"
 
 
 class NavigationWidget(QListWidget):

@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from datetime import timedelta
 
 import pytest
+from accounts_support import enrol
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QAbstractButton,
@@ -156,7 +157,7 @@ def quarantine_dialogs(ctx, db, rex, profile):
     from ui.quarantine.referral_dialog import BiteReportDialog
     from ui.quarantine.schedule_dialog import WeekScheduleDialog
 
-    clinic = qs.create_clinic(db, Actor("sam", "supervisor"), qs.ClinicInput("Eastside"))
+    clinic = qs.create_clinic(db, enrol(db, Actor("sam", "supervisor")), qs.ClinicInput("Eastside"))
     bitten = now() - timedelta(days=2)
     base = {
         "place": "Park",
