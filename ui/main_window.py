@@ -97,6 +97,17 @@ class MainWindow(QMainWindow):
     def page(self, key: str) -> QWidget | None:
         return self._pages.get(key)
 
+    def signed_in_as(self, actor: Actor) -> None:
+        """Another user signed in (Switch user): every page is rebuilt for their role."""
+        current = self.current_area()
+        self.ctx.actor = actor
+        for page in self._pages.values():
+            self.stack.removeWidget(page)
+            page.deleteLater()
+        self._pages.clear()
+        self.user_label.setText(signed_in_text(actor))
+        self.show_area(current)
+
     # -- menus -----------------------------------------------------------
 
     def _build_menus(self) -> None:

@@ -32,7 +32,9 @@ def upgrade() -> None:
         "staff_user",
         sa.Column("failed_attempts", sa.Integer(), nullable=False, server_default=sa.text("0")),
     )
-    op.add_column("staff_user", sa.Column("locked_until", UTCDateTime(timezone=True), nullable=True))
+    op.add_column(
+        "staff_user", sa.Column("locked_until", UTCDateTime(timezone=True), nullable=True)
+    )
     op.add_column("staff_user", sa.Column("os_user", sa.String(100), nullable=True))
     op.create_index("ix_staff_user_os_user", "staff_user", ["os_user"], unique=True)
     op.create_table(
