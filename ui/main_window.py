@@ -18,8 +18,8 @@ from PySide6.QtWidgets import (
 )
 
 from fieldops import __version__
-from fieldops.permissions import role_label
 from fieldops.services.context import Actor
+from ui.account import may_create, restrict_page
 from ui.areas import AREAS, Area, build_page
 from ui.common.pages import Creates, HasPageActions, NamesNewRecord, Refreshable, Searchable
 from ui.context import AppContext
@@ -28,7 +28,7 @@ from ui.context import AppContext
 def signed_in_text(actor: Actor) -> str:
     name = actor.full_name or actor.username
     who = name if name == actor.username else f"{name} ({actor.username})"
-    return f"Signed in as {who}, {role_label(actor.role)}"
+    return f"Signed in as {who}, {actor.role}"
 
 
 class NavigationWidget(QListWidget):
@@ -78,6 +78,7 @@ class MainWindow(QMainWindow):
         page = self._pages.get(key)
         if page is None:
             page = build_page(self.areas[index], self.ctx)
+            restrict_page(self.ctx, key, page)  # what the role may not do is not offered
             self._pages[key] = page
             self.stack.addWidget(page)
         self.stack.setCurrentWidget(page)
@@ -152,7 +153,8 @@ class MainWindow(QMainWindow):
         # pages may use the same shortcut without making it ambiguous.
         self.records_menu.clear()
         self.find_action.setEnabled(isinstance(page, Searchable))
-        self.new_action.setEnabled(isinstance(page, Creates))
+        area = next((k for k, p in self._pages.items() if p is page), "")
+        self.new_action.setEnabled(isinstance(page, Creates) and may_create(self.ctx, area))
         self.new_action.setText(
             page.new_record_label if isinstance(page, NamesNewRecord) else "&New…"
         )

@@ -142,3 +142,16 @@ def test_the_service_refuses_an_operator_even_when_the_ui_is_bypassed(sqlite_db,
 
     with pytest.raises(PermissionDeniedError):
         enter_fee_schedule(sqlite_db, operator, FeeScheduleInput("R-1", None, {}))
+
+
+def test_an_operator_is_not_offered_a_bite_report_and_the_service_refuses_it(
+    qtbot, window, sqlite_db, operator
+):
+    from fieldops.services import quarantine as qs
+
+    page = window.show_area("quarantines")
+    assert not page.bite_button.isEnabled() and not window.new_action.isEnabled()
+    impounds = window.show_area("impounds")
+    assert impounds.intake_button.isEnabled() and window.new_action.isEnabled()
+    with pytest.raises(PermissionDeniedError, match="bite report"):
+        qs.report_bite(sqlite_db, operator, None, None)

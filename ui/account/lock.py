@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QLineEdit,
+    QMenu,
     QPushButton,
     QVBoxLayout,
     QWidget,
@@ -116,11 +117,11 @@ class SessionController(QObject):
         self.switch_action.triggered.connect(self.switch_user)
         window.addAction(self.lock_action)
         file_menu = window.menuBar().actions()[0].menu()
-        if file_menu is not None:
-            first = file_menu.actions()[0] if file_menu.actions() else None
-            file_menu.insertAction(first, self.lock_action)  # type: ignore[arg-type]
-            file_menu.insertAction(first, self.switch_action)  # type: ignore[arg-type]
-            file_menu.insertSeparator(first)  # type: ignore[arg-type]
+        if isinstance(file_menu, QMenu) and file_menu.actions():
+            first = file_menu.actions()[0]  # Quit
+            file_menu.insertAction(first, self.lock_action)
+            file_menu.insertAction(first, self.switch_action)
+            file_menu.insertSeparator(first)
         self.overlay.unlock_button.clicked.connect(self._on_unlock_clicked)
         self.overlay.switch_button.clicked.connect(self._on_switch_clicked)
         self.timer = QTimer(self)
@@ -131,6 +132,13 @@ class SessionController(QObject):
         if app is not None:
             app.installEventFilter(self)
 
+    def stop(self) -> None:
+        """No more watching input (the window is going)."""
+        app = QApplication.instance()
+        if app is not None:
+            app.removeEventFilter(self)
+        self.timer.stop()
+
     # -- state -------------------------------------------------------------
 
     @property
@@ -138,6 +146,8 @@ class SessionController(QObject):
         return self.overlay.isVisible()
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if "window" not in self.__dict__:  # a wrapper outliving its window: nothing to lock
+            return False
         if event.type() == QEvent.Type.KeyRelease and self._is_lock_key(event) and self.locked:
             event.accept()  # the release of the Ctrl+L that locked: nobody else's
             return True
@@ -150,6 +160,8 @@ class SessionController(QObject):
                 return True
         elif watched is self.window and event.type() == QEvent.Type.Resize:
             self.resize_overlay()
+        elif watched is self.window and event.type() == QEvent.Type.Close:
+            self.stop()
         return False
 
     @staticmethod

@@ -36,9 +36,10 @@ class AdministrationWidget(QWidget):
         # Accounts and settings only for the roles the permission table gives them to.
         self.staff = StaffWidget(ctx) if can(ctx, Permission.ACCOUNTS) else None
         self.idle_lock = IdleLockWidget(ctx) if can(ctx, Permission.SETTINGS) else None
-        for section in (self.staff, self.idle_lock):
-            if section is not None:
-                layout.addWidget(section, 1 if section is self.staff else 0)
+        if self.staff is not None:
+            layout.addWidget(self.staff, 1)
+        if self.idle_lock is not None:
+            layout.addWidget(self.idle_lock)
         layout.addWidget(self.fee_schedules, 1)
         for section in ui_modules.admin_sections():  # a module's own registers (clinics, ...)
             layout.addWidget(section(ctx))

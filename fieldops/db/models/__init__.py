@@ -22,7 +22,6 @@ from fieldops.db.models.quarantine import (
     QuarantineExam,
 )
 from fieldops.db.models.registry import (
-    ROLES,
     SEXES,
     SPECIES,
     Animal,
@@ -44,6 +43,7 @@ from fieldops.db.models.vicious import (
     ViciousStep,
     ViciousStepDone,
 )
+from fieldops.permissions import ROLES
 
 __all__ = [
     "CASE_STATUSES",
