@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, ParamSpec, Protocol, TypeVar
 
-from sqlalchemy import Connection, event, select
+from sqlalchemy import Connection, column, event, select, table
 from sqlalchemy.orm import Session, SessionTransaction
 
 from fieldops.errors import PermissionDeniedError
@@ -116,11 +116,13 @@ class HasUsername(Protocol):
     def username(self) -> str: ...
 
 
-def _staff_row(conn: Connection | Session, username: str) -> tuple[str, bool] | None:
-    from fieldops.db.models import StaffUser  # the models import this module's ROLES
+# The staff table by name: the models import this module's ROLES, so not the model.
+_STAFF = table("staff_user", column("username"), column("role"), column("active"))
 
+
+def _staff_row(conn: Connection | Session, username: str) -> tuple[str, bool] | None:
     row = conn.execute(
-        select(StaffUser.role, StaffUser.active).where(StaffUser.username == username)
+        select(_STAFF.c.role, _STAFF.c.active).where(_STAFF.c.username == username)
     ).first()
     return None if row is None else (row[0], bool(row[1]))
 
@@ -151,8 +153,8 @@ def authorize(session: Session | Connection, actor: HasUsername, p: Permission) 
     if not permitted(role, p):
         allowed = ", ".join(role_label(r) for r in roles_with(p)) or "no one"
         raise PermissionDeniedError(
-            f"{WHAT[p]} is not part of a {role_label(role)}'s work ({allowed} may); "
-            f"{actor.username} is a {role_label(role)}."
+            f"{WHAT[p]} is not part of the {role_label(role)} role ({allowed} may); "
+            f"{actor.username} has the {role_label(role)} role."
         )
 
 

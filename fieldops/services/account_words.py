@@ -13,19 +13,17 @@ def _fixed(text: str) -> Callable[[Any, Any], str]:
     return sentence
 
 
-def account_event_kinds() -> dict[str, Any]:
-    from fieldops.services.history import EventKind  # history imports this lazily
-
+def account_event_kinds() -> dict[str, tuple[str, Callable[[Any, Any], str]]]:
+    """Audit action -> (label, sentence builder), for fieldops.services.history."""
     return {
-        "staff_user:sign_in": EventKind("Signed in", _fixed("Signed in")),
-        "staff_user:sign_in_failed": EventKind("Sign-in refused", _fixed("Sign-in refused")),
-        "staff_user:lock": EventKind("Account locked", _fixed("Account locked")),
-        "staff_user:unlock": EventKind("Account unlocked", _fixed("Account unlocked")),
-        "staff_user:password_change": EventKind(
-            "Password changed", _fixed("Changed their password")
+        "staff_user:sign_in": ("Signed in", _fixed("Signed in")),
+        "staff_user:sign_in_failed": ("Sign-in refused", _fixed("Sign-in refused")),
+        "staff_user:lock": ("Account locked", _fixed("Account locked")),
+        "staff_user:unlock": ("Account unlocked", _fixed("Account unlocked")),
+        "staff_user:password_change": ("Password changed", _fixed("Changed their password")),
+        "staff_user:password_reset": (
+            "Password reset",
+            _fixed("Password reset; to be changed at the next sign-in"),
         ),
-        "staff_user:password_reset": EventKind(
-            "Password reset", _fixed("Password reset; to be changed at the next sign-in")
-        ),
-        "app_setting:update": EventKind("Setting changed", _fixed("Setting changed")),
+        "app_setting:update": ("Setting changed", _fixed("Setting changed")),
     }

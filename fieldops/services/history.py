@@ -533,7 +533,7 @@ def all_event_kinds() -> dict[str, EventKind]:
     from fieldops.modules import installed_modules
     from fieldops.services.account_words import account_event_kinds
 
-    kinds = dict(EVENT_KINDS) | account_event_kinds()
+    kinds = dict(EVENT_KINDS) | {k: EventKind(*v) for k, v in account_event_kinds().items()}
     for module in installed_modules():
         kinds.update(module.event_kinds)
     return kinds
