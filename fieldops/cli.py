@@ -1,7 +1,10 @@
 """The ``fieldops`` command. With no subcommand it opens the window.
 
-The command line needs no sign-in: it acts as the operating-system user and
-is recorded as such in the audit trail. Qt is imported only when the window
+The command line needs no password: it acts as the staff account that the
+process's real operating-system login is mapped to (``os_user``), and a login
+mapped to none may only read. A new database's first administrator is made with
+``fieldops staff NAME --role admin`` (mapped to the login that runs it) or by
+``fieldops demo``. Qt is imported only when the window
 opens, so every other command runs on a headless server.
 """
 
@@ -20,6 +23,7 @@ from typing import TYPE_CHECKING
 from fieldops import __version__
 from fieldops import cli_guard as guard
 from fieldops.errors import UserError, ValidationError
+from fieldops.permissions import FIRST_ROLE, ROLES
 
 if TYPE_CHECKING:
     from fieldops.db.engine import Database
@@ -72,7 +76,15 @@ def build_parser() -> argparse.ArgumentParser:
     due.add_argument("--json", action="store_true", help="print JSON instead of text")
     staff = sub.add_parser("staff", help="list staff, or set one's role (administrators)")
     staff.add_argument("username", nargs="?", help="login name to add or change")
-    staff.add_argument("--role", choices=["operator", "officer", "supervisor", "admin"])
+    staff.add_argument("--role", choices=list(ROLES))
+    staff.add_argument(
+        "--os-user", default=None, metavar="LOGIN", help="the computer login this account acts as"
+    )
+    staff.add_argument(
+        "--password-stdin",
+        action="store_true",
+        help="read the account's (first) password from standard input",
+    )
     staff.add_argument("--name", default="", help="full name")
     staff.add_argument("--inactive", action="store_true", help="mark the login inactive")
     staff.add_argument(
@@ -139,18 +151,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         return guard.EXIT_INTERRUPTED
 
 
-def _open(args: argparse.Namespace) -> tuple[Database, Actor]:
-    """The database for a command that may change it (created on first use), and who acts."""
-    from fieldops.services.setup import open_database, sign_in_os_user
+def _open(args: argparse.Namespace) -> Database:
+    """The database for a command that may change it (created on first use)."""
+    from fieldops.services.setup import open_database
 
     opened = open_database(args.db)
     if opened.created:  # said, so that a mistyped --db does not pass unnoticed
         guard.say(f"created a new database at {opened.db.description}")
-    try:
-        return opened.db, sign_in_os_user(opened.db)
-    except BaseException:
-        opened.db.dispose()
-        raise
+    return opened.db
+
+
+def _actor(db: Database) -> Actor:
+    """Who a writing command acts as: the account the real login is mapped to."""
+    from fieldops.services.setup import command_line_actor
+
+    return command_line_actor(db)
 
 
 def _open_existing(args: argparse.Namespace) -> Database:
@@ -162,13 +177,22 @@ def _open_existing(args: argparse.Namespace) -> Database:
 
 def cmd_demo(args: argparse.Namespace) -> int:
     from fieldops.demo import fill
+    from fieldops.services.context import os_username
+    from fieldops.services.demo_accounts import ensure_demo_staff
+    from fieldops.services.staff import actor_for_os_user
 
-    db, actor = _open(args)
+    db = _open(args)
     try:
-        summary = fill(db, actor, seed=args.seed, people=args.people)
+        login = os_username()
+        staff = ensure_demo_staff(db, actor_for_os_user(db, login), login)
+        summary = fill(db, staff.writer, seed=args.seed, people=args.people)
     finally:
         db.dispose()
     print(f"demo data written to {db.description}: {summary}")
+    if staff.passwords:
+        print("demo accounts (the passwords are shown this once):")
+        for name, password in staff.passwords.items():
+            print(f"  {name:<18} {password}")
     return 0
 
 
@@ -215,7 +239,6 @@ def cmd_due(args: argparse.Namespace) -> int:
 def cmd_report(args: argparse.Namespace) -> int:
     from fieldops.rules import Profile, plural
     from fieldops.services import reports_run
-    from fieldops.services.context import actor_for, os_username
 
     # Everything the user typed is checked before the database is opened or a page drawn.
     kind = reports_run.find_report(args.kind)
@@ -233,8 +256,7 @@ def cmd_report(args: argparse.Namespace) -> int:
     db = _open_existing(args)
     try:
         profile = Profile.default()
-        with db.read() as s:  # who acts, without signing anyone in (a read-only command)
-            actor = actor_for(s, os_username())
+        actor = _actor(db)  # the export is audited: the login's account, or a refusal
         produced = reports_run.produce(
             db,
             actor,
@@ -342,28 +364,69 @@ def _is_login_account(name: str) -> bool:
     return os.path.basename(entry.pw_shell) not in ("nologin", "false")
 
 
+def _password(args: argparse.Namespace) -> str | None:
+    if args.password_stdin:
+        return sys.stdin.readline().rstrip("\n")
+    if not sys.stdin.isatty():
+        return None
+    import getpass
+
+    first = getpass.getpass("Password for the account (at least 10 characters): ")
+    if getpass.getpass("The same password again: ") != first:
+        raise UserError("the two passwords differ; nothing was changed.")
+    return first
+
+
 def cmd_staff(args: argparse.Namespace) -> int:
+    from fieldops.services.context import os_username
+    from fieldops.services.signin import create_first_admin, needs_first_admin, set_password
     from fieldops.services.staff import list_staff, set_staff
 
     if args.username and not args.role:
         print("fieldops: give --role for the staff member", file=sys.stderr)
         return 2
-    db, actor = _open(args)
+    db = _open(args)
     try:
-        if args.username:
-            if actor.role == "admin" and not args.new:
+        if args.username and needs_first_admin(db):
+            # A database no administrator can sign in to: this makes its first one.
+            if args.role != FIRST_ROLE:
+                raise UserError(
+                    f"this database has no administrator yet; make one first with "
+                    f"'fieldops staff NAME --role {FIRST_ROLE}'."
+                )
+            password = _password(args)
+            if password is None:
+                raise UserError(
+                    "the first administrator needs a password: run this at a terminal, "
+                    "or give --password-stdin."
+                )
+            login = args.os_user or os_username()
+            create_first_admin(db, args.username, args.name, password, os_user=login)
+            guard.say(f"{args.username} is this database's administrator, acting for {login!r}")
+        elif args.username:
+            actor = _actor(db)
+            if not args.new and not args.os_user:
                 # (a non-administrator is refused by set_staff, whatever the name)
                 refuse_unknown_login(args.username, {u.username for u in list_staff(db)})
             set_staff(
-                db, actor, args.username, args.role, full_name=args.name, active=not args.inactive
+                db,
+                actor,
+                args.username,
+                args.role,
+                full_name=args.name,
+                active=not args.inactive,
+                os_user=args.os_user,
             )
+            if args.password_stdin:
+                password = _password(args)
+                if password:
+                    set_password(db, actor, args.username, password)
         staff = list_staff(db)
     finally:
         db.dispose()
     for u in staff:
-        print(
-            f"{u.username:<20} {u.role:<11} {'active' if u.active else 'inactive':<9} {u.full_name}"
-        )
+        state = "active" if u.active else "inactive"
+        print(f"{u.username:<20} {u.role:<11} {state:<9} {u.os_user or '-':<12} {u.full_name}")
     return 0
 
 

@@ -9,6 +9,7 @@ import sqlite3
 from datetime import date
 
 import pytest
+from accounts_support import enrol
 from sqlalchemy import text
 
 from fieldops.db.engine import Database
@@ -78,14 +79,44 @@ def sqlite_db(tmp_path, sqlite_template):
     database.dispose()
 
 
-@pytest.fixture
-def operator() -> Actor:
-    return Actor(username="opal", role="operator", full_name="Opal Operator")
+def _enrolled(request, actor: Actor) -> Actor:
+    """The actor, with an account in whichever test database the test uses."""
+    for name in ("db", "sqlite_db"):
+        if name in request.fixturenames:
+            enrol(request.getfixturevalue(name), actor)
+    return actor
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _cheap_password_hashing():
+    """argon2 with tiny parameters (the one seam), so the suite stays fast."""
+    from argon2 import PasswordHasher
+
+    from fieldops.services.signin import use_hasher
+
+    old = use_hasher(PasswordHasher(time_cost=1, memory_cost=8, parallelism=1))
+    yield
+    use_hasher(old)
 
 
 @pytest.fixture
-def supervisor() -> Actor:
-    return Actor(username="sam", role="supervisor", full_name="Sam Supervisor")
+def operator(request) -> Actor:
+    return _enrolled(request, Actor(username="opal", role="operator", full_name="Opal Operator"))
+
+
+@pytest.fixture
+def officer(request) -> Actor:
+    return _enrolled(request, Actor(username="olly", role="officer", full_name="Olly Officer"))
+
+
+@pytest.fixture
+def supervisor(request) -> Actor:
+    return _enrolled(request, Actor(username="sam", role="supervisor", full_name="Sam Supervisor"))
+
+
+@pytest.fixture
+def admin(request) -> Actor:
+    return _enrolled(request, Actor(username="ada", role="admin", full_name="Ada Admin"))
 
 
 @pytest.fixture

@@ -10,6 +10,7 @@ import sys
 from datetime import date
 
 import pytest
+from accounts_support import login_as_demo_supervisor
 
 from fieldops import __version__
 from fieldops.cli import main
@@ -55,12 +56,14 @@ def _names(path) -> list[tuple]:
 
 def test_demo_is_deterministic_and_check_passes(tmp_path):
     from fieldops.demo import fill
-    from fieldops.services.setup import open_database, sign_in_os_user
+    from fieldops.services.demo_accounts import ensure_demo_staff
+    from fieldops.services.setup import open_database
 
     paths = []
     for name in ("a.db", "b.db"):
         opened = open_database(str(tmp_path / name))
-        fill(opened.db, sign_in_os_user(opened.db), seed=7, people=60, anchor=date(2026, 11, 20))
+        writer = ensure_demo_staff(opened.db, None, "clerk7").writer
+        fill(opened.db, writer, seed=7, people=60, anchor=date(2026, 11, 20))
         opened.db.dispose()
         paths.append(tmp_path / name)
     assert _names(paths[0]) == _names(paths[1]) and len(_names(paths[0])) == 60
@@ -109,22 +112,29 @@ def test_check_reports_a_record_that_bypassed_the_services(tmp_path):
     assert result.returncode == 1 and "no audit trail" in result.stdout
 
 
-def test_the_os_user_is_recorded_as_the_actor(tmp_path):
+def test_the_demo_is_recorded_against_its_accounts_not_the_logname(tmp_path):
+    # Issue 12: the demo writes as its own accounts; LOGNAME names no one.
     db = str(tmp_path / "u.db")
-    run(
-        "--db",
-        db,
-        "demo",
-        "--seed",
-        "1",
-        "--people",
-        "20",
+    result = run(
+        "--db", db, "demo", "--seed", "1", "--people", "20",
         env={"USER": "clerk7", "LOGNAME": "clerk7"},
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    passwords = dict(
+        line.split() for line in result.stdout.splitlines() if line.startswith("  demo-")
     )
+    assert set(passwords) == {"demo-operator", "demo-officer", "demo-supervisor", "demo-admin"}
+    assert len(set(passwords.values())) == 4 and all(len(p) >= 10 for p in passwords.values())
     con = sqlite3.connect(db)
     actors = {r[0] for r in con.execute("SELECT DISTINCT actor FROM audit_event")}
+    hashes = [r[0] for r in con.execute("SELECT password_hash FROM staff_user")]
     con.close()
-    assert actors == {"clerk7"}
+    assert actors == {"demo-admin", "demo-supervisor"}
+    assert all(h.startswith("$argon2id$") for h in hashes)
+    assert not any(p in h for h in hashes for p in passwords.values())
+    again = run("--db", db, "demo", "--seed", "2", "--people", "5")  # the mapped admin
+    assert again.returncode == 0, again.stderr
+    assert "demo-" not in again.stdout  # the passwords were shown once
 
 
 def test_report_register_writes_the_period_as_a_pdf(tmp_path):
@@ -134,6 +144,7 @@ def test_report_register_writes_the_period_as_a_pdf(tmp_path):
 
     db = str(tmp_path / "r.db")
     assert run("--db", db, "demo", "--seed", "5", "--people", "40").returncode == 0
+    login_as_demo_supervisor(db)  # record reports are a supervisor's (issue 12)
     out = tmp_path / "register.pdf"
     result = run(
         "--db",
@@ -173,16 +184,63 @@ def test_report_refuses_a_backwards_period(tmp_path):
     assert not (tmp_path / "r.pdf").exists()
 
 
-def test_the_first_user_administers_staff_from_the_command_line(tmp_path):
+def _admin(db: str, env: dict | None = None, password: str = "correct horse battery"):
+    return subprocess.run(
+        [sys.executable, "-m", "fieldops.cli", "--db", db, "staff", "ada", "--role", "admin",
+         "--password-stdin"],
+        input=password + "\n", capture_output=True, text=True,
+        env={**os.environ, **(env or {})}, timeout=120,
+    )  # fmt: skip
+
+
+def test_the_first_administrator_is_made_on_the_command_line_for_the_real_login(tmp_path):
+    import pwd
+
     db = str(tmp_path / "s.db")
-    env = {"USER": "clerk7", "LOGNAME": "clerk7"}
+    env = {"USER": "clerk7", "LOGNAME": "clerk7"}  # ignored: the real user id decides
+    me = pwd.getpwuid(os.getuid()).pw_name
+    short = _admin(db, env, "short")
+    assert short.returncode == 1 and "10 characters" in short.stderr
+    made = _admin(db, env)
+    assert made.returncode == 0, made.stderr
+    assert f"ada                  admin       active    {me}" in made.stdout
+    assert "clerk7" not in made.stdout
     result = run(
         "--db", db, "staff", "sam", "--role", "supervisor", "--name", "Sam S", "--new", env=env
     )
     assert result.returncode == 0, result.stderr
     assert "sam" in result.stdout and "supervisor" in result.stdout
-    assert "clerk7" in result.stdout and "admin" in result.stdout  # first user of a new database
-    other = run(
-        "--db", db, "staff", "eve", "--role", "admin", env={"USER": "sam", "LOGNAME": "sam"}
-    )
-    assert other.returncode == 1 and "administrator" in other.stderr
+    again = _admin(db, env, "another password")  # the first administrator exists now
+    assert again.returncode == 0  # an update by the mapped administrator, not a second first
+
+
+def test_logname_root_run_as_another_user_is_not_root_and_may_not_write(
+    tmp_path, monkeypatch, capsys
+):
+    """Issue 12: LOGNAME=root run as nobody made itself an administrator.
+
+    The command runs in this process with the real user id reported as another
+    user's (the test's own interpreter may not be runnable by that user)."""
+    import pwd
+
+    db = str(tmp_path / "s.db")
+    assert _admin(db).returncode == 0
+    other = pwd.getpwnam("nobody")
+    monkeypatch.setenv("LOGNAME", "root")
+    monkeypatch.setenv("USER", "root")
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    monkeypatch.setattr(os, "getuid", lambda: other.pw_uid)
+    from fieldops.services.context import os_username
+
+    assert os_username() == "nobody"
+    assert main(["--db", db, "staff", "eve", "--role", "admin", "--new"]) == 1
+    err = capsys.readouterr().err
+    assert "'nobody' is not mapped" in err and len(err.strip().splitlines()) == 1
+    assert main(["--db", db, "demo", "--seed", "1", "--people", "5"]) == 1
+    assert "nobody" in capsys.readouterr().err
+    con = sqlite3.connect(db)
+    users = {r[0] for r in con.execute("SELECT username FROM staff_user")}
+    actors = {r[0] for r in con.execute("SELECT DISTINCT actor FROM audit_event")}
+    con.close()
+    assert users == {"ada"} and actors == {"ada"}
+    assert main(["--db", db, "check"]) == 0  # reading stays open to an unmapped login

@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from accounts_support import login_as_demo_supervisor
 
 from fieldops.db.migrate import head_revision, script_directory
 from fieldops.services.setup import open_database
@@ -69,6 +70,7 @@ def demo_db(tmp_path_factory) -> Path:
     path = folder / "d.db"
     result = run("--db", str(path), "demo", "--seed", "2", "--people", "40", tmp=folder)
     assert result.returncode == 0, result.stderr
+    login_as_demo_supervisor(path)  # the report commands here are a supervisor's
     return path
 
 
@@ -119,14 +121,14 @@ def test_a_writing_command_may_start_a_database_in_an_empty_file(tmp_path):
     target.touch()
     result = run("--db", str(target), "staff", tmp=tmp_path)
     assert result.returncode == 0, result.stderr
-    assert "clerk7" in result.stdout
+    assert "clerk7" not in result.stdout  # issue 12: listing staff signs no one up
 
 
 def test_the_first_run_of_a_writing_command_still_creates_the_database(tmp_path):
     target = tmp_path / "new" / "fieldops.db"
     result = run("--db", str(target), "staff", tmp=tmp_path)
     assert result.returncode == 0, result.stderr
-    assert target.exists() and "clerk7" in result.stdout
+    assert target.exists() and result.stdout == ""  # no accounts yet (issue 12)
     assert "new database" in result.stderr and str(target) in result.stderr
 
 
@@ -170,11 +172,9 @@ def test_read_only_commands_do_not_sign_anyone_in(tmp_path):
         assert result.returncode in (0, 1) and "Traceback" not in result.stderr, result.stderr
     con = sqlite3.connect(path)
     assert con.execute("SELECT count(*) FROM staff_user").fetchone() == (0,)
-    # The only event is the report's export (issue 12: producing a report is audited),
-    # recorded against the user who ran it, who is still no staff member.
-    assert con.execute("SELECT entity, action FROM audit_event").fetchall() == [
-        ("report", "exported")
-    ]
+    # Nothing is recorded: a report's export is audited, so a login mapped to no staff
+    # account is refused it (issue 12: an unmapped user may not write) in one line.
+    assert con.execute("SELECT count(*) FROM audit_event").fetchone() == (0,)
     con.close()
 
 
@@ -243,16 +243,24 @@ def _staff_names(path: Path) -> set[str]:
         con.close()
 
 
+def _first_admin(db: Path, tmp: Path) -> None:
+    result = run(
+        "--db", str(db), "staff", "ada", "--role", "admin", "--password-stdin",
+        tmp=tmp, input="correct horse battery\n",
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+
+
 @pytest.mark.parametrize("name", ["nobody", "no-such-login-q7"])
 def test_staff_refuses_a_login_that_exists_nowhere_unless_told_new(tmp_path, name):
     db = tmp_path / "s.db"
-    assert run("--db", str(db), "staff", tmp=tmp_path).returncode == 0
+    _first_admin(db, tmp_path)
     line = one_line_error(run("--db", str(db), "staff", name, "--role", "officer", tmp=tmp_path))
     assert name in line and "--new" in line
-    assert _staff_names(db) == {"clerk7"}
+    assert _staff_names(db) == {"ada"}
     result = run("--db", str(db), "staff", name, "--role", "officer", "--new", tmp=tmp_path)
     assert result.returncode == 0, result.stderr
-    assert _staff_names(db) == {"clerk7", name}
+    assert _staff_names(db) == {"ada", name}
     # once a staff login exists, changing it needs no --new
     result = run("--db", str(db), "staff", name, "--role", "supervisor", tmp=tmp_path)
     assert result.returncode == 0, result.stderr
@@ -263,6 +271,7 @@ def test_staff_accepts_an_account_of_this_computer_without_new(tmp_path):
     if os.path.basename(me.pw_shell) in ("nologin", "false"):
         pytest.skip("the test runs as an account without a login shell")
     db = tmp_path / "s.db"
+    _first_admin(db, tmp_path)
     result = run("--db", str(db), "staff", me.pw_name, "--role", "officer", tmp=tmp_path)
     assert result.returncode == 0, result.stderr
     assert me.pw_name in _staff_names(db)

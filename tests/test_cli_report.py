@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from accounts_support import login_as_demo_supervisor
 from pypdf import PdfReader
 from test_cli_errors import one_line_error, run, tree
 
@@ -23,6 +24,7 @@ def demo(tmp_path_factory) -> Path:
     path = folder / "d.db"
     result = run("--db", str(path), "demo", "--seed", "3", "--people", "40", tmp=folder)
     assert result.returncode == 0, result.stderr
+    login_as_demo_supervisor(path)  # record reports are a supervisor's (issue 12)
     return path
 
 

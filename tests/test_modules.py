@@ -174,11 +174,11 @@ def test_the_pound_checks_an_impoundment_changed_past_the_services(
     )
 
 
-def test_demo_data_grows_by_registration(sqlite_db, operator, install):
+def test_demo_data_grows_by_registration(sqlite_db, supervisor, install):
     from fieldops.demo import fill
 
     install(fake.LEASH)
-    summary = fill(sqlite_db, operator, seed=3, people=20, anchor=date(2026, 11, 20))
+    summary = fill(sqlite_db, supervisor, seed=3, people=20, anchor=date(2026, 11, 20))
     assert "impoundments" in summary and "2 leash permits" in summary
 
 

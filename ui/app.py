@@ -16,7 +16,8 @@ from fieldops.db.engine import Database, describe_url, resolve_url
 from fieldops.db.migrate import SchemaTooNewError
 from fieldops.rules import Profile
 from fieldops.services.context import Actor
-from fieldops.services.setup import open_database, sign_in_os_user
+from fieldops.services.setup import open_database
+from ui.account.dialogs import sign_in_at_start
 from ui.areas import AREAS, Area
 from ui.context import AppContext
 from ui.errors import ErrorRouter
@@ -84,8 +85,12 @@ def build_main_window(
     areas: Sequence[Area] = AREAS,
 ) -> MainWindow:
     """The main window for an open database and a signed-in actor (not yet shown)."""
+    from ui.account.lock import SessionController
+
     ctx = build_context(db, actor, today=today, errors=errors)
-    return MainWindow(ctx, areas, backup=backup)
+    window = MainWindow(ctx, areas, backup=backup)
+    window.session = SessionController(window)  # type: ignore[attr-defined]
+    return window
 
 
 def show_startup_error(title: str, message: str, details: str = "") -> None:
@@ -104,7 +109,7 @@ def _database_name(db_arg: str | None) -> str:
 
 
 def run(db_arg: str | None) -> int:
-    """Open the database, sign in the OS user, show the window; the exit code."""
+    """Open the database, sign in (the first administrator on a new one), show the window."""
     running = QApplication.instance()  # a QCoreApplication, as Qt declares it
     app = running if isinstance(running, QApplication) else QApplication(sys.argv[:1])
     configure_application(app)
@@ -122,11 +127,15 @@ def run(db_arg: str | None) -> int:
         )
         return EXIT_CANNOT_OPEN
     try:
-        actor = sign_in_os_user(opened.db)
+        # A new database asks for its first administrator; then everyone signs in.
+        actor = sign_in_at_start(opened.db)
     except Exception as exc:
         opened.db.dispose()
         show_startup_error("FieldOps could not sign you in.", str(exc), traceback.format_exc())
         return EXIT_CANNOT_OPEN
+    if actor is None:  # sign-in cancelled: nothing to show
+        opened.db.dispose()
+        return 0
     window = build_main_window(opened.db, actor, backup=opened.upgrade.backup)
     window.show()
     try:

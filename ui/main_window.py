@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
 
 from fieldops import __version__
 from fieldops.services.context import Actor
+from ui.account import may_create, restrict_page
 from ui.areas import AREAS, Area, build_page
 from ui.common.pages import Creates, HasPageActions, NamesNewRecord, Refreshable, Searchable
 from ui.context import AppContext
@@ -77,6 +78,7 @@ class MainWindow(QMainWindow):
         page = self._pages.get(key)
         if page is None:
             page = build_page(self.areas[index], self.ctx)
+            restrict_page(self.ctx, key, page)  # what the role may not do is not offered
             self._pages[key] = page
             self.stack.addWidget(page)
         self.stack.setCurrentWidget(page)
@@ -95,6 +97,17 @@ class MainWindow(QMainWindow):
 
     def page(self, key: str) -> QWidget | None:
         return self._pages.get(key)
+
+    def signed_in_as(self, actor: Actor) -> None:
+        """Another user signed in (Switch user): every page is rebuilt for their role."""
+        current = self.current_area()
+        self.ctx.actor = actor
+        for page in self._pages.values():
+            self.stack.removeWidget(page)
+            page.deleteLater()
+        self._pages.clear()
+        self.user_label.setText(signed_in_text(actor))
+        self.show_area(current)
 
     # -- menus -----------------------------------------------------------
 
@@ -140,7 +153,8 @@ class MainWindow(QMainWindow):
         # pages may use the same shortcut without making it ambiguous.
         self.records_menu.clear()
         self.find_action.setEnabled(isinstance(page, Searchable))
-        self.new_action.setEnabled(isinstance(page, Creates))
+        area = next((k for k, p in self._pages.items() if p is page), "")
+        self.new_action.setEnabled(isinstance(page, Creates) and may_create(self.ctx, area))
         self.new_action.setText(
             page.new_record_label if isinstance(page, NamesNewRecord) else "&New…"
         )

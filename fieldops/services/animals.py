@@ -13,6 +13,7 @@ from sqlalchemy.orm.exc import StaleDataError
 from fieldops.db.engine import Database
 from fieldops.db.models import SEXES, SPECIES, Animal, Person, RabiesVaccination
 from fieldops.errors import Collector, NotFoundError, StaleRecordError
+from fieldops.permissions import Permission, requires
 from fieldops.services import validate as v
 from fieldops.services.audit import HistoryEntry, history
 from fieldops.services.context import Actor, audit, changed_only, jsonable, now, snapshot
@@ -291,6 +292,7 @@ def _view(s: Session, a: Animal) -> AnimalView:
     )
 
 
+@requires(Permission.RECORDS)
 def add_animal(s: Session, actor: Actor, inp: AnimalInput, today: date) -> Animal:
     """Create an animal inside a caller's unit of work (an intake creates one too)."""
     inp = validate_animal(inp, today)
@@ -303,12 +305,14 @@ def add_animal(s: Session, actor: Actor, inp: AnimalInput, today: date) -> Anima
     return animal
 
 
+@requires(Permission.RECORDS)
 def create_animal(db: Database, actor: Actor, inp: AnimalInput, *, today: date) -> AnimalView:
     inp = validate_animal(inp, today)
     with db.write() as s:
         return _view(s, add_animal(s, actor, inp, today))
 
 
+@requires(Permission.RECORDS)
 def update_animal(
     db: Database,
     actor: Actor,
@@ -339,6 +343,7 @@ def update_animal(
         raise StaleRecordError("The record was changed by someone else; reopen it.") from exc
 
 
+@requires(Permission.RECORDS)
 def add_vaccination(
     db: Database, actor: Actor, animal_id: int, inp: VaccinationInput, *, today: date
 ) -> AnimalView:

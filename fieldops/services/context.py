@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import getpass
 import json
+import os
 from collections.abc import Sequence
 from dataclasses import dataclass, fields, is_dataclass
 from datetime import UTC, date, datetime
@@ -16,35 +17,38 @@ from sqlalchemy.orm import Session
 from fieldops.db.engine import READONLY
 from fieldops.db.models import AuditChainHead, AuditEvent, StaffUser
 from fieldops.db.models.audit import GENESIS, body_hash, event_body
-from fieldops.errors import NotFoundError, PermissionDeniedError
-
-SUPERVISOR_ROLES = frozenset({"supervisor", "admin"})
+from fieldops.errors import NotFoundError
 
 
 @dataclass(frozen=True)
 class Actor:
-    """The person a change is recorded against."""
+    """The person a change is recorded against.
+
+    ``role`` is what the window shows and which controls it offers; a service
+    never trusts it, but reads the account's role in its unit of work
+    (fieldops/permissions.py).
+    """
 
     username: str
     role: str = "operator"
     full_name: str = ""
 
-    @property
-    def is_supervisor(self) -> bool:
-        return self.role in SUPERVISOR_ROLES
-
-    def require_supervisor(self, what: str) -> None:
-        if not self.is_supervisor:
-            raise PermissionDeniedError(
-                f"{what} needs a supervisor; {self.username} is {self.role}."
-            )
-
 
 def os_username() -> str:
+    """The login of this process's REAL user id.
+
+    Never ``LOGNAME`` or ``USER`` (what ``getpass.getuser`` reads first): anyone can
+    set those, and ``LOGNAME=root`` must not make a command act as root.
+    """
     try:
+        import pwd
+    except ImportError:  # Windows: no account database; the session's own name
         return getpass.getuser()
-    except Exception:  # no login name (e.g. a container): still record something true
-        return "unknown-os-user"
+    uid = os.getuid()
+    try:
+        return pwd.getpwuid(uid).pw_name
+    except KeyError:  # a uid with no account (a container): still something true
+        return f"uid-{uid}"
 
 
 def now() -> datetime:
@@ -210,9 +214,9 @@ def fetch(session: Session, model: type[T], row_id: int) -> T:
     return row
 
 
-def actor_for(session: Session, username: str) -> Actor:
-    """The staff record for a login name; unknown names act as operators."""
+def actor_for(session: Session, username: str) -> Actor | None:
+    """The active staff account with a login name as an actor; None for no such account."""
     user = session.query(StaffUser).filter_by(username=username, active=True).one_or_none()
     if user is None:
-        return Actor(username=username, role="operator")
+        return None
     return Actor(username=user.username, role=user.role, full_name=user.full_name)

@@ -28,6 +28,7 @@ from fieldops.db.models import (
     ReleaseEvidence,
 )
 from fieldops.errors import Collector, PermissionDeniedError, UserError, ValidationError
+from fieldops.permissions import Permission, has_permission, requires
 from fieldops.rules import (
     ImpoundHold,
     Profile,
@@ -221,6 +222,7 @@ def _when(at: datetime | None, imp: Impoundment, c: Collector, field_: str = "at
     return moment
 
 
+@requires(Permission.RELEASES)
 def release(
     db: Database, actor: Actor, impoundment_id: int, req: ReleaseRequest, profile: Profile
 ) -> ImpoundView:
@@ -236,7 +238,7 @@ def release(
         recipient = load_person(s, req.recipient_id)
         checked = _check(s, imp, req, at, profile)
         overridden = [x for x in checked if x.override_reason]
-        if overridden and not actor.is_supervisor:
+        if overridden and not has_permission(s, actor, Permission.OVERRIDES):
             raise PermissionDeniedError(
                 "Only a supervisor may override a block: "
                 + ", ".join(x.requirement.label for x in overridden)
@@ -419,6 +421,7 @@ def _simple(
         return build_view(s, imp, profile, moment)
 
 
+@requires(Permission.RELEASES)
 def transfer(
     db: Database,
     actor: Actor,
@@ -435,6 +438,7 @@ def transfer(
     )
 
 
+@requires(Permission.RELEASES)
 def destroy(
     db: Database,
     actor: Actor,
@@ -465,6 +469,7 @@ def destroy(
     )
 
 
+@requires(Permission.RELEASES)
 def record_death(
     db: Database,
     actor: Actor,
@@ -486,6 +491,7 @@ def record_death(
     )
 
 
+@requires(Permission.RELEASES)
 def record_escape(
     db: Database,
     actor: Actor,
@@ -507,6 +513,7 @@ def record_escape(
     )
 
 
+@requires(Permission.CORRECTIONS)
 def correct_disposition(
     db: Database,
     actor: Actor,
@@ -527,7 +534,6 @@ def correct_disposition(
     cannot turn another disposition into a release, or one kind of release
     into the other: that would record a release nobody checked.
     """
-    actor.require_supervisor("Correcting a disposition")
     with db.write() as s:
         imp = load_impoundment(s, impoundment_id, lock=True)
         old = current_disposition(s, imp.id)

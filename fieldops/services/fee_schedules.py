@@ -18,6 +18,7 @@ from sqlalchemy.orm import Session
 from fieldops.db.engine import Database
 from fieldops.db.models import SPECIES, FeeScheduleEntry
 from fieldops.errors import Collector
+from fieldops.permissions import Permission, requires
 from fieldops.rules import FeeSchedule, Profile, format_day
 from fieldops.services import validate as v
 from fieldops.services.context import Actor, audit, jsonable, now
@@ -61,9 +62,9 @@ def parse_amount(c: Collector, field: str, value: object) -> Decimal | None:
     return amount.quantize(Decimal("0.01"))
 
 
+@requires(Permission.FEE_SCHEDULES)
 def enter_fee_schedule(db: Database, actor: Actor, inp: FeeScheduleInput) -> FeeScheduleView:
     """Record a council resolution's fees for every species (supervisors only)."""
-    actor.require_supervisor("Entering a fee schedule")
     c = Collector()
     resolution = v.clean(inp.resolution)
     v.required(c, "resolution", resolution, "Resolution number", 100)

@@ -464,8 +464,9 @@ EVENT_KINDS: dict[str, EventKind] = {
 def all_event_kinds() -> dict[str, EventKind]:
     """The core's event kinds and every installed module's (``Module.event_kinds``)."""
     from fieldops.modules import installed_modules
+    from fieldops.services.account_words import account_event_kinds
 
-    kinds = dict(EVENT_KINDS)
+    kinds = dict(EVENT_KINDS) | {k: EventKind(*v) for k, v in account_event_kinds().items()}
     for module in installed_modules():
         kinds.update(module.event_kinds)
     return kinds

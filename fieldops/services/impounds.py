@@ -18,6 +18,7 @@ from fieldops.db.models import (
     Person,
 )
 from fieldops.errors import Collector, ValidationError
+from fieldops.permissions import Permission, requires, roles_with
 from fieldops.rules import Profile, impound_hold, is_repeat_impoundment, to_local
 from fieldops.services import validate as v
 from fieldops.services.animals import (
@@ -208,6 +209,7 @@ def repeat_check(
         return _earlier_in_window(s, animal_id, impounded_at, profile)
 
 
+@requires(Permission.INTAKE)
 def intake(db: Database, actor: Actor, inp: IntakeInput, profile: Profile) -> ImpoundView:
     """Log an animal into the pound; computes and records its hold (58-526)."""
     at = now()
@@ -319,9 +321,10 @@ class OfficerChoices:
     last: str  # the officer on this user's latest intake, "" if none
 
 
-OFFICER_ROLES = ("officer", "supervisor", "admin")
+OFFICER_ROLES = roles_with(Permission.CALLS)  # officers first (the table's order)
 
 
+@requires(Permission.INTAKE)
 def officer_choices(db: Database, actor: Actor) -> OfficerChoices:
     """Staff to choose the officer from, and the one this user named last time.
 
@@ -526,6 +529,7 @@ def get_photo(db: Database, impoundment_id: int) -> Photo | None:
         return Photo(p.filename, p.media_type, p.content) if p else None
 
 
+@requires(Permission.INTAKE)
 def move_kennel(db: Database, actor: Actor, impoundment_id: int, kennel: str) -> None:
     with db.write() as s:
         imp = load_impoundment(s, impoundment_id)

@@ -37,6 +37,7 @@ from fieldops.errors import (
     UserError,
     ValidationError,
 )
+from fieldops.permissions import Permission, has_permission, requires
 from fieldops.rules import Profile, impound_hold, to_local
 from fieldops.services import validate as v
 from fieldops.services.animals import FIELDS as ANIMAL_FIELDS
@@ -214,6 +215,7 @@ HOLD_RECORD = (
 )
 
 
+@requires(Permission.INTAKE)
 def correct_intake(
     db: Database,
     actor: Actor,
@@ -244,10 +246,10 @@ def correct_intake(
         if not changed:
             raise UserError("Nothing was corrected: every detail is as recorded.")
         moves = _moves_hold(changed, old, new)
-        if moves and not actor.is_supervisor:
+        if moves and not has_permission(s, actor, Permission.CORRECTIONS):
             raise PermissionDeniedError(
                 "Correcting the time of impoundment, a bite or an owner surrender moves the "
-                f"hold and needs a supervisor; {actor.username} is {actor.role}."
+                f"hold and needs a supervisor; {actor.username} may not."
             )
         if moves and current_disposition(s, imp.id) is not None:
             raise ValidationError(

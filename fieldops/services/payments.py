@@ -19,6 +19,7 @@ from fieldops.db.models import (
     PaymentLine,
 )
 from fieldops.errors import Collector
+from fieldops.permissions import Permission, requires
 from fieldops.rules import Profile, adoption_fees, format_day, redemption_fees
 from fieldops.rules.fees import FeeQuote
 from fieldops.rules.release import release_kind
@@ -179,6 +180,7 @@ def _check_charges(
     c.raise_if_any()
 
 
+@requires(Permission.PAYMENTS)
 def record_payment(
     db: Database, actor: Actor, impoundment_id: int, inp: PaymentInput, profile: Profile
 ) -> FeeSummary:

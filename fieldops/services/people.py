@@ -14,6 +14,7 @@ from fieldops.db.engine import Database
 from fieldops.db.models import Animal, Person
 from fieldops.db.search import phone_search_text
 from fieldops.errors import Collector, NotFoundError, StaleRecordError, UserError
+from fieldops.permissions import Permission, requires
 from fieldops.services import validate as v
 from fieldops.services.context import Actor, audit, changed_only, now, snapshot
 from fieldops.services.listing import Page, active_count, fts_ids, page_ids
@@ -275,6 +276,7 @@ def matching_people(db: Database, inp: PersonInput) -> tuple[PersonMatch, ...]:
         return _matches(s, inp)
 
 
+@requires(Permission.RECORDS)
 def create_person(
     db: Database, actor: Actor, inp: PersonInput, *, allow_duplicate: bool = False
 ) -> PersonView:
@@ -294,6 +296,7 @@ def create_person(
         return _view(s, person)
 
 
+@requires(Permission.RECORDS)
 def update_person(
     db: Database, actor: Actor, person_id: int, inp: PersonInput, *, expected_version: int
 ) -> PersonView:
@@ -318,6 +321,7 @@ def update_person(
         raise StaleRecordError("The record was changed by someone else; reopen it.") from exc
 
 
+@requires(Permission.RECORDS)
 def archive_person(db: Database, actor: Actor, person_id: int, reason: str) -> None:
     c = Collector()
     c.check(bool(v.clean(reason)), "reason", "Say why the record is archived.")

@@ -14,6 +14,7 @@ from datetime import UTC, date, datetime, time, timedelta
 from typing import TYPE_CHECKING, Any
 
 from fieldops.demo import STREETS
+from fieldops.permissions import Permission, requires
 from fieldops.rules import Profile
 from fieldops.services.context import now
 
@@ -31,6 +32,7 @@ def _at(day: date, hour: int, profile: Profile) -> datetime:
     return datetime.combine(day, time(hour, 15), profile.timezone).astimezone(UTC)
 
 
+@requires(Permission.INTAKE)
 def impoundments(
     db: Database,
     actor: Actor,

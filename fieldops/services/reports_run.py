@@ -22,6 +22,7 @@ from fieldops.db.engine import Database
 from fieldops.errors import UserError
 from fieldops.files import write_whole_file
 from fieldops.modules import ReportKind, ReportOutput, ReportRequest, ReportTable, report_kinds
+from fieldops.permissions import Permission, requires
 from fieldops.rules import Profile
 from fieldops.services.audit import audit_head
 from fieldops.services.context import Actor, audit, now
@@ -58,13 +59,6 @@ def file_format(path: str | Path) -> str:
     return FORMATS[suffix]
 
 
-def check_may_run_reports(actor: Actor) -> None:
-    """ROLE CHECK (issue 12: "reports are a supervisor's task"). The permission table
-    replaces this one line's body; until it lands anyone signed in runs reports, as
-    the register always allowed."""
-    return None
-
-
 @dataclass(frozen=True)
 class Produced:
     """A built report and what it was asked for (what the export and its audit need)."""
@@ -76,6 +70,7 @@ class Produced:
     output: ReportOutput
 
 
+@requires(Permission.REPORTS)
 def produce(
     db: Database,
     actor: Actor,
@@ -98,7 +93,6 @@ def produce(
     turns True between its steps.
     """
     kind = find_report(name)
-    check_may_run_reports(actor)  # ROLE CHECK (issue 12)
     request = ReportRequest(
         db=db,
         start=start,
@@ -118,6 +112,7 @@ def produce(
     return out
 
 
+@requires(Permission.REPORTS)
 def export(
     db: Database,
     actor: Actor,
@@ -147,6 +142,7 @@ def export(
     return written
 
 
+@requires(Permission.REPORTS)
 def record_printed(db: Database, actor: Actor, produced: Produced, printer: str) -> None:
     """Audit a report sent to a printer (``report:exported``, format "print")."""
     with db.write() as s:

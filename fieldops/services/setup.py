@@ -1,7 +1,8 @@
 """Opening a database for use: resolve, migrate, and know who is acting.
 
 Two ways in. ``open_database`` is for whoever may change the database (the
-window, ``fieldops demo``, ``fieldops staff``): it creates a missing one and
+window, ``fieldops demo``, ``fieldops staff``; the command line acts as the staff
+account its real login is mapped to, ``command_line_actor``): it creates a missing one and
 upgrades an older one. ``open_existing_database`` is for the commands that only
 read (``check``, ``due``, ``report``): it opens a FieldOps database at the
 current schema as it is, and refuses anything else in words, creating nothing.
@@ -16,7 +17,6 @@ import stat
 from dataclasses import dataclass
 from pathlib import Path
 
-from sqlalchemy import func, select
 from sqlalchemy.engine import make_url
 
 from fieldops.db.engine import Database, describe_url, resolve_url
@@ -27,9 +27,8 @@ from fieldops.db.migrate import (
     require_head,
     upgrade,
 )
-from fieldops.db.models import StaffUser
 from fieldops.errors import UserError
-from fieldops.services.context import Actor, actor_for, audit, os_username
+from fieldops.services.context import Actor, os_username
 
 
 class DatabaseNotFoundError(UserError):
@@ -169,26 +168,24 @@ def _read_only_uri(path: Path) -> str:
     return f"{uri}?mode=ro&immutable=1"
 
 
-def sign_in_os_user(db: Database) -> Actor:
-    """The operating-system user as an actor.
+class UnmappedLoginError(UserError):
+    """The operating-system login running a command is mapped to no staff account."""
 
-    On a database with no staff yet, the first person to open it becomes its
-    administrator (someone has to be able to add the others); the creation is
-    audited like any change.
+
+def command_line_actor(db: Database) -> Actor:
+    """The staff account the process's real login is mapped to; refused when there is none.
+
+    The login comes from the real user id (``os_username``), never from ``LOGNAME``
+    or ``USER``, which anyone can set.
     """
-    username = os_username()
-    with db.write() as s:
-        if s.execute(select(func.count()).select_from(StaffUser)).scalar_one() == 0:
-            user = StaffUser(username=username, full_name=username, role="admin")
-            s.add(user)
-            s.flush()
-            audit(
-                s,
-                Actor(username, "admin"),
-                "create",
-                "staff_user",
-                user.id,
-                after={"username": username, "role": "admin"},
-                reason="first user of a new database",
-            )
-        return actor_for(s, username)
+    from fieldops.services.staff import actor_for_os_user
+
+    login = os_username()
+    actor = actor_for_os_user(db, login)
+    if actor is None:
+        raise UnmappedLoginError(
+            f"the computer login {login!r} is not mapped to an active FieldOps staff account, "
+            "so it may not change this database; an administrator maps it with "
+            f"'fieldops staff ACCOUNT --role ROLE --os-user {login}'."
+        )
+    return actor

@@ -1,17 +1,22 @@
-"""Staff and their roles. The role decides who may override a block, enter
-fees or correct a disposition; only an administrator changes roles."""
+"""Staff accounts and their roles. Only an administrator changes them (the
+permission table, fieldops/permissions.py); an account is deactivated, never deleted."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 
 from sqlalchemy import select
 
 from fieldops.db.engine import Database
-from fieldops.db.models import ROLES, StaffUser
-from fieldops.errors import Collector, PermissionDeniedError
+from fieldops.db.models import AppSetting, StaffUser
+from fieldops.errors import Collector, UserError
+from fieldops.permissions import FIRST_ROLE, ROLES, Permission, requires, role_label
 from fieldops.services import validate as v
 from fieldops.services.context import Actor, audit
+
+IDLE_LOCK_KEY = "idle_lock_minutes"
+DEFAULT_IDLE_LOCK_MINUTES = 10
 
 
 @dataclass(frozen=True)
@@ -20,16 +25,42 @@ class StaffView:
     full_name: str
     role: str
     active: bool
+    os_user: str | None = None
+    has_password: bool = False
+    must_change_password: bool = False
+    locked_until: datetime | None = None
+
+
+def _view(u: StaffUser) -> StaffView:
+    return StaffView(
+        u.username,
+        u.full_name,
+        u.role,
+        u.active,
+        u.os_user,
+        u.password_hash is not None,
+        u.must_change_password,
+        u.locked_until,
+    )
 
 
 def list_staff(db: Database) -> tuple[StaffView, ...]:
     with db.read() as s:
-        return tuple(
-            StaffView(u.username, u.full_name, u.role, u.active)
-            for u in s.scalars(select(StaffUser).order_by(StaffUser.username))
-        )
+        return tuple(_view(u) for u in s.scalars(select(StaffUser).order_by(StaffUser.username)))
 
 
+def actor_for_os_user(db: Database, login: str) -> Actor | None:
+    """The active account mapped to an operating-system login; None when unmapped."""
+    with db.read() as s:
+        user = s.scalars(
+            select(StaffUser).where(StaffUser.os_user == login, StaffUser.active.is_(True))
+        ).first()
+        if user is None:
+            return None
+        return Actor(user.username, user.role, user.full_name)
+
+
+@requires(Permission.ACCOUNTS)
 def set_staff(
     db: Database,
     actor: Actor,
@@ -38,45 +69,82 @@ def set_staff(
     *,
     full_name: str = "",
     active: bool = True,
+    os_user: str | None = None,
 ) -> StaffView:
-    """Add a staff member or change one's role (administrators only); audited."""
-    if actor.role != "admin":
-        raise PermissionDeniedError(
-            f"Only an administrator may change staff; {actor.username} is {actor.role}."
-        )
+    """Add a staff account or change one's role, name, state or OS login; audited.
+
+    ``os_user``: the computer login the account acts as on the command line
+    (None leaves it as it is, "" removes the mapping)."""
     c = Collector()
     username = v.clean(username)
     v.required(c, "username", username, "Login name", 100)
     c.check(role in ROLES, "role", f"Role must be one of: {', '.join(ROLES)}.")
     c.check(
-        not (username == actor.username and (role != "admin" or not active)),
+        not (username == actor.username and (role != FIRST_ROLE or not active)),
         "role",
-        "You cannot remove your own administrator rights; ask another administrator.",
+        f"You cannot remove your own {role_label(FIRST_ROLE)} rights; ask another "
+        f"{role_label(FIRST_ROLE)}.",
     )
+    mapped = v.clean(os_user) or None
     c.raise_if_any()
     with db.write() as s:
         user = s.scalars(select(StaffUser).where(StaffUser.username == username)).first()
+        if mapped is not None:
+            other = s.scalars(
+                select(StaffUser).where(StaffUser.os_user == mapped, StaffUser.username != username)
+            ).first()
+            if other is not None:
+                raise UserError(
+                    f"The computer login {mapped!r} is already mapped to {other.username}."
+                )
         before = None
         if user is None:
             user = StaffUser(username=username)
             s.add(user)
         else:
-            before = {"role": user.role, "full_name": user.full_name, "active": user.active}
+            before = {
+                "role": user.role,
+                "full_name": user.full_name,
+                "active": user.active,
+                "os_user": user.os_user,
+            }
         user.role, user.active = role, active
         user.full_name = v.clean(full_name) or user.full_name or username
+        if os_user is not None:
+            user.os_user = mapped
         s.flush()
-        audit(
-            s,
-            actor,
-            "update" if before else "create",
-            "staff_user",
-            user.id,
-            before=before,
-            after={
-                "username": username,
-                "role": role,
-                "full_name": user.full_name,
-                "active": active,
-            },
-        )
-        return StaffView(user.username, user.full_name, user.role, user.active)
+        after = {
+            "username": username,
+            "role": role,
+            "full_name": user.full_name,
+            "active": active,
+            "os_user": user.os_user,
+        }
+        action = "update" if before else "create"
+        audit(s, actor, action, "staff_user", user.id, before=before, after=after)
+        return _view(user)
+
+
+def idle_lock_minutes(db: Database) -> int:
+    """Minutes without input after which the window locks (0: never)."""
+    with db.read() as s:
+        row = s.get(AppSetting, IDLE_LOCK_KEY)
+    try:
+        return int(row.value) if row is not None else DEFAULT_IDLE_LOCK_MINUTES
+    except ValueError:
+        return DEFAULT_IDLE_LOCK_MINUTES
+
+
+@requires(Permission.SETTINGS)
+def set_idle_lock_minutes(db: Database, actor: Actor, minutes: int) -> int:
+    if not 0 <= minutes <= 240:
+        raise UserError("The idle lock must be between 0 (never) and 240 minutes.")
+    with db.write() as s:
+        row = s.get(AppSetting, IDLE_LOCK_KEY)
+        before = None if row is None else {"value": row.value}
+        if row is None:
+            row = AppSetting(key=IDLE_LOCK_KEY, value="")
+            s.add(row)
+        row.value = str(minutes)
+        audit(s, actor, "update", "app_setting", 0, before=before, after={IDLE_LOCK_KEY: minutes})
+    return minutes

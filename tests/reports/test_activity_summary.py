@@ -11,6 +11,7 @@ from datetime import UTC, date, datetime
 from decimal import Decimal
 
 import pytest
+from accounts_support import enrol
 from sqlalchemy import select
 
 from fieldops import modules
@@ -39,7 +40,8 @@ def demo_db(tmp_path_factory, sqlite_template):
     path = tmp_path_factory.mktemp("summary") / "demo.db"
     shutil.copyfile(sqlite_template, path)
     db = Database(f"sqlite:///{path}")
-    admin = Actor("admin", "admin", "Ada Admin")
+    # The demo is written by a supervisor (pound and officer work; issue 12's roles).
+    admin = enrol(db, Actor("sam", "supervisor", "Sam Supervisor"))
     fill(db, admin, seed=3, people=60, anchor=date(2026, 11, 30))
     fill(db, admin, seed=4, people=60, anchor=date(2025, 11, 20))  # the year before
     yield db

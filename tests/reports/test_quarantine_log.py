@@ -24,14 +24,14 @@ def text_of(pdf: bytes) -> str:
 
 
 @pytest.fixture
-def demo_db(sqlite_db, operator, supervisor):
+def demo_db(sqlite_db, officer, supervisor):
     from fieldops.demo import fill
 
-    fill(sqlite_db, operator, seed=3, people=30)
+    fill(sqlite_db, supervisor, seed=3, people=30)  # pound and officer work alike
     clinic = qs.list_clinics(sqlite_db, licensed_only=True)[0]
     qs.report_bite(
         sqlite_db,
-        operator,
+        officer,
         bite_input(
             days_ago(1),
             species="dog",

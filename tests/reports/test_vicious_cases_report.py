@@ -8,6 +8,7 @@ import shutil
 from datetime import timedelta
 
 import pytest
+from accounts_support import enrol
 from sqlalchemy import func, select
 from vicious_cases import HOSTILE, declared, owner_and_dog
 
@@ -30,7 +31,7 @@ def demo(tmp_path_factory, sqlite_template):
     path = tmp_path_factory.mktemp("vicious-report") / "demo.db"
     shutil.copyfile(sqlite_template, path)
     db = Database(f"sqlite:///{path}")
-    sam = Actor(username="sam", role="supervisor", full_name="Sam Supervisor")
+    sam = enrol(db, Actor(username="sam", role="supervisor", full_name="Sam Supervisor"))
     fill(db, sam, seed=3, people=200, anchor=ANCHOR)
     _owner, dog = owner_and_dog(db, sam, ANCHOR, HOSTILE, "Rex <the dog>")
     hostile = declared(db, sam, Profile.default(), dog.id, decided_at=PRINTED - timedelta(days=2))

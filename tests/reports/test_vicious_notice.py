@@ -16,6 +16,13 @@ JURISDICTION = "City of Riverton Animal Control"
 
 
 @pytest.fixture
+def operator(officer):
+    """Bites, quarantines and vicious cases are an officer's work (issue 12): the
+    records printed here are recorded by one."""
+    return officer
+
+
+@pytest.fixture
 def profile():
     from fieldops.rules import Profile
 

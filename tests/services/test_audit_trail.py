@@ -15,6 +15,7 @@ from contextlib import contextmanager
 from decimal import Decimal
 
 import pytest
+from accounts_support import enrol
 from sqlalchemy import select, text
 from support import local
 
@@ -72,6 +73,7 @@ def events(db: Database) -> list[AuditEvent]:
 @pytest.fixture
 def workflow(db, operator, owner, rex, impound, profile):
     """Staff, a person, an animal, an intake, a payment and a transfer: a real trail."""
+    enrol(db, ADMIN)  # roles are the database's: the administrator needs an account
     set_staff(db, ADMIN, "ada", "admin", full_name="Ada Admin")
     set_staff(db, ADMIN, "opal", "operator", full_name="Opal Operator")
     imp = impound(rex.id, local(2026, 11, 2))

@@ -27,7 +27,6 @@ from fieldops.services.people import PersonInput, archive_person, create_person,
 from fieldops.services.staff import set_staff
 
 CHICAGO = ZoneInfo("America/Chicago")
-ADMIN = Actor("ada", "admin", "Ada Admin")
 # What must never reach a clerk: dict and list reprs, key=value, ISO instants, raw ids.
 RAW = re.compile(r"\{'|\[\{|\w+=|\d{4}-\d\d-\d\dT\d\d:\d\d|\+00:00|_id\b|recipient|None")
 
@@ -44,9 +43,9 @@ def assert_readable(lines):
 
 
 def test_a_release_with_payment_and_its_correction_read_as_sentences(
-    db, operator, supervisor, owner, rex, impound, vaccinate, profile
+    db, operator, supervisor, admin, owner, rex, impound, vaccinate, profile
 ):
-    set_staff(db, ADMIN, "opal", "operator", full_name="Opal Operator")
+    set_staff(db, admin, "opal", "operator", full_name="Opal Operator")
     imp = impound(rex.id, local(2026, 11, 2, 9, 30), kennel="K-4")
     vaccinate(rex.id)
     at = local(2026, 11, 5, 15, 45)
@@ -92,7 +91,7 @@ def test_a_release_with_payment_and_its_correction_read_as_sentences(
     assert h["update"].sentence == "Changed kennel from “K-4” to “K-7”."
     # Who: the staff member's name when one is on file, else the login.
     assert h["payment"].who == "Opal Operator"
-    assert h["correct_disposition"].who == "sam"
+    assert h["correct_disposition"].who == "Sam Supervisor"  # every actor has an account now
 
 
 def test_every_other_disposition_reads_as_a_sentence(
@@ -139,7 +138,7 @@ def test_every_other_disposition_reads_as_a_sentence(
 
 
 def test_people_animals_fees_and_staff_read_as_sentences(
-    db, operator, supervisor, owner, rex, vaccinate, today
+    db, operator, supervisor, admin, owner, rex, vaccinate, today
 ):
     update_person(
         db,
@@ -205,13 +204,13 @@ def test_people_animals_fees_and_staff_read_as_sentences(
         "Tue 1 Dec 2026: impound $40.00, boarding $15.00 a day, adoption "
         "$75.00."
     )
-    set_staff(db, ADMIN, "opal", "officer", full_name="Opal Operator")
+    set_staff(db, admin, "otto", "officer", full_name="Otto Officer")
     with db.read() as s:
         from fieldops.db.models import StaffUser
 
-        staff_id = s.query(StaffUser.id).filter_by(username="opal").scalar()
+        staff_id = s.query(StaffUser.id).filter_by(username="otto").scalar()
     (staff,) = record_history(db, "staff_user", staff_id, CHICAGO)
-    assert staff.sentence == "Added Opal Operator (opal) as officer."
+    assert staff.sentence == "Added Otto Officer (otto) as officer."
 
 
 def test_an_unknown_event_kind_reads_as_field_value_pairs_in_local_time(db, owner):

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from zoneinfo import ZoneInfo
 
+from accounts_support import enrol
+
 from fieldops.services.context import Actor, audit_read
 from fieldops.services.history import record_history
 from fieldops.services.staff import set_staff
@@ -13,6 +15,7 @@ CHICAGO = ZoneInfo("America/Chicago")
 
 
 def test_a_role_change_reads_old_and_new_role(db):
+    enrol(db, ADMIN)  # roles are the database's: the administrator needs an account
     view = set_staff(db, ADMIN, "opal", "operator", full_name="Opal Operator")
     set_staff(db, ADMIN, "opal", "supervisor")
     with db.read() as s:

@@ -6,10 +6,17 @@ from __future__ import annotations
 from datetime import timedelta
 from decimal import Decimal
 
+import pytest
 from quarantine_support import PROFILE, bite_input, days_ago, local_today
 
 from fieldops import modules
 from fieldops.services import quarantine as qs
+
+
+@pytest.fixture
+def operator(officer):
+    """Bites, quarantines and vicious cases are an officer's work (issue 12's roles)."""
+    return officer
 
 
 def test_the_activity_figures_count_the_period_and_a_year_earlier(db, operator, supervisor, rex):

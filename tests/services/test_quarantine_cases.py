@@ -18,6 +18,13 @@ from fieldops.services.history import record_history
 
 
 @pytest.fixture
+def operator(officer):
+    """Bites, quarantines and vicious cases are an officer's work (issue 12): the
+    tests here record them as one."""
+    return officer
+
+
+@pytest.fixture
 def clinic(db, supervisor):
     return qs.create_clinic(
         db,

@@ -17,6 +17,12 @@ from fieldops.services.history import record_history
 
 
 @pytest.fixture
+def operator(officer):
+    """Bites and quarantines are an officer's work (issue 12's roles)."""
+    return officer
+
+
+@pytest.fixture
 def case(db, operator, supervisor, rex):
     pound = qs.create_clinic(
         db, supervisor, qs.ClinicInput("City Animal Control Pound", is_pound=True)

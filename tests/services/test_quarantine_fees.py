@@ -22,6 +22,13 @@ from fieldops.services.payments import LineInput, PaymentInput, quote, record_pa
 
 
 @pytest.fixture
+def operator(supervisor):
+    """This walk crosses the pound's counter and the officer's bite work: a supervisor may do
+    both (issue 12's roles; tests/services/test_role_matrix.py checks each role apart)."""
+    return supervisor
+
+
+@pytest.fixture
 def pound(db, supervisor):
     return qs.create_clinic(
         db, supervisor, qs.ClinicInput("City Animal Control Pound", is_pound=True)

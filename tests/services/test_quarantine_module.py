@@ -35,13 +35,13 @@ def test_the_module_takes_the_placeholders_place():
 
 
 def test_a_biting_stray_in_the_pound_is_not_released_while_its_quarantine_is_open(
-    db, operator, supervisor, rex, impound, pound, vaccinate
+    db, operator, officer, supervisor, rex, impound, pound, vaccinate
 ):
     vaccinate(rex.id, on=day(300), until=day(-300))
     imp = impound(rex.id, days_ago(12), reason="bite", bit_person=True)
     r = qs.report_bite(
         db,
-        operator,
+        officer,
         bite_input(
             days_ago(12) - timedelta(hours=2),
             impoundment_id=imp.id,
@@ -79,21 +79,21 @@ def test_a_biting_stray_in_the_pound_is_not_released_while_its_quarantine_is_ope
         release(db, operator, imp.id, req, PROFILE)
     assert {r.code for r in exc.value.requirements} == {"no_open_quarantine"}
     for on in (day(12), day(7), day(2)):
-        exam(db, operator, q.id, on, clinic=pound.id)
-    qs.record_delivery(db, operator, q.id, days_ago(12, 12), PROFILE)
-    qs.release_certified(db, operator, q.id, days_ago(2, 16), "Dr. Kim", PROFILE)
+        exam(db, officer, q.id, on, clinic=pound.id)
+    qs.record_delivery(db, officer, q.id, days_ago(12, 12), PROFILE)
+    qs.release_certified(db, officer, q.id, days_ago(2, 16), "Dr. Kim", PROFILE)
     checked = {c.requirement.code: c for c in release_check(db, imp.id, req, PROFILE)}
     assert checked["no_open_quarantine"].met
     view = release(db, operator, imp.id, req, PROFILE)
     assert view.disposition.kind == "reclaimed"
 
 
-def test_the_stray_must_still_be_in_the_pound(db, operator, rex, impound, pound):
+def test_the_stray_must_still_be_in_the_pound(db, officer, rex, impound, pound):
     imp = impound(rex.id, days_ago(3), reason="bite", bit_person=True)
     with pytest.raises(ValidationError, match="no impoundment"):
         qs.report_bite(
             db,
-            operator,
+            officer,
             bite_input(
                 days_ago(3), impoundment_id=imp.id + 99, owner_unknown=True, clinic_id=pound.id
             ),
@@ -101,11 +101,11 @@ def test_the_stray_must_still_be_in_the_pound(db, operator, rex, impound, pound)
         )
 
 
-def test_a_linked_impoundment_not_recorded_as_a_bite_is_flagged(db, operator, rex, impound, pound):
+def test_a_linked_impoundment_not_recorded_as_a_bite_is_flagged(db, officer, rex, impound, pound):
     imp = impound(rex.id, days_ago(3))
     r = qs.report_bite(
         db,
-        operator,
+        officer,
         bite_input(
             days_ago(3) - timedelta(hours=1),
             impoundment_id=imp.id,
@@ -126,15 +126,15 @@ def _categories(db, on):
     ]
 
 
-def test_overdue_and_due_items_through_the_seam(db, operator, rex, pound, vaccinate):
+def test_overdue_and_due_items_through_the_seam(db, officer, rex, pound, vaccinate):
     # Ordered three days ago, no exam: the first exam is overdue.
     late = qs.report_bite(
-        db, operator, bite_input(days_ago(3), animal_id=rex.id, clinic_id=pound.id), PROFILE
+        db, officer, bite_input(days_ago(3), animal_id=rex.id, clinic_id=pound.id), PROFILE
     ).quarantine_id
     # Just ordered at a clinic: delivery due within hours, first exam due today.
     fresh = qs.report_bite(
         db,
-        operator,
+        officer,
         bite_input(
             now() - timedelta(hours=2),
             species="dog",
@@ -147,15 +147,15 @@ def test_overdue_and_due_items_through_the_seam(db, operator, rex, pound, vaccin
     ).quarantine_id
     # Released 18 days after the bite without its certificate: overdue.
     done = qs.report_bite(
-        db, operator, bite_input(days_ago(20), animal_id=rex.id, clinic_id=pound.id), PROFILE
+        db, officer, bite_input(days_ago(20), animal_id=rex.id, clinic_id=pound.id), PROFILE
     ).quarantine_id
     for on in (day(20), day(15), day(10)):
-        exam(db, operator, done, on)
-    qs.release_certified(db, operator, done, days_ago(10, 16), "Dr. Kim", PROFILE)
+        exam(db, officer, done, on)
+    qs.release_certified(db, officer, done, days_ago(10, 16), "Dr. Kim", PROFILE)
     # Another species, not yet referred.
     bat = qs.report_bite(
         db,
-        operator,
+        officer,
         bite_input(days_ago(1), species="other", animal_description="Bat", owner_unknown=True),
         PROFILE,
     ).bite_report_id
@@ -178,9 +178,9 @@ def test_overdue_and_due_items_through_the_seam(db, operator, rex, pound, vaccin
     assert ("quarantine.certificate_due_today", late, False) in _categories(db, q.certificate_due)
 
 
-def test_check_finds_a_quarantine_changed_past_the_services(db, operator, rex, pound):
+def test_check_finds_a_quarantine_changed_past_the_services(db, officer, rex, pound):
     qid = qs.report_bite(
-        db, operator, bite_input(days_ago(2), animal_id=rex.id, clinic_id=pound.id), PROFILE
+        db, officer, bite_input(days_ago(2), animal_id=rex.id, clinic_id=pound.id), PROFILE
     ).quarantine_id
     assert not [p for p in integrity_problems(db) if "quarantine" in p]
     with db.write() as s:
@@ -188,13 +188,13 @@ def test_check_finds_a_quarantine_changed_past_the_services(db, operator, rex, p
     assert any("quarantine(s) show a state" in p for p in integrity_problems(db))
 
 
-def test_the_list_filters_searches_and_sorts_in_sql(db, operator, rex, pound):
+def test_the_list_filters_searches_and_sorts_in_sql(db, officer, rex, pound):
     a = qs.report_bite(
-        db, operator, bite_input(days_ago(3), animal_id=rex.id, clinic_id=pound.id), PROFILE
+        db, officer, bite_input(days_ago(3), animal_id=rex.id, clinic_id=pound.id), PROFILE
     ).quarantine_id
     b = qs.report_bite(
         db,
-        operator,
+        officer,
         bite_input(
             days_ago(1),
             species="cat",
@@ -204,7 +204,7 @@ def test_the_list_filters_searches_and_sorts_in_sql(db, operator, rex, pound):
         ),
         PROFILE,
     ).quarantine_id
-    qs.record_escape(db, operator, b, days_ago(0, 1), PROFILE)
+    qs.record_escape(db, officer, b, days_ago(0, 1), PROFILE)
     today = local_today()
     f = qs.QuarantineFilter
     assert qs.quarantine_ids(db, f("open"), today) == (a,)
@@ -221,13 +221,13 @@ def test_the_list_filters_searches_and_sorts_in_sql(db, operator, rex, pound):
     assert {r.id: r for r in page.rows}[b].day == ""
 
 
-def test_the_officers_week_lists_exams_deliveries_and_certificates_by_day(db, operator, rex, pound):
+def test_the_officers_week_lists_exams_deliveries_and_certificates_by_day(db, officer, rex, pound):
     qid = qs.report_bite(
-        db, operator, bite_input(days_ago(8), animal_id=rex.id, clinic_id=pound.id), PROFILE
+        db, officer, bite_input(days_ago(8), animal_id=rex.id, clinic_id=pound.id), PROFILE
     ).quarantine_id
-    exam(db, operator, qid, day(8))
-    exam(db, operator, qid, day(4))
-    qs.record_delivery(db, operator, qid, days_ago(8, 13), PROFILE)
+    exam(db, officer, qid, day(8))
+    exam(db, officer, qid, day(4))
+    qs.record_delivery(db, officer, qid, days_ago(8, 13), PROFILE)
     week = qs.week_schedule(db, local_today(), PROFILE)
     q = qs.get_quarantine(db, qid, PROFILE)
     assert [(i.day, i.kind) for i in week] == [(q.last_day, "exam")]
@@ -235,9 +235,9 @@ def test_the_officers_week_lists_exams_deliveries_and_certificates_by_day(db, op
     assert (q.certificate_due, "certificate") in [(i.day, i.kind) for i in week]
 
 
-def test_the_officers_week_starts_with_the_exams_already_overdue(db, operator, rex, pound):
+def test_the_officers_week_starts_with_the_exams_already_overdue(db, officer, rex, pound):
     qid = qs.report_bite(
-        db, operator, bite_input(days_ago(4), animal_id=rex.id, clinic_id=pound.id), PROFILE
+        db, officer, bite_input(days_ago(4), animal_id=rex.id, clinic_id=pound.id), PROFILE
     ).quarantine_id
     week = qs.week_schedule(db, local_today(), PROFILE)
     first = [i for i in week if i.quarantine_id == qid and i.day == local_today()]

@@ -7,6 +7,7 @@ from __future__ import annotations
 import io
 from dataclasses import asdict
 
+import pytest
 from pypdf import PdfReader
 from quarantine_support import PROFILE, bite_input, days_ago, local_today
 from sqlalchemy import select, text
@@ -16,6 +17,13 @@ from fieldops.db.models import Person
 from fieldops.reports.quarantine import certification_form, quarantine_order
 from fieldops.services import quarantine as qs
 from fieldops.services.context import now
+
+
+@pytest.fixture
+def operator(officer):
+    """Bites, quarantines and vicious cases are an officer's work (issue 12's roles)."""
+    return officer
+
 
 CONTACT = "608-555-0199, 4 Secret Lane"
 

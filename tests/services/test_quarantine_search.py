@@ -13,6 +13,12 @@ from fieldops.services.people import PersonInput, create_person
 
 
 @pytest.fixture
+def operator(officer):
+    """Bites and quarantines are an officer's work (issue 12's roles)."""
+    return officer
+
+
+@pytest.fixture
 def cases(db, operator, supervisor, today):
     clinic = qs.create_clinic(db, supervisor, qs.ClinicInput("Eastside Veterinary Clinic"))
     sons = create_person(db, operator, PersonInput(full_name="O'Brien & <Sons>", address="1 A St"))

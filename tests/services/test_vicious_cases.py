@@ -29,6 +29,13 @@ from fieldops.services.vicious.outcomes import (
 
 
 @pytest.fixture
+def operator(officer):
+    """Bites, quarantines and vicious cases are an officer's work (issue 12): the
+    tests here record them as one."""
+    return officer
+
+
+@pytest.fixture
 def dog(db, operator, today):
     return owner_and_dog(db, operator, today)[1]
 

@@ -21,6 +21,13 @@ from fieldops.services import quarantine as qs
 from fieldops.services.vicious.declaring import IncidentInput, declare
 from fieldops.services.vicious.declaring import animal_incidents as offered_for_form
 
+
+@pytest.fixture
+def operator(officer):
+    """Bites, quarantines and vicious cases are an officer's work (issue 12's roles)."""
+    return officer
+
+
 BITTEN = local(2026, 11, 1, 17, 30)
 
 

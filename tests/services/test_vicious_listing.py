@@ -4,11 +4,20 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+import pytest
 from support import local
 from vicious_cases import declared, owner_and_dog
 
 from fieldops.services.vicious.listing import CaseFilter, cases_page, count_cases, countdown_text
 from fieldops.services.vicious.notices import NoticeInput, serve_notice
+
+
+@pytest.fixture
+def operator(officer):
+    """Bites, quarantines and vicious cases are an officer's work (issue 12): the
+    tests here record them as one."""
+    return officer
+
 
 AT = local(2026, 11, 27, 15)
 

@@ -81,10 +81,10 @@ def test_no_declaration_on_record_lets_the_release_through(counter, operator, pr
 
 
 def test_a_declared_animal_is_not_released_to_its_owner_in_the_city(
-    counter, operator, supervisor, profile
+    counter, operator, officer, supervisor, profile
 ):
     db, rex, imp, req = counter
-    case = declared(db, operator, profile, rex.id)
+    case = declared(db, officer, profile, rex.id)
     checked = {c.requirement.code: c for c in release_check(db, imp.id, req, profile)}
     assert not checked["not_vicious"].met and checked["not_vicious"].module == "vicious"
     assert f"case #{case.id}" in checked["not_vicious"].evidence
@@ -101,10 +101,12 @@ def test_a_declared_animal_is_not_released_to_its_owner_in_the_city(
     assert ev.overridden and "moving out" in ev.override_reason
 
 
-def test_refused_or_overturned_declarations_do_not_block(counter, operator, supervisor, profile):
+def test_refused_or_overturned_declarations_do_not_block(
+    counter, operator, officer, supervisor, profile
+):
     db, rex, imp, req = counter
-    declared(db, operator, profile, rex.id, applies={"defending_person": "Guarding the child"})
-    case = declared(db, operator, profile, rex.id)
+    declared(db, officer, profile, rex.id, applies={"defending_person": "Guarding the child"})
+    case = declared(db, officer, profile, rex.id)
     end_declaration(
         db,
         supervisor,
@@ -116,9 +118,9 @@ def test_refused_or_overturned_declarations_do_not_block(counter, operator, supe
     assert checked["not_vicious"].met
 
 
-def test_a_declared_animal_may_go_to_someone_outside_the_city(counter, operator, profile):
+def test_a_declared_animal_may_go_to_someone_outside_the_city(counter, operator, officer, profile):
     db, rex, imp, req = counter
-    declared(db, operator, profile, rex.id)
+    declared(db, officer, profile, rex.id)
     out = create_person(
         db, operator, PersonInput(full_name="Cy Out", address="1 Rd", city="Verona", in_city=False)
     )
@@ -131,44 +133,44 @@ def test_a_declared_animal_may_go_to_someone_outside_the_city(counter, operator,
     assert checked["not_vicious"].met
 
 
-def test_due_items_expiring_expired_steps_and_notices_to_serve(db, operator, profile, today):
-    _, a = owner_and_dog(db, operator, today)
-    _, b = owner_and_dog(db, operator, today, "Bea Quinn", "Max")
-    _, c = owner_and_dog(db, operator, today, "Cy Dunn", "Bo")
-    _, d = owner_and_dog(db, operator, today, "Di Fox", "Zed")
-    declared(db, operator, profile, a.id)  # no notice yet
-    nb = declared(db, operator, profile, b.id)
+def test_due_items_expiring_expired_steps_and_notices_to_serve(db, officer, profile, today):
+    _, a = owner_and_dog(db, officer, today)
+    _, b = owner_and_dog(db, officer, today, "Bea Quinn", "Max")
+    _, c = owner_and_dog(db, officer, today, "Cy Dunn", "Bo")
+    _, d = owner_and_dog(db, officer, today, "Di Fox", "Zed")
+    declared(db, officer, profile, a.id)  # no notice yet
+    nb = declared(db, officer, profile, b.id)
     # Served Tue 3 Nov 9:00: the deadline is Thu 5 Nov 9:00.
     serve_notice(
         db,
-        operator,
+        officer,
         nb.id,
         NoticeInput("in_person", local(2026, 11, 3, 9), "Off. Lee", "12 Elm St"),
         profile,
     )
-    nc = declared(db, operator, profile, c.id)
+    nc = declared(db, officer, profile, c.id)
     serve_notice(
         db,
-        operator,
+        officer,
         nc.id,
         NoticeInput("posted", local(2026, 11, 3, 9), "Off. Lee", "Front door"),
         profile,
     )
     record_outcome(
-        db, operator, nc.id, OutcomeInput("not_complied", local(2026, 11, 5, 10)), profile
+        db, officer, nc.id, OutcomeInput("not_complied", local(2026, 11, 5, 10)), profile
     )
-    add_step(db, operator, nc.id, StepInput("court_action", date(2026, 11, 6)), profile)
-    nd = declared(db, operator, profile, d.id)
+    add_step(db, officer, nc.id, StepInput("court_action", date(2026, 11, 6)), profile)
+    nd = declared(db, officer, profile, d.id)
     serve_notice(
         db,
-        operator,
+        officer,
         nd.id,
         NoticeInput("in_person", local(2026, 11, 3, 9), "Off. Lee", "1 Oak"),
         profile,
     )
     record_outcome(
         db,
-        operator,
+        officer,
         nd.id,
         OutcomeInput("removed", local(2026, 11, 4), removed_to="Verona", confirmed_how="Called"),
         profile,

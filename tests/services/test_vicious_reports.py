@@ -16,6 +16,13 @@ from fieldops.modules import ReportRequest, activity_sections, report_kind
 from fieldops.services.vicious.notices import NoticeInput, serve_notice
 from fieldops.services.vicious.outcomes import OutcomeInput, StepInput, add_step, record_outcome
 
+
+@pytest.fixture
+def operator(officer):
+    """Bites, quarantines and vicious cases are an officer's work (issue 12's roles)."""
+    return officer
+
+
 PRINTED = datetime(2026, 11, 30, 15, tzinfo=UTC)
 
 

@@ -202,9 +202,11 @@ def test_history_lists_every_change_newest_first(qtbot, rex_dialog, wait_idle, s
     qtbot.keyClick(d, Qt.Key.Key_S, CTRL)
     wait_idle()
     d.tabs.setCurrentIndex(2)
-    assert [(r[1], r[2], r[3]) for r in rows_of(d.history_view)] == [
-        ("opal", "Changed", "Changed colour from (blank) to “tan”."),
-        ("opal", "Created", rows_of(d.history_view)[1][3]),
+    assert [
+        (r[1], r[2], r[3]) for r in rows_of(d.history_view)
+    ] == [  # the account's name (issue 12: every actor has one)
+        ("Opal Operator", "Changed", "Changed colour from (blank) to “tan”."),
+        ("Opal Operator", "Created", rows_of(d.history_view)[1][3]),
     ]
 
 

@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from datetime import timedelta
 
 import pytest
+from accounts_support import enrol
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QAbstractButton,
@@ -157,7 +158,8 @@ def quarantine_dialogs(ctx, db, rex, profile):
     from ui.quarantine.referral_dialog import BiteReportDialog
     from ui.quarantine.schedule_dialog import WeekScheduleDialog
 
-    clinic = qs.create_clinic(db, Actor("sam", "supervisor"), qs.ClinicInput("Eastside"))
+    sam = enrol(db, Actor("sam", "supervisor"))  # bite reports: not an operator's (issue 12)
+    clinic = qs.create_clinic(db, sam, qs.ClinicInput("Eastside"))
     bitten = now() - timedelta(days=2)
     base = {
         "place": "Park",
@@ -169,13 +171,13 @@ def quarantine_dialogs(ctx, db, rex, profile):
     }
     r = qs.report_bite(
         db,
-        ctx.actor,
+        sam,
         qs.BiteInput(bitten_at=bitten, animal_id=rex.id, clinic_id=clinic.id, **base),
         profile,
     )
     other = qs.report_bite(
         db,
-        ctx.actor,
+        sam,
         qs.BiteInput(
             bitten_at=bitten, species="other", animal_description="Bat", owner_unknown=True, **base
         ),

@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from fieldops.permissions import Permission, permitted
 from fieldops.rules import SPECIES, FeeSchedule
 from fieldops.services.fee_schedules import (
     FeeScheduleInput,
@@ -112,7 +113,7 @@ class FeeSchedulesWidget(QWidget):
             "Only a supervisor can enter a new fee schedule; the schedules are shown read-only."
         )
         self.read_only_note.setObjectName("FieldHint")
-        supervisor = ctx.actor.is_supervisor
+        supervisor = permitted(ctx.actor.role, Permission.FEE_SCHEDULES)
         self.form.setVisible(supervisor)
         self.read_only_note.setVisible(not supervisor)
         layout = QVBoxLayout(self)

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
+from fieldops.permissions import Permission
 from ui import modules as ui_modules
+from ui.account import can
 from ui.admin.fee_schedules import FeeSchedulesWidget
+from ui.admin.staff import IdleLockWidget, StaffWidget
 from ui.common.style import paint_page_white
 from ui.context import AppContext
 
@@ -24,13 +27,17 @@ class AdministrationWidget(QWidget):
         heading = QLabel("Administration")
         heading.setObjectName("PageHeading")
         self.fee_schedules = FeeSchedulesWidget(ctx)
-        later = QLabel(
-            "Staff and their roles, veterinary clinics, the jurisdiction profile "
-            "and backups will follow in a later version."
-        )
+        later = QLabel("The jurisdiction profile and backups will follow in a later version.")
         later.setObjectName("FieldHint")
         layout = QVBoxLayout(self)
         layout.addWidget(heading)
+        # Accounts and settings only for the roles the permission table gives them to.
+        self.staff = StaffWidget(ctx) if can(ctx, Permission.ACCOUNTS) else None
+        self.idle_lock = IdleLockWidget(ctx) if can(ctx, Permission.SETTINGS) else None
+        if self.staff is not None:
+            layout.addWidget(self.staff, 1)
+        if self.idle_lock is not None:
+            layout.addWidget(self.idle_lock)
         layout.addWidget(self.fee_schedules, 1)
         for section in ui_modules.admin_sections():  # a module's own registers (clinics, ...)
             layout.addWidget(section(ctx))
@@ -38,3 +45,5 @@ class AdministrationWidget(QWidget):
 
     def refresh(self) -> None:
         self.fee_schedules.refresh()
+        if self.staff is not None:
+            self.staff.refresh()

@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from fieldops.permissions import Permission, permitted
 from fieldops.rules import impound_hold
 from fieldops.services.impound_views import REASONS, ImpoundView
 from fieldops.services.impounds import OfficerChoices, officer_choices
@@ -143,7 +144,7 @@ class IntakeCorrectionDialog(RecordDialog):
         """Say who may move the hold; the service refuses the rest anyway."""
         if not self._view.in_custody:
             why = "The animal has a final disposition: the hold it relied on stays as recorded."
-        elif not self.ctx.actor.is_supervisor:
+        elif not permitted(self.ctx.actor.role, Permission.CORRECTIONS):
             why = (
                 "The time, a bite and an owner surrender set the hold: only a supervisor "
                 "corrects them."

@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from fieldops.permissions import Permission, permitted
 from fieldops.services.history import record_history
 from fieldops.services.impound_views import ImpoundView
 from fieldops.services.impounds import get_impoundment, move_kennel
@@ -168,7 +169,9 @@ class ImpoundmentDialog(QDialog):
         self.release_button.setEnabled(v.in_custody)
         self.other_button.setEnabled(v.in_custody)
         # Only a supervisor corrects a disposition (the service checks it too).
-        self.correct_button.setVisible(not v.in_custody and self.ctx.actor.is_supervisor)
+        self.correct_button.setVisible(
+            not v.in_custody and permitted(self.ctx.actor.role, Permission.CORRECTIONS)
+        )
         self.ctx.tasks.run(
             record_history,
             self.ctx.db,

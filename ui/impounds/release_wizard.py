@@ -36,6 +36,7 @@ from PySide6.QtWidgets import (
 
 from fieldops.db.engine import Database
 from fieldops.errors import UserError, ValidationError
+from fieldops.permissions import Permission, permitted
 from fieldops.rules import Profile
 from fieldops.rules.release import licence_agreement_accepted
 from fieldops.services.dispositions import (
@@ -207,7 +208,7 @@ class RequirementsPage(QWizardPage):
         fee_row.addWidget(self.pay_button)
         evidence.addRow("Fees:", fee_row)
         evidence.addRow("N&otes:", self.notes)
-        self.checklist = ChecklistWidget(ctx.actor.is_supervisor)
+        self.checklist = ChecklistWidget(permitted(ctx.actor.role, Permission.OVERRIDES))
         # A scroll box only for a checklist taller than the window (overrides typed
         # into many rows); at the default size every requirement shows in full.
         scroll = self.checklist_scroll = QScrollArea()

@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 )
 
 from fieldops.errors import ValidationError
+from fieldops.permissions import Permission, permitted
 from fieldops.services.animals import AnimalView, get_animal
 from fieldops.services.people import OwnedAnimal, PersonView, get_person
 from fieldops.services.quarantine import (
@@ -74,7 +75,9 @@ class BiteDialog(RecordDialog):
         self.reported_by = QLineEdit()
         self.reported_at = LocalDateTimeEdit(ctx.timezone)
         self.reported_at.set_value(now)
-        self.officer = QLineEdit(ctx.actor.full_name if ctx.actor.role == "officer" else "")
+        self.officer = QLineEdit(
+            ctx.actor.full_name if permitted(ctx.actor.role, Permission.CALLS) else ""
+        )
         self.ordered_at = LocalDateTimeEdit(ctx.timezone)
         self.ordered_at.set_value(now)
         self.clinic = QComboBox()

@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from fieldops.permissions import Permission, permitted
 from fieldops.services.quarantine import (
     ClinicInput,
     ClinicView,
@@ -73,7 +74,7 @@ class ClinicsWidget(QGroupBox):
         editor.setLayout(form)
         layout.addWidget(editor)
         layout.addLayout(buttons)
-        if not ctx.actor.is_supervisor:
+        if not permitted(ctx.actor.role, Permission.CLINICS):
             note = QLabel("Adding or changing a clinic is a supervisor's task.")
             note.setObjectName("FieldHint")
             layout.addWidget(note)

@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from fieldops.permissions import Permission, permitted
 from fieldops.services.history import record_history
 from fieldops.services.quarantine import QuarantineView, get_quarantine
 from ui.common.history import HISTORY_SENTENCE_COLUMN, history_columns
@@ -146,7 +147,7 @@ class QuarantineDialog(QDialog):
         self.action_button.setMenu(self.menu)
         self.correct_button = QPushButton("Correct a &mistake…")
         self.correct_button.setToolTip("A supervisor's task: kept beside the original, with why.")
-        self.correct_button.setEnabled(ctx.actor.is_supervisor)
+        self.correct_button.setEnabled(permitted(ctx.actor.role, Permission.CORRECTIONS))
         self.correct_button.clicked.connect(self._on_correct_button_clicked)
         self.close_button = QPushButton("&Close")
         self.close_button.clicked.connect(self.close)

@@ -34,7 +34,9 @@ from PySide6.QtWidgets import (
 
 from fieldops.errors import UserError
 from fieldops.modules import ReportKind, report_kinds
+from fieldops.permissions import Permission
 from fieldops.services import reports_run
+from ui.account import can
 from ui.common.documents import PrintingError, PrintJob
 from ui.common.file_dialogs import PDF_FILTER, ask_save_path
 from ui.common.forms import FormFields, form_layout, show_refusal
@@ -155,6 +157,11 @@ class ReportsWidget(QWidget):
         self.setFocusProxy(self.kind)
         self._on_preset_changed()
         self._on_choice_changed()
+        self.allowed = can(ctx, Permission.REPORTS)  # the report service refuses anyway
+        if not self.allowed:
+            for b in self.buttons.values():
+                b.setEnabled(False)
+            self.banner.show_note("Record reports are a supervisor's task; ask a supervisor.")
 
     @staticmethod
     def _date_edit() -> QDateEdit:
@@ -388,7 +395,7 @@ class ReportsWidget(QWidget):
         self._busy = False
         self.timer.stop()
         for action, b in self.buttons.items():
-            b.setEnabled(True)
+            b.setEnabled(self.allowed)
             b.setText(TEXTS[action])
         self.cancel_button.hide()
         self.progress.hide()

@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 )
 
 from fieldops.db.engine import Database
+from fieldops.permissions import Permission, permitted
 from fieldops.reports.base import PageDetails
 from fieldops.reports.vicious import vicious_notice
 from fieldops.rules import vicious as rules
@@ -203,7 +204,9 @@ class CaseDialog(QDialog):
         self.outcome_button.setEnabled(v.can_record_outcome)
         self.step_button.setEnabled(v.can_add_step)
         self.step_done_button.setEnabled(any(s.done_on is None for s in v.steps))
-        self.end_button.setEnabled(v.can_end and self.ctx.actor.is_supervisor)
+        self.end_button.setEnabled(
+            v.can_end and permitted(self.ctx.actor.role, Permission.OVERRIDES)
+        )
         for b in (self.save_pdf_button, self.print_button, self.open_pdf_button):
             b.setEnabled(v.declared)
         self.doc_status.setText(

@@ -23,10 +23,10 @@ from fieldops.db.models.quarantine import (
     QuarantineExam,
 )
 from fieldops.db.models.registry import (
-    ROLES,
     SEXES,
     SPECIES,
     Animal,
+    AppSetting,
     Clinic,
     Person,
     RabiesVaccination,
@@ -44,6 +44,7 @@ from fieldops.db.models.vicious import (
     ViciousStep,
     ViciousStepDone,
 )
+from fieldops.permissions import ROLES
 
 __all__ = [
     "CASE_STATUSES",
@@ -57,6 +58,7 @@ __all__ = [
     "SEXES",
     "SPECIES",
     "Animal",
+    "AppSetting",
     "AuditChainHead",
     "AuditEvent",
     "Base",

@@ -9,10 +9,10 @@ from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from fieldops.db.models.base import Archivable, Base, Timestamped
 from fieldops.db.types import UTCDateTime
+from fieldops.permissions import ROLES
 
 SPECIES = ("dog", "cat", "other")
 SEXES = ("male", "female", "unknown")
-ROLES = ("operator", "officer", "supervisor", "admin")
 
 
 class Person(Timestamped, Archivable, Base):
@@ -125,7 +125,8 @@ class RabiesVaccination(Base):
 class StaffUser(Timestamped, Base):
     __tablename__ = "staff_user"
     __table_args__ = (
-        CheckConstraint("role IN ('operator', 'officer', 'supervisor', 'admin')", name="role"),
+        CheckConstraint(f"role IN ({', '.join(repr(r) for r in ROLES)})", name="role"),
+        Index("ix_staff_user_os_user", "os_user", unique=True),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -133,3 +134,19 @@ class StaffUser(Timestamped, Base):
     full_name: Mapped[str] = mapped_column(String(200), default="")
     role: Mapped[str] = mapped_column(String(20), default="operator")
     active: Mapped[bool] = mapped_column(default=True)
+    # Sign-in (migration 0013). No hash: the account cannot sign in to the window yet.
+    password_hash: Mapped[str | None] = mapped_column(String(200), default=None)
+    must_change_password: Mapped[bool] = mapped_column(default=False, server_default=false())
+    failed_attempts: Mapped[int] = mapped_column(default=0, server_default=text("0"))
+    locked_until: Mapped[datetime | None] = mapped_column(UTCDateTime, default=None)
+    # The operating-system login the command line acts as (unique; none: not mapped).
+    os_user: Mapped[str | None] = mapped_column(String(100), default=None)
+
+
+class AppSetting(Base):
+    """Settings an administrator changes in the window (the idle lock's period, ...)."""
+
+    __tablename__ = "app_setting"
+
+    key: Mapped[str] = mapped_column(String(100), primary_key=True)
+    value: Mapped[str] = mapped_column(String(500), default="")

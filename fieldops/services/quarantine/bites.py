@@ -16,6 +16,7 @@ from sqlalchemy.orm import Session
 from fieldops.db.engine import Database
 from fieldops.db.models import Animal, BiteReport, Impoundment, Person, Quarantine
 from fieldops.errors import Collector, ValidationError
+from fieldops.permissions import Permission, requires
 from fieldops.rules import Profile, to_local
 from fieldops.rules.quarantine import (
     QuarantinePlan,
@@ -218,6 +219,7 @@ def propose(db: Database, inp: BiteInput, profile: Profile) -> Proposal:
         return _check(s, inp, profile, now())[0]
 
 
+@requires(Permission.BITE_REPORTS)
 def report_bite(db: Database, actor: Actor, inp: BiteInput, profile: Profile) -> Reported:
     """Record a bite and, for a dog or cat, order its quarantine (58-527); a bite by any
     other animal is logged for referral to the health officer."""

@@ -14,6 +14,7 @@ from sqlalchemy.orm import Session
 from fieldops.db.engine import Database
 from fieldops.db.models import Clinic
 from fieldops.errors import Collector, StaleRecordError, ValidationError
+from fieldops.permissions import Permission, requires
 from fieldops.services import validate as v
 from fieldops.services.context import Actor, audit, changed_only, fetch, snapshot
 
@@ -77,9 +78,9 @@ def _validate(s: Session, inp: ClinicInput, clinic_id: int | None) -> ClinicInpu
     )
 
 
+@requires(Permission.CLINICS)
 def create_clinic(db: Database, actor: Actor, inp: ClinicInput) -> ClinicView:
     """Register a clinic (a supervisor's task)."""
-    actor.require_supervisor("Registering a veterinary clinic")
     with db.write() as s:
         inp = _validate(s, inp, None)
         clinic = Clinic(
@@ -95,12 +96,12 @@ def create_clinic(db: Database, actor: Actor, inp: ClinicInput) -> ClinicView:
         return _view(clinic)
 
 
+@requires(Permission.CLINICS)
 def update_clinic(
     db: Database, actor: Actor, clinic_id: int, version: int, inp: ClinicInput
 ) -> ClinicView:
     """Change a clinic's details or licence status (a supervisor's task); the old values
     stay in the audit trail. Quarantines already ordered there keep their clinic."""
-    actor.require_supervisor("Changing a veterinary clinic")
     with db.write() as s:
         clinic = fetch(s, Clinic, clinic_id)
         if clinic.version != version:

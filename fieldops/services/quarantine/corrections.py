@@ -28,6 +28,7 @@ from fieldops.db.models import (
     QuarantineExam,
 )
 from fieldops.errors import Collector, ValidationError
+from fieldops.permissions import Permission, requires
 from fieldops.services import validate as v
 from fieldops.services.context import Actor, audit, now
 from fieldops.services.quarantine.events import Done
@@ -95,6 +96,7 @@ def _record(s: Session, bite: BiteReport, target: str, target_id: int) -> object
     return row
 
 
+@requires(Permission.CORRECTIONS)
 def correct_record(
     db: Database,
     actor: Actor,
@@ -106,7 +108,6 @@ def correct_record(
     reason: str,
 ) -> Done:
     """Correct one field of the bite report, an exam or an event (a supervisor's task)."""
-    actor.require_supervisor("Correcting a bite case")
     if field not in CORRECTABLE.get(target, {}):
         raise ValidationError({"field": "Choose what to correct."})
     label, longest = CORRECTABLE[target][field]

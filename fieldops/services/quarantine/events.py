@@ -18,6 +18,7 @@ from sqlalchemy.orm import Session
 from fieldops.db.engine import Database
 from fieldops.db.models import BiteReport, Quarantine, QuarantineEvent, QuarantineExam
 from fieldops.errors import Collector, ValidationError
+from fieldops.permissions import Permission, requires
 from fieldops.rules import Profile, format_day, to_local
 from fieldops.rules.quarantine import (
     EXAM_FINDINGS,
@@ -136,6 +137,7 @@ class ExamInput:
     clinic_id: int | None = None
 
 
+@requires(Permission.QUARANTINES)
 def record_exam(
     db: Database, actor: Actor, quarantine_id: int, inp: ExamInput, profile: Profile
 ) -> Done:
@@ -216,6 +218,7 @@ def record_exam(
 # --- events ------------------------------------------------------------------------------
 
 
+@requires(Permission.QUARANTINES)
 def record_delivery(
     db: Database,
     actor: Actor,
@@ -245,6 +248,7 @@ def record_delivery(
         return Done(q.id, bite.id, "Delivered after the deadline." if late else "")
 
 
+@requires(Permission.QUARANTINES)
 def record_broken_home(
     db: Database,
     actor: Actor,
@@ -279,6 +283,7 @@ def record_broken_home(
         return Done(q.id, bite.id)
 
 
+@requires(Permission.QUARANTINES)
 def extend_period(
     db: Database,
     actor: Actor,
@@ -316,6 +321,7 @@ def extend_period(
         return Done(q.id, bite.id)
 
 
+@requires(Permission.QUARANTINES)
 def record_signs_of_rabies(
     db: Database,
     actor: Actor,
@@ -342,6 +348,7 @@ def record_signs_of_rabies(
         return Done(q.id, bite.id)
 
 
+@requires(Permission.QUARANTINES)
 def record_death(
     db: Database,
     actor: Actor,
@@ -371,6 +378,7 @@ def record_death(
         return Done(q.id, bite.id)
 
 
+@requires(Permission.QUARANTINES)
 def record_specimen_sent(
     db: Database,
     actor: Actor,
@@ -399,6 +407,7 @@ def record_specimen_sent(
         return Done(q.id, bite.id)
 
 
+@requires(Permission.QUARANTINES)
 def record_escape(
     db: Database,
     actor: Actor,
@@ -421,6 +430,7 @@ def record_escape(
         return Done(q.id, bite.id)
 
 
+@requires(Permission.QUARANTINES)
 def release_certified(
     db: Database,
     actor: Actor,
@@ -470,6 +480,7 @@ def release_certified(
         return Done(q.id, bite.id)
 
 
+@requires(Permission.QUARANTINES)
 def record_certificate_received(
     db: Database,
     actor: Actor,
@@ -516,6 +527,7 @@ def record_certificate_received(
         return Done(q.id, bite.id, "Received after it was due." if late else "")
 
 
+@requires(Permission.BITE_REPORTS)
 def record_referral_sent(
     db: Database,
     actor: Actor,

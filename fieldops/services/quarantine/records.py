@@ -11,6 +11,7 @@ from sqlalchemy.orm import Session
 
 from fieldops.db.engine import Database
 from fieldops.db.models import BiteReport, Impoundment, Quarantine
+from fieldops.permissions import Permission, requires
 from fieldops.rules import Profile, to_local
 from fieldops.services.context import Actor, audit_read, fetch, now
 from fieldops.services.quarantine.fees import fees_in
@@ -42,6 +43,7 @@ def get_quarantine(
         return view
 
 
+@requires(Permission.BITE_REPORTS)
 def bite_victim_contact(db: Database, actor: Actor, report_id: int) -> str:
     """The contact of the person bitten, private to the case (issue 9): shown on the case's
     own record only, on request ("Show contact"); never in a view, list, Today or document.

@@ -23,6 +23,7 @@ from fieldops.db.models import (
 )
 from fieldops.db.models.vicious import ExceptionFinding
 from fieldops.errors import NotFoundError, StaleRecordError
+from fieldops.permissions import Permission, requires
 from fieldops.rules import Profile, format_instant
 from fieldops.rules import vicious as rules
 from fieldops.services.context import Actor, audit
@@ -59,6 +60,7 @@ def load(
     return case
 
 
+@requires(Permission.VICIOUS_CASES)
 def set_summary(
     s: Session,
     actor: Actor,

@@ -14,6 +14,7 @@ from fieldops.db.models.vicious import ExceptionFinding
 from fieldops.errors import Collector
 from fieldops.modules import Incident
 from fieldops.modules import animal_incidents as seam_incidents
+from fieldops.permissions import Permission, requires
 from fieldops.rules import Profile, check_declaration
 from fieldops.rules import vicious as rules
 from fieldops.services import validate as v
@@ -168,6 +169,7 @@ def _resolve(
     return out
 
 
+@requires(Permission.VICIOUS_CASES)
 def declare(db: Database, actor: Actor, inp: DeclarationInput, profile: Profile) -> CaseView:
     """Declare the animal vicious (58-524(a)), or, when the officer finds an exception that
     applies (58-524(a)(2)), record the refusal with the rules' reasons: either way a case.

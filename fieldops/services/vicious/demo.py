@@ -11,6 +11,7 @@ from datetime import UTC, date, datetime, time, timedelta
 from typing import TYPE_CHECKING
 
 from fieldops.modules import Demo
+from fieldops.permissions import Permission, has_permission
 from fieldops.rules import Profile
 from fieldops.rules import vicious as rules
 from fieldops.services.context import now
@@ -204,7 +205,9 @@ def cases(d: Demo) -> int:
                 ),
                 p,
             )
-    if d.actor.is_supervisor:
+    with d.db.read() as s:
+        may_end = has_permission(s, d.actor, Permission.OVERRIDES)
+    if may_end:
         ended = case(pool[7], 40)
         end_declaration(
             d.db,

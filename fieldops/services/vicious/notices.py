@@ -10,6 +10,7 @@ from sqlalchemy import select
 from fieldops.db.engine import Database
 from fieldops.db.models import ViciousDeclaration, ViciousNotice
 from fieldops.errors import Collector, ValidationError
+from fieldops.permissions import Permission, requires
 from fieldops.rules import Profile, vicious_notice_deadline
 from fieldops.rules import vicious as rules
 from fieldops.services import validate as v
@@ -27,6 +28,7 @@ class NoticeInput:
     notes: str = ""
 
 
+@requires(Permission.NOTICES)
 def serve_notice(
     db: Database,
     actor: Actor,

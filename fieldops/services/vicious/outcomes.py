@@ -16,6 +16,7 @@ from fieldops.db.models import (
     ViciousStepDone,
 )
 from fieldops.errors import Collector, NotFoundError, ValidationError
+from fieldops.permissions import Permission, requires
 from fieldops.rules import Profile, format_instant, to_local
 from fieldops.rules import vicious as rules
 from fieldops.services import validate as v
@@ -44,6 +45,7 @@ def _when(c: Collector, field_: str, at: datetime | None, label: str, now_: date
         c.add(field_, f"{label} cannot be in the future.")
 
 
+@requires(Permission.VICIOUS_CASES)
 def record_outcome(
     db: Database,
     actor: Actor,
@@ -133,6 +135,7 @@ class StepInput:
     what: str = ""
 
 
+@requires(Permission.VICIOUS_CASES)
 def add_step(
     db: Database,
     actor: Actor,
@@ -176,6 +179,7 @@ def add_step(
         return build_view(s, case, profile)
 
 
+@requires(Permission.VICIOUS_CASES)
 def complete_step(
     db: Database, actor: Actor, step_id: int, done_on: date | None, result: str, profile: Profile
 ) -> CaseView:
@@ -226,6 +230,7 @@ class EndingInput:
     reason: str
 
 
+@requires(Permission.OVERRIDES)
 def end_declaration(
     db: Database,
     actor: Actor,
@@ -237,7 +242,6 @@ def end_declaration(
 ) -> CaseView:
     """Withdraw or overturn a declaration: a new event with its reason, by a supervisor;
     the declaration itself stays as it was made."""
-    actor.require_supervisor("Withdrawing or overturning a vicious declaration")
     c = Collector()
     c.check(inp.kind in rules.ENDINGS, "kind", "Choose withdrawn or overturned.")
     c.check(inp.decided_on is not None, "decided_on", "The day of the decision is required.")

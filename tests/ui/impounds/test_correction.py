@@ -178,7 +178,7 @@ def test_a_release_corrected_to_a_death_no_longer_shows_the_recipient(
 def test_an_operator_has_no_correct_button(ctx, open_as, escaped):
     record = open_as(ctx, escaped.id)
     assert record.status_chip.text() == "Escaped"
-    assert not ctx.actor.is_supervisor
+    assert ctx.actor.role == "operator"
     assert not record.correct_button.isVisibleTo(record)
 
 

@@ -12,7 +12,6 @@ from PySide6.QtCore import Qt
 from PySide6.QtPrintSupport import QPrinter
 from support import local
 
-from fieldops.services.context import Actor
 from fieldops.services.staff import set_staff
 from ui.common.documents import PrintJob, print_job_from
 from ui.impounds import opening
@@ -61,9 +60,8 @@ def lp(tmp_path, monkeypatch):
 
 
 def test_the_operator_signs_the_receipt_under_their_own_name(
-    qtbot, documents, sqlite_db, monkeypatch, elsewhere, wait_idle
+    qtbot, documents, sqlite_db, monkeypatch, elsewhere, wait_idle, admin
 ):
-    admin = Actor("admin", "admin")
     set_staff(sqlite_db, admin, "opal", "operator", full_name="Opal Operator")
     out = elsewhere / "receipt.pdf"
     monkeypatch.setattr(DocumentsWidget, "ask_save_path", lambda self, name: str(out))

@@ -14,7 +14,6 @@ from PySide6.QtWidgets import QApplication
 from sqlalchemy import text
 from support import local
 
-from fieldops.services.context import Actor
 from fieldops.services.impounds import get_impoundment, impoundment_ids_for_animal
 from fieldops.services.staff import set_staff
 from ui.impounds import opening
@@ -228,17 +227,18 @@ def test_altered_condition_and_injuries_reach_the_record(
 
 
 def test_the_officer_is_chosen_from_staff_and_the_last_one_is_remembered(
-    qtbot, ctx, host, wait_idle, sqlite_db
+    qtbot, ctx, host, wait_idle, sqlite_db, admin
 ):
-    admin = Actor("ada", "admin", "Ada Admin")
+    # Issue 12: an administrator goes on no calls; a supervisor does, after the officers.
     set_staff(sqlite_db, admin, "ada", "admin", full_name="Ada Admin")
+    set_staff(sqlite_db, admin, "sam", "supervisor", full_name="Sam Supervisor")
     set_staff(sqlite_db, admin, "marco", "officer", full_name="Off. Marco Vang")
     set_staff(sqlite_db, admin, "dana", "officer", full_name="Off. Dana Lee")
     d = IntakeDialog(ctx, host)
     d.show()
     wait_idle()
     names = [d.officer.itemText(i) for i in range(d.officer.count())]
-    assert names == ["Off. Dana Lee", "Off. Marco Vang", "Ada Admin"]
+    assert names == ["Off. Dana Lee", "Off. Marco Vang", "Sam Supervisor"]
     assert d.officer.text() == ""
     d.officer.setCurrentIndex(names.index("Off. Marco Vang"))
 

@@ -172,14 +172,14 @@ def test_a_broken_home_quarantine_moves_to_a_clinic(
 
 
 def test_a_biting_stray_is_refused_release_while_quarantined_and_released_once_certified(
-    qtbot, ctx, host, bites, operator, wait_idle, wait_window
+    qtbot, ctx, host, bites, operator, supervisor, wait_idle, wait_window
 ):
     from fieldops.services.impounds import get_impoundment
     from ui.impounds.release_wizard import ReleaseWizardDialog
 
-    imp = intake(
+    imp = intake(  # the pound's intake (here an officer's screens: a supervisor records it)
         bites.db,
-        operator,
+        supervisor,
         IntakeInput(
             impounded_at=days_ago(12),
             animal_id=bites.tom.id,

@@ -258,10 +258,13 @@ def test_cancelling_the_print_dialog_prints_nothing(
     assert [a for a, _ in events(demo)] == []
 
 
-def test_the_reports_area_shows_the_page(window):
+def test_the_reports_area_shows_the_page_and_only_a_supervisor_may_run_them(window):
+    # The window's user is a pound operator: record reports are a supervisor's (issue 12),
+    # so the page says so and offers no button; the report service refuses anyway.
     shown = window.show_area("reports")
     assert isinstance(shown, ReportsWidget)
-    assert shown.save_button.isEnabled()
+    assert not any(b.isEnabled() for b in shown.buttons.values())
+    assert "supervisor" in shown.banner.text()
 
 
 def test_presets_are_whole_months_and_the_year_so_far():

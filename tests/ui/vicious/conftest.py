@@ -18,6 +18,13 @@ NOW = local(2026, 11, 27, 15, 0)
 
 
 @pytest.fixture
+def operator(officer):
+    """Bites, quarantines and vicious cases are an officer's work (issue 12): the
+    screens here are used by one."""
+    return officer
+
+
+@pytest.fixture
 def today() -> date:
     return TODAY
 

@@ -201,18 +201,24 @@ def _open_case_dialog():
 
 def test_a_pound_release_is_refused_for_a_declared_animal(qtbot, ctx, host, rex, profile):
     owner, dog = rex
+    from accounts_support import enrol
+
     from fieldops.services.animals import VaccinationInput, add_vaccination
+    from fieldops.services.context import Actor
+
+    # The pound's records by an operator; the declaration by the officer (issue 12).
+    clerk = enrol(ctx.db, Actor("opal", "operator", "Opal Operator"))
 
     add_vaccination(
         ctx.db,
-        ctx.actor,
+        clerk,
         dog.id,
         VaccinationInput(date(2026, 6, 1), date(2027, 6, 1), "RV-1"),
         today=ctx.today(),
     )
     imp = intake(
         ctx.db,
-        ctx.actor,
+        clerk,
         IntakeInput(
             impounded_at=local(2026, 11, 25, 10),
             animal_id=dog.id,
@@ -225,7 +231,7 @@ def test_a_pound_release_is_refused_for_a_declared_animal(qtbot, ctx, host, rex,
     fees = quote(ctx.db, imp.id, ctx.now(), True, profile)
     record_payment(
         ctx.db,
-        ctx.actor,
+        clerk,
         imp.id,
         PaymentInput(
             tuple(LineInput(f.kind, f.amount) for f in fees.lines if f.amount > 0),
