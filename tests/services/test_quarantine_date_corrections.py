@@ -327,3 +327,14 @@ def test_a_death_found_at_an_exam_is_never_corrected_away(db, operator, supervis
     assert "dead" in refused(db, supervisor, b, "exam", x.id, "examined_on", day(3).isoformat())
     assert qs.get_quarantine(db, qid, PROFILE).status == "died"
     assert count_corrections(db) == 0
+
+
+def test_the_bite_incident_on_the_seam_shows_the_corrected_time(
+    db, operator, supervisor, late_night, rex
+):
+    r, bitten = late_night
+    truly = bitten - timedelta(hours=1)
+    fix(db, supervisor, r.bite_report_id, "bite_report", r.bite_report_id, "bitten_at", iso(truly))
+    with db.read() as s:
+        found = [i for i in modules.animal_incidents(s, rex.id) if i.module == "quarantine"]
+    assert [(i.record_id, i.when) for i in found] == [(r.bite_report_id, truly)]

@@ -10,7 +10,15 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import QDate
-from PySide6.QtWidgets import QComboBox, QDateEdit, QLabel, QLineEdit, QStackedWidget, QWidget
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDateEdit,
+    QLabel,
+    QLineEdit,
+    QSizePolicy,
+    QStackedWidget,
+    QWidget,
+)
 
 from fieldops.rules.quarantine import EXAM_FINDINGS
 from fieldops.services import quarantine as qs
@@ -90,6 +98,7 @@ class CorrectionDialog(RecordDialog):
             self.what.addItem(label, key)
         self.current = QLabel()
         self.current.setWordWrap(True)
+        self.current.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
         # One editor per kind of value, shown as the choice asks.
         self.new_value = QLineEdit()
         self.bite_time = LocalDateTimeEdit(ctx.timezone)
@@ -101,6 +110,8 @@ class CorrectionDialog(RecordDialog):
         self.editors = QStackedWidget()
         for w in (self.new_value, self.bite_time, self.exam_day, self.finding):
             self.editors.addWidget(w)
+        # As tall as one input, whichever is shown.
+        self.editors.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
         self.reason = QLineEdit()
         self.fields.add("field", "&What is wrong:", self.what)
         self.fields.add("target", "Now on record:", self.current)
@@ -112,10 +123,14 @@ class CorrectionDialog(RecordDialog):
             QLabel("Nothing is changed in place: the correction is kept beside the original.")
         )
         self.body.addLayout(form)
+        self.setMinimumWidth(560)  # the value on record and a refusal on one or two lines
         self.what.currentIndexChanged.connect(self._on_what_current_index_changed)
         self._on_what_current_index_changed(0)
 
     def _on_what_current_index_changed(self, index: int) -> None:
+        # A refusal was about the value chosen before: it does not stand beside another.
+        self.fields.clear_errors()
+        self.banner.clear_message()
         value = self._choices[index][2] if 0 <= index < len(self._choices) else ""
         self.current.setText(value or "(blank)")
         key: Any = self.what.itemData(index)
