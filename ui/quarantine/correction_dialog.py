@@ -108,7 +108,13 @@ class CorrectionDialog(RecordDialog):
         self.exam_day.setMaximumDate(QDate(9999, 12, 31))
         self.finding = combo(EXAM_FINDINGS)
         self.editors = QStackedWidget()
-        for w in (self.new_value, self.bite_time, self.exam_day, self.finding):
+        self._editors: tuple[QWidget, ...] = (
+            self.new_value,
+            self.bite_time,
+            self.exam_day,
+            self.finding,
+        )
+        for w in self._editors:
             self.editors.addWidget(w)
         # As tall as one input, whichever is shown.
         self.editors.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
@@ -136,8 +142,7 @@ class CorrectionDialog(RecordDialog):
         key: Any = self.what.itemData(index)
         kind = EDITOR.get(key[2], TEXT) if key else TEXT
         self.editors.setCurrentIndex(kind)
-        editor = self.editors.currentWidget()
-        self.editors.setFocusProxy(editor)
+        self.editors.setFocusProxy(self._editors[kind])
         # Start from what is on record, so a correction changes only what was wrong.
         if kind == TIME:
             self.bite_time.set_value(self.view.bite.bitten_at)

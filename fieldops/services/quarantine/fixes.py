@@ -7,6 +7,7 @@ in the correction as ISO text (the bite's time in UTC, an exam's day as a date).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import date, datetime
 from decimal import Decimal
 
@@ -71,7 +72,7 @@ def dated(fixes: dict[Key, str] | None) -> bool:
     return any((t, f) in PLAN_FIELDS for t, _i, f in (fixes or {}))
 
 
-def bite_times(s: Session, bite_ids: object = None) -> dict[int, datetime]:
+def bite_times(s: Session, bite_ids: Iterable[int] | None = None) -> dict[int, datetime]:
     """The corrected bite times (bite id -> time), of the given bites or of every bite."""
     stmt = (
         select(QuarantineCorrection.bite_report_id, QuarantineCorrection.new_value)

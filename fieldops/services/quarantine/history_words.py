@@ -6,6 +6,8 @@ Contributed to every record's history through the module seam
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from fieldops.rules.quarantine import EXAM_FINDINGS
 from fieldops.services.history import Event, EventKind, Names, _clause, money
 
@@ -111,11 +113,23 @@ def _correction(e: Event, names: Names) -> str:
     )
 
 
+def _when(names: Names, x: object) -> str:
+    return names.when(x)
+
+
+def _day(names: Names, x: object) -> str:
+    return names.day(x)
+
+
+def _finding(_names: Names, x: object) -> str:
+    return EXAM_FINDINGS.get(str(x), str(x))
+
+
 # The fields kept as codes or ISO text, in words.
-_FIELD_WORDS = {
-    "bitten_at": ("time of the bite", lambda names, x: names.when(x)),
-    "examined_on": ("date", lambda names, x: names.day(x)),
-    "finding": ("finding", lambda names, x: EXAM_FINDINGS.get(str(x), str(x))),
+_FIELD_WORDS: dict[str, tuple[str, Callable[[Names, object], str]]] = {
+    "bitten_at": ("time of the bite", _when),
+    "examined_on": ("date", _day),
+    "finding": ("finding", _finding),
 }
 
 
