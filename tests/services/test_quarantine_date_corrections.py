@@ -338,3 +338,28 @@ def test_the_bite_incident_on_the_seam_shows_the_corrected_time(
     with db.read() as s:
         found = [i for i in modules.animal_incidents(s, rex.id) if i.module == "quarantine"]
     assert [(i.record_id, i.when) for i in found] == [(r.bite_report_id, truly)]
+
+
+def test_the_log_counts_the_exams_on_the_corrected_dates(db, operator, supervisor, rex, pound):
+    r = qs.report_bite(
+        db, operator, bite_input(days_ago(5), animal_id=rex.id, clinic_id=pound.id), PROFILE
+    )
+    qid, b = r.quarantine_id, r.bite_report_id
+    exam(db, operator, qid, day(5))
+    exam(db, operator, qid, day(4), vet="Dr. Ortega")
+
+    def done():
+        with db.read() as s:
+            rows = log_rows(s, day(6), day(0), PROFILE, redacted=False, today=local_today())
+        return [row.cells[6] for row in rows]
+
+    assert done() == ["2 of 3"]
+    second = [
+        x for x in qs.get_quarantine(db, qid, PROFILE).exams if x.veterinarian == "Dr. Ortega"
+    ]
+    # The second exam was on the first day too: it counts as no required exam.
+    fix(db, supervisor, b, "exam", second[0].id, "examined_on", day(5).isoformat())
+    assert done() == ["1 of 3"]
+    v = qs.get_quarantine(db, qid, PROFILE)
+    assert [x.counts_as for x in v.exams].count("") == 1
+    assert any("still missing" in x.warning for x in v.exams)
