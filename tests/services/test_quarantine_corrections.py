@@ -79,7 +79,12 @@ def test_only_a_supervisor_corrects_and_always_with_a_reason(db, operator, super
         qs.correct_record(db, supervisor, bite.id, "exam", case.exams[0].id, "fee", "-3", "r")
     assert fields(exc) == {"new_value"}
     with pytest.raises(ValidationError) as exc:
-        qs.correct_record(db, supervisor, bite.id, "bite_report", bite.id, "bitten_at", "x", "r")
+        qs.correct_record(
+            db, supervisor, bite.id, "bite_report", bite.id, "bitten_at", "x", "r", PROFILE
+        )
+    assert fields(exc) == {"new_value"}  # the time of the bite is correctable now (issue 9)
+    with pytest.raises(ValidationError) as exc:
+        qs.correct_record(db, supervisor, bite.id, "bite_report", bite.id, "species", "cat", "r")
     assert fields(exc) == {"field"}
     with pytest.raises(ValidationError) as exc:
         qs.correct_record(db, supervisor, bite.id, "event", 9999, "notes", "x", "r")

@@ -5,11 +5,12 @@ and a ``quarantine_correction`` row (append-only) gives the field's new value an
 The views show the latest correction of each field; the history shows the value
 before and after, and the reason.
 
-Only what was written wrongly and changes no date of the plan can be corrected here:
-the words of the report (place, the person bitten, who reported it, the officer, the
-animal's description, the certificate number, notes), an exam's veterinarian and fee,
-an event's who, citation and notes. A wrong date or finding changes the plan and the
-outcome; it is not corrected by this verb.
+What can be corrected: the words of the report (place, the person bitten, who reported
+it, the officer, the animal's description, the certificate number, notes), an exam's
+veterinarian and fee, an event's who, citation and notes; and the dates the plan rests
+on, in ``correction_dates``: the time of the bite (every deadline is asked of the rules
+again), an exam's date and its finding. The order's copies are rewritten from the
+corrected records (``plan.refresh``) in the same unit of work.
 """
 
 from __future__ import annotations
@@ -29,9 +30,20 @@ from fieldops.db.models import (
 )
 from fieldops.errors import Collector, ValidationError
 from fieldops.permissions import Permission, requires
+from fieldops.rules import Profile
 from fieldops.services import validate as v
 from fieldops.services.context import Actor, audit, now
+from fieldops.services.quarantine.correction_dates import DATED, check_dated, kept
 from fieldops.services.quarantine.events import Done
+from fieldops.services.quarantine.fixes import (
+    Key,
+    corrected,
+    corrected_fee,
+    corrections_of,
+)
+from fieldops.services.quarantine.plan import refresh
+
+__all__ = ["CORRECTABLE", "Key", "correct_record", "corrected", "corrected_fee", "corrections_of"]
 
 # target -> field -> (label, longest value)
 CORRECTABLE: dict[str, dict[str, tuple[str, int]]] = {
@@ -43,8 +55,14 @@ CORRECTABLE: dict[str, dict[str, tuple[str, int]]] = {
         "animal_description": ("The description of the animal", 300),
         "rabies_certificate": ("The rabies certificate number", 50),
         "notes": ("Notes", 4000),
+        "bitten_at": ("The time of the bite", 40),
     },
-    "exam": {"veterinarian": ("The veterinarian", 200), "fee": ("The fee", 20)},
+    "exam": {
+        "veterinarian": ("The veterinarian", 200),
+        "fee": ("The fee", 20),
+        "examined_on": ("The date of the examination", 10),
+        "finding": ("The finding", 20),
+    },
     "event": {
         "who": ("Who", 200),
         "citation": ("The citation number", 100),
@@ -54,29 +72,6 @@ CORRECTABLE: dict[str, dict[str, tuple[str, int]]] = {
 TARGET_LABELS = {"bite_report": "the bite report", "exam": "an examination", "event": "an event"}
 OPTIONAL = {"animal_description", "rabies_certificate", "notes", "citation"}
 
-Key = tuple[str, int, str]
-
-
-def corrections_of(s: Session, bite_id: int) -> dict[Key, str]:
-    """The latest corrected value of every corrected field of one bite case."""
-    out: dict[Key, str] = {}
-    for c in s.scalars(
-        select(QuarantineCorrection)
-        .where(QuarantineCorrection.bite_report_id == bite_id)
-        .order_by(QuarantineCorrection.id)
-    ):
-        out[(c.target, c.target_id, c.field)] = c.new_value
-    return out
-
-
-def corrected(fixes: dict[Key, str], target: str, target_id: int, field: str, value: str) -> str:
-    return fixes.get((target, target_id, field), value)
-
-
-def corrected_fee(fixes: dict[Key, str], exam_id: int, fee: Decimal) -> Decimal:
-    value = fixes.get(("exam", exam_id, "fee"))
-    return Decimal(value) if value is not None else fee
-
 
 def _record(s: Session, bite: BiteReport, target: str, target_id: int) -> object:
     row: object | None
@@ -84,7 +79,9 @@ def _record(s: Session, bite: BiteReport, target: str, target_id: int) -> object
         row = bite if target_id == bite.id else None
     elif target == "exam":
         row = s.get(QuarantineExam, target_id)
-        q = s.scalar(select(Quarantine).where(Quarantine.bite_report_id == bite.id))
+        q = s.scalar(
+            select(Quarantine).where(Quarantine.bite_report_id == bite.id).with_for_update()
+        )
         if row is not None and (q is None or row.quarantine_id != q.id):
             row = None
     else:
@@ -106,8 +103,12 @@ def correct_record(
     field: str,
     new_value: str,
     reason: str,
+    profile: Profile | None = None,
 ) -> Done:
-    """Correct one field of the bite report, an exam or an event (a supervisor's task)."""
+    """Correct one field of the bite report, an exam or an event (a supervisor's task).
+
+    A date or a finding (``DATED``) needs the profile: the plan is asked of the rules
+    again, and a value the rules make impossible is refused beside the field."""
     if field not in CORRECTABLE.get(target, {}):
         raise ValidationError({"field": "Choose what to correct."})
     label, longest = CORRECTABLE[target][field]
@@ -118,10 +119,17 @@ def correct_record(
         row = _record(s, bite, target, target_id)
         fixes = corrections_of(s, bite.id)
         raw = getattr(row, field)
-        old = corrected(fixes, target, target_id, field, "" if raw is None else str(raw))
         c = Collector()
         value = (new_value or "").strip() if field == "notes" else v.clean(new_value)
-        if field == "fee":
+        q = s.scalar(
+            select(Quarantine).where(Quarantine.bite_report_id == bite.id).with_for_update()
+        )
+        old = corrected(fixes, target, target_id, field, _stored(raw))
+        if (target, field) in DATED:
+            if profile is None:
+                raise ValueError("a correction of a date or a finding needs the profile")
+            value = check_dated(s, c, bite, q, row, field, value, fixes, profile)
+        elif field == "fee":
             try:
                 fee = Decimal(value.lstrip("$"))
             except InvalidOperation:
@@ -139,8 +147,9 @@ def correct_record(
         v.required(c, "reason", v.clean(reason), "The reason for the correction", 2000)
         c.raise_if_any()
         if value == old:
+            now_on = kept(field, old, profile) if profile and (target, field) in DATED else old
             raise ValidationError(
-                {"new_value": f"{label} is already {old or 'blank'}: nothing to correct."}
+                {"new_value": f"{label} is already {now_on or 'blank'}: nothing to correct."}
             )
         fix = QuarantineCorrection(
             bite_report_id=bite.id,
@@ -155,7 +164,10 @@ def correct_record(
         )
         s.add(fix)
         s.flush()
-        q_id = s.scalar(select(Quarantine.id).where(Quarantine.bite_report_id == bite.id))
+        q_id = q.id if q is not None else None
+        if q is not None and (target, field) in DATED:
+            assert profile is not None
+            refresh(s, bite, q, profile)
         audit(
             s,
             actor,
@@ -167,3 +179,14 @@ def correct_record(
             reason=fix.reason,
         )
         return Done(q_id, bite.id)
+
+
+def _stored(raw: object) -> str:
+    """A stored date as the correction keeps it (ISO; a time in UTC)."""
+    from datetime import UTC, date, datetime
+
+    if isinstance(raw, datetime):
+        return raw.astimezone(UTC).isoformat()
+    if isinstance(raw, date):
+        return raw.isoformat()
+    return "" if raw is None else str(raw)

@@ -33,6 +33,7 @@ from fieldops.services import validate as v
 from fieldops.services.context import Actor, audit, fetch, jsonable, now
 from fieldops.services.quarantine.bites import FUTURE_SLACK
 from fieldops.services.quarantine.clinics import licensed_clinic
+from fieldops.services.quarantine.fixes import bitten_at_of, corrections_of
 from fieldops.services.quarantine.plan import State, refresh
 
 CLOSED_WORDS = {
@@ -338,7 +339,12 @@ def record_signs_of_rabies(
         c = Collector()
         v.required(c, "who", v.clean(health_officer), "The health officer notified", 200)
         _when(
-            c, "at", notified_at, "When the health officer was notified", bite.bitten_at, "the bite"
+            c,
+            "at",
+            notified_at,
+            "When the health officer was notified",
+            st.plan.bitten_at,
+            "the bite",
         )
         c.raise_if_any()
         assert notified_at is not None
@@ -467,7 +473,7 @@ def release_certified(
                 }
             )
         last = [x for x in _exams(s, q) if st.exam_slots.get(x.id) == "last"]
-        if last and last[0].finding != "no_signs":
+        if last and st.findings.get(last[0].id, last[0].finding) != "no_signs":
             raise ValidationError(
                 {
                     "exams": "The last examination did not find the animal "
@@ -545,7 +551,8 @@ def record_referral_sent(
             raise ValidationError({"who": "The referral is already recorded."})
         c = Collector()
         v.required(c, "who", v.clean(health_officer), "The health officer", 200)
-        _when(c, "at", at, "When it was referred", bite.bitten_at, "the bite")
+        bitten_at = bitten_at_of(corrections_of(s, bite.id), bite)
+        _when(c, "at", at, "When it was referred", bitten_at, "the bite")
         c.raise_if_any()
         assert at is not None  # _when refused a missing time
         e = _event(s, actor, bite, "referral_sent", at, who=health_officer, notes=notes)

@@ -37,7 +37,7 @@ from fieldops.rules.quarantine import quarantine_boarding
 from fieldops.services.context import fetch, now
 from fieldops.services.fee_schedules import profile_in_force
 from fieldops.services.impound_rows import current_disposition
-from fieldops.services.quarantine.corrections import corrected, corrected_fee, corrections_of
+from fieldops.services.quarantine.fixes import corrected, corrected_fee, corrections_of
 from fieldops.services.quarantine.plan import events_of, exams_of, state_of
 
 KEY = "quarantine"
@@ -124,12 +124,12 @@ def code_of(prefix: str, exam_id: int) -> str:
 def charges_of(s: Session, q: Quarantine, at: datetime, profile: Profile) -> tuple[ChargeView, ...]:
     """Every charge of one quarantine as of ``at``: its exams' fees, and boarding at the pound."""
     bite = fetch(s, BiteReport, q.bite_report_id)
-    st = state_of(bite, q, events_of(s, bite.id), exams_of(s, q.id), profile)
+    fixes = corrections_of(s, bite.id)
+    st = state_of(bite, q, events_of(s, bite.id), exams_of(s, q.id), profile, fixes)
     pounds = _pound_ids(s)
     at_pound = st.plan.placement == "clinic" and st.clinic_id in pounds
     prefix = f"{KEY}:{q.id}:"
     paid = _paid_by_code(s, prefix)
-    fixes = corrections_of(s, bite.id)
     out: list[ChargeView] = []
     for x in exams_of(s, q.id):
         fee = corrected_fee(fixes, x.id, x.fee)
@@ -141,7 +141,7 @@ def charges_of(s: Session, q: Quarantine, at: datetime, profile: Profile) -> tup
         out.append(
             ChargeView(
                 code,
-                f"Quarantine #{q.id}: examination on {format_day(x.examined_on)} ({vet})",
+                f"Quarantine #{q.id}: examination on {format_day(st.exam_days[x.id])} ({vet})",
                 fee,
                 paid.get(code, ZERO),
                 "other",

@@ -6,6 +6,9 @@ Contributed to every record's history through the module seam
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+from fieldops.rules.quarantine import EXAM_FINDINGS
 from fieldops.services.history import Event, EventKind, Names, _clause, money
 
 # One sentence per action, from the event's stored data.
@@ -98,10 +101,36 @@ def _correction(e: Event, names: Names) -> str:
     a, b = e.after, e.before or {}
     field = next((k for k in a if k not in ("target", "target_id", "correction")), "")
     where = _TARGETS.get(str(a.get("target")), "the record")
+    words, said = _FIELD_WORDS.get(field, (field.replace("_", " "), None))
+
+    def value(x: object) -> str:
+        if not x:
+            return "blank"
+        return said(names, x) if said else str(x)
+
     return _clause(
-        f"Corrected the {field.replace('_', ' ')} of {where}: "
-        f"“{b.get(field) or 'blank'}” became “{a.get(field) or 'blank'}”"
+        f"Corrected the {words} of {where}: “{value(b.get(field))}” became “{value(a.get(field))}”"
     )
+
+
+def _when(names: Names, x: object) -> str:
+    return names.when(x)
+
+
+def _day(names: Names, x: object) -> str:
+    return names.day(x)
+
+
+def _finding(_names: Names, x: object) -> str:
+    return EXAM_FINDINGS.get(str(x), str(x))
+
+
+# The fields kept as codes or ISO text, in words.
+_FIELD_WORDS: dict[str, tuple[str, Callable[[Names, object], str]]] = {
+    "bitten_at": ("time of the bite", _when),
+    "examined_on": ("date", _day),
+    "finding": ("finding", _finding),
+}
 
 
 EVENT_KINDS: dict[str, EventKind] = {

@@ -10,17 +10,19 @@ from sqlalchemy.orm import Session
 
 from fieldops.db.models import BiteReport
 from fieldops.modules import Incident
+from fieldops.services.quarantine.fixes import bitten_at_of, corrected, corrections_of
 
 SPECIES_WORDS = {"dog": "a dog", "cat": "a cat", "other": "an animal"}
 
 
 def bite_incidents(s: Session, animal_id: int) -> tuple[Incident, ...]:
-    """Every bite report of the animal, earliest first."""
-    rows = s.execute(
-        select(BiteReport.id, BiteReport.bitten_at, BiteReport.place, BiteReport.species)
-        .where(BiteReport.animal_id == animal_id)
-        .order_by(BiteReport.bitten_at, BiteReport.id)
-    ).all()
+    """Every bite report of the animal, earliest first, as corrected (fixes.py)."""
+    rows = []
+    for b in s.scalars(select(BiteReport).where(BiteReport.animal_id == animal_id)):
+        fixes = corrections_of(s, b.id)
+        place = corrected(fixes, "bite_report", b.id, "place", b.place)
+        rows.append((b.id, bitten_at_of(fixes, b), place, b.species))
+    rows.sort(key=lambda r: (r[1], r[0]))
     return tuple(
         Incident(
             module="quarantine",

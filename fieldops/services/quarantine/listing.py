@@ -198,19 +198,28 @@ def day_labels(db: Database, ids: tuple[int, ...], today: date, profile: Profile
     """ "day N of 10" for the open quarantines among ``ids`` (the rules' count)."""
     from fieldops.rules import to_local
     from fieldops.rules.quarantine import observation_day
+    from fieldops.services.quarantine.fixes import bite_times
 
     if not ids:
         return {}
     with db.read() as s:
         rows = s.execute(
-            select(Quarantine.id, Quarantine.status, Quarantine.last_day, BiteReport.bitten_at)
+            select(
+                Quarantine.id,
+                Quarantine.status,
+                Quarantine.last_day,
+                BiteReport.bitten_at,
+                BiteReport.id,
+            )
             .join(BiteReport, BiteReport.id == Quarantine.bite_report_id)
             .where(Quarantine.id.in_(ids))
         ).all()
+        retimed = bite_times(s, [r[4] for r in rows])
     out = {}
-    for qid, status, last, bitten in rows:
+    for qid, status, last, bitten, bite_id in rows:
         if status != "open":
             continue
+        bitten = retimed.get(bite_id, bitten)  # a corrected bite time (fixes.py)
         bite_day = to_local(bitten, profile).date()
         stub = _Span(bite_day, last)
         n = max(0, min(observation_day(stub, today), observation_length(stub)))

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 from typing import Any
 
-from sqlalchemy import case, func, or_, select
+from sqlalchemy import and_, case, func, or_, select
 from sqlalchemy.orm import Session, aliased
 
 from fieldops.db.cancel import Cancelled
@@ -42,6 +42,8 @@ from fieldops.modules import (
     year_earlier,
 )
 from fieldops.rules import Profile, format_day
+from fieldops.services.quarantine.fixes import Key, dated
+from fieldops.services.quarantine.plan import events_of, exams_of, state_of
 from fieldops.services.quarantine.views import STATUS_LABELS
 
 COLUMNS = (
@@ -121,6 +123,12 @@ def log_rows(
     """The log's rows: four statements, whatever the number of bites."""
     lo, hi = _bounds(start, end, profile)
     owner = aliased(Person)
+    retimed = BiteReport.id.in_(
+        select(QuarantineCorrection.bite_report_id).where(
+            QuarantineCorrection.target == "bite_report",
+            QuarantineCorrection.field == "bitten_at",
+        )
+    )
     bites = s.execute(
         select(
             BiteReport.id,
@@ -144,13 +152,15 @@ def log_rows(
         .outerjoin(owner, owner.id == BiteReport.owner_id)
         .outerjoin(Quarantine, Quarantine.bite_report_id == BiteReport.id)
         .outerjoin(Clinic, Clinic.id == Quarantine.clinic_id)
-        .where(BiteReport.bitten_at >= lo, BiteReport.bitten_at < hi)
+        .where(or_(and_(BiteReport.bitten_at >= lo, BiteReport.bitten_at < hi), retimed))
         .order_by(BiteReport.bitten_at, BiteReport.id)
     ).all()
     if cancelled():
         raise Cancelled()
-    ids = [b[0] for b in bites]
-    in_period = select(BiteReport.id).where(BiteReport.bitten_at >= lo, BiteReport.bitten_at < hi)
+    # A bite whose time was corrected is in the period of its corrected time (fixes.py).
+    in_period = select(BiteReport.id).where(
+        or_(and_(BiteReport.bitten_at >= lo, BiteReport.bitten_at < hi), retimed)
+    )
     exams = dict(
         s.execute(
             select(QuarantineExam.quarantine_id, func.count(func.distinct(QuarantineExam.slot)))
@@ -169,22 +179,25 @@ def log_rows(
         )
     }
     fixes: dict[tuple[int, str], str] = {}
-    for target_id, field_, value in s.execute(
+    cases: dict[int, dict[Key, str]] = {}  # every correction of each bite, for the plan
+    for bite_id, target, target_id, field_, value in s.execute(
         select(
+            QuarantineCorrection.bite_report_id,
+            QuarantineCorrection.target,
             QuarantineCorrection.target_id,
             QuarantineCorrection.field,
             QuarantineCorrection.new_value,
         )
-        .where(
-            QuarantineCorrection.target == "bite_report",
-            QuarantineCorrection.bite_report_id.in_(in_period),
-        )
+        .where(QuarantineCorrection.bite_report_id.in_(in_period))
         .order_by(QuarantineCorrection.id)
     ):
-        fixes[(target_id, field_)] = value
+        cases.setdefault(bite_id, {})[(target, target_id, field_)] = value
+        if target == "bite_report":
+            fixes[(target_id, field_)] = value
     if cancelled():
         raise Cancelled()
-    out = []
+    out: list[LogRow] = []
+    keys: list[tuple[datetime, int]] = []
     for (
         bid,
         bitten_at,
@@ -203,6 +216,10 @@ def log_rows(
         due,
         received,
     ) in bites:
+        if (bid, "bitten_at") in fixes:
+            bitten_at = datetime.fromisoformat(fixes[(bid, "bitten_at")])
+            if not lo <= bitten_at < hi:
+                continue  # corrected out of the period
         place = fixes.get((bid, "place"), place)
         victim = fixes.get((bid, "victim_name"), victim)
         description = fixes.get((bid, "animal_description"), description)
@@ -217,7 +234,8 @@ def log_rows(
             outcome = ""
         else:
             where = "home" if placement == "home" else f"clinic: {clinic or ''}".rstrip(": ")
-            done = f"{exams.get(qid, 0)} of {profile.exams_required}"
+            n = _done(s, qid, cases[bid], profile) if dated(cases.get(bid)) else exams.get(qid, 0)
+            done = f"{n} of {profile.exams_required}"
             outcome = STATUS_LABELS.get(status or "", status or "")
         certificate, overdue = _certificate(status, due, received, today)
         sent = referrals.get(bid)
@@ -227,6 +245,7 @@ def log_rows(
             else ("NOT YET SENT" if referral else "")
         )
         local = bitten_at.astimezone(profile.timezone)
+        keys.append((bitten_at, bid))
         out.append(
             LogRow(
                 bid,
@@ -245,8 +264,18 @@ def log_rows(
                 overdue,
             )
         )
-    assert len(out) == len(ids)
-    return out
+    return [row for _key, row in sorted(zip(keys, out, strict=True), key=lambda p: p[0])]
+
+
+def _done(s: Session, quarantine_id: int, fixes: dict[Key, str], profile: Profile) -> int:
+    """How many required exams are done on a plan that a correction moved (the rules' count;
+    the exams' stored slots answered the plan before the correction)."""
+    q = s.get(Quarantine, quarantine_id)
+    assert q is not None
+    bite = s.get(BiteReport, q.bite_report_id)
+    assert bite is not None
+    st = state_of(bite, q, events_of(s, bite.id), exams_of(s, q.id), profile, fixes)
+    return len(set(st.done))
 
 
 def build_log(request: ReportRequest) -> ReportOutput:

@@ -238,7 +238,7 @@ def _case_items(s: Session, day: date) -> list[DueItem]:
             )
     signs = select(QuarantineExam.quarantine_id).where(QuarantineExam.finding == "signs_of_rabies")
     for q in s.scalars(select(Quarantine).where(Quarantine.id.in_(signs))):
-        if "signs_of_rabies" not in kinds.get(q.bite_report_id, set()):
+        if "signs_of_rabies" not in kinds.get(q.bite_report_id, set()) and _signs_stand(s, q):
             out.append(
                 _item(
                     "signs_not_reported",
@@ -251,6 +251,15 @@ def _case_items(s: Session, day: date) -> list[DueItem]:
                 )
             )
     return out
+
+
+def _signs_stand(s: Session, q: Quarantine) -> bool:
+    """Whether an exam's finding of signs of rabies still stands after the corrections."""
+    from fieldops.services.quarantine.fixes import corrections_of, finding_of
+
+    fixes = corrections_of(s, q.bite_report_id)
+    exams = s.scalars(select(QuarantineExam).where(QuarantineExam.quarantine_id == q.id))
+    return any(finding_of(fixes, x) == "signs_of_rabies" for x in exams)
 
 
 def checks(conn: Connection) -> list[str]:

@@ -10,7 +10,7 @@ last exam is due again on the new last day.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date, datetime
 
 from sqlalchemy import select
@@ -21,10 +21,20 @@ from fieldops.rules import Profile
 from fieldops.rules.quarantine import (
     QuarantinePlan,
     exam_slot,
+    exam_warning,
     extend_observation,
     missing_exams,
     plan_after_broken_home,
     quarantine_plan,
+)
+from fieldops.services.quarantine.fixes import (
+    Key,
+    bitten_at_of,
+    corrections_of,
+    dated,
+    examined_on_of,
+    finding_of,
+    rabies_proof_of,
 )
 
 STATUS_BY_EVENT = {
@@ -47,6 +57,11 @@ class State:
     delivered_at: datetime | None
     certificate_received_on: date | None
     closed_at: datetime | None
+    # As corrected (fixes.py): each exam's day, finding and, where a correction moved a date,
+    # its warning asked of the rules again (the stored one answered the uncorrected plan).
+    exam_days: dict[int, date] = field(default_factory=dict)
+    findings: dict[int, str] = field(default_factory=dict)
+    warnings: dict[int, str] = field(default_factory=dict)
 
 
 def events_of(s: Session, bite_id: int) -> list[QuarantineEvent]:
@@ -69,13 +84,16 @@ def exams_of(s: Session, quarantine_id: int) -> list[QuarantineExam]:
     )
 
 
-def order_plan(bite: BiteReport, ordered_at: datetime, profile: Profile) -> QuarantinePlan:
+def order_plan(
+    bite: BiteReport, ordered_at: datetime, profile: Profile, fixes: dict[Key, str] | None = None
+) -> QuarantinePlan:
+    """The order's plan from the rules, on the bite's time as corrected."""
     return quarantine_plan(
-        bite.bitten_at,
+        bitten_at_of(fixes, bite),
         ordered_at,
         profile,
         owner_known=bite.owner_id is not None,
-        rabies_proof=bite.rabies_proof,
+        rabies_proof=rabies_proof_of(fixes, bite, profile),
     )
 
 
@@ -85,8 +103,11 @@ def state_of(
     events: list[QuarantineEvent],
     exams: list[QuarantineExam],
     profile: Profile,
+    fixes: dict[Key, str] | None = None,
 ) -> State:
-    plan = order_plan(bite, q.ordered_at, profile)
+    """Raises ``ValueError`` where the rules find the records impossible (only a
+    correction being tried can do that: ``corrections.correct_record`` refuses it)."""
+    plan = order_plan(bite, q.ordered_at, profile, fixes)
     status, clinic_id = "open", q.ordered_clinic_id
     delivered: datetime | None = None
     closed: datetime | None = None
@@ -105,17 +126,35 @@ def state_of(
             status, closed = STATUS_BY_EVENT[e.kind], e.at
     slots: dict[int, str | None] = {}
     done: list[str] = []
-    for x in exams:
-        slot = exam_slot(plan, x.examined_on, tuple(done))
+    days = {x.id: examined_on_of(fixes, x) for x in exams}
+    findings = {x.id: finding_of(fixes, x) for x in exams}
+    warnings: dict[int, str] = {}
+    moved = dated(fixes)
+    for x in sorted(exams, key=lambda x: (days[x.id], x.id)):
+        slot = exam_slot(plan, days[x.id], tuple(done))
+        warnings[x.id] = exam_warning(plan, days[x.id], tuple(done)) if moved else x.warning
         slots[x.id] = slot
         if slot:
             done.append(slot)
-    return State(plan, slots, tuple(done), status, clinic_id, delivered, received, closed)
+    return State(
+        plan,
+        slots,
+        tuple(done),
+        status,
+        clinic_id,
+        delivered,
+        received,
+        closed,
+        days,
+        findings,
+        warnings,
+    )
 
 
 def refresh(s: Session, bite: BiteReport, q: Quarantine, profile: Profile) -> State:
     """Rewrite the quarantine's copies from its records; returns the state."""
-    st = state_of(bite, q, events_of(s, bite.id), exams_of(s, q.id), profile)
+    fixes = corrections_of(s, bite.id)
+    st = state_of(bite, q, events_of(s, bite.id), exams_of(s, q.id), profile, fixes)
     q.status, q.placement, q.clinic_id = st.status, st.plan.placement, st.clinic_id
     q.deliver_by = st.plan.deliver_by
     q.delivered_at = st.delivered_at

@@ -32,11 +32,13 @@ from fieldops.rules.quarantine import (
     required_exams,
 )
 from fieldops.services.context import fetch
-from fieldops.services.quarantine.corrections import (
+from fieldops.services.quarantine.fixes import (
     Key,
+    bitten_at_of,
     corrected,
     corrected_fee,
     corrections_of,
+    rabies_proof_of,
 )
 from fieldops.services.quarantine.plan import State, events_of, exams_of, state_of
 
@@ -225,13 +227,14 @@ def bite_view(
     def fixed(field: str) -> str:
         return corrected(fixes, "bite_report", bite.id, field, getattr(bite, field))
 
-    day = to_local(bite.bitten_at, profile).date()
+    bitten_at = bitten_at_of(fixes, bite)
+    day = to_local(bitten_at, profile).date()
     proof = rabies_proof_on(day, bite.rabies_vaccinated_on, bite.rabies_expires_on)
     from fieldops.services.people import format_address
 
     return BiteView(
         bite.id,
-        bite.bitten_at,
+        bitten_at,
         fixed("place"),
         fixed("victim_name"),
         bool(bite.victim_contact),
@@ -247,7 +250,7 @@ def bite_view(
         fixed("rabies_certificate"),
         bite.rabies_vaccinated_on,
         bite.rabies_expires_on,
-        bite.rabies_proof,
+        rabies_proof_of(fixes, bite, profile),
         proof.why,
         fixed("officer"),
         bite.referral,
@@ -280,26 +283,26 @@ def quarantine_view(s: Session, q: Quarantine, profile: Profile, today: date) ->
     bite = fetch(s, BiteReport, q.bite_report_id)
     events = events_of(s, bite.id)
     exams = exams_of(s, q.id)
-    st = state_of(bite, q, events, exams, profile)
-    clinic = s.get(Clinic, st.clinic_id) if st.clinic_id is not None else None
     fixes = corrections_of(s, bite.id)
+    st = state_of(bite, q, events, exams, profile, fixes)
+    clinic = s.get(Clinic, st.clinic_id) if st.clinic_id is not None else None
     exam_views = tuple(
         ExamView(
             x.id,
-            x.examined_on,
+            st.exam_days[x.id],
             corrected(fixes, "exam", x.id, "veterinarian", x.veterinarian),
             _clinic_name(s, x.clinic_id),
-            x.finding,
-            EXAM_FINDINGS[x.finding],
+            st.findings[x.id],
+            EXAM_FINDINGS[st.findings[x.id]],
             corrected_fee(fixes, x.id, x.fee),
             EXAM_SLOTS.get(st.exam_slots.get(x.id) or "", ""),
-            x.warning,
+            st.warnings[x.id],
             x.recorded_by,
         )
-        for x in exams
+        for x in sorted(exams, key=lambda x: (st.exam_days[x.id], x.id))
     )
     warnings = []
-    if any(x.finding == "signs_of_rabies" for x in exams) and not any(
+    if any(f == "signs_of_rabies" for f in st.findings.values()) and not any(
         e.kind == "signs_of_rabies" for e in events
     ):
         warnings.append(

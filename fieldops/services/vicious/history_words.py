@@ -4,12 +4,18 @@ from __future__ import annotations
 
 from fieldops.rules import vicious as vr
 from fieldops.services.history import Event, EventKind, Names
+from fieldops.services.vicious.views import STATUS_LABELS
 
 
 def _clause(text: str) -> str:
     """A sentence ends with one full stop."""
     text = text.strip()
     return text if not text or text.endswith((".", "!", "?")) else text + "."
+
+
+def _status(code: object) -> str:
+    """A case status in the words the case view shows (a code it does not know, as written)."""
+    return STATUS_LABELS.get(str(code), str(code or "").replace("_", " "))
 
 
 def sentence(e: Event, names: Names) -> str:
@@ -59,12 +65,13 @@ def sentence(e: Event, names: Names) -> str:
             f"{a.get('authority')}, {names.day(a.get('decided_on'))}"
         )
     if e.action == "status":
+        if "status" not in a:
+            return _clause("Case summary updated")
+        before = (e.before or {}).get("status")
         return _clause(
-            f"Status: {e.before.get('status') or ''!s} to {a.get('status') or ''!s}".replace(
-                "_", " "
-            )
-            if "status" in a
-            else "Case summary updated"
+            f"Status changed from “{_status(before)}” to “{_status(a.get('status'))}”"
+            if before
+            else f"Status set to “{_status(a.get('status'))}”"
         )
     # Not one of the module's actions: history then words it generically.
     raise ValueError(e.action)
