@@ -126,9 +126,12 @@ def print_job_from(printer: QPrinter, title: str) -> PrintJob:
     )
 
 
-def ask_printer(parent: QWidget | None, title: str) -> PrintJob | None:
-    """Qt's print dialog; the printer, copies, sides and pages chosen, or None if cancelled."""
-    printer = QPrinter(QPrinter.PrinterMode.HighResolution)
+def ask_printer(
+    parent: QWidget | None, title: str, printer: QPrinter | None = None
+) -> PrintJob | None:
+    """Qt's print dialog (over ``printer``'s setup when given); the printer, copies, sides
+    and pages chosen, or None if cancelled."""
+    printer = printer or QPrinter(QPrinter.PrinterMode.HighResolution)
     printer.setDocName(title)
     dialog = QPrintDialog(printer, parent)
     dialog.setWindowTitle(f"Print {title}")

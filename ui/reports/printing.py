@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from PySide6.QtCore import QSettings
 from PySide6.QtGui import QPageLayout
-from PySide6.QtPrintSupport import QAbstractPrintDialog, QPrintDialog, QPrinter
-from PySide6.QtWidgets import QDialog, QWidget
+from PySide6.QtPrintSupport import QPrinter
+from PySide6.QtWidgets import QWidget
 
-from ui.common.documents import PrintJob, print_job_from
+from ui.common.documents import PrintJob, ask_printer
 
 SETTINGS_GROUP = "reports/print"
 _printer: QPrinter | None = None
@@ -57,13 +57,7 @@ def remember(printer: QPrinter) -> None:
 def ask_report_printer(parent: QWidget | None, title: str) -> PrintJob | None:
     """Qt's print dialog over the session's setup; the job, or None when cancelled."""
     printer = session_printer()
-    printer.setDocName(title)
-    dialog = QPrintDialog(printer, parent)
-    dialog.setWindowTitle(f"Print {title}")
-    dialog.setOption(QAbstractPrintDialog.PrintDialogOption.PrintToFile, False)
-    dialog.setOption(QAbstractPrintDialog.PrintDialogOption.PrintSelection, False)
-    dialog.setOption(QAbstractPrintDialog.PrintDialogOption.PrintPageRange, True)
-    if dialog.exec() != QDialog.DialogCode.Accepted:
-        return None
-    remember(printer)
-    return print_job_from(printer, title)
+    job = ask_printer(parent, title, printer)
+    if job is not None:
+        remember(printer)  # the next report starts from the setup just chosen
+    return job
