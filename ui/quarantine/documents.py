@@ -15,8 +15,10 @@ from PySide6.QtCore import QUrl
 from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import QGridLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
+from fieldops.errors import PermissionDeniedError
 from fieldops.reports.quarantine import certification_form, quarantine_order
 from fieldops.services.quarantine import QuarantineView
+from fieldops.services.quarantine.record_copy import bite_record_pdf
 from ui.common import documents as docs
 from ui.common.file_dialogs import DocumentInDatabaseFolderError, ask_save_path
 from ui.context import AppContext
@@ -37,6 +39,20 @@ def render(ctx: AppContext, view: QuarantineView, which: str) -> bytes:
     return fn(view, jurisdiction=ctx.jurisdiction, tz=ctx.timezone, printed_at=ctx.now())
 
 
+# The rows of the quarantine record's Documents tab, in order (``quarantine_documents``).
+QUARANTINE_TITLES = (
+    "Order of rabies quarantine (for the owner)",
+    "Certification of quarantine",
+    "Case record",
+    "Public-records copy",
+)
+
+
+def case_record(ctx: AppContext, bite_report_id: int, *, redacted: bool) -> bytes:
+    """The bite case's record, in full or as the public-records copy (issue 11): audited."""
+    return bite_record_pdf(ctx.db, ctx.actor, bite_report_id, ctx.profile, redacted=redacted)
+
+
 def quarantine_documents(ctx: AppContext, view: QuarantineView) -> tuple[Doc, ...]:
     return (
         Doc(
@@ -50,6 +66,18 @@ def quarantine_documents(ctx: AppContext, view: QuarantineView) -> tuple[Doc, ..
             "Certification of quarantine",
             f"certification-of-quarantine-{view.id}.pdf",
             lambda: render(ctx, view, "certificate"),
+        ),
+        Doc(
+            "record",
+            "Bite case record",
+            f"bite-case-record-{view.bite.id}.pdf",
+            lambda: case_record(ctx, view.bite.id, redacted=False),
+        ),
+        Doc(
+            "public",
+            "Bite case record, public-records copy",
+            f"bite-case-record-{view.bite.id}-public-copy.pdf",
+            lambda: case_record(ctx, view.bite.id, redacted=True),
         ),
     )
 
@@ -184,7 +212,9 @@ class DocumentButtons(QWidget):
         self.open_in_viewer(path)
 
     def _on_failed(self, exc: BaseException) -> bool:
-        if isinstance(exc, DocumentInDatabaseFolderError | docs.PrintingError):
+        if isinstance(
+            exc, DocumentInDatabaseFolderError | docs.PrintingError | PermissionDeniedError
+        ):
             self.status.setText(str(exc))
             return True
         if isinstance(exc, OSError):
