@@ -240,7 +240,7 @@ class BiteCaseRecord(Document):
         ]
         return [*head, self._table(["What", "Was", "Is now", "Why", "By, when"], rows)]
 
-    def _table(self, header: list[str], rows: list[list[object]]) -> Flowable:
+    def _table(self, header: list[str], rows: Sequence[Sequence[object]]) -> Flowable:
         cells = [
             [self.text(h, "cell_bold") for h in header],
             *[[self.text(v, "cell") for v in row] for row in rows],
