@@ -18,7 +18,7 @@ from PySide6.QtWidgets import QGridLayout, QLabel, QPushButton, QVBoxLayout, QWi
 from fieldops.errors import PermissionDeniedError
 from fieldops.reports.quarantine import certification_form, quarantine_order
 from fieldops.services.quarantine import QuarantineView
-from fieldops.services.quarantine.record_copy import bite_record_pdf
+from fieldops.services.quarantine.record_copy import bite_record_pdf, export_bite_record
 from ui.common import documents as docs
 from ui.common.file_dialogs import DocumentInDatabaseFolderError, ask_save_path
 from ui.context import AppContext
@@ -32,6 +32,12 @@ class Doc:
     title: str
     file_name: str
     render: Callable[[], bytes]
+    # An audited document: made and handed over (written, printed) in the unit of work
+    # that audits its export, so a failed write or print leaves no event.
+    deliver: Callable[[Callable[[bytes], str]], str] | None = None
+
+    def hand_over(self, use: Callable[[bytes], str]) -> str:
+        return self.deliver(use) if self.deliver is not None else use(self.render())
 
 
 def render(ctx: AppContext, view: QuarantineView, which: str) -> bytes:
@@ -53,6 +59,17 @@ def case_record(ctx: AppContext, bite_report_id: int, *, redacted: bool) -> byte
     return bite_record_pdf(ctx.db, ctx.actor, bite_report_id, ctx.profile, redacted=redacted)
 
 
+def _case_record_to(
+    ctx: AppContext, bite_report_id: int, redacted: bool
+) -> Callable[[Callable[[bytes], str]], str]:
+    def deliver(use: Callable[[bytes], str]) -> str:
+        return export_bite_record(
+            ctx.db, ctx.actor, bite_report_id, ctx.profile, use, redacted=redacted
+        )
+
+    return deliver
+
+
 def quarantine_documents(ctx: AppContext, view: QuarantineView) -> tuple[Doc, ...]:
     return (
         Doc(
@@ -72,26 +89,28 @@ def quarantine_documents(ctx: AppContext, view: QuarantineView) -> tuple[Doc, ..
             "Bite case record",
             f"bite-case-record-{view.bite.id}.pdf",
             lambda: case_record(ctx, view.bite.id, redacted=False),
+            _case_record_to(ctx, view.bite.id, False),
         ),
         Doc(
             "public",
             "Bite case record, public-records copy",
             f"bite-case-record-{view.bite.id}-public-copy.pdf",
             lambda: case_record(ctx, view.bite.id, redacted=True),
+            _case_record_to(ctx, view.bite.id, True),
         ),
     )
 
 
-def _save(content: Callable[[], bytes], path: str, folder: Path | None) -> str:
-    return str(docs.write_document(path, content(), folder))
+def _save(d: Doc, path: str, folder: Path | None) -> str:
+    return d.hand_over(lambda pdf: str(docs.write_document(path, pdf, folder)))
 
 
-def _print(content: Callable[[], bytes], job: docs.PrintJob) -> str:
-    return docs.send_to_printer(content(), job)
+def _print(d: Doc, job: docs.PrintJob) -> str:
+    return d.hand_over(lambda pdf: docs.send_to_printer(pdf, job))
 
 
-def _copy(content: Callable[[], bytes], name: str, folder: Path | None) -> str:
-    return str(docs.viewing_copy(content(), name, folder))
+def _copy(d: Doc, name: str, folder: Path | None) -> str:
+    return d.hand_over(lambda pdf: str(docs.viewing_copy(pdf, name, folder)))
 
 
 # Alt letters per row (unique within the quarantine record and the week's schedule).
@@ -166,7 +185,7 @@ class DocumentButtons(QWidget):
         self.status.setText("Writing the PDF…")
         self.ctx.tasks.run(
             _save,
-            d.render,
+            d,
             path,
             self.ctx.db.folder,
             owner=self,
@@ -182,7 +201,7 @@ class DocumentButtons(QWidget):
         self.status.setText("Sending the document to the printer…")
         self.ctx.tasks.run(
             _print,
-            d.render,
+            d,
             job,
             owner=self,
             on_done=lambda said: self._on_printed(job, said),
@@ -194,7 +213,7 @@ class DocumentButtons(QWidget):
         self.status.setText("Preparing the PDF…")
         self.ctx.tasks.run(
             _copy,
-            d.render,
+            d,
             d.file_name,
             self.ctx.db.folder,
             owner=self,

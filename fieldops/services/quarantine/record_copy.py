@@ -2,10 +2,13 @@
 open-records request, with the person bitten, their contact and who reported the bite
 withheld. The full copy reads the contact through the audited path ("read:victim_contact",
 issue 12); either copy's export is audited as ``bite_report:record_exported`` with whether
-it was redacted. The events are written in the same unit of work as the PDF is made: a copy
-that fails to render leaves no event."""
+it was redacted. The events are written in the unit of work that makes the PDF and (with
+``export_bite_record``) hands it over: a copy not made, written or printed leaves no event."""
 
 from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TypeVar
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -20,7 +23,9 @@ from fieldops.services.context import Actor, audit, audit_read, fetch, now
 from fieldops.services.quarantine.corrections import CORRECTABLE, TARGET_LABELS
 from fieldops.services.quarantine.views import bite_view, quarantine_view
 
-__all__ = ["PRIVATE_FIELDS", "bite_record_pdf"]
+__all__ = ["PRIVATE_FIELDS", "bite_record_pdf", "export_bite_record"]
+
+T = TypeVar("T")
 
 # The bite report's fields a public-records copy withholds (with the contact itself).
 PRIVATE_FIELDS = {"victim_name", "victim_contact", "reported_by"}
@@ -74,6 +79,32 @@ def bite_record_pdf(
 ) -> bytes:
     """The bite case's record as PDF bytes: in full, or (``redacted``) the public-records
     copy. Audited: the full copy as a read of the contact, either as an export."""
+    return _export(db, actor, bite_report_id, profile, redacted, lambda pdf: pdf)
+
+
+@requires(Permission.BITE_REPORTS)
+def export_bite_record(
+    db: Database,
+    actor: Actor,
+    bite_report_id: int,
+    profile: Profile,
+    deliver: Callable[[bytes], T],
+    *,
+    redacted: bool,
+) -> T:
+    """Make the record and hand it to ``deliver`` (write the file, send it to the printer)
+    inside the unit of work that audits it: a delivery that fails leaves no event."""
+    return _export(db, actor, bite_report_id, profile, redacted, deliver)
+
+
+def _export(
+    db: Database,
+    actor: Actor,
+    bite_report_id: int,
+    profile: Profile,
+    redacted: bool,
+    deliver: Callable[[bytes], T],
+) -> T:
     head = audit_head(db)
     printed_at = now()
     with db.write() as s:
@@ -99,12 +130,5 @@ def bite_record_pdf(
             printed_by=actor.full_name or actor.username,
             audit_head=head,
         )
-        audit(
-            s,
-            actor,
-            "record_exported",
-            "bite_report",
-            bite.id,
-            after={"redacted": redacted},
-        )
-    return pdf
+        audit(s, actor, "record_exported", "bite_report", bite.id, after={"redacted": redacted})
+        return deliver(pdf)

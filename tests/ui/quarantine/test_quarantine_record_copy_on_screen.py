@@ -76,3 +76,30 @@ def test_the_public_copy_is_saved_from_the_documents_tab(
     got = text_of(full.read_bytes())
     assert VICTIM in got and CONTACT in got
     assert len(exports(bites.db)) == 2
+
+
+def test_a_copy_that_could_not_be_written_is_not_recorded_as_exported(
+    qtbot, ctx, bites, operator, tmp_path, monkeypatch
+):
+    r = qs.report_bite(
+        bites.db,
+        operator,
+        bite_input(days_ago(1, 8), animal_id=bites.tom.id, clinic_id=bites.clinic.id),
+        PROFILE,
+    )
+    dialog = QuarantineDialog(ctx, qs.get_quarantine(bites.db, r.quarantine_id, PROFILE))
+    qtbot.addWidget(dialog)
+    docs = dialog.documents
+    blocked = tmp_path / "out" / "a-folder"
+    blocked.mkdir(parents=True)  # a folder where the file should go: the write fails
+    monkeypatch.setattr(DocumentButtons, "ask_save_path", lambda self, name: str(blocked))
+    save, _print, _open = docs.buttons["Case record"]
+    qtbot.mouseClick(save, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: not docs.status.text().startswith("Writing"), timeout=15_000)
+    assert docs.status.text().startswith("Nothing was written"), docs.status.text()
+    assert exports(bites.db) == []
+    with bites.db.read() as s:
+        reads = s.execute(
+            text("SELECT count(*) FROM audit_event WHERE action = 'read:victim_contact'")
+        ).scalar()
+    assert reads == 0
