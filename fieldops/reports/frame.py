@@ -21,7 +21,7 @@ from fieldops import __version__
 from fieldops.modules import ReportRequest, Withheld
 from fieldops.reports.base import ALERT, Document, PageDetails, fmt_date, fmt_datetime, markup
 
-__all__ = ["ReportDetails", "ReportDocument", "request_details"]
+__all__ = ["PUBLIC_COPY", "ReportDetails", "ReportDocument", "request_details", "withheld_notice"]
 
 PUBLIC_COPY = "Public-records copy"
 
@@ -116,35 +116,7 @@ class ReportDocument(Document):
         return out
 
     def _withheld_box(self) -> Flowable:
-        rows: list[list[Any]] = [
-            [
-                self.text(
-                    markup(
-                        '<font color="{}"><b>{}</b></font>: prepared for an open-records '
-                        "request. The following were withheld from this copy:",
-                        ALERT,
-                        PUBLIC_COPY,
-                    )
-                )
-            ]
-        ]
-        if not self.withheld:
-            rows.append([self.text("Nothing in this report is private: nothing was withheld.")])
-        for w in self.withheld:
-            rows.append([self.text(markup("• <b>{}</b>: {}", w.what, w.why))])
-        table = Table(rows, colWidths=[self.body_width], hAlign="LEFT")
-        table.setStyle(
-            TableStyle(
-                [
-                    ("BOX", (0, 0), (-1, -1), 1.0, colors.HexColor(ALERT)),
-                    ("LEFTPADDING", (0, 0), (-1, -1), 6),
-                    ("RIGHTPADDING", (0, 0), (-1, -1), 6),
-                    ("TOPPADDING", (0, 0), (-1, -1), 2),
-                    ("BOTTOMPADDING", (0, 0), (-1, -1), 2),
-                ]
-            )
-        )
-        return table
+        return withheld_notice(self, self.withheld)
 
     def signature_block(self, *, keep: bool = True) -> list[Flowable]:
         """The line the supervisor signs, with the printed name and the date beside it.
@@ -175,3 +147,37 @@ class ReportDocument(Document):
             )
         )
         return [self.spacer(14), KeepTogether([table]) if keep else table]
+
+
+def withheld_notice(doc: Document, withheld: Sequence[Withheld]) -> Flowable:
+    """The boxed note on page 1 of a public-records copy: what was withheld and why
+    (shared by every record a public-records copy is made of)."""
+    rows: list[list[Any]] = [
+        [
+            doc.text(
+                markup(
+                    '<font color="{}"><b>{}</b></font>: prepared for an open-records '
+                    "request. The following were withheld from this copy:",
+                    ALERT,
+                    PUBLIC_COPY,
+                )
+            )
+        ]
+    ]
+    if not withheld:
+        rows.append([doc.text("Nothing in this report is private: nothing was withheld.")])
+    for w in withheld:
+        rows.append([doc.text(markup("• <b>{}</b>: {}", w.what, w.why))])
+    table = Table(rows, colWidths=[doc.body_width], hAlign="LEFT")
+    table.setStyle(
+        TableStyle(
+            [
+                ("BOX", (0, 0), (-1, -1), 1.0, colors.HexColor(ALERT)),
+                ("LEFTPADDING", (0, 0), (-1, -1), 6),
+                ("RIGHTPADDING", (0, 0), (-1, -1), 6),
+                ("TOPPADDING", (0, 0), (-1, -1), 2),
+                ("BOTTOMPADDING", (0, 0), (-1, -1), 2),
+            ]
+        )
+    )
+    return table

@@ -15,8 +15,10 @@ from PySide6.QtCore import QUrl
 from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import QGridLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
+from fieldops.errors import PermissionDeniedError
 from fieldops.reports.quarantine import certification_form, quarantine_order
 from fieldops.services.quarantine import QuarantineView
+from fieldops.services.quarantine.record_copy import bite_record_pdf, export_bite_record
 from ui.common import documents as docs
 from ui.common.file_dialogs import DocumentInDatabaseFolderError, ask_save_path
 from ui.context import AppContext
@@ -30,11 +32,42 @@ class Doc:
     title: str
     file_name: str
     render: Callable[[], bytes]
+    # An audited document: made and handed over (written, printed) in the unit of work
+    # that audits its export, so a failed write or print leaves no event.
+    deliver: Callable[[Callable[[bytes], str]], str] | None = None
+
+    def hand_over(self, use: Callable[[bytes], str]) -> str:
+        return self.deliver(use) if self.deliver is not None else use(self.render())
 
 
 def render(ctx: AppContext, view: QuarantineView, which: str) -> bytes:
     fn = quarantine_order if which == "order" else certification_form
     return fn(view, jurisdiction=ctx.jurisdiction, tz=ctx.timezone, printed_at=ctx.now())
+
+
+# The rows of the quarantine record's Documents tab, in order (``quarantine_documents``).
+QUARANTINE_TITLES = (
+    "Order of rabies quarantine (for the owner)",
+    "Certification of quarantine",
+    "Case record",
+    "Public-records copy",
+)
+
+
+def case_record(ctx: AppContext, bite_report_id: int, *, redacted: bool) -> bytes:
+    """The bite case's record, in full or as the public-records copy (issue 11): audited."""
+    return bite_record_pdf(ctx.db, ctx.actor, bite_report_id, ctx.profile, redacted=redacted)
+
+
+def _case_record_to(
+    ctx: AppContext, bite_report_id: int, redacted: bool
+) -> Callable[[Callable[[bytes], str]], str]:
+    def deliver(use: Callable[[bytes], str]) -> str:
+        return export_bite_record(
+            ctx.db, ctx.actor, bite_report_id, ctx.profile, use, redacted=redacted
+        )
+
+    return deliver
 
 
 def quarantine_documents(ctx: AppContext, view: QuarantineView) -> tuple[Doc, ...]:
@@ -51,19 +84,33 @@ def quarantine_documents(ctx: AppContext, view: QuarantineView) -> tuple[Doc, ..
             f"certification-of-quarantine-{view.id}.pdf",
             lambda: render(ctx, view, "certificate"),
         ),
+        Doc(
+            "record",
+            "Bite case record",
+            f"bite-case-record-{view.bite.id}.pdf",
+            lambda: case_record(ctx, view.bite.id, redacted=False),
+            _case_record_to(ctx, view.bite.id, False),
+        ),
+        Doc(
+            "public",
+            "Bite case record, public-records copy",
+            f"bite-case-record-{view.bite.id}-public-copy.pdf",
+            lambda: case_record(ctx, view.bite.id, redacted=True),
+            _case_record_to(ctx, view.bite.id, True),
+        ),
     )
 
 
-def _save(content: Callable[[], bytes], path: str, folder: Path | None) -> str:
-    return str(docs.write_document(path, content(), folder))
+def _save(d: Doc, path: str, folder: Path | None) -> str:
+    return d.hand_over(lambda pdf: str(docs.write_document(path, pdf, folder)))
 
 
-def _print(content: Callable[[], bytes], job: docs.PrintJob) -> str:
-    return docs.send_to_printer(content(), job)
+def _print(d: Doc, job: docs.PrintJob) -> str:
+    return d.hand_over(lambda pdf: docs.send_to_printer(pdf, job))
 
 
-def _copy(content: Callable[[], bytes], name: str, folder: Path | None) -> str:
-    return str(docs.viewing_copy(content(), name, folder))
+def _copy(d: Doc, name: str, folder: Path | None) -> str:
+    return d.hand_over(lambda pdf: str(docs.viewing_copy(pdf, name, folder)))
 
 
 # Alt letters per row (unique within the quarantine record and the week's schedule).
@@ -138,7 +185,7 @@ class DocumentButtons(QWidget):
         self.status.setText("Writing the PDF…")
         self.ctx.tasks.run(
             _save,
-            d.render,
+            d,
             path,
             self.ctx.db.folder,
             owner=self,
@@ -154,7 +201,7 @@ class DocumentButtons(QWidget):
         self.status.setText("Sending the document to the printer…")
         self.ctx.tasks.run(
             _print,
-            d.render,
+            d,
             job,
             owner=self,
             on_done=lambda said: self._on_printed(job, said),
@@ -166,7 +213,7 @@ class DocumentButtons(QWidget):
         self.status.setText("Preparing the PDF…")
         self.ctx.tasks.run(
             _copy,
-            d.render,
+            d,
             d.file_name,
             self.ctx.db.folder,
             owner=self,
@@ -184,7 +231,9 @@ class DocumentButtons(QWidget):
         self.open_in_viewer(path)
 
     def _on_failed(self, exc: BaseException) -> bool:
-        if isinstance(exc, DocumentInDatabaseFolderError | docs.PrintingError):
+        if isinstance(
+            exc, DocumentInDatabaseFolderError | docs.PrintingError | PermissionDeniedError
+        ):
             self.status.setText(str(exc))
             return True
         if isinstance(exc, OSError):

@@ -27,7 +27,7 @@ from ui.common.table_models import Column, ListTableModel
 from ui.common.text import day, escape_html, money, when
 from ui.common.widgets import Banner, RecordTableView
 from ui.context import AppContext
-from ui.quarantine.documents import DocumentButtons, quarantine_documents
+from ui.quarantine.documents import QUARANTINE_TITLES, DocumentButtons, quarantine_documents
 from ui.quarantine.event_dialogs import EVENTS, EventDialog, ExamDialog
 from ui.quarantine.payments import PaymentsWidget
 from ui.quarantine.private_contact import PrivateContact
@@ -123,9 +123,7 @@ class QuarantineDialog(QDialog):
         self.tabs.addTab(bite_tab, "&Bite report")
         self.payments = PaymentsWidget(ctx)
         self.tabs.addTab(self.payments, "Pa&yments")
-        self.documents = DocumentButtons(
-            ctx, ("Order of rabies quarantine (for the owner)", "Certification of quarantine")
-        )
+        self.documents = DocumentButtons(ctx, QUARANTINE_TITLES)
         documents_tab = QWidget()
         documents_layout = QVBoxLayout(documents_tab)
         documents_layout.addWidget(self.documents)

@@ -149,4 +149,12 @@ EVENT_KINDS: dict[str, EventKind] = {
     "quarantine_released": EventKind("Released, certified", _quarantine_event),
     "quarantine_certificate": EventKind("Certificate received", _quarantine_event),
     "bite_referral": EventKind("Referred to the health officer", _quarantine_event),
+    "bite_report:record_exported": EventKind(
+        "Case record exported",
+        lambda e, _n: _clause(
+            "Exported the case record as a public-records copy (private details withheld)"
+            if e.after.get("redacted")
+            else "Exported the case record in full"
+        ),
+    ),
 }
