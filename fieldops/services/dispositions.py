@@ -20,14 +20,13 @@ from sqlalchemy.orm import Session
 from fieldops import modules
 from fieldops.db.engine import Database
 from fieldops.db.models import (
-    DISPOSITION_CODES,
     Animal,
     Disposition,
     Impoundment,
     Person,
     ReleaseEvidence,
 )
-from fieldops.errors import Collector, PermissionDeniedError, UserError, ValidationError
+from fieldops.errors import Collector, PermissionDeniedError, UserError
 from fieldops.permissions import Permission, has_permission, requires
 from fieldops.rules import (
     ImpoundHold,
@@ -41,7 +40,6 @@ from fieldops.rules import (
 )
 from fieldops.rules.release import (
     EUTHANASIA_BASES,
-    RELEASE_KINDS,
     euthanasia_allowed,
     euthanasia_needs_finding,
     release_kind,
@@ -511,95 +509,3 @@ def record_escape(
         notes=notes,
         required_notes="Record how the animal escaped.",
     )
-
-
-@requires(Permission.CORRECTIONS)
-def correct_disposition(
-    db: Database,
-    actor: Actor,
-    impoundment_id: int,
-    *,
-    kind: str,
-    at: datetime,
-    reason: str,
-    profile: Profile,
-    notes: str = "",
-    transfer_to: str = "",
-) -> ImpoundView:
-    """A supervisor's correction: a new disposition that supersedes the current one.
-
-    The corrected record stays in the database and on the record sheet. A
-    release (reclaimed, adopted) carries the evidence its requirements were
-    checked against, so a correction can fix a release's time or notes but
-    cannot turn another disposition into a release, or one kind of release
-    into the other: that would record a release nobody checked.
-    """
-    with db.write() as s:
-        imp = load_impoundment(s, impoundment_id, lock=True)
-        old = current_disposition(s, imp.id)
-        if old is None:
-            raise ValidationError({"kind": "There is no disposition to correct."})
-        c = Collector()
-        c.check(kind in DISPOSITION_CODES, "kind", "Choose the corrected disposition.")
-        c.check(bool(v.clean(reason)), "reason", "Say why the disposition is corrected.")
-        if at.tzinfo is None:
-            raise ValueError("at must be timezone-aware")
-        c.check(at >= imp.impounded_at, "at", "This cannot be before the impoundment.")
-        c.check(at <= now() + timedelta(minutes=5), "at", "This cannot be in the future.")
-        c.raise_if_any()
-        releases = RELEASE_KINDS
-        if kind in releases and old.kind != kind:
-            c.add(
-                "kind",
-                "A release is recorded with its evidence through Release…; a "
-                "correction cannot turn this disposition into one.",
-            )
-        if kind == "transferred":
-            v.required(
-                c, "transfer_to", v.clean(transfer_to) or old.transfer_to, "Transferred to", 300
-            )
-        c.raise_if_any()
-        is_release = kind in releases
-        new = Disposition(
-            impoundment_id=imp.id,
-            kind=kind,
-            at=at,
-            recipient_id=old.recipient_id if is_release else None,
-            to_owner=old.to_owner if is_release else False,
-            transfer_to=(v.clean(transfer_to) or old.transfer_to) if kind == "transferred" else "",
-            notes=(notes or old.notes),
-            hopeless_or_threat=old.hopeless_or_threat,
-            euthanasia_basis=old.euthanasia_basis if kind == "euthanized" else "",
-            decided_by=old.decided_by if kind == "euthanized" else "",
-            preserve_until=preserve_until(at, profile)
-            if kind == "euthanized" and imp.bit_person
-            else None,
-            recorded_by=actor.username,
-            recorded_at=now(),
-            corrects_id=old.id,
-            correction_reason=v.clean(reason),
-        )
-        new.evidence = [
-            ReleaseEvidence(
-                code=e.code,
-                label=e.label,
-                evidence=e.evidence,
-                overridden=e.overridden,
-                override_reason=e.override_reason,
-                override_by=e.override_by,
-            )
-            for e in (old.evidence if is_release else ())
-        ]
-        s.add(new)
-        s.flush()
-        audit(
-            s,
-            actor,
-            "correct_disposition",
-            "impoundment",
-            imp.id,
-            before={"disposition": old.id, "kind": old.kind, "at": jsonable(old.at)},
-            after={"disposition": new.id, "kind": kind, "at": jsonable(at)},
-            reason=v.clean(reason),
-        )
-        return build_view(s, imp, profile, now())

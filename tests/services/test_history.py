@@ -10,9 +10,9 @@ from support import local
 
 from fieldops.services.animals import AnimalInput, update_animal
 from fieldops.services.context import Actor, audit
+from fieldops.services.disposition_corrections import correct_disposition
 from fieldops.services.dispositions import (
     ReleaseRequest,
-    correct_disposition,
     destroy,
     record_death,
     record_escape,

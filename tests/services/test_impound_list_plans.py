@@ -18,7 +18,8 @@ from sqlalchemy import text
 from support import local
 
 from fieldops.services.animals import AnimalInput, create_animal, get_animal, update_animal
-from fieldops.services.dispositions import correct_disposition, record_escape
+from fieldops.services.disposition_corrections import correct_disposition
+from fieldops.services.dispositions import record_escape
 from fieldops.services.impound_list import (
     SORTS,
     STATUSES,

@@ -13,11 +13,11 @@ from fieldops.errors import PermissionDeniedError, ValidationError
 from fieldops.rules.release import open_quarantine_block, vicious_block
 from fieldops.services.animals import AnimalInput, create_animal, get_animal
 from fieldops.services.audit import history
+from fieldops.services.disposition_corrections import correct_disposition
 from fieldops.services.dispositions import (
     AlreadyDisposedError,
     ReleaseRequest,
     RequirementsNotMet,
-    correct_disposition,
     destroy,
     record_death,
     record_escape,

@@ -16,9 +16,9 @@ from fieldops.errors import ValidationError
 from fieldops.reports.impound_parts import party_line
 from fieldops.services.animals import AnimalInput, create_animal
 from fieldops.services.context import now
+from fieldops.services.disposition_corrections import correct_disposition
 from fieldops.services.dispositions import (
     ReleaseRequest,
-    correct_disposition,
     destroy,
     record_death,
     record_escape,

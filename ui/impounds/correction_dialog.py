@@ -19,7 +19,7 @@ from PySide6.QtWidgets import (
 )
 
 from fieldops.rules.release import RELEASE_KINDS
-from fieldops.services.dispositions import correct_disposition
+from fieldops.services.disposition_corrections import correct_disposition
 from fieldops.services.impound_views import DISPOSITIONS, DispositionView, ImpoundView
 from ui.common.forms import FormFields, RecordDialog, form_layout
 from ui.common.inputs import LocalDateTimeEdit

@@ -8,7 +8,8 @@ import re
 from PySide6.QtCore import Qt
 from support import local
 
-from fieldops.services.dispositions import correct_disposition, record_escape
+from fieldops.services.disposition_corrections import correct_disposition
+from fieldops.services.dispositions import record_escape
 from fieldops.services.impounds import get_impoundment
 from ui.impounds import opening
 from ui.impounds.correction_dialog import CorrectionDialog
