@@ -246,3 +246,39 @@ def test_each_action_is_offered_exactly_to_the_roles_the_table_allows(
         QApplication.processEvents()
     bugs = [r for r in errors.reports if r.kind == BUG]
     assert not bugs, f"the UI reported a bug: {bugs[0].details}"
+
+
+@pytest.mark.parametrize("dialog", ["person", "animal", "vaccination"])
+@pytest.mark.parametrize("role", [r for r in ROLES if not permitted(r, Permission.RECORDS)])
+def test_ctrl_s_where_save_is_offered_to_no_one_says_whose_task_and_stays_disabled(
+    qtbot, qapp, sqlite_db, records, role, dialog
+):
+    """Ctrl+S still reaches a disabled Save: it is refused in words, and Save is not
+    re-enabled by the refusal (nothing is changed: the service refuses too)."""
+    from PySide6.QtCore import Qt
+
+    configure_application(qapp)
+    errors = ErrorRouter(interactive=False)
+    actor = enrol(sqlite_db, Actor(f"{role}1", role, full_name="Someone"))
+    ctx = build_context(sqlite_db, actor, errors=errors)
+    try:
+        widget, _ = DIALOGS[dialog](ctx, records)
+        widget.show()
+        qtbot.waitExposed(widget)
+        qtbot.waitUntil(lambda: ctx.tasks.pending_count() == 0, timeout=10_000)
+        widget.activateWindow()
+        qtbot.waitUntil(lambda: QApplication.activeWindow() is widget, timeout=5_000)
+        target = widget.focusWidget() or widget
+        qtbot.keyClick(target, Qt.Key.Key_S, Qt.KeyboardModifier.ControlModifier)
+        qtbot.waitUntil(lambda: ctx.tasks.pending_count() == 0, timeout=10_000)
+        assert not widget.save_button.isEnabled()
+        said = widget.banner.text()
+        assert said and all(role_label(r) in said for r in roles_with(Permission.RECORDS))
+        widget.close()
+        widget.deleteLater()
+        qtbot.waitUntil(lambda: ctx.tasks.pending_count() == 0, timeout=10_000)
+    finally:
+        ctx.shutdown()
+        QApplication.processEvents()
+    bugs = [r for r in errors.reports if r.kind == BUG]
+    assert not bugs, f"the UI reported a bug: {bugs[0].details}"

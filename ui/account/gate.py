@@ -14,6 +14,10 @@ from ui.account import can
 from ui.context import AppContext
 
 
+class Says(Protocol):
+    def show_error(self, text: str) -> None: ...
+
+
 class Enablable(Protocol):
     def setEnabled(self, enabled: bool) -> None: ...  # noqa: N802 (Qt's name)
     def setToolTip(self, text: str) -> None: ...  # noqa: N802 (Qt's name)
@@ -37,3 +41,13 @@ def gate(ctx: AppContext, control: Enablable, permission: Permission, state: boo
     if not allowed:
         control.setToolTip(whose_task(ctx, permission))
     return allowed
+
+
+def refused(ctx: AppContext, banner: Says, permission: Permission) -> bool:
+    """For a shortcut that reaches a disabled control (Ctrl+S): say whose task it is.
+
+    Nothing is sent to the service, so the form's Save is not re-enabled by a refusal."""
+    if can(ctx, permission):
+        return False
+    banner.show_error(f"Nothing was saved. {whose_task(ctx, permission)}")
+    return True

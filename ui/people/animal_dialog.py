@@ -36,7 +36,7 @@ from fieldops.services.animals import (
 )
 from fieldops.services.history import record_history
 from ui import modules
-from ui.account.gate import gate
+from ui.account.gate import gate, refused
 from ui.common.forms import FormFields, RecordDialog, combo, form_layout
 from ui.common.history import HISTORY_SENTENCE_COLUMN, history_columns
 from ui.common.person_picker import PersonPickerDialog
@@ -302,6 +302,8 @@ class AnimalDialog(RecordDialog):
         )
 
     def save(self) -> None:
+        if refused(self.ctx, self.banner, Permission.RECORDS):
+            return
         ctx, a = self.ctx, self._animal
         if a is None:
             self.save_with(create_animal, ctx.db, ctx.actor, self.read_input(), today=ctx.today())

@@ -27,7 +27,7 @@ from fieldops.services.people import (
     update_person,
 )
 from ui import modules
-from ui.account.gate import gate
+from ui.account.gate import gate, refused
 from ui.common.forms import FormFields, RecordDialog, form_layout
 from ui.common.history import HISTORY_SENTENCE_COLUMN, history_columns
 from ui.common.table_models import ListTableModel
@@ -229,6 +229,8 @@ class PersonDialog(RecordDialog):
         )
 
     def save(self, *, allow_duplicate: bool = False) -> None:
+        if refused(self.ctx, self.banner, Permission.RECORDS):
+            return
         ctx, p = self.ctx, self._person
         if p is None:
             self.save_with(

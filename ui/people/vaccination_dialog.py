@@ -9,7 +9,7 @@ from PySide6.QtWidgets import QDateEdit, QHBoxLayout, QLineEdit, QPushButton, QW
 
 from fieldops.permissions import Permission
 from fieldops.services.animals import AnimalView, VaccinationInput, add_vaccination
-from ui.account.gate import gate
+from ui.account.gate import gate, refused
 from ui.common.forms import FormFields, RecordDialog, form_layout
 from ui.common.widgets import date_of
 from ui.context import AppContext
@@ -80,6 +80,8 @@ class VaccinationDialog(RecordDialog):
         )
 
     def save(self) -> None:
+        if refused(self.ctx, self.banner, Permission.RECORDS):
+            return
         self.save_with(
             add_vaccination,
             self.ctx.db,
