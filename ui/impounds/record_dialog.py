@@ -22,6 +22,7 @@ from fieldops.permissions import Permission, permitted
 from fieldops.services.history import record_history
 from fieldops.services.impound_views import ImpoundView
 from fieldops.services.impounds import get_impoundment, move_kennel
+from ui.account.gate import gate
 from ui.common.history import HISTORY_SENTENCE_COLUMN
 from ui.common.style import POUND_STYLE
 from ui.common.table_models import ListTableModel
@@ -166,8 +167,15 @@ class ImpoundmentDialog(QDialog):
         self.summary.show_view(v)
         self.fees.show_view(v)
         self.documents.show_view(v)
-        self.release_button.setEnabled(v.in_custody)
-        self.other_button.setEnabled(v.in_custody)
+        # What the record's state allows, and only what the role may (the services refuse too).
+        gate(self.ctx, self.release_button, Permission.RELEASES, v.in_custody)
+        gate(self.ctx, self.other_button, Permission.RELEASES, v.in_custody)
+        for action in self.other_actions.values():
+            gate(self.ctx, action, Permission.RELEASES)
+        gate(self.ctx, self.correct_intake_button, Permission.INTAKE)
+        gate(self.ctx, self.fees.record_button, Permission.PAYMENTS)
+        gate(self.ctx, self.summary.move_button, Permission.INTAKE)
+        gate(self.ctx, self.summary.kennel, Permission.INTAKE)
         # Only a supervisor corrects a disposition (the service checks it too).
         self.correct_button.setVisible(
             not v.in_custody and permitted(self.ctx.actor.role, Permission.CORRECTIONS)

@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from fieldops.permissions import Permission
 from fieldops.rules.release import RELEASE_KINDS
 from fieldops.services.animal_record import (
     AnimalFate,
@@ -35,6 +36,7 @@ from fieldops.services.animals import (
 )
 from fieldops.services.history import record_history
 from ui import modules
+from ui.account.gate import gate, refused
 from ui.common.forms import FormFields, RecordDialog, combo, form_layout
 from ui.common.history import HISTORY_SENTENCE_COLUMN, history_columns
 from ui.common.person_picker import PersonPickerDialog
@@ -63,6 +65,7 @@ class AnimalDialog(RecordDialog):
         owner: tuple[int, str] | None = None,
     ) -> None:
         super().__init__(ctx, "New animal", parent)
+        gate(ctx, self.save_button, Permission.RECORDS)  # the service refuses too
         self.setObjectName("AnimalDialog")
         self.resize(1020, 680)  # the history and impoundments read whole
         self._animal = animal
@@ -185,6 +188,7 @@ class AnimalDialog(RecordDialog):
         self.vaccinations_view.setModel(self.vaccinations_model)
         self.add_vaccination_button = QPushButton("&Add vaccination…")
         self.add_vaccination_button.setAutoDefault(False)
+        gate(self.ctx, self.add_vaccination_button, Permission.RECORDS)
         self.add_vaccination_button.clicked.connect(self._on_add_vaccination_button_clicked)
         buttons = QHBoxLayout()
         buttons.addWidget(self.add_vaccination_button)
@@ -298,6 +302,8 @@ class AnimalDialog(RecordDialog):
         )
 
     def save(self) -> None:
+        if refused(self.ctx, self.banner, Permission.RECORDS):
+            return
         ctx, a = self.ctx, self._animal
         if a is None:
             self.save_with(create_animal, ctx.db, ctx.actor, self.read_input(), today=ctx.today())

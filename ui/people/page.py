@@ -16,9 +16,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from fieldops.permissions import Permission
 from fieldops.services.animal_record import animal_list_page
 from fieldops.services.animals import count_animals
 from fieldops.services.people import count_people, people_page
+from ui.account.gate import gate
 from ui.common.person_picker import PERSON_COLUMNS
 from ui.common.table_models import PagedTableModel
 from ui.common.widgets import RecordTableView, SearchField
@@ -106,6 +108,8 @@ class PeopleAndAnimalsWidget(QWidget):
         self.open_button.setToolTip("Open the highlighted person or animal (Enter)")
         self.new_animal_action = QAction("New &animal…", self)
         self.new_animal_action.setShortcut(QKeySequence("Ctrl+Shift+N"))
+        for control in (self.new_person_button, self.new_animal_button, self.new_animal_action):
+            gate(ctx, control, Permission.RECORDS)  # the services refuse too
         self._last_view = self.people.view
         self._lay_out()
         self._connect()

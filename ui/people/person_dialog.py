@@ -14,6 +14,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from fieldops.permissions import Permission
 from fieldops.services.history import record_history
 from fieldops.services.people import (
     HOME_STATE,
@@ -26,6 +27,7 @@ from fieldops.services.people import (
     update_person,
 )
 from ui import modules
+from ui.account.gate import gate, refused
 from ui.common.forms import FormFields, RecordDialog, form_layout
 from ui.common.history import HISTORY_SENTENCE_COLUMN, history_columns
 from ui.common.table_models import ListTableModel
@@ -48,6 +50,7 @@ class PersonDialog(RecordDialog):
         self, ctx: AppContext, person: PersonView | None = None, parent: QWidget | None = None
     ) -> None:
         super().__init__(ctx, "New person", parent)
+        gate(ctx, self.save_button, Permission.RECORDS)  # the service refuses too
         self.setObjectName("PersonDialog")
         self.resize(1020, 600)  # the history reads whole
         self._person = person
@@ -177,7 +180,7 @@ class PersonDialog(RecordDialog):
         self.animals_model.set_rows(p.animals if p else ())
         self.animals_view.setEnabled(p is not None)
         self.open_animal_button.setEnabled(bool(p and p.animals))
-        self.new_animal_button.setEnabled(p is not None)
+        gate(self.ctx, self.new_animal_button, Permission.RECORDS, p is not None)
         if p is None:
             self.animals_note.setText("Save the person first; then you can add their animals.")
         elif not p.animals:
@@ -226,6 +229,8 @@ class PersonDialog(RecordDialog):
         )
 
     def save(self, *, allow_duplicate: bool = False) -> None:
+        if refused(self.ctx, self.banner, Permission.RECORDS):
+            return
         ctx, p = self.ctx, self._person
         if p is None:
             self.save_with(

@@ -7,7 +7,9 @@ from datetime import date
 from PySide6.QtCore import QDate
 from PySide6.QtWidgets import QDateEdit, QHBoxLayout, QLineEdit, QPushButton, QWidget
 
+from fieldops.permissions import Permission
 from fieldops.services.animals import AnimalView, VaccinationInput, add_vaccination
+from ui.account.gate import gate, refused
 from ui.common.forms import FormFields, RecordDialog, form_layout
 from ui.common.widgets import date_of
 from ui.context import AppContext
@@ -34,6 +36,7 @@ class VaccinationDialog(RecordDialog):
 
     def __init__(self, ctx: AppContext, animal: AnimalView, parent: QWidget | None = None) -> None:
         super().__init__(ctx, f"Rabies vaccination — {animal.label}", parent)
+        gate(ctx, self.save_button, Permission.RECORDS)  # the service refuses too
         self.setObjectName("VaccinationDialog")
         self.resize(520, 300)
         self._animal = animal
@@ -77,6 +80,8 @@ class VaccinationDialog(RecordDialog):
         )
 
     def save(self) -> None:
+        if refused(self.ctx, self.banner, Permission.RECORDS):
+            return
         self.save_with(
             add_vaccination,
             self.ctx.db,

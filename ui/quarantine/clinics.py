@@ -18,7 +18,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from fieldops.permissions import Permission, permitted
+from fieldops.permissions import Permission
 from fieldops.services.quarantine import (
     ClinicInput,
     ClinicView,
@@ -26,6 +26,8 @@ from fieldops.services.quarantine import (
     list_clinics,
     update_clinic,
 )
+from ui.account import can
+from ui.account.gate import gate, whose_task
 from ui.common.forms import FormFields, form_layout, show_refusal
 from ui.common.table_models import Column, ListTableModel
 from ui.common.widgets import Banner, RecordTableView
@@ -74,12 +76,13 @@ class ClinicsWidget(QGroupBox):
         editor.setLayout(form)
         layout.addWidget(editor)
         layout.addLayout(buttons)
-        if not permitted(ctx.actor.role, Permission.CLINICS):
-            note = QLabel("Adding or changing a clinic is a supervisor's task.")
+        if not can(ctx, Permission.CLINICS):
+            note = QLabel(whose_task(ctx, Permission.CLINICS))
             note.setObjectName("FieldHint")
+            note.setWordWrap(True)
             layout.addWidget(note)
             for w in (editor, self.add_button, self.change_button):
-                w.setEnabled(False)
+                gate(ctx, w, Permission.CLINICS)
         self.add_button.clicked.connect(self._on_add_button_clicked)
         self.change_button.clicked.connect(self._on_change_button_clicked)
         self.view.clicked.connect(self._on_view_clicked)

@@ -6,7 +6,9 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QWidget
 
+from fieldops.permissions import Permission
 from fieldops.services.quarantine import bite_victim_contact
+from ui.account.gate import gate
 from ui.context import AppContext
 
 
@@ -35,7 +37,13 @@ class PrivateContact(QWidget):
             self.value.setText("hidden" if has_contact else "none recorded")
         self._report_id = report_id
         self.show_button.setVisible(has_contact)
-        self.show_button.setEnabled(has_contact and self.value.text() == "hidden")
+        # Read only by the role that records bites (the service refuses anyone else).
+        gate(
+            self.ctx,
+            self.show_button,
+            Permission.BITE_REPORTS,
+            has_contact and self.value.text() == "hidden",
+        )
 
     def _on_show_button_clicked(self) -> None:
         if self._report_id is None:

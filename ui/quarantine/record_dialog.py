@@ -19,9 +19,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from fieldops.permissions import Permission, permitted
+from fieldops.permissions import Permission
 from fieldops.services.history import record_history
 from fieldops.services.quarantine import QuarantineView, get_quarantine
+from ui.account.gate import gate
 from ui.common.history import HISTORY_SENTENCE_COLUMN, history_columns
 from ui.common.table_models import Column, ListTableModel
 from ui.common.text import day, escape_html, money, when
@@ -145,7 +146,7 @@ class QuarantineDialog(QDialog):
         self.action_button.setMenu(self.menu)
         self.correct_button = QPushButton("Correct a &mistake…")
         self.correct_button.setToolTip("A supervisor's task: kept beside the original, with why.")
-        self.correct_button.setEnabled(permitted(ctx.actor.role, Permission.CORRECTIONS))
+        gate(ctx, self.correct_button, Permission.CORRECTIONS)
         self.correct_button.clicked.connect(self._on_correct_button_clicked)
         self.close_button = QPushButton("&Close")
         self.close_button.clicked.connect(self.close)
@@ -204,9 +205,11 @@ class QuarantineDialog(QDialog):
         self.contact.set_report(v.bite.id, v.bite.has_victim_contact)
         self.payments.set_fees(v.fees)
         self.documents.set_documents(quarantine_documents(self.ctx, v))
+        # Exams and events need the quarantine permission (the services refuse without it).
         for kind, act in self.menu_actions.items():
-            act.setEnabled(self._allowed(v, kind))
-        self.exam_button.setEnabled(v.is_open)
+            gate(self.ctx, act, Permission.QUARANTINES, self._allowed(v, kind))
+        gate(self.ctx, self.action_button, Permission.QUARANTINES)
+        gate(self.ctx, self.exam_button, Permission.QUARANTINES, v.is_open)
         self.ctx.tasks.run(
             record_history,
             self.ctx.db,

@@ -6,7 +6,9 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDialog, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
+from fieldops.permissions import Permission
 from fieldops.services.quarantine import BiteView, get_bite
+from ui.account.gate import gate
 from ui.common.text import escape_html, when
 from ui.context import AppContext
 from ui.quarantine.event_dialogs import EventDialog
@@ -56,7 +58,7 @@ class BiteReportDialog(QDialog):
                 ]
             )
         )
-        self.refer_button.setEnabled(sent is None)
+        gate(self.ctx, self.refer_button, Permission.BITE_REPORTS, sent is None)
         self.contact.set_report(b.id, b.has_victim_contact)
 
     def open_referral(self) -> EventDialog:

@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
 )
 
 from fieldops.db.engine import Database
-from fieldops.permissions import Permission, permitted
+from fieldops.permissions import Permission
 from fieldops.reports.base import PageDetails
 from fieldops.reports.vicious import vicious_notice
 from fieldops.rules import vicious as rules
@@ -33,6 +33,7 @@ from fieldops.services.history import record_history
 from fieldops.services.vicious.cases import load_case
 from fieldops.services.vicious.listing import countdown_text
 from fieldops.services.vicious.views import CaseView
+from ui.account.gate import gate
 from ui.common import documents as docs
 from ui.common.file_dialogs import DocumentInDatabaseFolderError, ask_save_path
 from ui.common.history import HISTORY_SENTENCE_COLUMN, history_columns
@@ -200,13 +201,17 @@ class CaseDialog(QDialog):
         self.status_chip.style().polish(self.status_chip)
         self.record.setHtml(record_html(self.ctx, v))
         self.follow_up.setHtml(follow_up_html(self.ctx, v))
-        self.notice_button.setEnabled(v.can_serve)
-        self.outcome_button.setEnabled(v.can_record_outcome)
-        self.step_button.setEnabled(v.can_add_step)
-        self.step_done_button.setEnabled(any(s.done_on is None for s in v.steps))
-        self.end_button.setEnabled(
-            v.can_end and permitted(self.ctx.actor.role, Permission.OVERRIDES)
+        # What the case's state allows, and only what the role may (the services refuse too).
+        gate(self.ctx, self.notice_button, Permission.NOTICES, v.can_serve)
+        gate(self.ctx, self.outcome_button, Permission.VICIOUS_CASES, v.can_record_outcome)
+        gate(self.ctx, self.step_button, Permission.VICIOUS_CASES, v.can_add_step)
+        gate(
+            self.ctx,
+            self.step_done_button,
+            Permission.VICIOUS_CASES,
+            any(s.done_on is None for s in v.steps),
         )
+        gate(self.ctx, self.end_button, Permission.OVERRIDES, v.can_end)
         for b in (self.save_pdf_button, self.print_button, self.open_pdf_button):
             b.setEnabled(v.declared)
         self.doc_status.setText(
