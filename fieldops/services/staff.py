@@ -29,6 +29,7 @@ class StaffView:
     has_password: bool = False
     must_change_password: bool = False
     locked_until: datetime | None = None
+    id: int = 0  # the account's record id (its history is kept under it)
 
 
 def _view(u: StaffUser) -> StaffView:
@@ -41,6 +42,7 @@ def _view(u: StaffUser) -> StaffView:
         u.password_hash is not None,
         u.must_change_password,
         u.locked_until,
+        u.id,
     )
 
 

@@ -110,6 +110,12 @@ def test_an_administrator_adds_staff_and_resets_a_password(
     qtbot.mouseClick(staff.deactivate_button, Qt.MouseButton.LeftButton)
     otto = {u.username: u for u in list_staff(sqlite_db)}["otto"]
     assert not otto.active  # deactivated, never deleted
+    # The account's history: who made it, reset its password and deactivated it, in words.
+    qtbot.waitUntil(lambda: staff.history_model.rowCount() >= 3, timeout=10_000)
+    lines = [staff.history_model.row_object(i) for i in range(staff.history_model.rowCount())]
+    assert {line.who for line in lines} == {admin.full_name}
+    words = " ".join(line.sentence for line in lines)
+    assert "officer" in words and "staff_user" not in words and "password_hash" not in words
     w.ctx.shutdown()
     QApplication.processEvents()
 

@@ -284,3 +284,21 @@ def test_no_mnemonic_is_used_twice_in_one_place(
     )
     sup.shutdown()
     assert found == [], "\n".join(found)
+
+
+def test_administration_as_an_administrator_uses_each_mnemonic_once(
+    qtbot, qapp, sqlite_db, admin, today, errors
+):
+    # The operator's window above shows no staff accounts; an administrator's does.
+    from ui.app import build_main_window
+
+    w = build_main_window(sqlite_db, admin, today=lambda: today, errors=errors)
+    qtbot.addWidget(w)
+    w.show()
+    w.show_area("admin")
+    QApplication.processEvents()
+    found = duplicates(w, "main window, Administration, as administrator")
+    found += menu_duplicates(w, "main window")
+    w.ctx.shutdown()
+    QApplication.processEvents()
+    assert found == []

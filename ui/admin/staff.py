@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 
 from fieldops.errors import UserError, ValidationError
 from fieldops.permissions import ROLES, role_label
+from fieldops.services.history import record_history
 from fieldops.services.signin import reset_password, set_password, unlock
 from fieldops.services.staff import (
     StaffView,
@@ -31,6 +32,9 @@ from fieldops.services.staff import (
     set_idle_lock_minutes,
     set_staff,
 )
+from ui.common.history import HISTORY_SENTENCE_COLUMN, history_columns
+from ui.common.table_models import ListTableModel
+from ui.common.widgets import RecordTableView
 from ui.context import AppContext
 
 COLUMNS = ("Login", "Name", "Role", "State", "Computer login")
@@ -58,8 +62,13 @@ class StaffWidget(QGroupBox):
         self.password.setPlaceholderText("first password (10+ characters)")
         self.add_button = QPushButton("&Add or change")
         self.deactivate_button = QPushButton("&Deactivate")
-        self.reset_button = QPushButton("&Reset password")
+        self.reset_button = QPushButton("Reset pass&word")
         self.unlock_button = QPushButton("Un&lock")
+        # The selected account's history: who changed its role, reset it, locked it, when.
+        self.history_model = ListTableModel(history_columns(ctx), parent=self)
+        self.history_view = RecordTableView()
+        self.history_view.setModel(self.history_model)
+        self.history_view.wrap_rows(HISTORY_SENTENCE_COLUMN)
         self.message = QLabel()
         self.message.setObjectName("FieldHint")
         self.message.setWordWrap(True)
@@ -76,6 +85,10 @@ class StaffWidget(QGroupBox):
         layout.addLayout(actions)
         layout.addLayout(row)
         layout.addWidget(self.message)
+        history_label = QLabel("Histor&y of the selected account")
+        history_label.setBuddy(self.history_view)
+        layout.addWidget(history_label)
+        layout.addWidget(self.history_view, 1)
         self.add_button.clicked.connect(self._on_add_clicked)
         self.deactivate_button.clicked.connect(self._on_deactivate_clicked)
         self.reset_button.clicked.connect(self._on_reset_clicked)
@@ -112,12 +125,23 @@ class StaffWidget(QGroupBox):
             self._say(str(exc))
             return None
         self.refresh()
+        self._on_selection_changed()  # the selected account's history now holds the change
         self.ctx.bus.changed.emit("staff_user", 0)
         return result if result is not None else action
 
     def _on_selection_changed(self) -> None:
         u = self.selected()
+        self.history_model.set_rows(())
         if u is not None:
+            self.ctx.tasks.run(
+                record_history,
+                self.ctx.db,
+                "staff_user",
+                u.id,
+                self.ctx.timezone,
+                owner=self,
+                on_done=self.history_model.set_rows,
+            )
             self.username.setText(u.username)
             self.full_name.setText(u.full_name)
             self.role.setCurrentIndex(max(0, self.role.findData(u.role)))
