@@ -21,13 +21,19 @@ import subprocess
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, cast
 
+from PySide6.QtCore import QUrl
+from PySide6.QtGui import QDesktopServices
 from PySide6.QtPrintSupport import QAbstractPrintDialog, QPrintDialog, QPrinter
 from PySide6.QtWidgets import QDialog, QWidget
 
 from fieldops.errors import UserError
 from fieldops.files import write_whole_file
-from ui.common.file_dialogs import refuse_database_folder
+from ui.common.file_dialogs import ask_save_path, refuse_database_folder
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ui.context import AppContext
 
 LP_TIMEOUT_S = 120
 
@@ -141,3 +147,30 @@ def ask_printer(
     if dialog.exec() != QDialog.DialogCode.Accepted:
         return None
     return print_job_from(printer, title)
+
+
+class DocumentQuestions:
+    """The three questions a record's document buttons ask, for a QWidget with ``ctx``:
+    where to save (never the database's folder), which printer, and showing a viewing
+    copy. Tests replace these three methods; the buttons' logic stays the widget's own."""
+
+    ctx: AppContext
+    save_dialog_title = "Save PDF"
+
+    def ask_save_path(self, suggested_name: str) -> str:
+        """Where to save the PDF; "" when the user cancels."""
+        parent = cast(QWidget, self)
+        return ask_save_path(
+            parent,
+            self.save_dialog_title,
+            suggested_name,
+            self.ctx.db.folder,
+            lambda message: self.ctx.errors.tell(message, parent),
+        )
+
+    def ask_printer(self, title: str) -> PrintJob | None:
+        """The printer and copies chosen in Qt's print dialog; None when cancelled."""
+        return ask_printer(cast(QWidget, self), title)
+
+    def open_in_viewer(self, path: str) -> None:
+        QDesktopServices.openUrl(QUrl.fromLocalFile(path))

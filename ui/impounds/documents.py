@@ -15,8 +15,8 @@ from datetime import datetime, tzinfo
 from pathlib import Path
 from typing import TypedDict
 
-from PySide6.QtCore import QByteArray, QObject, Qt, QUrl
-from PySide6.QtGui import QDesktopServices, QPixmap
+from PySide6.QtCore import QByteArray, QObject, Qt
+from PySide6.QtGui import QPixmap
 from PySide6.QtWidgets import (
     QGridLayout,
     QLabel,
@@ -32,7 +32,7 @@ from fieldops.services.impound_views import ImpoundView
 from fieldops.services.impounds import Photo, get_photo
 from fieldops.services.staff import list_staff
 from ui.common import documents as docs
-from ui.common.file_dialogs import DocumentInDatabaseFolderError, ask_save_path
+from ui.common.file_dialogs import DocumentInDatabaseFolderError
 from ui.context import AppContext
 from ui.tasks import ErrorCallback
 
@@ -95,7 +95,7 @@ class _DocumentArgs(TypedDict):
     on_error: ErrorCallback
 
 
-class DocumentsWidget(QWidget):
+class DocumentsWidget(docs.DocumentQuestions, QWidget):
     """The photo taken at intake and the printable documents of the record."""
 
     def __init__(self, ctx: AppContext, parent: QWidget | None = None) -> None:
@@ -170,23 +170,6 @@ class DocumentsWidget(QWidget):
         self.photo.setToolTip(photo.filename)
 
     # -- what tests replace -------------------------------------------------
-
-    def ask_save_path(self, suggested_name: str) -> str:
-        """Where to save the PDF; "" when the user cancels."""
-        return ask_save_path(
-            self,
-            "Save PDF",
-            suggested_name,
-            self.ctx.db.folder,
-            lambda message: self.ctx.errors.tell(message, self),
-        )
-
-    def ask_printer(self, title: str) -> docs.PrintJob | None:
-        """The printer and copies chosen in Qt's print dialog; None when cancelled."""
-        return docs.ask_printer(self, title)
-
-    def open_in_viewer(self, path: str) -> None:
-        QDesktopServices.openUrl(QUrl.fromLocalFile(path))
 
     # -- the three actions --------------------------------------------------
 

@@ -11,8 +11,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from PySide6.QtCore import QUrl
-from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import QGridLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from fieldops.errors import PermissionDeniedError
@@ -20,7 +18,7 @@ from fieldops.reports.quarantine import certification_form, quarantine_order
 from fieldops.services.quarantine import QuarantineView
 from fieldops.services.quarantine.record_copy import bite_record_pdf, export_bite_record
 from ui.common import documents as docs
-from ui.common.file_dialogs import DocumentInDatabaseFolderError, ask_save_path
+from ui.common.file_dialogs import DocumentInDatabaseFolderError
 from ui.context import AppContext
 
 
@@ -117,7 +115,7 @@ def _copy(d: Doc, name: str, folder: Path | None) -> str:
 MNEMONICS = (("&Save PDF…", "Pr&int…", "&Open"), ("Sa&ve PDF…", "Prin&t…", "Ope&n"))
 
 
-class DocumentButtons(QWidget):
+class DocumentButtons(docs.DocumentQuestions, QWidget):
     """A row of Save PDF / Print / Open for each document, and a status line."""
 
     def __init__(
@@ -159,21 +157,6 @@ class DocumentButtons(QWidget):
         self._keys = [d.key for d in documents]
 
     # -- what tests replace -------------------------------------------------
-
-    def ask_save_path(self, suggested_name: str) -> str:
-        return ask_save_path(
-            self,
-            "Save PDF",
-            suggested_name,
-            self.ctx.db.folder,
-            lambda message: self.ctx.errors.tell(message, self),
-        )
-
-    def ask_printer(self, title: str) -> docs.PrintJob | None:
-        return docs.ask_printer(self, title)
-
-    def open_in_viewer(self, path: str) -> None:
-        QDesktopServices.openUrl(QUrl.fromLocalFile(path))
 
     # -- the three actions --------------------------------------------------
 

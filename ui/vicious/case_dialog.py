@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import TypeVar
 
 from PySide6.QtCore import Qt, QTimer, QUrl
-from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import (
     QDialog,
     QHBoxLayout,
@@ -35,7 +34,7 @@ from fieldops.services.vicious.listing import countdown_text
 from fieldops.services.vicious.views import CaseView
 from ui.account.gate import gate
 from ui.common import documents as docs
-from ui.common.file_dialogs import DocumentInDatabaseFolderError, ask_save_path
+from ui.common.file_dialogs import DocumentInDatabaseFolderError
 from ui.common.history import HISTORY_SENTENCE_COLUMN, history_columns
 from ui.common.style import POUND_STYLE
 from ui.common.table_models import ListTableModel
@@ -74,8 +73,10 @@ def print_notice(view: CaseView, job: docs.PrintJob, details: PageDetails) -> st
     return docs.send_to_printer(render_notice(view, details), job)
 
 
-class CaseDialog(QDialog):
+class CaseDialog(docs.DocumentQuestions, QDialog):
     """The case's record; reloads whenever anything changes it."""
+
+    save_dialog_title = "Save the notice"
 
     def __init__(self, ctx: AppContext, view: CaseView, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -271,21 +272,6 @@ class CaseDialog(QDialog):
         return dialog
 
     # -- the notice document (tests replace the asking) ---------------------------
-
-    def ask_save_path(self, suggested_name: str) -> str:
-        return ask_save_path(
-            self,
-            "Save the notice",
-            suggested_name,
-            self.ctx.db.folder,
-            lambda message: self.ctx.errors.tell(message, self),
-        )
-
-    def ask_printer(self, title: str) -> docs.PrintJob | None:
-        return docs.ask_printer(self, title)
-
-    def open_in_viewer(self, path: str) -> None:
-        QDesktopServices.openUrl(QUrl.fromLocalFile(path))
 
     def _page_details(self) -> PageDetails:
         return {
