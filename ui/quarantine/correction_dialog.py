@@ -164,6 +164,18 @@ class CorrectionDialog(RecordDialog):
             return str(self.finding.currentData())
         return self.new_value.text()
 
+    def confirm_save(self) -> bool:
+        """A correction is never taken back (only corrected again): Enter alone must not
+        record one, and a corrected date moves the case's deadlines."""
+        moves = self.editors.currentIndex() in (TIME, DAY, FINDING)
+        return self.ctx.errors.confirm(
+            "Record this correction? It stays on the record beside the original"
+            + (", and the case's dates are worked out again from it." if moves else "."),
+            "&Record correction",
+            "&Go back",
+            self,
+        )
+
     def save(self) -> None:
         target, target_id, field = self.what.currentData()
         self.save_with(

@@ -55,8 +55,16 @@ def test_a_supervisor_corrects_the_time_of_the_bite(
         assert "ordered" in dialog.fields.error_text("new_value")
         assert dialog.isVisible() and dialog.reason.text().startswith("The caller")
         assert qs.get_quarantine(db, r.quarantine_id, PROFILE).last_day == before.last_day
-        # The right time: every date of the record moves with it.
+        # The right time, first declined at the question: nothing is written.
         dialog.bite_time.set_value(written - timedelta(hours=1))
+        errors.answer = False
+        asked = len(errors.questions)
+        dialog.save_button.click()
+        assert len(errors.questions) == asked + 1 and "dates" in errors.questions[-1]
+        assert qs.get_quarantine(db, r.quarantine_id, PROFILE).last_day == before.last_day
+        assert dialog.isVisible()
+        # Confirmed: every date of the record moves with it.
+        errors.answer = True
         dialog.save_button.click()
         qtbot.waitUntil(lambda: record.view.last_day == local_today(), timeout=10_000)
         assert record.view.bite.bitten_at == written - timedelta(hours=1)
