@@ -214,6 +214,19 @@ DIALOGS: dict[str, Callable[[Any, dict], tuple[Any, list[Offer]]]] = {
 }
 
 
+def dispose(qtbot, widget) -> None:
+    """Close and delete the window now, while its context still runs: a deleteLater left
+    pending would run in some later test's event loop, after this context's task runner
+    has shut down, and take the process down there."""
+    import shiboken6
+    from PySide6.QtCore import QCoreApplication, QEvent
+
+    widget.close()
+    widget.deleteLater()
+    QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+    qtbot.waitUntil(lambda: not shiboken6.isValid(widget), timeout=5_000)
+
+
 @pytest.mark.parametrize("dialog", DIALOGS)
 @pytest.mark.parametrize("role", ROLES)
 def test_each_action_is_offered_exactly_to_the_roles_the_table_allows(
@@ -238,9 +251,8 @@ def test_each_action_is_offered_exactly_to_the_roles_the_table_allows(
                 if not all(role_label(r) in tip for r in roles_with(permission)):
                     wrong.append(f"{what}: the tooltip {tip!r} does not say whose task it is")
         assert wrong == [], f"{dialog} as {role}:\n" + "\n".join(wrong)
-        widget.close()
-        widget.deleteLater()
         qtbot.waitUntil(lambda: ctx.tasks.pending_count() == 0, timeout=10_000)
+        dispose(qtbot, widget)
     finally:
         ctx.shutdown()
         QApplication.processEvents()
@@ -274,9 +286,8 @@ def test_ctrl_s_where_save_is_offered_to_no_one_says_whose_task_and_stays_disabl
         assert not widget.save_button.isEnabled()
         said = widget.banner.text()
         assert said and all(role_label(r) in said for r in roles_with(Permission.RECORDS))
-        widget.close()
-        widget.deleteLater()
         qtbot.waitUntil(lambda: ctx.tasks.pending_count() == 0, timeout=10_000)
+        dispose(qtbot, widget)
     finally:
         ctx.shutdown()
         QApplication.processEvents()
