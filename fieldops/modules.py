@@ -38,8 +38,7 @@ open its records by kind):
 2. its tables through the migration chain, its services in
    ``fieldops/services/``;
 3. a file with ``MODULE = Module("key", "Title", ...)`` naming its
-   contributions, listed here. The bite-quarantine and vicious-animal modules
-   take the placeholders' lines (``fieldops.services.untracked``), same key.
+   contributions, listed here (``fieldops/services/quarantine/module.py`` is one).
 
 Nothing is imported until a module is first asked for
 (``installed_modules()``), so the command line stays quick and the rules stay
