@@ -20,7 +20,7 @@ from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from fieldops import __version__
+from fieldops import __version__, cli_migrate
 from fieldops import cli_guard as guard
 from fieldops.errors import UserError, ValidationError
 from fieldops.permissions import FIRST_ROLE, ROLES
@@ -113,6 +113,7 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="the public-records copy: private parts withheld, and said so on the copy",
     )
+    cli_migrate.add_parser(sub)
     return p
 
 
@@ -436,6 +437,7 @@ COMMANDS = {
     "due": cmd_due,
     "report": cmd_report,
     "staff": cmd_staff,
+    "migrate-to": cli_migrate.cmd_migrate_to,
 }
 
 

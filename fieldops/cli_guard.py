@@ -113,10 +113,10 @@ def _write_bug_log(details: str) -> Path | None:
 
     entry = f"--- {stamp} fieldops {__version__}: {command_line(sys.argv)}\n{scrub(details)}\n"
     try:
-        folder = log_folder()
-        folder.mkdir(parents=True, exist_ok=True)
-        path = folder / "fieldops-command.log"
-        with path.open("a", encoding="utf-8") as f:
+        from fieldops.files import open_private_log
+
+        path = log_folder() / "fieldops-command.log"
+        with open_private_log(path) as f:
             f.write(entry)
         return path
     except OSError:

@@ -1,16 +1,32 @@
-"""Writing a user's document to disk: all of it or none of it.
+"""Writing a user's files to disk: all of a document or none of it, and private.
 
 One writer for the command line and the window alike, so a full disk, a
 killed process or a bad folder never leaves half a document under its real
-name.
+name. Documents, the database and its journals, and logs hold people's names
+and addresses, so FieldOps makes every file it writes readable by its owner
+only (0600) and every folder it creates 0700, from the first byte (the mode is
+given to ``open``/``mkdir``, never set afterwards, so no interrupted write is
+ever world-readable).
+
+Modes apply on Linux and macOS. On Windows ``os.open`` and ``os.mkdir`` ignore
+them (only the read-only bit exists); there the files live in the user's
+profile folder, whose access list already admits only that user, the system
+and administrators, and a file created in it inherits that list.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
+import stat
 import uuid
 from pathlib import Path
+from typing import TextIO
+
+#: A file only its owner may read or write: documents, databases, journals, logs.
+PRIVATE_FILE = stat.S_IRUSR | stat.S_IWUSR  # 0600
+#: A folder only its owner may list or enter.
+PRIVATE_FOLDER = stat.S_IRWXU  # 0700
 
 
 def write_whole_file(path: str | os.PathLike[str], content: bytes) -> Path:
@@ -24,9 +40,12 @@ def write_whole_file(path: str | os.PathLike[str], content: bytes) -> Path:
     """
     target = Path(path)
     temp = target.with_name(f".{target.name}.{uuid.uuid4().hex[:8]}.part")
-    # os.open rather than mkstemp: the file gets the user's usual permissions (umask),
-    # not mkstemp's owner-only ones, so a register saved to a shared folder stays readable.
-    fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o666)
+    # Owner-only from the first byte, whatever the umask: a register or a record copy
+    # names people, so even one saved to a shared folder is not readable by the others
+    # there until its owner chooses to share it (issue 13, "Files").
+    fd = os.open(
+        temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), PRIVATE_FILE
+    )
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(content)
@@ -39,6 +58,71 @@ def write_whole_file(path: str | os.PathLike[str], content: bytes) -> Path:
         raise
     _sync_folder(target.parent)
     return target
+
+
+def make_private_folder(folder: str | os.PathLike[str]) -> Path:
+    """Create ``folder`` (and any missing parent) owner-only (0700); returns it.
+
+    Only the folders created here are given that mode: an existing one is the
+    user's choice and is left as it is (``tighten_own`` is for FieldOps's own
+    files). Creating missing parents 0700 is what the XDG base directory
+    specification asks of a program that creates its data folder.
+    """
+    path = Path(folder)
+    missing: list[Path] = []
+    probe = path
+    while not probe.exists() and probe != probe.parent:
+        missing.append(probe)
+        probe = probe.parent
+    for part in reversed(missing):
+        try:
+            os.mkdir(part, PRIVATE_FOLDER)
+        except FileExistsError:  # made meanwhile by another process: leave it as it is
+            continue
+        os.chmod(part, PRIVATE_FOLDER)  # the umask may have taken bits the owner needs
+    if not path.is_dir():
+        raise NotADirectoryError(f"{path} is not a folder")
+    return path
+
+
+def tighten_own(path: str | os.PathLike[str], mode: int) -> bool:
+    """Remove group and other access from a file or folder this user owns; True if changed.
+
+    For FieldOps's own files made before it wrote them private (a database created
+    0644 by an older version or another tool, a data folder created 0755). A file
+    owned by someone else, or missing, is left alone.
+    """
+    try:
+        st = os.stat(path)
+    except OSError:
+        return False
+    if not hasattr(os, "geteuid") or st.st_uid != os.geteuid():
+        return False  # Windows (see the module's docstring), or not ours to change
+    current = stat.S_IMODE(st.st_mode)
+    wanted = current & mode
+    if wanted == current:
+        return False
+    try:
+        os.chmod(path, wanted)
+    except OSError:
+        return False
+    return True
+
+
+def open_private_log(path: str | os.PathLike[str]) -> TextIO:
+    """Open a log file for appending, created owner-only (0600) in a folder made 0700.
+
+    A log made world-readable by an older version is made owner-only first.
+    """
+    target = Path(path)
+    make_private_folder(target.parent)
+    fd = os.open(target, os.O_WRONLY | os.O_APPEND | os.O_CREAT, PRIVATE_FILE)
+    try:
+        tighten_own(target, PRIVATE_FILE)
+        return os.fdopen(fd, "a", encoding="utf-8")
+    except BaseException:
+        os.close(fd)
+        raise
 
 
 def _sync_folder(folder: Path) -> None:

@@ -35,6 +35,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from sqlalchemy.pool import ConnectionPoolEntry
 
 from fieldops.errors import DatabaseFilesReplacedError
+from fieldops.files import PRIVATE_FILE, PRIVATE_FOLDER, make_private_folder, tighten_own
 from fieldops.logs import quiet_database_loggers
 
 ENV_URL = "FIELDOPS_DATABASE_URL"
@@ -77,11 +78,16 @@ def _prepare_sqlite_file(url: str) -> None:
     if not database or database == ":memory:":
         return
     path = Path(database)
-    path.parent.mkdir(parents=True, exist_ok=True)
+    # Records of people's names and addresses: the folder FieldOps makes, the database
+    # and (SQLite gives them the database file's mode) its -wal and -shm are owner-only.
+    make_private_folder(path.parent)
+    if path.parent == default_database_path().parent:
+        tighten_own(path.parent, PRIVATE_FOLDER)  # FieldOps's own folder, made 0755 before
     if not path.exists():
-        # Records of people's names and addresses: not world-readable.
         fd = os.open(path, os.O_CREAT | os.O_WRONLY, stat.S_IRUSR | stat.S_IWUSR)
         os.close(fd)
+    for own in (path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")):
+        tighten_own(own, PRIVATE_FILE)
 
 
 def sqlite_file(url: str) -> Path | None:

@@ -47,7 +47,9 @@ class UpgradeResult:
 def alembic_config(url: str) -> Config:
     cfg = Config()
     cfg.set_main_option("script_location", str(MIGRATIONS))
-    cfg.set_main_option("sqlalchemy.url", url)
+    # The option is read with configparser's interpolation: a "%" in a path or in a URL's
+    # escapes (a password's %40, a query's %3D) must be doubled or Alembic fails.
+    cfg.set_main_option("sqlalchemy.url", url.replace("%", "%%"))
     cfg.attributes["url"] = url
     return cfg
 

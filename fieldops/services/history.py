@@ -458,6 +458,7 @@ EVENT_KINDS: dict[str, EventKind] = {
     "correct_intake": EventKind("Intake corrected", _intake_corrected),
     "report:produced": EventKind("Report produced", _generic),
     "report:exported": EventKind("Report exported", _generic),
+    "database:copied_to_server": EventKind("Database copied to a server", _generic),
 }
 
 

@@ -6,7 +6,8 @@ account its real login is mapped to, ``command_line_actor``): it creates a missi
 upgrades an older one. ``open_existing_database`` is for the commands that only
 read (``check``, ``due``, ``report``): it opens a FieldOps database at the
 current schema as it is, and refuses anything else in words, creating nothing.
-Both refuse a file that is not a FieldOps database before SQLite writes to it.
+Both refuse a file that is not a FieldOps database before SQLite writes to it,
+and a SQLite file on a network share before SQLite opens it (fieldops/db/placement.py).
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from fieldops.db.migrate import (
     require_head,
     upgrade,
 )
+from fieldops.db.placement import refuse_network_share
 from fieldops.errors import UserError
 from fieldops.services.context import Actor, os_username
 
@@ -56,6 +58,7 @@ def open_database(db_arg: str | None = None) -> OpenedDatabase:
     path = sqlite_file(url)
     created = False
     if path is not None:
+        refuse_network_share(path)  # SQLite's locks do not hold over NFS/SMB
         state = inspect_sqlite_file(path)
         if state.tables and state.revision is None:
             raise NotFieldOpsError(
@@ -83,6 +86,7 @@ def open_existing_database(db_arg: str | None = None) -> Database:
     url = resolve_url(db_arg)
     path = sqlite_file(url)
     if path is not None:
+        refuse_network_share(path)
         state = inspect_sqlite_file(path)
         if not state.exists:
             raise DatabaseNotFoundError(

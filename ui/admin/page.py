@@ -9,6 +9,7 @@ from ui import modules as ui_modules
 from ui.account import can
 from ui.admin.fee_schedules import FeeSchedulesWidget
 from ui.admin.staff import IdleLockWidget, StaffWidget
+from ui.admin.workstations import WorkstationsWidget
 from ui.common.style import paint_page_white
 from ui.context import AppContext
 
@@ -38,6 +39,8 @@ class AdministrationWidget(QWidget):
             layout.addWidget(self.staff, 1)
         if self.idle_lock is not None:
             layout.addWidget(self.idle_lock)
+        if can(ctx, Permission.BACKUPS):  # migrate-to is the administrator's
+            layout.addWidget(WorkstationsWidget(ctx))
         layout.addWidget(self.fee_schedules, 1)
         for section in ui_modules.admin_sections():  # a module's own registers (clinics, ...)
             layout.addWidget(section(ctx))

@@ -1,0 +1,24 @@
+"""The window, started on a SQLite file on a network share, says why it will not open
+it and what to do, and creates nothing (issue 13, "Several workstations")."""
+
+from __future__ import annotations
+
+import ui.app as app_module
+from fieldops.db import placement
+from ui.app import EXIT_CANNOT_OPEN, run
+
+
+def test_the_window_refuses_a_database_on_a_share_with_the_reason(qapp, monkeypatch, tmp_path):
+    table = f"27 1 8:1 / / rw - ext4 /dev/sda1 rw\n90 27 0:90 / {tmp_path} rw - nfs4 fs:/x rw\n"
+    monkeypatch.setattr(placement, "read_mountinfo", lambda: table)
+    shown = []
+    monkeypatch.setattr(
+        app_module,
+        "show_startup_error",
+        lambda title, message, details="": shown.append((title, message)),
+    )
+    assert run(str(tmp_path / "fieldops.db")) == EXIT_CANNOT_OPEN
+    ((title, message),) = shown
+    assert "could not open" in title
+    assert "network share" in message and "migrate-to" in message
+    assert list(tmp_path.iterdir()) == []
