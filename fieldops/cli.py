@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from fieldops import __version__
+from fieldops import cli_backup
 from fieldops import cli_guard as guard
 from fieldops.errors import UserError, ValidationError
 from fieldops.permissions import FIRST_ROLE, ROLES
@@ -113,6 +114,7 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="the public-records copy: private parts withheld, and said so on the copy",
     )
+    cli_backup.add_parsers(sub)
     return p
 
 
@@ -158,6 +160,8 @@ def _open(args: argparse.Namespace) -> Database:
     opened = open_database(args.db)
     if opened.created:  # said, so that a mistyped --db does not pass unnoticed
         guard.say(f"created a new database at {opened.db.description}")
+    if opened.backup_problem:  # the day's first backup failed: the work goes on, said
+        guard.say(opened.backup_problem)
     return opened.db
 
 
@@ -436,6 +440,7 @@ COMMANDS = {
     "due": cmd_due,
     "report": cmd_report,
     "staff": cmd_staff,
+    **cli_backup.COMMANDS,
 }
 
 
