@@ -391,6 +391,20 @@ def _copying(status: int, remaining: int, total: int) -> None:
     """Called between the copy's steps (tests look at the folder here)."""
 
 
+def refuse_if_damaged(database: Path) -> None:
+    """Raise ``DamagedDatabaseError`` (naming the newest backup) when the checks fail."""
+    try:
+        src = open_source(database)
+    except sqlite3.Error as exc:
+        raise DamagedDatabaseError(database, [str(exc)], newest_backup(database)) from None
+    try:
+        problems = source_problems(src)
+    finally:
+        src.close()
+    if problems:
+        raise DamagedDatabaseError(database, problems, newest_backup(database))
+
+
 def open_source(database: Path) -> sqlite3.Connection:
     """A connection to the live database that never creates it (read-only when it must be)."""
     uri = database.absolute().as_uri()

@@ -50,6 +50,7 @@ def _database_file(args: argparse.Namespace) -> Path:
 
 
 def cmd_backup(args: argparse.Namespace) -> int:
+    from fieldops.backups import refuse_if_damaged
     from fieldops.services.backups import back_up_now
     from fieldops.services.setup import command_line_actor, open_existing_database
 
@@ -58,6 +59,9 @@ def cmd_backup(args: argparse.Namespace) -> int:
         to = Path(args.to).expanduser().absolute()
         if not to.is_dir():
             raise UserError(f"--to {args.to}: there is no such folder; create it first.")
+    path = _database_file(args)
+    if path.is_file():  # damage is said as such, with the backup to restore
+        refuse_if_damaged(path)
     db = open_existing_database(args.db)
     try:
         made = back_up_now(db, command_line_actor(db), to)
