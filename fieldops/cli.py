@@ -20,8 +20,7 @@ from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from fieldops import __version__
-from fieldops import cli_backup
+from fieldops import __version__, cli_backup
 from fieldops import cli_guard as guard
 from fieldops.errors import UserError, ValidationError
 from fieldops.permissions import FIRST_ROLE, ROLES

@@ -98,8 +98,10 @@ def _authorize(args: argparse.Namespace, database: Path) -> None:
     try:
         db = open_existing_database(args.db)
     except (NotADatabaseError, SchemaTooOldError) as exc:
-        guard.say(f"the current database cannot be read to check your account ({exc}); "
-                  "restoring on the strength of your permission to replace its file.")
+        guard.say(
+            f"the current database cannot be read to check your account ({exc}); "
+            "restoring on the strength of your permission to replace its file."
+        )
         return
     try:
         actor = command_line_actor(db)

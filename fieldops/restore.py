@@ -178,8 +178,7 @@ def _upgrade_and_verify(temp: Path, backup: Path) -> str:
         db.dispose()
     if problems:
         raise RestoreRefusedError(
-            f"{backup} was not restored: {problems[0]}. Nothing was changed; "
-            "choose another backup."
+            f"{backup} was not restored: {problems[0]}. Nothing was changed; choose another backup."
         )
     assert revision is not None
     return revision

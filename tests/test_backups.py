@@ -184,9 +184,7 @@ def test_a_damaged_database_is_not_copied_and_good_backups_stay(tmp_path, sqlite
     with pytest.raises(DamagedDatabaseError) as refused:
         make_backup(path, now=NOW)
     assert refused.value.newest == good[-1] and str(good[-1]) in str(refused.value)
-    assert sorted(p.name for p in (tmp_path / "backups").iterdir()) == sorted(
-        p.name for p in good
-    )
+    assert sorted(p.name for p in (tmp_path / "backups").iterdir()) == sorted(p.name for p in good)
 
 
 def test_a_broken_reference_is_damage_too(tmp_path, sqlite_template):

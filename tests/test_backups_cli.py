@@ -53,8 +53,16 @@ def _add_clinic(path, name: str) -> None:
 def database(tmp_path):
     """A database whose administrator is this computer login (as ``fieldops staff`` makes one)."""
     path = tmp_path / "data" / "fieldops.db"
-    made = run("--db", str(path), "staff", "boss", "--role", "admin", "--password-stdin",
-               stdin="a long enough password\n")
+    made = run(
+        "--db",
+        str(path),
+        "staff",
+        "boss",
+        "--role",
+        "admin",
+        "--password-stdin",
+        stdin="a long enough password\n",
+    )
     assert made.returncode == 0, made.stderr
     _add_clinic(path, "Before the backup")
     return path
@@ -71,7 +79,10 @@ def test_backup_then_restore(database):
     assert back.returncode == 0, back.stderr
     assert _clinics(database) == ["Before the backup"]
     [aside] = database.parent.glob("fieldops-before-restore-*.db")
-    assert str(aside) in back.stdout and _clinics(aside) == ["Before the backup", "After the backup"]
+    assert str(aside) in back.stdout and _clinics(aside) == [
+        "Before the backup",
+        "After the backup",
+    ]
     assert run("--db", str(database), "check").stdout.strip() == "ok"
 
 
@@ -99,8 +110,18 @@ def test_backup_refusals_in_one_line_and_nothing_made(database, tmp_path):
 
 def test_backup_needs_an_administrators_login(tmp_path):
     path = tmp_path / "fieldops.db"
-    made = run("--db", str(path), "staff", "boss", "--role", "admin", "--password-stdin",
-               "--os-user", "somebody-else", stdin="a long enough password\n")
+    made = run(
+        "--db",
+        str(path),
+        "staff",
+        "boss",
+        "--role",
+        "admin",
+        "--password-stdin",
+        "--os-user",
+        "somebody-else",
+        stdin="a long enough password\n",
+    )
     assert made.returncode == 0, made.stderr
     refused = run("--db", str(path), "backup")
     assert refused.returncode == 1 and "not mapped" in refused.stderr
@@ -146,11 +167,17 @@ def test_restore_is_refused_while_another_process_has_the_database_open(database
     assert run("--db", str(database), "backup").returncode == 0
     [good] = list_backups(database.parent / "backups", "fieldops")
     holder = subprocess.Popen(
-        [sys.executable, "-c",
-         "import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); "
-         "c.execute('PRAGMA journal_mode=WAL'); c.execute('SELECT 1 FROM clinic').fetchall(); "
-         "print('open', flush=True); sys.stdin.read()", str(database)],
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+        [
+            sys.executable,
+            "-c",
+            "import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); "
+            "c.execute('PRAGMA journal_mode=WAL'); c.execute('SELECT 1 FROM clinic').fetchall(); "
+            "print('open', flush=True); sys.stdin.read()",
+            str(database),
+        ],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
     )
     try:
         assert holder.stdout is not None and holder.stdout.readline().strip() == "open"

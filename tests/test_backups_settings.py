@@ -48,7 +48,7 @@ def test_backups_go_to_the_folder_set_in_administration(sqlite_db, admin, tmp_pa
 
 
 @pytest.mark.parametrize(
-    "folder, words",
+    ("folder", "words"),
     [
         ("relative/path", "whole path"),
         ("/no/such/folder/anywhere", "does not exist"),

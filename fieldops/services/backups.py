@@ -86,7 +86,12 @@ def set_backup_folder(db: Database, actor: Actor, folder: str | None) -> Path:
                 s.add(row)
             row.value = value
             audit(
-                s, actor, "update", "app_setting", 0, before=before,
+                s,
+                actor,
+                "update",
+                "app_setting",
+                0,
+                before=before,
                 after={FOLDER_SETTING_KEY: value},
             )
     return chosen or backups.default_backup_folder(path)
