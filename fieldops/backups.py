@@ -228,6 +228,9 @@ def rotate(folder: Path, stem: str, now: datetime, tz: tzinfo | None = None) -> 
 
     Only files named as this module names them are ever deleted; the newest
     ``PRE_UPGRADE_KEPT`` copies taken before an upgrade are kept apart from the rotation.
+    When a backup is stamped more than a day after ``now``, this computer's clock is
+    behind (or was ahead): nothing is deleted until the clock is right again, since
+    with a wrong "today" the rotation would keep the wrong copies.
     """
     zone = tz or _local_zone()
     found = list_backups(folder, stem)
@@ -237,6 +240,8 @@ def rotate(folder: Path, stem: str, now: datetime, tz: tzinfo | None = None) -> 
     by_instant: dict[datetime, BackupFile] = {}
     for b in rotation:
         by_instant[b.taken_at + timedelta(microseconds=min(b.serial, 999_999))] = b
+    if any(t > now + timedelta(days=1) for t in by_instant):
+        by_instant = {}  # the clock is wrong: keep every copy of the rotation
     kept = keep_backups(by_instant, now, zone)
     doomed = [b.path for t, b in by_instant.items() if t not in kept]
     doomed += [b.path for b in upgrades[:-PRE_UPGRADE_KEPT]]

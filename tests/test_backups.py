@@ -166,6 +166,18 @@ def test_rotation_deletes_only_what_it_does_not_keep_and_newest_backup_finds_the
     db.dispose()
 
 
+def test_a_clock_set_back_deletes_nothing(tmp_path, sqlite_template):
+    db = _people_db(tmp_path, sqlite_template)
+    path = db_path(db)
+    for k in range(10, -1, -1):
+        make_backup(path, now=NOW - timedelta(days=k))
+    before = list_backups(tmp_path / "backups", "fieldops")
+    make_backup(path, now=NOW - timedelta(days=3 * 365))  # a clock three years behind
+    after = list_backups(tmp_path / "backups", "fieldops")
+    assert {b.path for b in before} < {b.path for b in after} and len(after) == len(before) + 1
+    db.dispose()
+
+
 def test_two_backups_in_one_second_both_exist_and_the_later_is_newest(tmp_path, sqlite_template):
     db = _people_db(tmp_path, sqlite_template)
     first = make_backup(db_path(db), now=NOW)

@@ -51,7 +51,9 @@ def open_database(db_arg: str | None = None) -> OpenedDatabase:
     """Open (creating on first use) and upgrade the database; SchemaTooNewError if it is newer.
 
     A file that is not a database, or a SQLite database some other program made, is
-    refused (``NotADatabaseError``, ``NotFieldOpsError``) without being changed.
+    refused (``NotADatabaseError``, ``NotFieldOpsError``) without being changed. An
+    existing SQLite file gets the day's first backup (fieldops.backups); a damaged
+    one is refused (``DamagedDatabaseError``, naming the newest backup).
     """
     url = resolve_url(db_arg)
     path = sqlite_file(url)
