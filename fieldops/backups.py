@@ -333,6 +333,7 @@ def write_backup(
             f"The backup folder {folder} cannot be created ({exc.strerror or exc}); "
             "no backup was made. Choose another folder in Administration."
         ) from None
+    _remove_abandoned_parts(folder, database.stem)
     serial = 1
     while True:
         name = backup_name(database.stem, taken_at, serial, before_upgrade)
@@ -369,6 +370,27 @@ def write_backup(
         temp.unlink(missing_ok=True)
         raise
     return BackupFile(dest, taken_at.astimezone(UTC).replace(microsecond=0), serial, before_upgrade)
+
+
+def _remove_abandoned_parts(folder: Path, stem: str) -> None:
+    """Delete the temporary files of copies whose process died mid-copy (they are 0600)."""
+    for part in folder.glob(f".{stem}-*.part"):
+        try:
+            pid = int(part.name.rsplit(".", 2)[-2])
+        except ValueError:
+            continue
+        if pid != os.getpid() and not _alive(pid):
+            part.unlink(missing_ok=True)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # another user's process, or a system that cannot say: alive
+        return True
+    return True
 
 
 def _copy_checked(database: Path, temp: Path) -> None:

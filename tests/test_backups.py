@@ -166,6 +166,28 @@ def test_rotation_deletes_only_what_it_does_not_keep_and_newest_backup_finds_the
     db.dispose()
 
 
+def test_a_copy_abandoned_by_a_killed_process_is_cleared_at_the_next_backup(
+    tmp_path, sqlite_template
+):
+    import subprocess
+    import sys
+
+    db = _people_db(tmp_path, sqlite_template)
+    dead = subprocess.run(
+        [sys.executable, "-c", "import os; print(os.getpid())"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    folder = tmp_path / "backups"
+    folder.mkdir()
+    abandoned = folder / f".fieldops-20261130T090000Z.db.{int(dead.stdout)}.part"
+    abandoned.write_bytes(b"half a copy")
+    made = make_backup(db_path(db), now=NOW)
+    assert [p.name for p in folder.iterdir()] == [made.path.name]
+    db.dispose()
+
+
 def test_a_clock_set_back_deletes_nothing(tmp_path, sqlite_template):
     db = _people_db(tmp_path, sqlite_template)
     path = db_path(db)
