@@ -3,8 +3,10 @@
 Both are the administrator's (Permission.BACKUPS): the command acts as the staff
 account its real login is mapped to, as every writing command does. ``restore``
 checks that account in the database it is about to replace; when that database
-is missing or too damaged to read, the file system's own permissions decide
-(whoever may rename the file could replace it anyway), and it says so.
+is missing, too damaged to read, or at a schema this FieldOps cannot read (older,
+or newer: going back to the copy taken before a newer FieldOps upgraded it), the
+file system's own permissions decide (whoever may rename the file could replace
+it anyway), and it says so. The replaced database is always kept aside.
 """
 
 from __future__ import annotations
@@ -87,7 +89,7 @@ def cmd_restore(args: argparse.Namespace) -> int:
 
 def _authorize(args: argparse.Namespace, database: Path) -> None:
     """The login's account must hold Permission.BACKUPS in the database being replaced."""
-    from fieldops.db.migrate import SchemaTooOldError
+    from fieldops.db.migrate import NotFieldOpsError, SchemaTooNewError, SchemaTooOldError
     from fieldops.permissions import Permission, authorize
     from fieldops.services.setup import (
         NotADatabaseError,
@@ -97,7 +99,7 @@ def _authorize(args: argparse.Namespace, database: Path) -> None:
 
     try:
         db = open_existing_database(args.db)
-    except (NotADatabaseError, SchemaTooOldError) as exc:
+    except (NotADatabaseError, NotFieldOpsError, SchemaTooOldError, SchemaTooNewError) as exc:
         guard.say(
             f"the current database cannot be read to check your account ({exc}); "
             "restoring on the strength of your permission to replace its file."

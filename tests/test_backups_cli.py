@@ -198,3 +198,20 @@ def test_backup_of_a_damaged_database_names_the_newest_backup(database):
     assert result.returncode == 1 and "Traceback" not in result.stderr
     assert "damaged" in result.stderr and str(good.path) in result.stderr
     assert list_backups(database.parent / "backups", "fieldops") == [good]
+
+
+def test_going_back_after_a_newer_fieldops_upgraded_the_database(database):
+    assert run("--db", str(database), "backup").returncode == 0
+    [good] = list_backups(database.parent / "backups", "fieldops")
+    con = sqlite3.connect(database)  # as a newer FieldOps would have left it
+    con.execute("UPDATE alembic_version SET version_num = 'from_the_future'")
+    con.commit()
+    con.close()
+    back = run("--db", str(database), "restore", str(good.path))
+    assert back.returncode == 0, back.stderr
+    assert "cannot be read to check your account" in back.stderr
+    [aside] = database.parent.glob("fieldops-before-restore-*.db")
+    con = sqlite3.connect(aside)
+    assert con.execute("SELECT version_num FROM alembic_version").fetchone() == ("from_the_future",)
+    con.close()
+    assert run("--db", str(database), "check").stdout.strip() == "ok"
