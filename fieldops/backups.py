@@ -326,6 +326,14 @@ def write_backup(
     """Check ``database`` and copy it into ``folder`` safely (the module's docstring says how)."""
     if not database.is_file():
         raise BackupError(f"There is no database at {database} to back up.")
+    if folder != default_backup_folder(database) and not folder.is_dir():
+        # Only the default folder is made: a chosen one that is missing is most often a
+        # drive or share that is not mounted, and a copy made in its place would be lost.
+        raise BackupError(
+            f"The backup folder {folder} is not there (a drive or network share that is "
+            "not connected?); no backup was made. Connect it, or choose another folder "
+            "in Administration."
+        )
     try:
         folder.mkdir(mode=0o700, parents=True, exist_ok=True)
     except OSError as exc:

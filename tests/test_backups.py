@@ -244,8 +244,26 @@ def test_a_folder_that_cannot_be_written_is_said_and_leaves_nothing(tmp_path, sq
     db = _people_db(tmp_path, sqlite_template)
     blocked = tmp_path / "blocked"
     blocked.write_text("a file where the folder should be")
-    with pytest.raises(BackupError, match="cannot be created"):
+    with pytest.raises(BackupError, match="not there"):
         make_backup(db_path(db), to=blocked / "inner")
+    if os.geteuid() != 0:  # (root may write anywhere)
+        blocked.unlink()
+        blocked.mkdir(mode=0o500)  # a folder one may not write in
+        try:
+            with pytest.raises(BackupError, match="could be written"):
+                make_backup(db_path(db), to=blocked)
+        finally:
+            blocked.chmod(0o700)
+        assert list(blocked.iterdir()) == []
+    db.dispose()
+
+
+def test_a_chosen_folder_that_is_gone_is_not_made_again(tmp_path, sqlite_template):
+    db = _people_db(tmp_path, sqlite_template)
+    unmounted = tmp_path / "mnt" / "nas"
+    with pytest.raises(BackupError, match="not there"):
+        make_backup(db_path(db), to=unmounted)
+    assert not (tmp_path / "mnt").exists()
     db.dispose()
 
 
