@@ -13,6 +13,9 @@ import sys
 import pytest
 
 from fieldops.backups import list_backups
+from fieldops.services.context import os_username
+from fieldops.services.setup import open_database
+from fieldops.services.signin import create_first_admin
 
 
 def run(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess:
@@ -53,19 +56,17 @@ def _add_clinic(path, name: str) -> None:
 def database(tmp_path):
     """A database whose administrator is this computer login (as ``fieldops staff`` makes one)."""
     path = tmp_path / "data" / "fieldops.db"
-    made = run(
-        "--db",
-        str(path),
-        "staff",
-        "boss",
-        "--role",
-        "admin",
-        "--password-stdin",
-        stdin="a long enough password\n",
-    )
-    assert made.returncode == 0, made.stderr
+    _first_admin(path, os_username())
     _add_clinic(path, "Before the backup")
     return path
+
+
+def _first_admin(path, login: str) -> None:
+    opened = open_database(str(path))
+    try:
+        create_first_admin(opened.db, "boss", "The Boss", "a long enough password", os_user=login)
+    finally:
+        opened.db.dispose()
 
 
 def test_backup_then_restore(database):
@@ -110,19 +111,7 @@ def test_backup_refusals_in_one_line_and_nothing_made(database, tmp_path):
 
 def test_backup_needs_an_administrators_login(tmp_path):
     path = tmp_path / "fieldops.db"
-    made = run(
-        "--db",
-        str(path),
-        "staff",
-        "boss",
-        "--role",
-        "admin",
-        "--password-stdin",
-        "--os-user",
-        "somebody-else",
-        stdin="a long enough password\n",
-    )
-    assert made.returncode == 0, made.stderr
+    _first_admin(path, "somebody-else")
     refused = run("--db", str(path), "backup")
     assert refused.returncode == 1 and "not mapped" in refused.stderr
     assert not (tmp_path / "backups").exists()
