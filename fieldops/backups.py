@@ -335,6 +335,43 @@ def write_backup(
             "in Administration."
         )
     try:
+        src = open_source(database)
+    except sqlite3.Error as exc:
+        raise DamagedDatabaseError(database, [str(exc)], newest_backup(database)) from None
+    try:
+        problems = source_problems(src)  # first: a damaged file leaves not even a folder
+        if problems:
+            raise DamagedDatabaseError(database, problems, newest_backup(database))
+        temp, dest, serial = _new_temp(database, folder, taken_at, before_upgrade)
+        try:
+            _copy(src, temp)
+            _fsync_file(temp)
+            os.replace(temp, dest)
+            _fsync_folder(folder)
+        except sqlite3.Error as exc:
+            temp.unlink(missing_ok=True)
+            raise BackupError(
+                f"The backup of {database} into {folder} failed ({exc}); no backup was made."
+            ) from None
+        except OSError as exc:
+            temp.unlink(missing_ok=True)
+            raise BackupError(
+                f"The backup of {database} into {folder} failed ({exc.strerror or exc}); "
+                "no backup was made. A full disk or a removed drive does this."
+            ) from None
+        except BaseException:
+            temp.unlink(missing_ok=True)
+            raise
+    finally:
+        src.close()
+    return BackupFile(dest, taken_at.astimezone(UTC).replace(microsecond=0), serial, before_upgrade)
+
+
+def _new_temp(
+    database: Path, folder: Path, taken_at: datetime, before_upgrade: str | None
+) -> tuple[Path, Path, int]:
+    """The hidden temporary file (made 0600, empty), the backup's name, and its serial."""
+    try:
         folder.mkdir(mode=0o700, parents=True, exist_ok=True)
     except OSError as exc:
         raise BackupError(
@@ -358,26 +395,7 @@ def write_backup(
             f"No backup could be written in {folder} ({exc.strerror or exc}); "
             "check that the folder exists and that you may write in it."
         ) from None
-    try:
-        _copy_checked(database, temp)
-        _fsync_file(temp)
-        os.replace(temp, dest)
-        _fsync_folder(folder)
-    except sqlite3.Error as exc:
-        temp.unlink(missing_ok=True)
-        raise BackupError(
-            f"The backup of {database} into {folder} failed ({exc}); no backup was made."
-        ) from None
-    except OSError as exc:
-        temp.unlink(missing_ok=True)
-        raise BackupError(
-            f"The backup of {database} into {folder} failed ({exc.strerror or exc}); "
-            "no backup was made. A full disk or a removed drive does this."
-        ) from None
-    except BaseException:
-        temp.unlink(missing_ok=True)
-        raise
-    return BackupFile(dest, taken_at.astimezone(UTC).replace(microsecond=0), serial, before_upgrade)
+    return temp, dest, serial
 
 
 def _remove_abandoned_parts(folder: Path, stem: str) -> None:
@@ -401,25 +419,18 @@ def _alive(pid: int) -> bool:
     return True
 
 
-def _copy_checked(database: Path, temp: Path) -> None:
-    src = open_source(database)
+def _copy(src: sqlite3.Connection, temp: Path) -> None:
+    dst = sqlite3.connect(temp)
     try:
-        problems = source_problems(src)
-        if problems:
-            raise DamagedDatabaseError(database, problems, newest_backup(database))
-        dst = sqlite3.connect(temp)
-        try:
-            dst.execute("PRAGMA journal_mode=OFF")  # no -journal beside the copy
-            src.backup(dst, pages=COPY_PAGES, progress=_copying)
-            # The copy is a plain file: opening it later needs no -wal or -shm.
-            dst.execute("PRAGMA journal_mode=DELETE")
-            copied = [r[0] for r in dst.execute("PRAGMA integrity_check")]
-            if copied != ["ok"]:
-                raise sqlite3.DatabaseError(f"the copy failed its check: {copied[0]}")
-        finally:
-            dst.close()
+        dst.execute("PRAGMA journal_mode=OFF")  # no -journal beside the copy
+        src.backup(dst, pages=COPY_PAGES, progress=_copying)
+        # The copy is a plain file: opening it later needs no -wal or -shm.
+        dst.execute("PRAGMA journal_mode=DELETE")
+        copied = [r[0] for r in dst.execute("PRAGMA integrity_check")]
+        if copied != ["ok"]:
+            raise sqlite3.DatabaseError(f"the copy failed its check: {copied[0]}")
     finally:
-        src.close()
+        dst.close()
 
 
 def _copying(status: int, remaining: int, total: int) -> None:
