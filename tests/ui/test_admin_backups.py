@@ -121,3 +121,33 @@ def test_a_damaged_backup_is_refused_in_the_panel_and_the_window_stays(
     assert panel.restore_button.isEnabled()
     path = sqlite_file(sqlite_db.url)
     assert _names(path) == ["Still here"] and not list(path.parent.glob("*before-restore*"))
+
+
+def test_the_restore_dialog_opens_in_the_backups_folder_and_a_folder_is_chosen_there(
+    qtbot, admin_window, sqlite_db, tmp_path
+):
+    from PySide6.QtCore import QTimer
+    from PySide6.QtWidgets import QDialog
+
+    w, panel = admin_window
+    backups = tmp_path / "backups"
+    backups.mkdir()
+    seen: list[str] = []
+
+    def answer(choose: str | None) -> None:
+        dialogs = [d for d in QApplication.topLevelWidgets() if d.isVisible() and d is not w]
+        dialog = next(d for d in dialogs if isinstance(d, QDialog))
+        seen.append(dialog.directory().absolutePath())
+        if choose is None:
+            dialog.reject()
+        else:
+            dialog.setDirectory(choose)  # as a user opening it
+            dialog.accept()
+
+    QTimer.singleShot(300, lambda: answer(None))
+    assert panel.ask_backup_file(backups) == ""
+    nas = tmp_path / "nas"
+    nas.mkdir()
+    QTimer.singleShot(300, lambda: answer(str(nas)))
+    assert panel.ask_folder(backups) == str(nas)
+    assert seen == [str(backups), str(backups)]

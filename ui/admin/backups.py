@@ -16,7 +16,6 @@ from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtWidgets import (
-    QFileDialog,
     QGroupBox,
     QHBoxLayout,
     QLabel,
@@ -35,7 +34,7 @@ from fieldops.services.backups import (
     restore_database,
     set_backup_folder,
 )
-from ui.common.file_dialogs import in_database_folder, make_file_dialog, start_folder
+from ui.common.file_dialogs import ask_folder_path, ask_open_path, start_folder
 from ui.common.text import when
 from ui.context import AppContext
 
@@ -197,39 +196,16 @@ class BackupsWidget(QGroupBox):
 
     # --- the dialogs ----------------------------------------------------------------
 
-    def _db_folder(self) -> Path | None:
-        return self.ctx.db.folder
-
     def _ask_backup_file(self, folder: Path) -> str:
-        dialog = make_file_dialog(
-            self, "Restore a backup", self._start(folder), BACKUP_FILTER, saving=False
+        return ask_open_path(
+            self,
+            "Restore a backup",
+            BACKUP_FILTER,
+            self.ctx.db.folder,
+            self.message.setText,
+            start=folder,
         )
-        return self._ask(dialog)
 
     def _ask_folder(self, folder: Path) -> str:
-        dialog = make_file_dialog(
-            self, "Keep backups in", self._start(folder), "Folders (*)", saving=False
-        )
-        dialog.setFileMode(QFileDialog.FileMode.Directory)
-        dialog.setOption(QFileDialog.Option.ShowDirsOnly, True)
-        # A folder is not read from: any but the database's own (the service refuses it).
-        return dialog.selectedFiles()[0] if dialog.exec() and dialog.selectedFiles() else ""
-
-    def _start(self, folder: Path) -> Path:
-        if folder.is_dir() and not in_database_folder(folder / "x", self._db_folder()):
-            return folder
-        return start_folder(self._db_folder())
-
-    def _ask(self, dialog: QFileDialog) -> str:
-        """The chosen path; never one in the database's own folder (its live files)."""
-        while dialog.exec():
-            chosen = dialog.selectedFiles()
-            if not chosen:
-                return ""
-            if not in_database_folder(chosen[0], self._db_folder()):
-                return chosen[0]
-            self.message.setText(
-                "That is the database's own folder, which holds its live files; "
-                "choose a backup in the backups folder or elsewhere."
-            )
-        return ""
+        # A folder is not read from; the service refuses the database's own.
+        return ask_folder_path(self, "Keep backups in", folder, self.ctx.db.folder)
