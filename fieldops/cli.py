@@ -20,7 +20,7 @@ from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from fieldops import __version__, cli_migrate
+from fieldops import __version__, cli_backup, cli_migrate
 from fieldops import cli_guard as guard
 from fieldops.errors import UserError, ValidationError
 from fieldops.permissions import FIRST_ROLE, ROLES
@@ -114,6 +114,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="the public-records copy: private parts withheld, and said so on the copy",
     )
     cli_migrate.add_parser(sub)
+    cli_backup.add_parsers(sub)
     return p
 
 
@@ -159,6 +160,8 @@ def _open(args: argparse.Namespace) -> Database:
     opened = open_database(args.db)
     if opened.created:  # said, so that a mistyped --db does not pass unnoticed
         guard.say(f"created a new database at {opened.db.description}")
+    if opened.backup_problem:  # the day's first backup failed: the work goes on, said
+        guard.say(opened.backup_problem)
     return opened.db
 
 
@@ -438,6 +441,7 @@ COMMANDS = {
     "report": cmd_report,
     "staff": cmd_staff,
     "migrate-to": cli_migrate.cmd_migrate_to,
+    **cli_backup.COMMANDS,
 }
 
 

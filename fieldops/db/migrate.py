@@ -1,16 +1,15 @@
 """Bring a database to the app's schema, safely.
 
 At start-up: an empty database is created at the current schema; an older
-one is first backed up next to itself with SQLite's online backup API (a file
-copy of a live WAL database misses recent commits) and then upgraded; a
+one is first backed up into its backup folder (fieldops.backups: SQLite's online
+backup API, as a file copy of a live WAL database misses recent commits; 0600
+from the first byte; a damaged one is refused, not upgraded) and then upgraded; a
 database whose schema is newer than this app is refused.
 """
 
 from __future__ import annotations
 
-import sqlite3
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from pathlib import Path
 
 from alembic import command
@@ -71,30 +70,24 @@ def current_revision(engine: Engine) -> str | None:
 
 
 def backup_sqlite(url: str, revision: str | None) -> Path | None:
-    """Copy a SQLite database with the online backup API; returns the copy's path."""
+    """The pre-upgrade copy of a SQLite database (fieldops.backups); returns its path.
+
+    Written 0600 from its first byte, checked, and kept apart from the daily rotation.
+    """
     database = make_url(url).database
-    if not database or database == ":memory:":
+    if not database or database == ":memory:" or database.startswith("file:"):
         return None
-    src_path = Path(database)
-    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
-    dest = src_path.with_name(
-        f"{src_path.stem}.backup-{revision or 'empty'}-{stamp}{src_path.suffix}"
-    )
-    src = sqlite3.connect(src_path)
-    try:
-        dst = sqlite3.connect(dest)
-        try:
-            src.backup(dst)
-        finally:
-            dst.close()
-    finally:
-        src.close()
-    dest.chmod(0o600)
-    return dest
+    from fieldops.backups import backup_before_upgrade
+
+    return backup_before_upgrade(Path(database), revision).path
 
 
-def upgrade(engine: Engine, url: str) -> UpgradeResult:
-    """Upgrade to head, backing up first when there is data at an older schema."""
+def upgrade(engine: Engine, url: str, *, backup_first: bool = True) -> UpgradeResult:
+    """Upgrade to head, backing up first when there is data at an older schema.
+
+    ``backup_first=False`` is for a file that is itself a copy (a restore upgrades
+    its private copy of a backup before it replaces anything).
+    """
     scripts = script_directory()
     head = head_revision()
     before = current_revision(engine)
@@ -103,7 +96,7 @@ def upgrade(engine: Engine, url: str) -> UpgradeResult:
     if before == head:
         return UpgradeResult(before, head, None)
     backup = None
-    if before is not None and engine.dialect.name == "sqlite":
+    if backup_first and before is not None and engine.dialect.name == "sqlite":
         backup = backup_sqlite(url, before)
     cfg = alembic_config(url)
     sqlite = engine.dialect.name == "sqlite"

@@ -46,13 +46,16 @@ class OpenedDatabase:
     db: Database
     upgrade: UpgradeResult
     created: bool = False  # there was no database file before this opening
+    backup_problem: str = ""  # why the day's first backup could not be made, if it could not
 
 
 def open_database(db_arg: str | None = None) -> OpenedDatabase:
     """Open (creating on first use) and upgrade the database; SchemaTooNewError if it is newer.
 
     A file that is not a database, or a SQLite database some other program made, is
-    refused (``NotADatabaseError``, ``NotFieldOpsError``) without being changed.
+    refused (``NotADatabaseError``, ``NotFieldOpsError``) without being changed. An
+    existing SQLite file gets the day's first backup (fieldops.backups); a damaged
+    one is refused (``DamagedDatabaseError``, naming the newest backup).
     """
     url = resolve_url(db_arg)
     path = sqlite_file(url)
@@ -69,10 +72,29 @@ def open_database(db_arg: str | None = None) -> OpenedDatabase:
     db = Database(url)
     try:
         result = upgrade(db.engine, url)
+        problem = _daily_backup(path) if path is not None and not created else ""
     except Exception:
         db.dispose()
         raise
-    return OpenedDatabase(db, result, created)
+    return OpenedDatabase(db, result, created, problem)
+
+
+def _daily_backup(path: Path) -> str:
+    """The day's first backup (fieldops.backups); why it failed, or "".
+
+    A damaged database raises ``DamagedDatabaseError``: nobody works on it. A backup
+    that cannot be written (a full disk, a folder gone) does not stop the day's work;
+    the caller says why.
+    """
+    from fieldops.backups import BackupError, DamagedDatabaseError, daily_backup
+
+    try:
+        daily_backup(path)
+    except DamagedDatabaseError:
+        raise
+    except BackupError as exc:
+        return str(exc)
+    return ""
 
 
 def open_existing_database(db_arg: str | None = None) -> Database:

@@ -209,3 +209,4 @@ def test_open_existing_database_reads_as_is_and_creates_nothing(tmp_path):
     assert raw.execute("SELECT version_num FROM alembic_version").fetchone() == (older,)
     raw.close()
     assert not list(tmp_path.glob("*.backup-*"))  # refused, not upgraded behind a backup
+    assert not (tmp_path / "backups").exists()  # where the pre-upgrade copy would be now

@@ -7,6 +7,7 @@ from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 from fieldops.permissions import Permission
 from ui import modules as ui_modules
 from ui.account import can
+from ui.admin.backups import BackupsWidget
 from ui.admin.fee_schedules import FeeSchedulesWidget
 from ui.admin.staff import IdleLockWidget, StaffWidget
 from ui.admin.workstations import WorkstationsWidget
@@ -28,7 +29,7 @@ class AdministrationWidget(QWidget):
         heading = QLabel("Administration")
         heading.setObjectName("PageHeading")
         self.fee_schedules = FeeSchedulesWidget(ctx)
-        later = QLabel("The jurisdiction profile and backups will follow in a later version.")
+        later = QLabel("The jurisdiction profile will follow in a later version.")
         later.setObjectName("FieldHint")
         layout = QVBoxLayout(self)
         layout.addWidget(heading)
@@ -39,6 +40,9 @@ class AdministrationWidget(QWidget):
             layout.addWidget(self.staff, 1)
         if self.idle_lock is not None:
             layout.addWidget(self.idle_lock)
+        self.backups = BackupsWidget(ctx) if can(ctx, Permission.BACKUPS) else None
+        if self.backups is not None:
+            layout.addWidget(self.backups)
         if can(ctx, Permission.BACKUPS):  # migrate-to is the administrator's
             layout.addWidget(WorkstationsWidget(ctx))
         layout.addWidget(self.fee_schedules, 1)

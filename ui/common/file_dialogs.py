@@ -171,8 +171,29 @@ def ask_save_path(
 
 
 def ask_open_path(
-    parent: QWidget | None, caption: str, name_filter: str, db_folder: Path | None, tell: Tell
+    parent: QWidget | None,
+    caption: str,
+    name_filter: str,
+    db_folder: Path | None,
+    tell: Tell,
+    start: Path | None = None,
 ) -> str:
-    """A file to read; "" when the user cancels."""
-    dialog = make_file_dialog(parent, caption, start_folder(db_folder), name_filter, saving=False)
+    """A file to read; "" when the user cancels. ``start``: a folder other than the
+    database's own to open in (a backups folder), else the usual one."""
+    if start is None or not start.is_dir() or (db_folder and _same_folder(start, db_folder)):
+        start = start_folder(db_folder)
+    dialog = make_file_dialog(parent, caption, start, name_filter, saving=False)
     return _ask(dialog, db_folder, tell)
+
+
+def ask_folder_path(
+    parent: QWidget | None, caption: str, start: Path, db_folder: Path | None
+) -> str:
+    """A folder (to keep files in, not to read one); "" when the user cancels."""
+    if not start.is_dir() or (db_folder and _same_folder(start, db_folder)):
+        start = start_folder(db_folder)
+    dialog = make_file_dialog(parent, caption, start, "Folders (*)", saving=False)
+    dialog.setFileMode(QFileDialog.FileMode.Directory)
+    dialog.setOption(QFileDialog.Option.ShowDirsOnly, True)
+    chosen = dialog.selectedFiles() if dialog.exec() else []
+    return chosen[0] if chosen else ""
