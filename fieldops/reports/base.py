@@ -2,7 +2,7 @@
 
 Data in, PDF bytes out: ``render()`` builds the PDF in memory and returns its
 bytes; nothing here writes a file or opens a session or a window. (The only
-file ever read is a system font, once per process: see ``text.unicode_font``.)
+file ever read is a system font, once per process: see ``fonts.unicode_font``.)
 
 Override points follow pretix's invoice renderer: fonts, styles, first and
 later page templates, and the story. Text helpers (``esc`` and friends) live
