@@ -37,7 +37,7 @@ from __future__ import annotations
 import os
 import threading
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
 from io import BytesIO
@@ -64,6 +64,7 @@ BUNDLED_FALLBACKS = ("fonts/NotoEmoji-Regular.ttf", "fonts/DroidSansFallback.ttf
 
 _SUBSET_STRIDE = 1 << 20  # a chain member's subsets are numbered k * stride + subset
 _PATCH_LOCK = threading.Lock()
+_LOAD_LOCK = threading.Lock()
 
 
 # ---------------------------------------------------------------------- finding
@@ -186,17 +187,35 @@ class ChainFont(Font):
     draws them; each member embeds its own subset as usual.
     """
 
-    def __init__(self, name: str, filename: Any, fallbacks: Sequence[TTFont]) -> None:
+    def __init__(self, name: str, filename: Any, fallbacks: Callable[[], Sequence[TTFont]]) -> None:
         super().__init__(name, filename)
         self.shapable = False
-        self.chain: tuple[TTFont, ...] = (self, *_useful(self, fallbacks))
-        self._covers = tuple(coverage(f) for f in self.chain)
-        self._main = self._covers[0]
-        # The font that draws "�" for a character none has: the first with U+FFFD.
-        self._fallback_index = next(
-            (i for i, c in enumerate(self._covers) if REPLACEMENT in c), None
-        )
+        self._main = coverage(self)
+        # The fallbacks are read the first time a string needs one (reading them
+        # takes about a second), so a document in the main font's letters costs no more.
+        self._fallbacks = fallbacks
+        self._chain: tuple[TTFont, ...] | None = None
+        self._covers: tuple[frozenset[int], ...] = (self._main,)
+        self._fallback_index: int | None = None
         self._pick: dict[int, int] = {}
+
+    @property
+    def chain(self) -> tuple[TTFont, ...]:
+        """This font, then the fallbacks that add something to it, in order."""
+        if self._chain is None:
+            with _LOAD_LOCK:
+                if self._chain is None:
+                    chain = (self, *_useful(self, self._fallbacks()))
+                    self._covers = tuple(coverage(f) for f in chain)
+                    # The font that draws "�" for a character none has: the first with it.
+                    self._fallback_index = next(
+                        (i for i, c in enumerate(self._covers) if REPLACEMENT in c), None
+                    )
+                    self._chain = chain
+        return self._chain
+
+    def _member(self, index: int) -> TTFont:
+        return self if index == 0 else self.chain[index]
 
     # -- choosing -------------------------------------------------------------
 
@@ -213,6 +232,7 @@ class ChainFont(Font):
         """``text`` as (chain index, run) pairs, in order; every character kept."""
         if text.isascii() or self._main.issuperset(map(ord, text)):
             return [(0, text)] if text else []
+        self.chain  # noqa: B018 (loads the fallbacks: this string needs them)
         out: list[tuple[int, str]] = []
         current, start = -1, 0
         for pos, char in enumerate(text):
@@ -250,20 +270,19 @@ class ChainFont(Font):
             text = text.decode(encoding)
         result: list[tuple[int, bytes]] = []
         for index, run in self.runs(text):
-            member = self.chain[index]
-            split = TTFont.splitString(member, run, doc, encoding)
+            split = TTFont.splitString(self._member(index), run, doc, encoding)
             result.extend((index * _SUBSET_STRIDE + subset, chars) for subset, chars in split)
         return result
 
     def getSubsetInternalName(self, subset: int, doc: Any) -> str:  # noqa: N802
         index, own = divmod(subset, _SUBSET_STRIDE)
-        return str(TTFont.getSubsetInternalName(self.chain[index], own, doc))
+        return str(TTFont.getSubsetInternalName(self._member(index), own, doc))
 
     def stringWidth(self, text: Any, size: float, encoding: str = "utf8") -> float:  # noqa: N802
         if isinstance(text, bytes):
             text = text.decode(encoding)
         return float(
-            sum(TTFont.stringWidth(self.chain[i], run, size) for i, run in self.runs(text))
+            sum(TTFont.stringWidth(self._member(i), run, size) for i, run in self.runs(text))
         )
 
 
@@ -287,7 +306,8 @@ def _load(name: str, source: Path | str) -> TTFont | None:
 
 @cache
 def fallback_chain() -> tuple[TTFont, ...]:
-    """The fallback fonts, loaded once per process, in the order they are tried."""
+    """The fallback fonts, loaded once per process (the first time one is needed),
+    in the order they are tried."""
     sources: list[Path | str] = [
         *system_fallbacks(),
         *BUNDLED_FALLBACKS,
@@ -320,7 +340,6 @@ def unicode_font() -> tuple[str, str] | None:
     Returns the (regular, bold) names, or None when no main family is installed
     (the documents then use Helvetica, which has Western European letters only).
     """
-    fallbacks = fallback_chain()
     for family in main_candidates():
         if not (family.regular.is_file() and family.bold.is_file()):
             continue
@@ -332,7 +351,7 @@ def unicode_font() -> tuple[str, str] | None:
                 names["italic"] = f"{UNICODE_FONT}-Italic"
             fonts = {}
             for style, path in faces.items():
-                fonts[style] = ChainFont(names[style], str(path), fallbacks)
+                fonts[style] = ChainFont(names[style], str(path), fallback_chain)
         except (OSError, TTFError):
             continue
         for font in fonts.values():
