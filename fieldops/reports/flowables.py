@@ -3,10 +3,33 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
-from reportlab.platypus import Flowable
+from reportlab.lib.units import inch
+from reportlab.platypus import Flowable, Table
 
-__all__ = ["FirstThatFits"]
+__all__ = ["FirstThatFits", "TallRowTable"]
+
+
+class TallRowTable(Table):  # type: ignore[misc]  # ReportLab is untyped
+    """A Table whose row taller than ``TALL`` (a 10,000-character note) continues on
+    the next page instead of failing the whole document with "Flowable too large".
+
+    Rows of ordinary height never split: they move to the next page whole, as in
+    a plain Table. ReportLab's own ``splitInRow`` would split every row at a page end.
+    """
+
+    TALL = 5 * inch
+
+    def split(self, availWidth: float, availHeight: float) -> list[Any]:  # noqa: N803
+        parts: list[Any] = super().split(availWidth, availHeight)
+        if parts or self.splitInRow or max(self._rowHeights or [0]) <= self.TALL:
+            return parts
+        self.splitInRow = 24  # points: neither piece of a split row shorter than two lines
+        try:
+            return list(super().split(availWidth, availHeight))
+        finally:
+            self.splitInRow = 0
 
 
 class FirstThatFits(Flowable):
