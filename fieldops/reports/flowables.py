@@ -11,7 +11,7 @@ from reportlab.platypus import Flowable, Table
 __all__ = ["FirstThatFits", "TallRowTable"]
 
 
-class TallRowTable(Table):  # type: ignore[misc]  # ReportLab is untyped
+class TallRowTable(Table):
     """A Table whose row taller than ``TALL`` (a 10,000-character note) continues on
     the next page instead of failing the whole document with "Flowable too large".
 
@@ -20,10 +20,13 @@ class TallRowTable(Table):  # type: ignore[misc]  # ReportLab is untyped
     """
 
     TALL = 5 * inch
+    splitInRow: int  # noqa: N815 (ReportLab's name: a split row's least piece, 0: none)
 
     def split(self, availWidth: float, availHeight: float) -> list[Any]:  # noqa: N803
         parts: list[Any] = super().split(availWidth, availHeight)
-        if parts or self.splitInRow or max(self._rowHeights or [0]) <= self.TALL:
+        heights: list[float] = self._rowHeights or [0]
+        in_row: int = self.splitInRow
+        if parts or in_row or max(heights) <= self.TALL:
             return parts
         self.splitInRow = 24  # points: neither piece of a split row shorter than two lines
         try:

@@ -99,6 +99,13 @@ def main_candidates() -> list[Family]:
             dejavu / "DejaVuSansCondensed-Bold.ttf",
             dejavu / "DejaVuSansCondensed-Oblique.ttf",
         ),
+        # fonts-dejavu-core alone (the condensed faces are in fonts-dejavu-extra):
+        # wider, so tables wrap sooner, but no Western letter prints as a box.
+        Family(
+            dejavu / "DejaVuSans.ttf",
+            dejavu / "DejaVuSans-Bold.ttf",
+            dejavu / "DejaVuSans-Oblique.ttf",
+        ),
     ]
 
 
@@ -223,9 +230,9 @@ class ChainFont(Font):
         """The chain member that draws ``cp``; None when none has it."""
         picked = self._pick.get(cp, -1)
         if picked == -1:
-            picked = next((i for i, c in enumerate(self._covers) if cp in c), None)
-            self._pick[cp] = picked if picked is not None else -2
-            return picked
+            found = next((i for i, c in enumerate(self._covers) if cp in c), None)
+            self._pick[cp] = found if found is not None else -2
+            return found
         return None if picked == -2 else picked
 
     def runs(self, text: str) -> list[tuple[int, str]]:

@@ -26,7 +26,8 @@ from reportlab.lib.styles import ParagraphStyle
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.platypus import Paragraph
 
-from fieldops.reports.fonts import UNICODE_FONT, unicode_font  # noqa: F401 (re-exported)
+from fieldops.reports.fonts import UNICODE_FONT as UNICODE_FONT  # re-exported
+from fieldops.reports.fonts import unicode_font as unicode_font  # re-exported
 from fieldops.rules.explain import format_day, format_local
 
 # --------------------------------------------------------------------------- text
