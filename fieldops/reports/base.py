@@ -2,7 +2,7 @@
 
 Data in, PDF bytes out: ``render()`` builds the PDF in memory and returns its
 bytes; nothing here writes a file or opens a session or a window. (The only
-file ever read is a system font, once per process: see ``text.unicode_font``.)
+file ever read is a system font, once per process: see ``fonts.unicode_font``.)
 
 Override points follow pretix's invoice renderer: fonts, styles, first and
 later page templates, and the story. Text helpers (``esc`` and friends) live
@@ -38,7 +38,7 @@ from reportlab.platypus import (
 )
 
 from fieldops import __version__, resources
-from fieldops.reports.flowables import FirstThatFits
+from fieldops.reports.flowables import FirstThatFits, TallRowTable
 from fieldops.reports.text import (
     NOT_RECORDED,
     Markup,
@@ -442,7 +442,7 @@ class Document:
         if rows and len(rows[-1]) < per_row:
             rows[-1] += [""] * (per_row - len(rows[-1]))
         value_width = width / columns - label_width
-        table = Table(rows, colWidths=[label_width, value_width] * columns, hAlign="LEFT")
+        table = TallRowTable(rows, colWidths=[label_width, value_width] * columns, hAlign="LEFT")
         table.setStyle(
             TableStyle(
                 [
@@ -548,7 +548,7 @@ class Document:
                     ("LINEABOVE", (0, first_total), (-1, first_total), 0.8, colors.black),
                     ("BACKGROUND", (0, first_total), (-1, -1), colors.white),
                 ]
-            table = Table(data, colWidths=widths, repeatRows=top, hAlign="LEFT")
+            table = TallRowTable(data, colWidths=widths, repeatRows=top, hAlign="LEFT")
             table.setStyle(TableStyle(commands))
             flowables.append(table)
         return flowables

@@ -3,10 +3,36 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
-from reportlab.platypus import Flowable
+from reportlab.lib.units import inch
+from reportlab.platypus import Flowable, Table
 
-__all__ = ["FirstThatFits"]
+__all__ = ["FirstThatFits", "TallRowTable"]
+
+
+class TallRowTable(Table):
+    """A Table whose row taller than ``TALL`` (a 10,000-character note) continues on
+    the next page instead of failing the whole document with "Flowable too large".
+
+    Rows of ordinary height never split: they move to the next page whole, as in
+    a plain Table. ReportLab's own ``splitInRow`` would split every row at a page end.
+    """
+
+    TALL = 5 * inch
+    splitInRow: int  # noqa: N815 (ReportLab's name: a split row's least piece, 0: none)
+
+    def split(self, availWidth: float, availHeight: float) -> list[Any]:  # noqa: N803
+        parts: list[Any] = super().split(availWidth, availHeight)
+        heights: list[float] = self._rowHeights or [0]
+        in_row: int = self.splitInRow
+        if parts or in_row or max(heights) <= self.TALL:
+            return parts
+        self.splitInRow = 24  # points: neither piece of a split row shorter than two lines
+        try:
+            return list(super().split(availWidth, availHeight))
+        finally:
+            self.splitInRow = 0
 
 
 class FirstThatFits(Flowable):

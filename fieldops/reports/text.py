@@ -1,4 +1,4 @@
-"""Text for the PDFs: the one escaping helper, dates and money, line breaking, fonts.
+"""Text for the PDFs: the one escaping helper, dates and money, line breaking.
 
 Text safety. ``Paragraph`` parses its text as markup, so raw user text there
 is dangerous ("S&P" prints as "S&P;", ``<img src=...>`` opens a local file).
@@ -17,20 +17,17 @@ rather than with ``strftime``, since Qt sets the process locale at start-up.
 
 from __future__ import annotations
 
-import os
 import re
 from datetime import date, datetime, tzinfo
 from decimal import ROUND_HALF_UP, Decimal
-from functools import cache
-from pathlib import Path
 from xml.sax.saxutils import escape as _xml_escape
 
 from reportlab.lib.styles import ParagraphStyle
-from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.pdfmetrics import stringWidth
-from reportlab.pdfbase.ttfonts import TTFError, TTFont
 from reportlab.platypus import Paragraph
 
+from fieldops.reports.fonts import UNICODE_FONT as UNICODE_FONT  # re-exported
+from fieldops.reports.fonts import unicode_font as unicode_font  # re-exported
 from fieldops.rules.explain import format_day, format_local
 
 # --------------------------------------------------------------------------- text
@@ -193,56 +190,4 @@ def fit(text: str, font: str, size: float, width: float) -> str:
 
 
 # -------------------------------------------------------------------------- fonts
-
-UNICODE_FONT = "FieldOpsSans"
-
-
-# The PDF standard fonts (Helvetica) only know Western European letters: a
-# recipient named "Nguyễn" or "Łukasz" printed with black boxes. So we embed
-# (subset) a TrueType sans with wide Latin coverage found on the machine:
-# Arial on Windows and macOS, Liberation Sans or DejaVu Sans Condensed on Linux.
-# (regular, bold, italic) file paths; italic is optional.
-def _font_candidates() -> list[tuple[Path, Path, Path]]:
-    windir = Path(os.environ.get("WINDIR", r"C:\Windows")) / "Fonts"
-    mac = Path("/System/Library/Fonts/Supplemental")
-    liberation = Path("/usr/share/fonts/truetype/liberation")
-    dejavu = Path("/usr/share/fonts/truetype/dejavu")
-    return [
-        (windir / "arial.ttf", windir / "arialbd.ttf", windir / "ariali.ttf"),
-        (mac / "Arial.ttf", mac / "Arial Bold.ttf", mac / "Arial Italic.ttf"),
-        (
-            liberation / "LiberationSans-Regular.ttf",
-            liberation / "LiberationSans-Bold.ttf",
-            liberation / "LiberationSans-Italic.ttf",
-        ),
-        # Condensed: the width of Helvetica and Arial, so layouts match.
-        (
-            dejavu / "DejaVuSansCondensed.ttf",
-            dejavu / "DejaVuSansCondensed-Bold.ttf",
-            dejavu / "DejaVuSansCondensed-Oblique.ttf",
-        ),
-    ]
-
-
-@cache
-def unicode_font() -> tuple[str, str] | None:
-    """Register the first wide-coverage TrueType family found, once per process.
-
-    Returns the (regular, bold) names, or None when none is installed.
-    """
-    for regular, bold, italic in _font_candidates():
-        if not (regular.is_file() and bold.is_file()):
-            continue
-        try:
-            names = {"normal": UNICODE_FONT, "bold": f"{UNICODE_FONT}-Bold"}
-            pdfmetrics.registerFont(TTFont(names["normal"], str(regular)))
-            pdfmetrics.registerFont(TTFont(names["bold"], str(bold)))
-            names["italic"] = names["normal"]
-            if italic.is_file():
-                pdfmetrics.registerFont(TTFont(f"{UNICODE_FONT}-Italic", str(italic)))
-                names["italic"] = f"{UNICODE_FONT}-Italic"
-            pdfmetrics.registerFontFamily(UNICODE_FONT, boldItalic=names["bold"], **names)
-        except (OSError, TTFError):
-            continue
-        return names["normal"], names["bold"]
-    return None
+# The main family and the fallback chain behind it live in fonts.py.
