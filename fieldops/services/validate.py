@@ -62,6 +62,15 @@ def _limit(limit: Limit) -> tuple[int, bool]:
     return column_length(limit), False
 
 
+def storable(value: object, column: Column[Any]) -> bool:
+    """Whether a value could be in the column at all (for a lookup: none can match if not)."""
+    return (
+        isinstance(value, str)
+        and bad_character(value) is None
+        and len(value) <= column_length(column)
+    )
+
+
 def text(c: Collector, field: str, value: object, label: str, limit: Limit) -> bool:
     """Check a text field's type, characters and length; True when it may be stored."""
     if not isinstance(value, str):
@@ -156,18 +165,20 @@ def day(c: Collector, field: str, value: object, label: str) -> bool:
 _LARGEST_ID = 2**31 - 1  # ids are INTEGER columns; a larger one is none, not an overflow
 
 
+def row(s: Session, model: type[Any], row_id: object) -> Any:
+    """The row with this id, or None: also for an id no INTEGER column holds (not an error)."""
+    if not isinstance(row_id, int) or isinstance(row_id, bool) or not 0 < row_id <= _LARGEST_ID:
+        return None
+    return s.get(model, row_id)
+
+
 def exists(
     c: Collector, s: Session, model: type[Any], row_id: object, field: str, label: str
 ) -> bool:
     """An id given for ``field`` names a row of ``model`` in this unit of work."""
     if row_id is None:
         return True
-    if (
-        not isinstance(row_id, int)
-        or isinstance(row_id, bool)
-        or not 0 < row_id <= _LARGEST_ID
-        or s.get(model, row_id) is None
-    ):
+    if row(s, model, row_id) is None:
         c.add(field, f"{_noun(label)} is not on file (it may have been removed); choose again.")
         return False
     return True

@@ -70,11 +70,13 @@ def validate_declaration(inp: DeclarationInput, at: datetime) -> Collector:
     refusal is recorded for them)."""
     c = Collector()
     c.check(inp.animal_id is not None, "animal_id", "Choose the animal.")
-    v.required(c, "officer", v.clean(inp.officer), "Declaring officer", 200)
+    officer = ViciousDeclaration.__table__.c.officer
+    v.required(c, "officer", v.clean(inp.officer), "Declaring officer", officer)
+    decided_ok = v.instant(c, "decided_at", inp.decided_at, "The date and time of the decision")
     if inp.decided_at is None:
         c.add("decided_at", "Date and time of the decision are required.")
-    elif inp.decided_at.tzinfo is None:
-        raise ValueError("decided_at must be timezone-aware")
+    elif not decided_ok:
+        pass  # not a storable date and time: said so
     elif inp.decided_at > at + timedelta(minutes=5):
         c.add("decided_at", "The decision cannot be in the future.")
     if not inp.incidents:
@@ -93,17 +95,21 @@ def validate_declaration(inp: DeclarationInput, at: datetime) -> Collector:
             c.add(
                 f"incidents.{n}.occurred_at", f"Incident {n + 1}: the date and time are required."
             )
-        elif inc.occurred_at.tzinfo is None:
-            raise ValueError("occurred_at must be timezone-aware")
+        elif not v.instant(c, f"incidents.{n}.occurred_at", inc.occurred_at, f"Incident {n + 1}"):
+            pass  # not a storable date and time: said so
         elif inc.occurred_at > at + timedelta(minutes=5):
             c.add(f"incidents.{n}.occurred_at", f"Incident {n + 1} cannot be in the future.")
-        elif inp.decided_at is not None and inc.occurred_at > inp.decided_at:
+        elif decided_ok and inp.decided_at is not None and inc.occurred_at > inp.decided_at:
             c.add(
                 f"incidents.{n}.occurred_at",
                 f"Incident {n + 1} is after the decision that rests on it.",
             )
         v.required(
-            c, f"incidents.{n}.place", v.clean(inc.place), f"Incident {n + 1}: the place", 300
+            c,
+            f"incidents.{n}.place",
+            v.clean(inc.place),
+            f"Incident {n + 1}: the place",
+            ViciousIncident.__table__.c.place,
         )
         v.required(
             c,
