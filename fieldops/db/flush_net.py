@@ -125,6 +125,20 @@ def check_flush(session: Session, _flush: UOWTransaction, _instances: object) ->
         raise ValidationError(problems)
 
 
+def check_event_text(reason: str, data: str) -> None:
+    """The audit chain is written with Core ``insert()``, past the flush: its free text (a
+    reason) and its JSON data get the same check here (JSON escapes NUL; a lone surrogate
+    it keeps, and no encoder takes it)."""
+    problem = bad_character(reason, multiline=True) if isinstance(reason, str) else "is not text"
+    if problem is not None:
+        raise ValidationError({"reason": f"The reason {problem}."})
+    try:
+        data.encode("utf-8")
+    except UnicodeEncodeError:
+        message = "The record contains a broken character (a lone surrogate)."
+        raise ValidationError({"data": message}) from None
+
+
 def install() -> None:
     """Put the net under every ORM session of this process (idempotent)."""
     if not event.contains(Session, "before_flush", check_flush):

@@ -546,7 +546,7 @@ def move_kennel(db: Database, actor: Actor, impoundment_id: int, kennel: str) ->
     with db.write() as s:
         imp = load_impoundment(s, impoundment_id)
         before = imp.kennel
-        imp.kennel = v.clean(kennel)[:50]
+        imp.kennel = v.one_line("kennel", kennel, "Kennel", Impoundment.__table__.c.kennel)
         audit(
             s,
             actor,

@@ -337,6 +337,7 @@ def update_person(
 def archive_person(db: Database, actor: Actor, person_id: int, reason: str) -> None:
     c = Collector()
     c.check(bool(v.clean(reason)), "reason", "Say why the record is archived.")
+    v.optional_len(c, "reason", v.clean(reason), "The reason", 2000)
     c.raise_if_any()
     with db.write() as s:
         person = load_person(s, person_id)

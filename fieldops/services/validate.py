@@ -87,6 +87,16 @@ def text(c: Collector, field: str, value: object, label: str, limit: Limit) -> b
     return True
 
 
+def one_line(field: str, value: object, label: str, column: Column[Any]) -> str:
+    """A one-line field on its own, cleaned; a ValidationError naming it if it cannot be stored."""
+    c = Collector()
+    cleaned = clean(value) if isinstance(value, str) else value
+    text(c, field, cleaned, label, column)
+    c.raise_if_any()
+    assert isinstance(cleaned, str)  # text() refused anything else
+    return cleaned
+
+
 def required(c: Collector, field: str, value: str, label: str, max_len: Limit) -> None:
     if not value:
         c.add(field, _missing(label))
