@@ -113,9 +113,7 @@ def held(db, impound, rex):
         12.5,  # a float is not an exact amount
     ],
 )
-def test_a_payment_amount_out_of_range_or_not_money_is_refused(
-    db, operator, profile, held, amount
-):
+def test_a_payment_amount_out_of_range_or_not_money_is_refused(db, operator, profile, held, amount):
     inp = PaymentInput((LineInput("impound", amount),), "cash", "R-1")
     _refused(lambda: record_payment(db, operator, held.id, inp, profile), "lines.0.amount")
     assert _count(db, Payment) == 0

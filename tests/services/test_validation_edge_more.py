@@ -97,9 +97,7 @@ def test_a_release_to_nobody_on_file_or_with_bad_text_is_refused(
     assert _count(db, Disposition) == 0
 
 
-def test_a_correction_with_a_naive_time_or_a_nul_reason_is_refused(
-    db, supervisor, profile, held
-):
+def test_a_correction_with_a_naive_time_or_a_nul_reason_is_refused(db, supervisor, profile, held):
     record_escape(db, supervisor, held.id, profile, at=local(2026, 11, 21), notes="gate")
     for kw, field in (
         ({"at": NAIVE, "reason": "typo"}, "at"),
@@ -198,7 +196,9 @@ def test_a_bite_report_with_bad_values_is_refused(db, supervisor, rex, pound, fi
     _refused(lambda: qs.report_bite(db, supervisor, bite_input(bitten, **data), PROFILE), field)
 
 
-@pytest.mark.parametrize("fee", [Decimal("1e30"), Decimal("NaN"), Decimal("99999999999999999999.99")])
+@pytest.mark.parametrize(
+    "fee", [Decimal("1e30"), Decimal("NaN"), Decimal("99999999999999999999.99")]
+)
 def test_an_exam_fee_out_of_range_is_refused(db, supervisor, rex, pound, fee):
     r = qs.report_bite(
         db, supervisor, bite_input(days_ago(3), animal_id=rex.id, clinic_id=pound.id), PROFILE
