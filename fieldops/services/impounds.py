@@ -122,7 +122,9 @@ def validate_intake(
     c.check(inp.reason in REASON_CODES, "reason", "Choose the reason for impoundment.")
     if inp.reason == "other":
         c.check(bool(v.clean(inp.reason_detail)), "reason_detail", "Say what the reason was.")
-    v.optional_len(c, "reason_detail", v.clean(inp.reason_detail), "Reason details", col.reason_detail)
+    v.optional_len(
+        c, "reason_detail", v.clean(inp.reason_detail), "Reason details", col.reason_detail
+    )
     if inp.reason == "owner_surrender":
         c.check(
             inp.owner_id is not None,
@@ -135,7 +137,9 @@ def validate_intake(
         "Choose an animal from the registry or describe a new one.",
     )
     v.optional_len(c, "kennel", v.clean(inp.kennel), "Kennel", col.kennel)
-    v.required(c, "found_place", v.clean(inp.found_place), "Where the animal was found", col.found_place)
+    v.required(
+        c, "found_place", v.clean(inp.found_place), "Where the animal was found", col.found_place
+    )
     v.optional_len(c, "condition", v.clean(inp.condition), "Condition", col.condition)
     v.optional_len(c, "injuries", (inp.injuries or "").strip(), "Injuries", 4000)
     v.optional_len(c, "notes", (inp.notes or "").strip(), "Notes", 4000)

@@ -142,7 +142,9 @@ def validate_payment(inp: PaymentInput, at: datetime) -> list[tuple[str, Decimal
     c = Collector()
     c.check(inp.method in PAYMENT_METHOD_CODES, "method", "Choose how it was paid.")
     col, line_col = Payment.__table__.c, PaymentLine.__table__.c
-    v.required(c, "receipt_number", v.clean(inp.receipt_number), "Receipt number", col.receipt_number)
+    v.required(
+        c, "receipt_number", v.clean(inp.receipt_number), "Receipt number", col.receipt_number
+    )
     c.check(bool(inp.lines), "lines", "Add at least one line to the payment.")
     paid_at_ok = v.instant(c, "paid_at", inp.paid_at, "When it was paid")
     if paid_at_ok and inp.paid_at is not None and inp.paid_at > at + timedelta(minutes=5):
@@ -160,7 +162,10 @@ def validate_payment(inp: PaymentInput, at: datetime) -> list[tuple[str, Decimal
                 "Say what the payment was for.",
             )
         v.optional_len(
-            c, f"lines.{i}.description", v.clean(line.description), "Description",
+            c,
+            f"lines.{i}.description",
+            v.clean(line.description),
+            "Description",
             line_col.description,
         )
         v.optional_len(c, f"lines.{i}.kind", v.clean(line.charge), "Charge", line_col.charge)

@@ -5,13 +5,15 @@ from __future__ import annotations
 import re
 from datetime import date, datetime
 from decimal import Decimal, InvalidOperation
-from typing import Any
+from typing import Any, TypeVar
 
-from sqlalchemy import Column
 from sqlalchemy.orm import Session
+from sqlalchemy.sql.elements import KeyedColumnElement
 
 from fieldops.db.flush_net import EARLIEST, EARLIEST_DAY, LATEST, LATEST_DAY, bad_character
 from fieldops.errors import Collector
+
+T = TypeVar("T")
 
 EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
 POSTAL = re.compile(r"^\d{5}(-\d{4})?$")
@@ -44,14 +46,14 @@ def _noun(label: str) -> str:
 # ``String(n)`` length is the limit and which holds one line; or, for a ``Text``
 # column (notes, injuries), the number of characters a form accepts, with line
 # breaks and tabs allowed. A ``String`` column's length is never copied here.
-Limit = int | Column[Any]
+Limit = int | KeyedColumnElement[Any]
 
 
-def column_length(column: Column[Any]) -> int:
+def column_length(column: KeyedColumnElement[Any]) -> int:
     """The ``String(n)`` length of a model column (a Text column has none: a bug here)."""
     length = getattr(column.type, "length", None)
     if not isinstance(length, int):
-        raise TypeError(f"column {column.name} has no length; give the form's limit instead")
+        raise TypeError(f"column {column.key} has no length; give the form's limit instead")
     return length
 
 
@@ -62,7 +64,7 @@ def _limit(limit: Limit) -> tuple[int, bool]:
     return column_length(limit), False
 
 
-def storable(value: object, column: Column[Any]) -> bool:
+def storable(value: object, column: KeyedColumnElement[Any]) -> bool:
     """Whether a value could be in the column at all (for a lookup: none can match if not)."""
     return (
         isinstance(value, str)
@@ -87,7 +89,7 @@ def text(c: Collector, field: str, value: object, label: str, limit: Limit) -> b
     return True
 
 
-def one_line(field: str, value: object, label: str, column: Column[Any]) -> str:
+def one_line(field: str, value: object, label: str, column: KeyedColumnElement[Any]) -> str:
     """A one-line field on its own, cleaned; a ValidationError naming it if it cannot be stored."""
     c = Collector()
     cleaned = clean(value) if isinstance(value, str) else value
@@ -175,7 +177,7 @@ def day(c: Collector, field: str, value: object, label: str) -> bool:
 _LARGEST_ID = 2**31 - 1  # ids are INTEGER columns; a larger one is none, not an overflow
 
 
-def row(s: Session, model: type[Any], row_id: object) -> Any:
+def row(s: Session, model: type[T], row_id: object) -> T | None:
     """The row with this id, or None: also for an id no INTEGER column holds (not an error)."""
     if not isinstance(row_id, int) or isinstance(row_id, bool) or not 0 < row_id <= _LARGEST_ID:
         return None

@@ -130,7 +130,11 @@ def _check(
     v.required(c, "reported_by", v.clean(inp.reported_by), "Who reported it", col.reported_by)
     v.required(c, "officer", v.clean(inp.officer), "The officer", col.officer)
     v.optional_len(
-        c, "rabies_certificate", v.clean(inp.rabies_certificate), "Certificate", col.rabies_certificate
+        c,
+        "rabies_certificate",
+        v.clean(inp.rabies_certificate),
+        "Certificate",
+        col.rabies_certificate,
     )
     v.optional_len(c, "notes", (inp.notes or "").strip(), "Notes", 4000)
     days_ok = v.day(c, "rabies_vaccinated_on", inp.rabies_vaccinated_on, "The vaccination date")

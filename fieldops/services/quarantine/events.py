@@ -36,6 +36,8 @@ from fieldops.services.quarantine.clinics import licensed_clinic
 from fieldops.services.quarantine.fixes import bitten_at_of, corrections_of
 from fieldops.services.quarantine.plan import State, refresh
 
+_WHO = QuarantineEvent.__table__.c.who  # the limit of every "who" field
+
 CLOSED_WORDS = {
     "certified": "released with the veterinarian's certification",
     "died": "closed: the animal died",
@@ -353,7 +355,7 @@ def record_signs_of_rabies(
         q, bite, st = _locked(s, quarantine_id, profile)
         _open(st, "signs of rabies")
         c = Collector()
-        v.required(c, "who", v.clean(health_officer), "The health officer notified", QuarantineEvent.__table__.c.who)
+        v.required(c, "who", v.clean(health_officer), "The health officer notified", _WHO)
         _when(
             c,
             "at",
@@ -420,7 +422,7 @@ def record_specimen_sent(
         if any(e.kind == "specimen_sent" for e in _kinds(s, bite)):
             raise ValidationError({"at": "The specimen is already recorded as sent."})
         c = Collector()
-        v.required(c, "who", v.clean(sent_by), "Who sent it", QuarantineEvent.__table__.c.who)
+        v.required(c, "who", v.clean(sent_by), "Who sent it", _WHO)
         _when(c, "at", at, "When it was sent", st.closed_at or q.ordered_at, "the death")
         c.raise_if_any()
         assert at is not None  # _when refused a missing time
@@ -468,7 +470,7 @@ def release_certified(
         q, bite, st = _locked(s, quarantine_id, profile)
         _open(st, "a release")
         c = Collector()
-        v.required(c, "who", v.clean(veterinarian), "The certifying veterinarian", QuarantineEvent.__table__.c.who)
+        v.required(c, "who", v.clean(veterinarian), "The certifying veterinarian", _WHO)
         _when(c, "at", at, "When it was released", q.ordered_at, "the order")
         c.raise_if_any()
         assert at is not None  # _when refused a missing time
@@ -568,7 +570,7 @@ def record_referral_sent(
         if any(e.kind == "referral_sent" for e in _kinds(s, bite)):
             raise ValidationError({"who": "The referral is already recorded."})
         c = Collector()
-        v.required(c, "who", v.clean(health_officer), "The health officer", QuarantineEvent.__table__.c.who)
+        v.required(c, "who", v.clean(health_officer), "The health officer", _WHO)
         bitten_at = bitten_at_of(corrections_of(s, bite.id), bite)
         _when(c, "at", at, "When it was referred", bitten_at, "the bite")
         c.raise_if_any()

@@ -250,7 +250,11 @@ def end_declaration(
     c.check(inp.kind in rules.ENDINGS, "kind", "Choose withdrawn or overturned.")
     c.check(inp.decided_on is not None, "decided_on", "The day of the decision is required.")
     decided_ok = v.day(c, "decided_on", inp.decided_on, "The day of the decision")
-    if decided_ok and inp.decided_on is not None and inp.decided_on > to_local(now(), profile).date():
+    if (
+        decided_ok
+        and inp.decided_on is not None
+        and inp.decided_on > to_local(now(), profile).date()
+    ):
         c.add("decided_on", "The decision cannot be in the future.")
     authority = ViciousEnding.__table__.c.authority
     v.required(c, "authority", v.clean(inp.authority), "Who decided", authority)
