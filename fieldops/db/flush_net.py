@@ -72,7 +72,7 @@ def _storage_problem(value: Any, column: Any) -> str | None:
         if not isinstance(value, datetime):
             return "must be a date and time"
         if value.tzinfo is None or value.utcoffset() is None:
-            return "must be a date and time with a time zone"
+            return "is a naive date and time (it needs a time zone)"
         if not EARLIEST <= value < LATEST:
             return "must be between 1900 and 2200"
     elif isinstance(kind, Money):

@@ -190,13 +190,17 @@ def _check_ids(s: Session, inp: PersonInput) -> None:
     c.raise_if_any()
 
 
+_SORT_NAME_LIMIT = v.column_length(Person.__table__.c.sort_name)
+
+
 def sort_name(full_name: str) -> str:
     """ "Family, given" in lower case, without punctuation, for ordering lists."""
     parts = [re.sub(r"[^\w' -]", "", p) for p in full_name.lower().split()]
     parts = [p for p in parts if p]
     if len(parts) < 2:
-        return " ".join(parts)
-    return f"{parts[-1]}, {' '.join(parts[:-1])}"
+        return " ".join(parts)[:_SORT_NAME_LIMIT]
+    # "Family, given" is a character longer than the name: a sort key, cut to its column.
+    return f"{parts[-1]}, {' '.join(parts[:-1])}"[:_SORT_NAME_LIMIT]
 
 
 def _apply(person: Person, inp: PersonInput) -> None:

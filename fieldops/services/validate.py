@@ -177,6 +177,20 @@ def day(c: Collector, field: str, value: object, label: str) -> bool:
 _LARGEST_ID = 2**31 - 1  # ids are INTEGER columns; a larger one is none, not an overflow
 
 
+def searchable(text: str) -> str:
+    """What was typed into a search box, without the characters no column holds (a NUL
+    would make PostgreSQL refuse the whole query; it can match nothing anyway)."""
+    return "".join(ch for ch in (text or "") if bad_character(ch) is None)
+
+
+def case_number(text: str) -> int | None:
+    """A search that is a record number alone ("1042"), or None (also for one no id reaches)."""
+    if not (text.isascii() and text.isdecimal()):
+        return None
+    number = int(text)
+    return number if 0 < number <= _LARGEST_ID else None
+
+
 def row(s: Session, model: type[T], row_id: object) -> T | None:
     """The row with this id, or None: also for an id no INTEGER column holds (not an error)."""
     if not isinstance(row_id, int) or isinstance(row_id, bool) or not 0 < row_id <= _LARGEST_ID:

@@ -18,6 +18,7 @@ from fieldops.db.models import (
     AuditEvent,
     Disposition,
     Impoundment,
+    Person,
     QuarantineExam,
     StaffUser,
     ViciousCase,
@@ -25,11 +26,12 @@ from fieldops.db.models import (
 )
 from fieldops.errors import ValidationError
 from fieldops.services import quarantine as qs
+from fieldops.services.context import now
 from fieldops.services.disposition_corrections import correct_disposition
 from fieldops.services.dispositions import ReleaseRequest, record_escape, release, transfer
 from fieldops.services.impounds import move_kennel
 from fieldops.services.intake_corrections import correct_intake
-from fieldops.services.people import archive_person
+from fieldops.services.people import PersonInput, archive_person, create_person
 from fieldops.services.signin import SignInError, create_first_admin, sign_in
 from fieldops.services.staff import set_staff
 from fieldops.services.vicious.declaring import declare
@@ -273,3 +275,29 @@ def test_a_report_period_that_is_not_dates_is_refused(db, supervisor, start):
         ),
         "start",
     )
+
+
+# ------------------------------------------------------------------ searches
+
+SEARCHES = ["Rex\x00", "\ud800", "99999999999", "²", "#99999999999", "x" * 10_000, "1"]
+
+
+def test_searching_any_list_for_anything_never_fails(db, operator, profile, held):
+    from fieldops.services.impound_list import ImpoundFilter, impounds_page
+    from fieldops.services.quarantine.listing import QuarantineFilter, count_quarantines
+    from fieldops.services.vicious.listing import CaseFilter, cases_page
+
+    for text in SEARCHES:
+        impounds_page(db, ImpoundFilter(status="all", text=text), 0, 10, now(), profile)
+        count_quarantines(db, QuarantineFilter(text=text), date(2026, 11, 30))
+        cases_page(db, CaseFilter(text=text), 0, 10, now())
+    found = impounds_page(db, ImpoundFilter(status="all", text=str(held.id)), 0, 10, now(), profile)
+    assert [r.id for r in found.rows] == [held.id]  # a number alone is still the record number
+
+
+def test_a_full_length_two_part_name_saves_its_sort_key_cut_to_the_column(db, operator):
+    name = "a" * 99 + " " + "b" * 100  # 200: the column's length; "b…, a…" would be 201
+    person = create_person(db, operator, PersonInput(full_name=name))
+    with db.read() as s:
+        row = s.get(Person, person.id)
+    assert row.full_name == name and row.sort_name.startswith("b" * 100 + ", a")
