@@ -5,6 +5,7 @@ PostgreSQL error), and nothing is written."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import UTC, date, datetime
 from decimal import Decimal
 
@@ -301,3 +302,20 @@ def test_a_full_length_two_part_name_saves_its_sort_key_cut_to_the_column(db, op
     with db.read() as s:
         row = s.get(Person, person.id)
     assert row.full_name == name and row.sort_name.startswith("b" * 100 + ", a")
+
+
+def test_a_declaration_for_nobody_on_file_or_an_address_too_long_to_keep_is_refused(
+    db, officer, profile, today
+):
+    from fieldops.services.people import update_person
+
+    _refused(lambda: declare(db, officer, declaration(987654), profile), "animal_id")
+    owner, dog = owner_and_dog(db, officer, today)
+    _refused(
+        lambda: declare(db, officer, replace(declaration(dog.id), owner_id=2**40), profile),
+        "owner_id",
+    )
+    long = replace(owner.as_input(), address="1" * 300, city="M" * 100, postal_code="53703")
+    update_person(db, officer, owner.id, long, expected_version=owner.version)
+    _refused(lambda: declare(db, officer, declaration(dog.id), profile), "owner_id")
+    assert _count(db, ViciousCase) == 0

@@ -9,9 +9,9 @@ from datetime import datetime, timedelta
 from sqlalchemy.orm import Session
 
 from fieldops.db.engine import Database
-from fieldops.db.models import ViciousCase, ViciousDeclaration, ViciousIncident
+from fieldops.db.models import Animal, Person, ViciousCase, ViciousDeclaration, ViciousIncident
 from fieldops.db.models.vicious import ExceptionFinding
-from fieldops.errors import Collector
+from fieldops.errors import Collector, ValidationError
 from fieldops.modules import Incident
 from fieldops.modules import animal_incidents as seam_incidents
 from fieldops.permissions import Permission, requires
@@ -184,6 +184,9 @@ def declare(db: Database, actor: Actor, inp: DeclarationInput, profile: Profile)
     at = now()
     c = validate_declaration(inp, at)
     with db.write() as s:
+        known = v.exists(c, s, Animal, inp.animal_id, "animal_id", "The animal")
+        if not known & v.exists(c, s, Person, inp.owner_id, "owner_id", "The owner"):
+            c.raise_if_any()
         animal = None
         if inp.animal_id is not None:
             animal = load_animal(s, inp.animal_id)
@@ -213,6 +216,14 @@ def declare(db: Database, actor: Actor, inp: DeclarationInput, profile: Profile)
             grounds, {k: bool(inp.findings[k].applies) for k in rules.EXCEPTIONS}
         )
         address = format_address(owner.address, owner.city, owner.state, owner.postal_code)
+        most = v.column_length(ViciousDeclaration.__table__.c.owner_address)
+        if len(address) > most:
+            raise ValidationError(
+                {
+                    "owner_id": f"The owner's address is longer than a declaration keeps ({most} "
+                    "characters in all): shorten it in the owner's record first."
+                }
+            )
         case = ViciousCase(
             animal_id=animal.id,
             owner_id=owner.id,
