@@ -10,6 +10,7 @@ mix naive, aware in several zones, and the ends of Python's calendar.
 
 from __future__ import annotations
 
+import itertools
 import os
 from datetime import UTC, date, datetime, timedelta, timezone
 from decimal import Decimal
@@ -25,6 +26,7 @@ from fieldops.db.flush_net import BIGINT_MAX, bad_character
 from fieldops.db.models import (
     Animal,
     BiteReport,
+    Disposition,
     FeeScheduleEntry,
     Impoundment,
     Payment,
@@ -45,13 +47,15 @@ from fieldops.services.people import PersonInput, create_person, people_page
 from fieldops.services.signin import SignInError, sign_in
 from fieldops.services.staff import set_staff
 
-# Each test's examples write to a database; the fixture database is shared by them.
+# Each service test's examples write to a database (the fixture's, shared by them): a
+# modest count keeps the file under a minute on both back ends. Validators are cheap.
 FUZZ = settings(
-    max_examples=25,
+    max_examples=20,
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
     database=None,
 )
+FUZZ_PURE = settings(max_examples=100, deadline=None, database=None)
 
 PIECES = [
     "",
@@ -189,7 +193,7 @@ def _only_validation_errors(call):
 LIMITS = st.sampled_from([Person.__table__.c.full_name, Person.__table__.c.state, 1, 4000])
 
 
-@FUZZ
+@FUZZ_PURE
 @given(value=st.one_of(hostile_text, st.integers(), st.none()), limit=LIMITS)
 def test_text_accepts_only_what_every_column_and_pdf_keeps(value, limit):
     c = Collector()
@@ -209,7 +213,7 @@ def test_text_accepts_only_what_every_column_and_pdf_keeps(value, limit):
         assert not any(ch in value for ch in "\n\r\t")
 
 
-@FUZZ
+@FUZZ_PURE
 @given(value=hostile_money)
 def test_money_is_finite_in_range_to_the_cent_or_refused(value):
     c = Collector()
@@ -226,7 +230,7 @@ def test_money_is_finite_in_range_to_the_cent_or_refused(value):
     assert not isinstance(value, float)
 
 
-@FUZZ
+@FUZZ_PURE
 @given(value=hostile_instant)
 def test_an_accepted_instant_is_aware_in_range_and_the_rules_can_use_it(value):
     c = Collector()
@@ -241,7 +245,7 @@ def test_an_accepted_instant_is_aware_in_range_and_the_rules_can_use_it(value):
         value.astimezone(UTC)
 
 
-@FUZZ
+@FUZZ_PURE
 @given(value=hostile_day)
 def test_an_accepted_day_is_a_date_in_range(value):
     c = Collector()
@@ -254,7 +258,7 @@ def test_an_accepted_day_is_a_date_in_range(value):
         value + timedelta(days=400)  # the rules' periods do not overflow
 
 
-@FUZZ
+@FUZZ_PURE
 @given(name=st.one_of(hostile_text, printable_text.map(lambda t: f"/tmp/{t}.pdf")))
 def test_a_report_file_name_accepted_can_be_made_by_the_os(name):
     if not _accepted(name):
@@ -569,3 +573,94 @@ def test_a_bite_report_is_refused_or_read_back_unchanged(db, officer, fields):
         fields["notes"].strip(),
         v.clean(fields["rabies_certificate"]),
     )
+
+
+@FUZZ
+@given(
+    fields=records(
+        {"at": st.none(), "transfer_to": good_text, "notes": good_text},
+        {"at": hostile_instant, "transfer_to": hostile_text, "notes": hostile_text},
+    )
+)
+def test_a_transfer_is_refused_or_read_back_unchanged(db, supervisor, profile, rex, fields):
+    from fieldops.services.dispositions import transfer
+
+    imp = intake(
+        db,
+        supervisor,
+        IntakeInput(
+            impounded_at=now() - timedelta(days=30),
+            animal_id=rex.id,
+            officer="Off. Lee",
+            reason="at_large",
+            found_place="Elm",
+        ),
+        profile,
+    )
+    view = _only_validation_errors(
+        lambda: transfer(
+            db,
+            supervisor,
+            imp.id,
+            fields["transfer_to"],
+            profile,
+            at=fields["at"],
+            notes=fields["notes"],
+        )
+    )
+    if view is None:
+        record_escape(db, supervisor, imp.id, profile, notes="gate")  # free the animal
+        return
+    with db.read() as s:
+        row = s.scalars(select(Disposition).where(Disposition.impoundment_id == imp.id)).one()
+    assert (row.transfer_to, row.notes) == (v.clean(fields["transfer_to"]), fields["notes"].strip())
+
+
+_OWNERS = itertools.count()  # one owner per example: the same name and address is a duplicate
+
+
+@FUZZ
+@given(
+    fields=records(
+        {"officer": good_text, "notes": good_text, "decided_at": st.none(), "place": good_text},
+        {
+            "officer": hostile_text,
+            "notes": hostile_text,
+            "decided_at": hostile_instant,
+            "place": hostile_text,
+        },
+    )
+)
+def test_a_vicious_declaration_is_refused_or_read_back_unchanged(
+    db, officer, profile, today, fields
+):
+    from dataclasses import replace
+
+    from vicious_cases import declaration, owner_and_dog
+
+    from fieldops.db.models import ViciousDeclaration, ViciousIncident
+    from fieldops.services.vicious.declaring import declare
+
+    n = next(_OWNERS)
+    _owner, dog = owner_and_dog(db, officer, today, owner_name=f"Ana Ruiz{'i' * n}")
+    base = declaration(dog.id, decided_at=now() - timedelta(hours=1))
+    incident = replace(base.incidents[0], place=fields["place"])
+    inp = replace(
+        base,
+        officer=fields["officer"],
+        notes=fields["notes"],
+        decided_at=fields["decided_at"] or base.decided_at,
+        incidents=(incident,),
+    )
+    view = _only_validation_errors(lambda: declare(db, officer, inp, profile))
+    if view is None:
+        return
+    with db.read() as s:
+        d = s.scalars(select(ViciousDeclaration).where(ViciousDeclaration.case_id == view.id)).one()
+        places = s.scalars(select(ViciousIncident.place).where(ViciousIncident.case_id == view.id))
+        assert (d.officer, d.notes, d.decided_at) == (
+            v.clean(fields["officer"]),
+            fields["notes"].strip(),
+            inp.decided_at,
+        )
+        assert list(places) == [v.clean(fields["place"])]
