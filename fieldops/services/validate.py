@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from datetime import date, datetime
+from datetime import UTC, date, datetime
 from decimal import Decimal, InvalidOperation
 from typing import Any, TypeVar
 
@@ -156,9 +156,22 @@ def instant(c: Collector, field: str, value: object, label: str) -> bool:
         c.add(field, f"{_noun(label)} must say its time zone.")
     elif not EARLIEST <= value < LATEST:
         c.add(field, f"{_noun(label)} must be between 1900 and 2199.")
+    elif _imaginary(value):
+        c.add(
+            field,
+            f"{_noun(label)} is a time the clocks skipped (daylight saving began): "
+            "give the time as the clock showed it.",
+        )
     else:
         return True
     return False
+
+
+def _imaginary(value: datetime) -> bool:
+    """A wall time that does not exist in its zone (2:30 on the morning clocks go forward):
+    stored, it would read back an hour later."""
+    back = value.astimezone(UTC).astimezone(value.tzinfo)
+    return back.replace(tzinfo=None, fold=0) != value.replace(tzinfo=None, fold=0)
 
 
 def day(c: Collector, field: str, value: object, label: str) -> bool:

@@ -200,3 +200,18 @@ def test_an_intake_of_an_animal_that_does_not_exist_is_refused(db, operator, pro
     )
     _refused(lambda: intake(db, operator, inp, profile), "animal_id")
     assert _count(db, Impoundment) == 0
+
+
+def test_a_time_the_clocks_skipped_is_refused_not_moved_an_hour(db, operator, profile, rex):
+    from zoneinfo import ZoneInfo
+
+    skipped = datetime(2026, 3, 8, 2, 30, tzinfo=ZoneInfo("America/Chicago"))  # DST began
+    inp = IntakeInput(
+        impounded_at=skipped,
+        animal_id=rex.id,
+        officer="Off. Lee",
+        reason="at_large",
+        found_place="Elm",
+    )
+    _refused(lambda: intake(db, operator, inp, profile), "impounded_at")
+    assert _count(db, Impoundment) == 0
