@@ -1,28 +1,31 @@
-"""Hypothesis fuzzes every validator and service input (issue 13): only a ValidationError
-(or success) comes out, and what is accepted reads back from the database unchanged, on
-SQLite and on PostgreSQL (the ``db`` fixture).
-
-Text mixes NUL, every other control character, lone surrogates, emoji (astral and
-joined), right-to-left text and marks, combining marks, and 10,000-character runs;
-money mixes huge, tiny, negative, NaN, infinite, float and text amounts; instants
-mix naive, aware in several zones, and the ends of Python's calendar.
-"""
+"""Hypothesis fuzzes the services' inputs (issue 13): only a ValidationError (or success)
+comes out, and what is accepted reads back from the database unchanged, on SQLite and on
+PostgreSQL (the ``db`` fixture)."""
 
 from __future__ import annotations
 
 import itertools
-import os
-from datetime import UTC, date, datetime, timedelta, timezone
-from decimal import Decimal
-from zoneinfo import ZoneInfo
+from datetime import UTC, date, timedelta
 
 import pytest
-from hypothesis import HealthCheck, event, given, settings
+from fuzz_strategies import (
+    FUZZ,
+    good_amount,
+    good_text,
+    hostile_day,
+    hostile_id,
+    hostile_instant,
+    hostile_money,
+    hostile_text,
+    only_validation_errors,
+    past,
+    records,
+)
+from hypothesis import given
 from hypothesis import strategies as st
 from quarantine_support import PROFILE
 from sqlalchemy import select
 
-from fieldops.db.flush_net import BIGINT_MAX, bad_character
 from fieldops.db.models import (
     Animal,
     BiteReport,
@@ -33,9 +36,7 @@ from fieldops.db.models import (
     Person,
     StaffUser,
 )
-from fieldops.db.types import to_cents
 from fieldops.errors import Collector, ValidationError
-from fieldops.rules import Profile, to_local
 from fieldops.services import validate as v
 from fieldops.services.animals import AnimalInput, create_animal
 from fieldops.services.context import now
@@ -46,263 +47,6 @@ from fieldops.services.payments import LineInput, PaymentInput, record_payment
 from fieldops.services.people import PersonInput, create_person, people_page
 from fieldops.services.signin import SignInError, sign_in
 from fieldops.services.staff import set_staff
-
-# Each service test's examples write to a database (the fixture's, shared by them): a
-# modest count keeps the file under a minute on both back ends. Validators are cheap.
-FUZZ = settings(
-    max_examples=20,
-    deadline=None,
-    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
-    database=None,
-)
-FUZZ_PURE = settings(max_examples=100, deadline=None, database=None)
-
-PIECES = [
-    "",
-    " ",
-    "\x00",
-    "\x07",
-    "\x1b[31m",
-    "\x7f",
-    "\x85",
-    "\n",
-    "\t",
-    "\r\n",
-    "\ud800",
-    "\udfff",
-    "🐕",
-    "👩‍⚕️",
-    "🇺🇸",
-    "\u05e9\u05dc\u05d5\u05dd",  # Hebrew
-    "\u0645\u0631\u062d\u0628\u0627",  # Arabic
-    "\u202e",  # right-to-left override
-    "\u200f",  # right-to-left mark
-    "e\u0301",  # e + combining acute
-    "\ufeff",
-    "O'Brien & <Sons>",
-    "Zoë",
-    "x" * 10_000,
-    "y" * 199,
-    "z" * 201,
-    "=1+1",
-]
-
-# Any code point, surrogates and control characters included.
-ANY_CHAR = st.characters(codec=None, categories=None)
-
-hostile_text = st.one_of(
-    st.text(ANY_CHAR, max_size=40),
-    st.sampled_from(PIECES),
-    st.lists(st.one_of(st.sampled_from(PIECES), st.text(ANY_CHAR, max_size=8)), max_size=4).map(
-        "".join
-    ),
-)
-
-# What a person could type that must be kept exactly: printable, any script, emoji.
-printable_text = st.text(
-    st.characters(codec="utf-8", exclude_categories=("Cc", "Cs", "Zl", "Zp")), max_size=60
-)
-
-ZONES = [UTC, ZoneInfo("America/Chicago"), ZoneInfo("Asia/Kolkata"), timezone(timedelta(hours=14))]
-
-hostile_instant = st.one_of(
-    st.none(),
-    st.datetimes(min_value=datetime(1, 1, 2), max_value=datetime(9999, 12, 30)),  # naive
-    st.datetimes(
-        min_value=datetime(1, 1, 2),
-        max_value=datetime(9999, 12, 30),
-        timezones=st.sampled_from(ZONES),
-    ),
-    st.datetimes(
-        min_value=datetime(2020, 1, 1),
-        max_value=datetime(2026, 11, 1),
-        timezones=st.sampled_from(ZONES),
-    ),
-    st.sampled_from(
-        [
-            datetime(1, 1, 1, tzinfo=UTC),
-            datetime(9999, 12, 31, 23, 59, tzinfo=UTC),
-            datetime(1899, 12, 31, 23, 59, tzinfo=UTC),
-            datetime(2200, 1, 1, tzinfo=UTC),
-        ]
-    ),
-    st.just("2026-11-20 10:00"),
-    st.just(date(2026, 11, 20)),
-)
-
-hostile_day = st.one_of(
-    st.none(),
-    st.dates(min_value=date(1, 1, 1), max_value=date(9999, 12, 31)),
-    st.dates(min_value=date(2000, 1, 1), max_value=date(2026, 11, 1)),
-    st.datetimes(timezones=st.just(UTC)),
-    st.sampled_from(["2020-01-01", "", "yesterday", 20200101]),
-)
-
-hostile_money = st.one_of(
-    st.decimals(allow_nan=True, allow_infinity=True),
-    st.decimals(min_value=0, max_value=Decimal("1000000.00"), places=2),
-    st.decimals(min_value=0, max_value=Decimal("1000"), places=3),
-    st.integers(min_value=-(10**30), max_value=10**30),
-    st.floats(allow_nan=True, allow_infinity=True),
-    hostile_text,
-    st.sampled_from(
-        [
-            "1e30",
-            "99999999999999999999.99",
-            "92000000000000000.00",
-            "1e-30",
-            "$40.00",
-            "1,000,000.00",
-            "1,000,000.01",
-            "-0.00",
-            "0",
-            "40",
-            " 12.50 ",
-            "NaN",
-            "sNaN",
-            "Infinity",
-            "-Infinity",
-        ]
-    ),
-)
-
-hostile_id = st.one_of(
-    st.none(),
-    st.integers(min_value=-5, max_value=5),
-    st.integers(min_value=2**31 - 2, max_value=2**70),
-    st.just(True),
-)
-
-
-def _only_validation_errors(call):
-    """Run ``call``: its result, or None after a ValidationError (anything else fails)."""
-    try:
-        result = call()
-    except ValidationError as exc:
-        refused = exc
-    else:
-        event("accepted")
-        return result
-    event("refused")
-    assert refused.errors and all(e.field and e.message for e in refused.errors)
-    return None
-
-
-# ------------------------------------------------------------------ validators
-
-LIMITS = st.sampled_from([Person.__table__.c.full_name, Person.__table__.c.state, 1, 4000])
-
-
-@FUZZ_PURE
-@given(value=st.one_of(hostile_text, st.integers(), st.none()), limit=LIMITS)
-def test_text_accepts_only_what_every_column_and_pdf_keeps(value, limit):
-    c = Collector()
-    ok = v.text(c, "f", value, "Field", limit)
-    most, multiline = (limit, True) if isinstance(limit, int) else (limit.type.length, False)
-    if not ok:
-        with pytest.raises(ValidationError) as info:
-            c.raise_if_any()
-        assert info.value.field == "f"
-        return
-    c.raise_if_any()
-    assert ok and isinstance(value, str) and len(value) <= most
-    assert bad_character(value, multiline=multiline) is None
-    value.encode("utf-8")  # no lone surrogate
-    assert "\x00" not in value
-    if not multiline:
-        assert not any(ch in value for ch in "\n\r\t")
-
-
-@FUZZ_PURE
-@given(value=hostile_money)
-def test_money_is_finite_in_range_to_the_cent_or_refused(value):
-    c = Collector()
-    amount = v.money(c, "amount", value)
-    if amount is None:
-        with pytest.raises(ValidationError):
-            c.raise_if_any()
-        return
-    c.raise_if_any()
-    assert isinstance(amount, Decimal) and amount.is_finite()
-    assert Decimal(0) <= amount <= v.MONEY_CAP
-    assert amount == amount.quantize(Decimal("0.01"))
-    assert to_cents(amount) <= BIGINT_MAX
-    assert not isinstance(value, float)
-
-
-@FUZZ_PURE
-@given(value=hostile_instant)
-def test_an_accepted_instant_is_aware_in_range_and_the_rules_can_use_it(value):
-    c = Collector()
-    if not v.instant(c, "at", value, "When"):
-        with pytest.raises(ValidationError):
-            c.raise_if_any()
-        return
-    c.raise_if_any()
-    if value is not None:
-        assert isinstance(value, datetime) and value.utcoffset() is not None
-        to_local(value, Profile.default())  # no overflow at either end
-        back = value.astimezone(UTC).astimezone(value.tzinfo)  # as read back from the database
-        assert back.replace(tzinfo=None, fold=0) == value.replace(tzinfo=None, fold=0)
-
-
-@FUZZ_PURE
-@given(value=hostile_day)
-def test_an_accepted_day_is_a_date_in_range(value):
-    c = Collector()
-    if not v.day(c, "on", value, "The day"):
-        with pytest.raises(ValidationError):
-            c.raise_if_any()
-        return
-    assert value is None or (type(value) is date and 1900 <= value.year < 2200)
-    if value is not None:
-        value + timedelta(days=400)  # the rules' periods do not overflow
-
-
-@FUZZ_PURE
-@given(name=st.one_of(hostile_text, printable_text.map(lambda t: f"/tmp/{t}.pdf")))
-def test_a_report_file_name_accepted_can_be_made_by_the_os(name):
-    if not _accepted(name):
-        return
-    os.fsencode(name)  # no NUL, no surrogate: the OS takes it
-    assert "\x00" not in name and "\n" not in name
-
-
-def _accepted(name: str) -> bool:
-    from fieldops.services.reports_run import check_file_name
-
-    try:
-        check_file_name(name)
-    except ValidationError:
-        return False
-    return True
-
-
-# -------------------------------------------------------------------- services
-
-good_text = st.text(
-    st.characters(codec="utf-8", exclude_categories=("Cc", "Cs", "Zl", "Zp")),
-    min_size=1,
-    max_size=30,
-)
-past = st.datetimes(
-    min_value=datetime(2020, 1, 1),
-    max_value=datetime(2026, 10, 1),
-    timezones=st.sampled_from(ZONES),
-)
-good_amount = st.decimals(min_value=Decimal("0.01"), max_value=Decimal("5000"), places=2).map(str)
-
-
-def records(good: dict[str, st.SearchStrategy], bad: dict[str, st.SearchStrategy]):
-    """A form's fields: each good, except up to two (often none) drawn from ``bad``."""
-
-    @st.composite
-    def build(draw):
-        hostile = draw(st.sets(st.sampled_from(sorted(bad)), max_size=2))
-        event("all fields good" if not hostile else "hostile: " + ", ".join(sorted(hostile)))
-        return {k: draw(bad[k] if k in hostile else good[k]) for k in good}
-
-    return build()
 
 
 def _utc(at):
@@ -340,7 +84,7 @@ PERSON_TEXT = ("full_name", "address", "city", "phone", "email", "notes")
 )
 def test_a_person_is_refused_or_read_back_unchanged(db, operator, fields):
     inp = PersonInput(**fields)
-    view = _only_validation_errors(lambda: create_person(db, operator, inp, allow_duplicate=True))
+    view = only_validation_errors(lambda: create_person(db, operator, inp, allow_duplicate=True))
     if view is None:
         return
     row = _row(db, Person, view.id)
@@ -374,7 +118,7 @@ def test_a_person_is_refused_or_read_back_unchanged(db, operator, fields):
 def test_an_animal_is_refused_or_read_back_unchanged(db, operator, today, fields):
     year = 2026 if fields["licence_number"].strip() else None
     inp = AnimalInput(species="dog", licence_year=year, **fields)
-    view = _only_validation_errors(lambda: create_animal(db, operator, inp, today=today))
+    view = only_validation_errors(lambda: create_animal(db, operator, inp, today=today))
     if view is None:
         return
     row = _row(db, Animal, view.id)
@@ -409,7 +153,7 @@ def test_an_animal_is_refused_or_read_back_unchanged(db, operator, today, fields
 )
 def test_an_intake_is_refused_or_read_back_unchanged(db, operator, profile, rex, fields):
     inp = IntakeInput(animal_id=rex.id, reason="other", found_place="Elm & 3rd", **fields)
-    view = _only_validation_errors(lambda: intake(db, operator, inp, profile))
+    view = only_validation_errors(lambda: intake(db, operator, inp, profile))
     if view is None:
         return
     row = _row(db, Impoundment, view.id)
@@ -462,7 +206,7 @@ def test_a_payment_is_refused_or_read_back_unchanged(db, operator, profile, held
     line = LineInput("other", fields["amount"], fields["description"])
     inp = PaymentInput((line,), "cash", fields["receipt"], paid_at=fields["paid_at"])
     before = _payments(db)
-    paid = _only_validation_errors(lambda: record_payment(db, operator, held.id, inp, profile))
+    paid = only_validation_errors(lambda: record_payment(db, operator, held.id, inp, profile))
     after = _payments(db)
     if paid is None:
         assert after == before
@@ -496,7 +240,7 @@ def test_a_fee_schedule_is_refused_or_read_back_unchanged(db, supervisor, fields
     impound, boarding = fields["impound"], fields["boarding"]
     fees = {sp: SpeciesFees(impound, boarding, "25.00") for sp in ("dog", "cat", "other")}
     inp = FeeScheduleInput(fields["resolution"], fields["on"], fees)
-    view = _only_validation_errors(lambda: enter_fee_schedule(db, supervisor, inp))
+    view = only_validation_errors(lambda: enter_fee_schedule(db, supervisor, inp))
     if view is None:
         return
     with db.read() as s:
@@ -521,7 +265,7 @@ def test_a_fee_schedule_is_refused_or_read_back_unchanged(db, supervisor, fields
 )
 def test_staff_and_sign_in_refuse_in_words_or_read_back(db, admin, fields):
     username = fields["username"]
-    view = _only_validation_errors(
+    view = only_validation_errors(
         lambda: set_staff(db, admin, username, "operator", full_name=fields["full_name"])
     )
     if view is not None:
@@ -573,7 +317,7 @@ def test_a_bite_report_is_refused_or_read_back_unchanged(db, officer, fields):
         rabies_expires_on=fields["rabies_vaccinated_on"],
         **fields,
     )
-    done = _only_validation_errors(lambda: qs.report_bite(db, officer, inp, PROFILE))
+    done = only_validation_errors(lambda: qs.report_bite(db, officer, inp, PROFILE))
     if done is None:
         return
     row = _row(db, BiteReport, done.bite_report_id)
@@ -607,7 +351,7 @@ def test_a_transfer_is_refused_or_read_back_unchanged(db, supervisor, profile, r
         ),
         profile,
     )
-    view = _only_validation_errors(
+    view = only_validation_errors(
         lambda: transfer(
             db,
             supervisor,
@@ -662,7 +406,7 @@ def test_a_vicious_declaration_is_refused_or_read_back_unchanged(
         decided_at=fields["decided_at"] or base.decided_at,
         incidents=(incident,),
     )
-    view = _only_validation_errors(lambda: declare(db, officer, inp, profile))
+    view = only_validation_errors(lambda: declare(db, officer, inp, profile))
     if view is None:
         return
     with db.read() as s:
