@@ -34,6 +34,7 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session, sessionmaker
 from sqlalchemy.pool import ConnectionPoolEntry
 
+from fieldops.db.flush_net import install as install_flush_net
 from fieldops.errors import DatabaseFilesReplacedError
 from fieldops.files import PRIVATE_FILE, PRIVATE_FOLDER, make_private_folder, tighten_own
 from fieldops.logs import quiet_database_loggers
@@ -199,6 +200,7 @@ class Database:
 
     def __init__(self, url: str, *, echo: bool = False) -> None:
         self.url = url
+        install_flush_net()  # nothing a column cannot hold reaches a flush (flush_net.py)
         self.engine = make_engine(url, echo=echo)
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
 

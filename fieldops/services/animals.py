@@ -11,14 +11,13 @@ from sqlalchemy.orm import Session
 from sqlalchemy.orm.exc import StaleDataError
 
 from fieldops.db.engine import Database
-from fieldops.db.models import SEXES, SPECIES, Animal, Person, RabiesVaccination
+from fieldops.db.models import SEXES, SPECIES, Animal, Clinic, Person, RabiesVaccination
 from fieldops.errors import Collector, NotFoundError, StaleRecordError
 from fieldops.permissions import Permission, requires
 from fieldops.services import validate as v
 from fieldops.services.audit import HistoryEntry, history
 from fieldops.services.context import Actor, audit, changed_only, jsonable, now, snapshot
 from fieldops.services.listing import Page, active_count, fts_ids, page_ids
-from fieldops.services.people import load_person
 
 
 @dataclass(frozen=True)
@@ -174,18 +173,24 @@ def validate_animal(inp: AnimalInput, today: date) -> AnimalInput:
     if inp.species == "other":
         c.check(bool(inp.species_detail), "species_detail", "Say what kind of animal it is.")
     c.check(inp.sex in SEXES, "sex", "Sex must be male, female or unknown.")
+    col = Animal.__table__.c
     for f, label, n in (
-        ("name", "Name", 100),
-        ("breed", "Breed", 100),
-        ("colour", "Colour", 100),
+        ("name", "Name", col.name),
+        ("species_detail", "Kind of animal", col.species_detail),
+        ("breed", "Breed", col.breed),
+        ("colour", "Colour", col.colour),
         ("markings", "Markings", 2000),
+        ("licence_number", "Licence number", col.licence_number),
         ("notes", "Notes", 4000),
     ):
         v.optional_len(c, f, getattr(inp, f), label, n)
     if inp.microchip and not v.MICROCHIP.match(inp.microchip):
         c.add("microchip", "Microchip must be 9 to 15 letters or digits (usually 15 digits).")
-    v.not_future(c, "birth_date", inp.birth_date, "Birth date", today)
-    if inp.licence_year is not None and not 1990 <= inp.licence_year <= today.year + 1:
+    if v.day(c, "birth_date", inp.birth_date, "Birth date"):
+        v.not_future(c, "birth_date", inp.birth_date, "Birth date", today)
+    if inp.licence_year is not None and not isinstance(inp.licence_year, int):
+        c.add("licence_year", "Licence year must be a year, e.g. 2026.")
+    elif inp.licence_year is not None and not 1990 <= inp.licence_year <= today.year + 1:
         c.add("licence_year", f"Licence year must be between 1990 and {today.year + 1}.")
     if inp.licence_number and inp.licence_year is None:
         c.add("licence_year", "Give the year the licence was issued for.")
@@ -205,10 +210,18 @@ def validate_vaccination(inp: VaccinationInput, today: date) -> None:
     c = Collector()
     c.check(inp.vaccinated_on is not None, "vaccinated_on", "Vaccination date is required.")
     c.check(inp.expires_on is not None, "expires_on", "Expiry date is required.")
+    if not (
+        v.day(c, "vaccinated_on", inp.vaccinated_on, "Vaccination date")
+        & v.day(c, "expires_on", inp.expires_on, "Expiry date")
+    ):
+        c.raise_if_any()
     if inp.vaccinated_on and inp.expires_on and inp.expires_on < inp.vaccinated_on:
         c.add("expires_on", "Expiry cannot be before the vaccination date.")
     v.not_future(c, "vaccinated_on", inp.vaccinated_on, "Vaccination date", today)
-    v.optional_len(c, "certificate_number", v.clean(inp.certificate_number), "Certificate", 50)
+    col = RabiesVaccination.__table__.c
+    cert, vet = v.clean(inp.certificate_number), v.clean(inp.veterinarian)
+    v.optional_len(c, "certificate_number", cert, "Certificate", col.certificate_number)
+    v.optional_len(c, "veterinarian", vet, "Veterinarian", col.veterinarian)
     c.raise_if_any()
 
 
@@ -234,8 +247,9 @@ def _check_unique_chip(s: Session, inp: AnimalInput, animal_id: int | None) -> N
 
 
 def _apply(s: Session, animal: Animal, inp: AnimalInput) -> None:
-    if inp.owner_id is not None:
-        load_person(s, inp.owner_id)
+    c = Collector()
+    v.exists(c, s, Person, inp.owner_id, "owner_id", "The owner")
+    c.raise_if_any()
     for f in FIELDS:
         value = getattr(inp, f)
         if f in ("microchip", "licence_number"):
@@ -350,6 +364,9 @@ def add_vaccination(
     validate_vaccination(inp, today)
     with db.write() as s:
         animal = load_animal(s, animal_id)
+        c = Collector()
+        v.exists(c, s, Clinic, inp.clinic_id, "clinic_id", "The clinic")
+        c.raise_if_any()
         vacc = RabiesVaccination(
             animal_id=animal_id,
             certificate_number=v.clean(inp.certificate_number),

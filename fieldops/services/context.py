@@ -15,6 +15,7 @@ from sqlalchemy import insert, select, text, update
 from sqlalchemy.orm import Session
 
 from fieldops.db.engine import READONLY
+from fieldops.db.flush_net import check_event_text
 from fieldops.db.models import AuditChainHead, AuditEvent, StaffUser
 from fieldops.db.models.audit import GENESIS, body_hash, event_body
 from fieldops.errors import NotFoundError
@@ -185,6 +186,7 @@ def append_audit(session: Session, actor: Actor, records: Sequence[AuditRecord])
     for r in records:
         seq += 1
         before, after = _stored_json(r.before), _stored_json(r.after)
+        check_event_text(r.reason, json.dumps([before, after], ensure_ascii=False))
         fields_: dict[str, Any] = {
             "at": at,
             "actor": actor.username,

@@ -47,10 +47,12 @@ def correct_disposition(
         c = Collector()
         c.check(kind in DISPOSITION_CODES, "kind", "Choose the corrected disposition.")
         c.check(bool(v.clean(reason)), "reason", "Say why the disposition is corrected.")
-        if at.tzinfo is None:
-            raise ValueError("at must be timezone-aware")
-        c.check(at >= imp.impounded_at, "at", "This cannot be before the impoundment.")
-        c.check(at <= now() + timedelta(minutes=5), "at", "This cannot be in the future.")
+        v.optional_len(c, "reason", v.clean(reason), "The reason", 2000)
+        v.optional_len(c, "notes", (notes or "").strip(), "Notes", 4000)
+        c.check(at is not None, "at", "Give the corrected date and time.")
+        if at is not None and v.instant(c, "at", at, "The date and time"):
+            c.check(at >= imp.impounded_at, "at", "This cannot be before the impoundment.")
+            c.check(at <= now() + timedelta(minutes=5), "at", "This cannot be in the future.")
         c.raise_if_any()
         releases = RELEASE_KINDS
         if kind in releases and old.kind != kind:
@@ -61,7 +63,11 @@ def correct_disposition(
             )
         if kind == "transferred":
             v.required(
-                c, "transfer_to", v.clean(transfer_to) or old.transfer_to, "Transferred to", 300
+                c,
+                "transfer_to",
+                v.clean(transfer_to) or old.transfer_to,
+                "Transferred to",
+                Disposition.__table__.c.transfer_to,
             )
         c.raise_if_any()
         is_release = kind in releases

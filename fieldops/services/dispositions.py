@@ -212,12 +212,28 @@ def _ensure_open(s: Session, imp: Impoundment) -> None:
 
 
 def _when(at: datetime | None, imp: Impoundment, c: Collector, field_: str = "at") -> datetime:
+    if not v.instant(c, field_, at, "The date and time"):
+        c.raise_if_any()
     moment = at or now()
-    if moment.tzinfo is None:
-        raise ValueError("disposition time must be timezone-aware")
     c.check(moment >= imp.impounded_at, field_, "This cannot be before the impoundment.")
     c.check(moment <= now() + timedelta(minutes=5), field_, "This cannot be in the future.")
     return moment
+
+
+# A receipt or certificate the operator types (the evidence column is Text).
+_RECEIPT_LIMIT = 300
+
+
+def _check_request_text(c: Collector, req: ReleaseRequest) -> None:
+    for f, label in (
+        ("rabies_certificate", "The rabies certificate"),
+        ("rabies_prepaid_receipt", "The prepaid vaccination receipt"),
+        ("licence_receipt", "The licence receipt"),
+    ):
+        v.optional_len(c, f, v.clean(getattr(req, f)), label, _RECEIPT_LIMIT)
+    for code, why in req.overrides.items():
+        v.optional_len(c, f"overrides.{code}", v.clean(why), "The reason for the override", 2000)
+    v.optional_len(c, "notes", (req.notes or "").strip(), "Notes", 4000)
 
 
 @requires(Permission.RELEASES)
@@ -231,6 +247,8 @@ def release(
         c = Collector()
         at = _when(req.at, imp, c)
         c.check(req.recipient_id is not None, "recipient_id", "Choose who takes the animal.")
+        v.exists(c, s, Person, req.recipient_id, "recipient_id", "The person taking the animal")
+        _check_request_text(c, req)
         c.raise_if_any()
         assert req.recipient_id is not None  # checked above
         recipient = load_person(s, req.recipient_id)
@@ -336,7 +354,8 @@ def _check_destruction(
             "decided_by",
             "Record who decided: the name, and whether a veterinarian, an officer or staff.",
         )
-    v.optional_len(c, "decided_by", v.clean(d.decided_by), "Who decided", 200)
+    decided_by = Disposition.__table__.c.decided_by
+    v.optional_len(c, "decided_by", v.clean(d.decided_by), "Who decided", decided_by)
     if euthanasia_needs_finding(d.basis):
         c.check(
             bool(v.clean(notes)),
@@ -367,7 +386,9 @@ def _simple(
             imp.impounded_at, profile, bit_person=imp.bit_person, surrendered=imp.surrendered
         )
         if kind == "transferred":
-            v.required(c, "transfer_to", v.clean(transfer_to), "Transferred to", 300)
+            to = Disposition.__table__.c.transfer_to
+            v.required(c, "transfer_to", v.clean(transfer_to), "Transferred to", to)
+        v.optional_len(c, "notes", (notes or "").strip(), "Notes", 4000)
         if destruction is not None:
             _check_destruction(c, destruction, notes, hold, moment, profile)
         if required_notes:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 from datetime import date, datetime
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -51,15 +51,7 @@ DEFAULT_SCHEDULE = "the city profile's default fees"
 
 
 def parse_amount(c: Collector, field: str, value: object) -> Decimal | None:
-    try:
-        amount = value if isinstance(value, Decimal) else Decimal(str(value).strip().lstrip("$"))
-    except (InvalidOperation, ValueError):
-        c.add(field, "Enter an amount in dollars and cents, e.g. 40.00.")
-        return None
-    if not amount.is_finite() or amount < 0 or amount != amount.quantize(Decimal("0.01")):
-        c.add(field, "Enter an amount of zero or more, to the cent, e.g. 40.00.")
-        return None
-    return amount.quantize(Decimal("0.01"))
+    return v.money(c, field, value)
 
 
 @requires(Permission.FEE_SCHEDULES)
@@ -67,8 +59,10 @@ def enter_fee_schedule(db: Database, actor: Actor, inp: FeeScheduleInput) -> Fee
     """Record a council resolution's fees for every species (supervisors only)."""
     c = Collector()
     resolution = v.clean(inp.resolution)
-    v.required(c, "resolution", resolution, "Resolution number", 100)
+    col = FeeScheduleEntry.__table__.c
+    v.required(c, "resolution", resolution, "Resolution number", col.resolution)
     c.check(inp.effective_on is not None, "effective_on", "Effective date is required.")
+    v.day(c, "effective_on", inp.effective_on, "Effective date")
     parsed: dict[str, FeeSchedule] = {}
     for species in SPECIES:
         fees = inp.fees.get(species)

@@ -27,6 +27,7 @@ from fieldops.db.engine import Database
 from fieldops.db.models import Animal, Impoundment, Person
 from fieldops.rules import Profile, boarding_days
 from fieldops.rules.release import RELEASE_KINDS
+from fieldops.services import validate as v
 from fieldops.services.impound_views import DISPOSITIONS, IN_CUSTODY_STATUS, ImpoundRow
 from fieldops.services.listing import Page, fts_ids
 
@@ -103,7 +104,7 @@ def _not_indexed(column: InstrumentedAttribute[T]) -> SQLCoreOperations[T]:
 
 
 def _text(db: Database, text_: str) -> ColumnElement[bool] | None:
-    text_ = (text_ or "").strip()
+    text_ = v.searchable(text_).strip()
     if not text_:
         return None
     code = text_.replace(" ", "").upper()
@@ -113,8 +114,8 @@ def _text(db: Database, text_: str) -> ColumnElement[bool] | None:
         ),
         Impoundment.kennel == text_,
     ]
-    if text_.isdigit():
-        conds.append(Impoundment.id == int(text_))
+    if (number := v.case_number(text_)) is not None:
+        conds.append(Impoundment.id == number)
     for table, column in (("animal", Impoundment.animal_id), ("person", Impoundment.owner_id)):
         ids = fts_ids(db, table, text_)
         if ids is not None:

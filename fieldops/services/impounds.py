@@ -40,7 +40,7 @@ from fieldops.services.impound_views import (
     PaymentView,
 )
 from fieldops.services.payments import fee_summary
-from fieldops.services.people import format_address, load_person
+from fieldops.services.people import format_address
 from fieldops.services.staff import list_staff
 
 MAX_PHOTO_BYTES = 8 * 1024 * 1024
@@ -103,22 +103,28 @@ def validate_intake(
     """Check an intake; ``registered`` is the active registry animal (id, name) that
     already has the new animal's microchip, if any."""
     c = Collector()
+    col = Impoundment.__table__.c
+    when_ok = v.instant(c, "impounded_at", inp.impounded_at, "Date and time of impoundment")
+    found_ok = v.instant(c, "found_at", inp.found_at, "When the animal was found")
     if inp.impounded_at is None:
         c.add("impounded_at", "Date and time of impoundment are required.")
-    elif inp.impounded_at.tzinfo is None:
-        raise ValueError("impounded_at must be timezone-aware")
-    elif inp.impounded_at > at + timedelta(minutes=5):
+    elif when_ok and inp.impounded_at > at + timedelta(minutes=5):
         c.add("impounded_at", "Impoundment cannot be in the future.")
     if (
         inp.found_at is not None
         and inp.impounded_at is not None
+        and when_ok
+        and found_ok
         and inp.found_at > inp.impounded_at
     ):
         c.add("found_at", "The animal cannot be found after it was impounded.")
-    v.required(c, "officer", v.clean(inp.officer), "Impounding officer", 200)
+    v.required(c, "officer", v.clean(inp.officer), "Impounding officer", col.officer)
     c.check(inp.reason in REASON_CODES, "reason", "Choose the reason for impoundment.")
     if inp.reason == "other":
         c.check(bool(v.clean(inp.reason_detail)), "reason_detail", "Say what the reason was.")
+    v.optional_len(
+        c, "reason_detail", v.clean(inp.reason_detail), "Reason details", col.reason_detail
+    )
     if inp.reason == "owner_surrender":
         c.check(
             inp.owner_id is not None,
@@ -130,10 +136,13 @@ def validate_intake(
         "animal",
         "Choose an animal from the registry or describe a new one.",
     )
-    v.optional_len(c, "kennel", v.clean(inp.kennel), "Kennel", 50)
-    v.required(c, "found_place", v.clean(inp.found_place), "Where the animal was found", 300)
-    v.optional_len(c, "condition", v.clean(inp.condition), "Condition", 200)
+    v.optional_len(c, "kennel", v.clean(inp.kennel), "Kennel", col.kennel)
+    v.required(
+        c, "found_place", v.clean(inp.found_place), "Where the animal was found", col.found_place
+    )
+    v.optional_len(c, "condition", v.clean(inp.condition), "Condition", col.condition)
     v.optional_len(c, "injuries", (inp.injuries or "").strip(), "Injuries", 4000)
+    v.optional_len(c, "notes", (inp.notes or "").strip(), "Notes", 4000)
     if inp.photo is not None:
         c.check(inp.photo.media_type in PHOTO_TYPES, "photo", "The photo must be a JPEG or PNG.")
         c.check(
@@ -209,6 +218,14 @@ def repeat_check(
         return _earlier_in_window(s, animal_id, impounded_at, profile)
 
 
+def _check_ids(s: Session, inp: IntakeInput) -> None:
+    """The animal and owner named must be on file, in the unit of work that saves."""
+    c = Collector()
+    v.exists(c, s, Animal, inp.animal_id, "animal_id", "The animal")
+    v.exists(c, s, Person, inp.owner_id, "owner_id", "The owner")
+    c.raise_if_any()
+
+
 @requires(Permission.INTAKE)
 def intake(db: Database, actor: Actor, inp: IntakeInput, profile: Profile) -> ImpoundView:
     """Log an animal into the pound; computes and records its hold (58-526)."""
@@ -227,6 +244,7 @@ def intake(db: Database, actor: Actor, inp: IntakeInput, profile: Profile) -> Im
         surrendered=inp.reason == "owner_surrender",
     )
     with db.write() as s:
+        _check_ids(s, inp)
         if inp.new_animal is not None:
             holder = _chip_holder(s, inp.new_animal.microchip)  # registered meanwhile?
             if holder is not None:
@@ -244,8 +262,6 @@ def intake(db: Database, actor: Actor, inp: IntakeInput, profile: Profile) -> Im
         else:
             assert inp.animal_id is not None  # validate_intake: one or the other
             animal = load_animal(s, inp.animal_id)
-        if inp.owner_id is not None:
-            load_person(s, inp.owner_id)
         repeat = _earlier_in_window(s, animal.id, impounded_at, profile)
         imp = Impoundment(
             animal_id=animal.id,
@@ -534,7 +550,7 @@ def move_kennel(db: Database, actor: Actor, impoundment_id: int, kennel: str) ->
     with db.write() as s:
         imp = load_impoundment(s, impoundment_id)
         before = imp.kennel
-        imp.kennel = v.clean(kennel)[:50]
+        imp.kennel = v.one_line("kennel", kennel, "Kennel", Impoundment.__table__.c.kennel)
         audit(
             s,
             actor,

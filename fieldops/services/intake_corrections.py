@@ -148,8 +148,13 @@ def _validate(
 ) -> None:
     c = Collector()
     c.check(bool(v.clean(reason)), "correction_reason", "Say why the intake is corrected.")
-    if new.impounded_at.tzinfo is None or (new.found_at and new.found_at.tzinfo is None):
-        raise ValueError("intake times must be timezone-aware")
+    v.optional_len(c, "correction_reason", v.clean(reason), "The reason", 2000)
+    times_ok = v.instant(c, "impounded_at", new.impounded_at, "Date and time of impoundment")
+    times_ok &= v.instant(c, "found_at", new.found_at, "When the animal was found")
+    if new.impounded_at is None:
+        c.add("impounded_at", "Date and time of impoundment are required.")
+    if not times_ok or new.impounded_at is None:
+        c.raise_if_any()  # nothing below can compare them
     c.check(
         new.impounded_at <= at + timedelta(minutes=5),
         "impounded_at",
@@ -160,8 +165,9 @@ def _validate(
         c.add("impounded_at", "A payment was recorded before this time.")
     if new.found_at is not None and new.found_at > new.impounded_at:
         c.add("found_at", "The animal cannot be found after it was impounded.")
-    v.required(c, "officer", new.officer, "Impounding officer", 200)
-    v.required(c, "found_place", new.found_place, "Where the animal was found", 300)
+    col = Impoundment.__table__.c
+    v.required(c, "officer", new.officer, "Impounding officer", col.officer)
+    v.required(c, "found_place", new.found_place, "Where the animal was found", col.found_place)
     c.check(new.reason in REASON_CODES, "reason", "Choose the reason for impoundment.")
     if new.reason == "other":
         c.check(bool(new.reason_detail), "reason_detail", "Say what the reason was.")
@@ -171,8 +177,8 @@ def _validate(
             "reason",
             "An owner surrender needs the owner on the record who signed the relinquishment.",
         )
-    v.optional_len(c, "reason_detail", new.reason_detail, "Reason details", 300)
-    v.optional_len(c, "condition", new.condition, "Condition", 200)
+    v.optional_len(c, "reason_detail", new.reason_detail, "Reason details", col.reason_detail)
+    v.optional_len(c, "condition", new.condition, "Condition", col.condition)
     v.optional_len(c, "injuries", new.injuries, "Injuries", 4000)
     try:
         validate_animal(_animal_input(animal, new), to_local(at, profile).date())

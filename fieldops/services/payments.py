@@ -17,6 +17,7 @@ from fieldops.db.models import (
     Impoundment,
     Payment,
     PaymentLine,
+    Person,
 )
 from fieldops.errors import Collector
 from fieldops.permissions import Permission, requires
@@ -28,7 +29,6 @@ from fieldops.services.context import Actor, audit, fetch, jsonable, now
 from fieldops.services.fee_schedules import parse_amount, profile_in_force
 from fieldops.services.impound_rows import current_disposition, load_impoundment
 from fieldops.services.impound_views import FeeLine, FeeSummary
-from fieldops.services.people import load_person
 
 # Payment kinds that count towards the release fees; a licence or a rabies
 # prepayment is paid for something else and never settles the pound's fees.
@@ -141,9 +141,13 @@ def validate_payment(inp: PaymentInput, at: datetime) -> list[tuple[str, Decimal
     """Check a payment; returns its lines as (kind, amount, description, charge)."""
     c = Collector()
     c.check(inp.method in PAYMENT_METHOD_CODES, "method", "Choose how it was paid.")
-    v.required(c, "receipt_number", v.clean(inp.receipt_number), "Receipt number", 50)
+    col, line_col = Payment.__table__.c, PaymentLine.__table__.c
+    v.required(
+        c, "receipt_number", v.clean(inp.receipt_number), "Receipt number", col.receipt_number
+    )
     c.check(bool(inp.lines), "lines", "Add at least one line to the payment.")
-    if inp.paid_at is not None and inp.paid_at > at + timedelta(minutes=5):
+    paid_at_ok = v.instant(c, "paid_at", inp.paid_at, "When it was paid")
+    if paid_at_ok and inp.paid_at is not None and inp.paid_at > at + timedelta(minutes=5):
         c.add("paid_at", "A payment cannot be in the future.")
     lines: list[tuple[str, Decimal, str, str]] = []
     for i, line in enumerate(inp.lines):
@@ -157,7 +161,14 @@ def validate_payment(inp: PaymentInput, at: datetime) -> list[tuple[str, Decimal
                 f"lines.{i}.description",
                 "Say what the payment was for.",
             )
-        v.optional_len(c, f"lines.{i}.kind", v.clean(line.charge), "Charge", 80)
+        v.optional_len(
+            c,
+            f"lines.{i}.description",
+            v.clean(line.description),
+            "Description",
+            line_col.description,
+        )
+        v.optional_len(c, f"lines.{i}.kind", v.clean(line.charge), "Charge", line_col.charge)
         if amount is not None:
             lines.append((line.kind, amount, v.clean(line.description), v.clean(line.charge)))
     c.raise_if_any()
@@ -194,8 +205,9 @@ def record_payment(
             c = Collector()
             c.add("paid_at", "A payment cannot be before the impoundment.")
             c.raise_if_any()
-        if inp.payer_id is not None:
-            load_person(s, inp.payer_id)
+        c = Collector()
+        v.exists(c, s, Person, inp.payer_id, "payer_id", "The payer")
+        c.raise_if_any()
         _check_charges(s, imp, lines, profile)
         payment = Payment(
             impoundment_id=imp.id,

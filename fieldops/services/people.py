@@ -11,7 +11,7 @@ from sqlalchemy.orm import Session
 from sqlalchemy.orm.exc import StaleDataError
 
 from fieldops.db.engine import Database
-from fieldops.db.models import Animal, Person
+from fieldops.db.models import Animal, Clinic, Person
 from fieldops.db.search import phone_search_text
 from fieldops.errors import Collector, NotFoundError, StaleRecordError, UserError
 from fieldops.permissions import Permission, requires
@@ -167,17 +167,30 @@ def validate_person(inp: PersonInput) -> PersonInput:
     """Clean and check a person's fields; raises ValidationError naming each bad field."""
     inp = normalise(inp)
     c = Collector()
-    v.required(c, "full_name", inp.full_name, "Name", 200)
-    v.optional_len(c, "address", inp.address, "Address", 300)
-    v.optional_len(c, "city", inp.city, "City", 100)
+    col = Person.__table__.c
+    v.required(c, "full_name", inp.full_name, "Name", col.full_name)
+    v.optional_len(c, "address", inp.address, "Address", col.address)
+    v.optional_len(c, "city", inp.city, "City", col.city)
     if inp.state not in STATES:
         c.add("state", "Give the state as its two-letter postal abbreviation, e.g. WI.")
     v.postal_code(c, "postal_code", inp.postal_code)
-    v.phone(c, "phone", inp.phone)
-    v.email(c, "email", inp.email)
+    if v.text(c, "phone", inp.phone, "Phone", col.phone):
+        v.phone(c, "phone", inp.phone)
+    if v.text(c, "email", inp.email, "E-mail", col.email):
+        v.email(c, "email", inp.email)
     v.optional_len(c, "notes", inp.notes, "Notes", 4000)
     c.raise_if_any()
     return inp
+
+
+def _check_ids(s: Session, inp: PersonInput) -> None:
+    """The clinic named must be on file, in the unit of work that saves the person."""
+    c = Collector()
+    v.exists(c, s, Clinic, inp.clinic_id, "clinic_id", "The clinic")
+    c.raise_if_any()
+
+
+_SORT_NAME_LIMIT = v.column_length(Person.__table__.c.sort_name)
 
 
 def sort_name(full_name: str) -> str:
@@ -185,8 +198,9 @@ def sort_name(full_name: str) -> str:
     parts = [re.sub(r"[^\w' -]", "", p) for p in full_name.lower().split()]
     parts = [p for p in parts if p]
     if len(parts) < 2:
-        return " ".join(parts)
-    return f"{parts[-1]}, {' '.join(parts[:-1])}"
+        return " ".join(parts)[:_SORT_NAME_LIMIT]
+    # "Family, given" is a character longer than the name: a sort key, cut to its column.
+    return f"{parts[-1]}, {' '.join(parts[:-1])}"[:_SORT_NAME_LIMIT]
 
 
 def _apply(person: Person, inp: PersonInput) -> None:
@@ -284,6 +298,7 @@ def create_person(
     name and address is on file, unless the user chose to save anyway."""
     inp = validate_person(inp)
     with db.write() as s:
+        _check_ids(s, inp)
         if not allow_duplicate:
             matches = _matches(s, inp)
             if matches:
@@ -305,6 +320,7 @@ def update_person(
     try:
         with db.write() as s:
             person = load_person(s, person_id)
+            _check_ids(s, inp)
             if person.version != expected_version:
                 raise StaleRecordError(
                     f"{person.full_name} was changed by someone else while you were editing. "
@@ -325,6 +341,7 @@ def update_person(
 def archive_person(db: Database, actor: Actor, person_id: int, reason: str) -> None:
     c = Collector()
     c.check(bool(v.clean(reason)), "reason", "Say why the record is archived.")
+    v.optional_len(c, "reason", v.clean(reason), "The reason", 2000)
     c.raise_if_any()
     with db.write() as s:
         person = load_person(s, person_id)

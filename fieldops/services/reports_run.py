@@ -19,11 +19,13 @@ from datetime import date, datetime
 from pathlib import Path
 
 from fieldops.db.engine import Database
-from fieldops.errors import UserError
+from fieldops.db.flush_net import bad_character
+from fieldops.errors import Collector, UserError, ValidationError
 from fieldops.files import write_whole_file
 from fieldops.modules import ReportKind, ReportOutput, ReportRequest, ReportTable, report_kinds
 from fieldops.permissions import Permission, requires
 from fieldops.rules import Profile
+from fieldops.services import validate as v
 from fieldops.services.audit import audit_head
 from fieldops.services.context import Actor, audit, now
 
@@ -31,6 +33,23 @@ ENTITY = "report"
 FORMATS = {".pdf": "pdf", ".csv": "csv"}
 # A spreadsheet runs a cell that starts with one of these as a formula (CSV injection).
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+# The longest file name (not path) the usual file systems take (ext4, NTFS, APFS: 255).
+FILE_NAME_LIMIT = 255
+PRINTER_LIMIT = 200
+
+
+def check_file_name(path: str | Path, field: str = "file") -> None:
+    """Refuse a path no file system or PDF keeps as typed: NUL, control or broken characters,
+    or a file name longer than ``FILE_NAME_LIMIT``."""
+    problem = bad_character(str(path))
+    if problem is not None:
+        raise ValidationError({field: f"The file name {problem}; choose another name."})
+    if len(Path(path).name) > FILE_NAME_LIMIT:
+        raise ValidationError(
+            {field: f"The file name is too long (at most {FILE_NAME_LIMIT} characters)."}
+        )
 
 
 def report_names() -> tuple[str, ...]:
@@ -92,6 +111,11 @@ def produce(
     ``ValidationError`` for a bad period and ``Cancelled`` when ``cancelled()``
     turns True between its steps.
     """
+    c = Collector()
+    v.day(c, "start", start, "The first day")
+    v.day(c, "end", end, "The last day")
+    v.instant(c, "printed_at", printed_at, "The time printed")
+    c.raise_if_any()
     kind = find_report(name)
     request = ReportRequest(
         db=db,
@@ -125,6 +149,7 @@ def export(
     and audit it as ``report:exported``. The event is committed with the file in
     place: a failed write leaves neither a file nor an event. ``check_path`` may
     refuse the place first (the window refuses the database's folder)."""
+    check_file_name(path)
     fmt = file_format(path)
     if check_path is not None:
         check_path(Path(path))
@@ -145,6 +170,9 @@ def export(
 @requires(Permission.REPORTS)
 def record_printed(db: Database, actor: Actor, produced: Produced, printer: str) -> None:
     """Audit a report sent to a printer (``report:exported``, format "print")."""
+    c = Collector()
+    v.optional_len(c, "printer", printer or "", "The printer's name", PRINTER_LIMIT)
+    c.raise_if_any()
     with db.write() as s:
         audit(
             s,

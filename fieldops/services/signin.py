@@ -17,8 +17,9 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from fieldops.db.engine import Database
+from fieldops.db.flush_net import bad_character
 from fieldops.db.models import StaffUser
-from fieldops.errors import UserError, ValidationError
+from fieldops.errors import Collector, UserError, ValidationError
 from fieldops.permissions import FIRST_ROLE, Permission, requires
 from fieldops.services import validate as v
 from fieldops.services.context import Actor, audit, now
@@ -54,6 +55,8 @@ class SignedIn:
 
 
 def check_password(field: str, password: str) -> None:
+    if not isinstance(password, str) or bad_character(password) is not None:
+        raise ValidationError({field: "A password cannot hold control or broken characters."})
     if len(password) < MIN_PASSWORD_LENGTH:
         raise ValidationError(
             {field: f"A password needs at least {MIN_PASSWORD_LENGTH} characters."}
@@ -67,7 +70,7 @@ def _hash(password: str) -> str:
 def _verify(stored: str | None, password: str) -> bool:
     try:
         return _hasher.verify(stored or _dummy(), password) and stored is not None
-    except (VerificationError, InvalidHashError):
+    except (VerificationError, InvalidHashError, UnicodeEncodeError):  # a lone surrogate
         return False
 
 
@@ -86,6 +89,8 @@ def _actor(user: StaffUser) -> Actor:
 
 
 def _user(s: Session, username: str) -> StaffUser | None:
+    if not v.storable(username, StaffUser.__table__.c.username):
+        return None  # no account has a login the column cannot hold (PostgreSQL refuses NUL)
     return s.scalars(select(StaffUser).where(StaffUser.username == username)).first()
 
 
@@ -109,6 +114,12 @@ def create_first_admin(
     username = v.clean(username)
     if not username:
         raise ValidationError({"username": "Enter a login name."})
+    c = Collector()
+    col = StaffUser.__table__.c
+    v.optional_len(c, "username", username, "Login name", col.username)
+    v.optional_len(c, "full_name", v.clean(full_name), "Name", col.full_name)
+    v.optional_len(c, "os_user", v.clean(os_user), "Computer login", col.os_user)
+    c.raise_if_any()
     check_password("password", password)
     hashed = _hash(password)
     with db.write() as s:

@@ -79,7 +79,10 @@ def set_staff(
     (None leaves it as it is, "" removes the mapping)."""
     c = Collector()
     username = v.clean(username)
-    v.required(c, "username", username, "Login name", 100)
+    col = StaffUser.__table__.c
+    v.required(c, "username", username, "Login name", col.username)
+    v.optional_len(c, "full_name", v.clean(full_name), "Name", col.full_name)
+    v.optional_len(c, "os_user", v.clean(os_user), "Computer login", col.os_user)
     c.check(role in ROLES, "role", f"Role must be one of: {', '.join(ROLES)}.")
     c.check(
         not (username == actor.username and (role != FIRST_ROLE or not active)),

@@ -6,7 +6,7 @@ from datetime import date
 
 import pytest
 
-from fieldops.errors import NotFoundError, ValidationError
+from fieldops.errors import ValidationError
 from fieldops.services.animals import (
     AnimalInput,
     VaccinationInput,
@@ -99,8 +99,10 @@ def test_a_microchip_belongs_to_one_animal(db, operator, today):
 
 
 def test_unknown_owner_is_refused(db, operator, today):
-    with pytest.raises(NotFoundError):
+    # Issue 13: an id that does not exist is a validation error naming the field.
+    with pytest.raises(ValidationError) as info:
         create_animal(db, operator, AnimalInput(species="dog", owner_id=4242), today=today)
+    assert info.value.field == "owner_id"
     assert count_animals(db) == 0
 
 

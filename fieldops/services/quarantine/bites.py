@@ -76,20 +76,22 @@ class Reported:
     quarantine_id: int | None
 
 
-def _time(c: Collector, field: str, value: datetime | None, label: str, at: datetime) -> None:
+def _time(c: Collector, field: str, value: datetime | None, label: str, at: datetime) -> bool:
+    """Whether ``value`` is a storable date and time (comparable with the others)."""
     if value is None:
         c.add(field, f"{label} is required.")
-    elif value.tzinfo is None:
-        raise ValueError(f"{field} must be timezone-aware")
+    elif not v.instant(c, field, value, label):
+        return False
     elif value > at + FUTURE_SLACK:
         c.add(field, f"{label} cannot be in the future.")
+    return value is not None
 
 
 def _facts(s: Session, inp: BiteInput, c: Collector) -> tuple[str, int | None, int | None]:
     """(species, animal id, owner id) from the impoundment, the registry or the form."""
     animal_id, owner_id, species = inp.animal_id, inp.owner_id, inp.species
     if inp.impoundment_id is not None:
-        imp = s.get(Impoundment, inp.impoundment_id)
+        imp = v.row(s, Impoundment, inp.impoundment_id)
         if imp is None:
             c.add("impoundment_id", f"There is no impoundment #{inp.impoundment_id}.")
             return species, animal_id, owner_id
@@ -101,14 +103,14 @@ def _facts(s: Session, inp: BiteInput, c: Collector) -> tuple[str, int | None, i
         animal_id = imp.animal_id
         owner_id = owner_id if owner_id is not None else imp.owner_id
     if animal_id is not None:
-        animal = s.get(Animal, animal_id)
+        animal = v.row(s, Animal, animal_id)
         if animal is None:
             c.add("animal", f"There is no animal #{animal_id}.")
         else:
             species = animal.species
             if owner_id is None and not inp.owner_unknown and inp.impoundment_id is None:
                 owner_id = animal.owner_id
-    if owner_id is not None and s.get(Person, owner_id) is None:
+    if owner_id is not None and v.row(s, Person, owner_id) is None:
         c.add("owner_id", f"There is no person #{owner_id}.")
     return species, animal_id, owner_id
 
@@ -117,15 +119,26 @@ def _check(
     s: Session, inp: BiteInput, profile: Profile, at: datetime
 ) -> tuple[Proposal, int | None, int | None]:
     c = Collector()
-    _time(c, "bitten_at", inp.bitten_at, "Date and time of the bite", at)
-    _time(c, "reported_at", inp.reported_at, "When it was reported", at)
-    if inp.bitten_at and inp.reported_at and inp.reported_at < inp.bitten_at:
+    bitten_ok = _time(c, "bitten_at", inp.bitten_at, "Date and time of the bite", at)
+    reported_ok = _time(c, "reported_at", inp.reported_at, "When it was reported", at)
+    if bitten_ok and reported_ok and inp.reported_at < inp.bitten_at:  # type: ignore[operator]
         c.add("reported_at", "The bite cannot be reported before it happened.")
-    v.required(c, "place", v.clean(inp.place), "Where the bite happened", 300)
-    v.required(c, "victim_name", v.clean(inp.victim_name), "The person bitten", 200)
+    col = BiteReport.__table__.c
+    v.required(c, "place", v.clean(inp.place), "Where the bite happened", col.place)
+    v.required(c, "victim_name", v.clean(inp.victim_name), "The person bitten", col.victim_name)
     v.optional_len(c, "victim_contact", (inp.victim_contact or "").strip(), "Contact", 2000)
-    v.required(c, "reported_by", v.clean(inp.reported_by), "Who reported it", 200)
-    v.required(c, "officer", v.clean(inp.officer), "The officer", 200)
+    v.required(c, "reported_by", v.clean(inp.reported_by), "Who reported it", col.reported_by)
+    v.required(c, "officer", v.clean(inp.officer), "The officer", col.officer)
+    v.optional_len(
+        c,
+        "rabies_certificate",
+        v.clean(inp.rabies_certificate),
+        "Certificate",
+        col.rabies_certificate,
+    )
+    v.optional_len(c, "notes", (inp.notes or "").strip(), "Notes", 4000)
+    days_ok = v.day(c, "rabies_vaccinated_on", inp.rabies_vaccinated_on, "The vaccination date")
+    days_ok &= v.day(c, "rabies_expires_on", inp.rabies_expires_on, "The expiry date")
     species, animal_id, owner_id = _facts(s, inp, c)
     if animal_id is None:
         c.check(species in SPECIES_CODES, "species", "Say what kind of animal bit.")
@@ -134,7 +147,7 @@ def _check(
             "animal_description",
             v.clean(inp.animal_description),
             "A description of the animal",
-            300,
+            col.animal_description,
         )
     c.check(
         owner_id is not None or inp.owner_unknown or inp.impoundment_id is not None,
@@ -154,15 +167,16 @@ def _check(
             "Enter the date the vaccination expires.",
         )
         if (
-            inp.rabies_expires_on is not None
+            days_ok
+            and inp.rabies_expires_on is not None
             and inp.rabies_vaccinated_on is not None
             and inp.rabies_expires_on < inp.rabies_vaccinated_on
         ):
             c.add("rabies_expires_on", "The vaccination cannot expire before it was given.")
     applies = quarantine_applies(species)
     if applies:
-        _time(c, "ordered_at", inp.ordered_at, "When the quarantine was ordered", at)
-        if inp.bitten_at and inp.ordered_at and inp.ordered_at < inp.bitten_at:
+        ordered_ok = _time(c, "ordered_at", inp.ordered_at, "When the quarantine was ordered", at)
+        if bitten_ok and ordered_ok and inp.ordered_at < inp.bitten_at:  # type: ignore[operator]
             c.add("ordered_at", "The quarantine cannot be ordered before the bite.")
     c.raise_if_any()
     assert inp.bitten_at is not None

@@ -62,10 +62,12 @@ def _view(c: Clinic) -> ClinicView:
 def _validate(s: Session, inp: ClinicInput, clinic_id: int | None) -> ClinicInput:
     c = Collector()
     name = v.clean(inp.name)
-    v.required(c, "name", name, "Clinic name", 200)
-    v.optional_len(c, "address", v.clean(inp.address), "Address", 300)
-    v.phone(c, "phone", v.clean(inp.phone))
-    if name:
+    col = Clinic.__table__.c
+    v.required(c, "name", name, "Clinic name", col.name)
+    v.optional_len(c, "address", v.clean(inp.address), "Address", col.address)
+    if v.text(c, "phone", v.clean(inp.phone), "Phone", col.phone):
+        v.phone(c, "phone", v.clean(inp.phone))
+    if name and v.storable(name, col.name):
         other = s.scalar(
             select(Clinic.id).where(
                 func.lower(Clinic.name) == name.lower(), Clinic.id != (clinic_id or -1)
@@ -132,7 +134,7 @@ def licensed_clinic(s: Session, clinic_id: int | None, field: str) -> Clinic:
     """The clinic a quarantine is placed at: registered and licensed, or a field error."""
     if clinic_id is None:
         raise ValidationError({field: "Choose the licensed veterinary clinic."})
-    clinic = s.get(Clinic, clinic_id)
+    clinic = v.row(s, Clinic, clinic_id)
     if clinic is None or clinic.archived_at is not None:
         raise ValidationError({field: "That clinic is not in the register."})
     if not clinic.licensed:

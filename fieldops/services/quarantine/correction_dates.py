@@ -31,6 +31,7 @@ from fieldops.db.models import BiteReport, Quarantine, QuarantineExam
 from fieldops.errors import Collector
 from fieldops.rules import Profile, format_day, format_local, to_local
 from fieldops.rules.quarantine import EXAM_FINDINGS
+from fieldops.services import validate as v
 from fieldops.services.context import now
 from fieldops.services.quarantine.bites import FUTURE_SLACK
 from fieldops.services.quarantine.fixes import Key, finding_of
@@ -105,8 +106,8 @@ def _bite_time(
         at = datetime.fromisoformat(value) if value else None
     except ValueError:
         at = None
-    if at is None or at.tzinfo is None:
-        c.add(F, "Enter the date and time of the bite.")
+    if at is None or at.tzinfo is None or not v.instant(Collector(), F, at, ""):
+        c.add(F, "Enter the date and time of the bite (1900 to 2199, with its time zone).")
         return value
     at = at.astimezone(UTC)
     refused = _bite_refused(s, bite, q, at, fixes, profile)
@@ -177,8 +178,8 @@ def _exam_day(
         day = date.fromisoformat(value) if value else None
     except ValueError:
         day = None
-    if day is None:
-        c.add(F, "Enter the date of the examination.")
+    if day is None or not v.day(Collector(), F, day, ""):
+        c.add(F, "Enter the date of the examination (1900 to 2199).")
         return value
     first = state_of(bite, q, events_of(s, bite.id), exams_of(s, q.id), profile, fixes)
     if finding_of(fixes, x) == "died":

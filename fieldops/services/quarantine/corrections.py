@@ -15,8 +15,6 @@ corrected records (``plan.refresh``) in the same unit of work.
 
 from __future__ import annotations
 
-from decimal import Decimal, InvalidOperation
-
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
@@ -45,27 +43,33 @@ from fieldops.services.quarantine.plan import refresh
 
 __all__ = ["CORRECTABLE", "Key", "correct_record", "corrected", "corrected_fee", "corrections_of"]
 
-# target -> field -> (label, longest value)
-CORRECTABLE: dict[str, dict[str, tuple[str, int]]] = {
+_BITE, _EXAM, _EVENT = (
+    BiteReport.__table__.c,
+    QuarantineExam.__table__.c,
+    QuarantineEvent.__table__.c,
+)
+
+# target -> field -> (label, longest value: the column's, or a Text field's form limit)
+CORRECTABLE: dict[str, dict[str, tuple[str, v.Limit]]] = {
     "bite_report": {
-        "place": ("Where the bite happened", 300),
-        "victim_name": ("The person bitten", 200),
-        "reported_by": ("Who reported it", 200),
-        "officer": ("The officer", 200),
-        "animal_description": ("The description of the animal", 300),
-        "rabies_certificate": ("The rabies certificate number", 50),
+        "place": ("Where the bite happened", _BITE.place),
+        "victim_name": ("The person bitten", _BITE.victim_name),
+        "reported_by": ("Who reported it", _BITE.reported_by),
+        "officer": ("The officer", _BITE.officer),
+        "animal_description": ("The description of the animal", _BITE.animal_description),
+        "rabies_certificate": ("The rabies certificate number", _BITE.rabies_certificate),
         "notes": ("Notes", 4000),
         "bitten_at": ("The time of the bite", 40),
     },
     "exam": {
-        "veterinarian": ("The veterinarian", 200),
+        "veterinarian": ("The veterinarian", _EXAM.veterinarian),
         "fee": ("The fee", 20),
         "examined_on": ("The date of the examination", 10),
         "finding": ("The finding", 20),
     },
     "event": {
-        "who": ("Who", 200),
-        "citation": ("The citation number", 100),
+        "who": ("Who", _EVENT.who),
+        "citation": ("The citation number", _EVENT.citation),
         "notes": ("Notes", 4000),
     },
 }
@@ -113,7 +117,7 @@ def correct_record(
         raise ValidationError({"field": "Choose what to correct."})
     label, longest = CORRECTABLE[target][field]
     with db.write() as s:
-        bite = s.get(BiteReport, bite_report_id)
+        bite = v.row(s, BiteReport, bite_report_id)
         if bite is None:
             raise ValidationError({"target": f"There is no bite report #{bite_report_id}."})
         row = _record(s, bite, target, target_id)
@@ -130,21 +134,16 @@ def correct_record(
                 raise ValueError("a correction of a date or a finding needs the profile")
             value = check_dated(s, c, bite, q, row, field, value, fixes, profile)
         elif field == "fee":
-            try:
-                fee = Decimal(value.lstrip("$"))
-            except InvalidOperation:
-                fee = None
-            if fee is None or not fee.is_finite():
-                c.add("new_value", "Enter the fee as an amount, such as 45.00.")
-            elif fee < 0 or fee != fee.quantize(Decimal("0.01")):
-                c.add("new_value", "The fee must be zero or more, in dollars and cents.")
-            else:
-                value = f"{fee.quantize(Decimal('0.01'))}"
+            fee = v.money(c, "new_value", value, label)
+            if fee is not None:
+                value = f"{fee}"
         elif field in OPTIONAL:
             v.optional_len(c, "new_value", value, label, longest)
         else:
             v.required(c, "new_value", value, label, longest)
         v.required(c, "reason", v.clean(reason), "The reason for the correction", 2000)
+        if not v.text(c, "new_value", value, label, 4000):
+            c.raise_if_any()  # nothing below may look at it
         c.raise_if_any()
         if value == old:
             now_on = kept(field, old, profile) if profile and (target, field) in DATED else old

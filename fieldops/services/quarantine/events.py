@@ -36,6 +36,8 @@ from fieldops.services.quarantine.clinics import licensed_clinic
 from fieldops.services.quarantine.fixes import bitten_at_of, corrections_of
 from fieldops.services.quarantine.plan import State, refresh
 
+_WHO = QuarantineEvent.__table__.c.who  # the limit of every "who" field
+
 CLOSED_WORDS = {
     "certified": "released with the veterinarian's certification",
     "died": "closed: the animal died",
@@ -78,8 +80,8 @@ def _when(
 ) -> None:
     if at is None:
         c.add(field, f"{label} is required.")
-    elif at.tzinfo is None:
-        raise ValueError(f"{field} must be timezone-aware")
+    elif not v.instant(c, field, at, label):
+        pass  # not a storable date and time: said so
     elif at > now() + FUTURE_SLACK:
         c.add(field, f"{label} cannot be in the future.")
     elif at < after:
@@ -100,6 +102,12 @@ def _event(
     citation: str = "",
     notes: str = "",
 ) -> QuarantineEvent:
+    c = Collector()
+    col = QuarantineEvent.__table__.c
+    v.optional_len(c, "who", v.clean(who), "Who", col.who)
+    v.optional_len(c, "citation", v.clean(citation), "Citation number", col.citation)
+    v.optional_len(c, "notes", (notes or "").strip(), "Notes", 4000)
+    c.raise_if_any()
     e = QuarantineEvent(
         bite_report_id=bite.id,
         kind=kind,
@@ -152,6 +160,8 @@ def record_exam(
         c = Collector()
         if inp.examined_on is None:
             c.add("examined_on", "The date of the examination is required.")
+        elif not v.day(c, "examined_on", inp.examined_on, "The date of the examination"):
+            pass  # not a date: said so
         elif inp.examined_on > today:
             c.add("examined_on", "The examination cannot be in the future.")
         elif inp.examined_on < st.plan.first_exam_day:
@@ -160,14 +170,18 @@ def record_exam(
                 "The examination cannot be before the quarantine was ordered "
                 f"({format_day(st.plan.first_exam_day)}).",
             )
-        v.required(c, "veterinarian", v.clean(inp.veterinarian), "The veterinarian", 200)
+        vet = QuarantineExam.__table__.c.veterinarian
+        v.required(c, "veterinarian", v.clean(inp.veterinarian), "The veterinarian", vet)
         c.check(inp.finding in EXAM_FINDINGS, "finding", "Choose what the veterinarian found.")
+        fee = None
         if inp.fee is None:
             c.add("fee", "Enter the fee (0 if none).")
-        elif inp.fee < 0:
-            c.add("fee", "The fee cannot be negative.")
+        elif isinstance(inp.fee, Decimal | int | str) and not isinstance(inp.fee, bool):
+            fee = v.money(c, "fee", inp.fee, "The fee")
+        else:
+            c.add("fee", "Enter the fee in dollars and cents, e.g. 40.00.")
         c.raise_if_any()
-        assert inp.examined_on is not None and inp.fee is not None
+        assert inp.examined_on is not None and fee is not None
         if inp.clinic_id is not None:
             licensed_clinic(s, inp.clinic_id, "clinic_id")
         slot = exam_slot(st.plan, inp.examined_on, st.done)
@@ -178,7 +192,7 @@ def record_exam(
             veterinarian=v.clean(inp.veterinarian),
             clinic_id=inp.clinic_id,
             finding=inp.finding,
-            fee=inp.fee,
+            fee=fee,
             slot=slot,
             warning=warning,
             recorded_at=now(),
@@ -196,7 +210,7 @@ def record_exam(
                 "examined_on": jsonable(inp.examined_on),
                 "veterinarian": x.veterinarian,
                 "finding": inp.finding,
-                "fee": jsonable(inp.fee),
+                "fee": jsonable(fee),
                 "counts_as": slot or "",
             },
             reason=warning,
@@ -268,7 +282,8 @@ def record_broken_home(
         _open(st, "a broken home quarantine")
         c = Collector()
         _when(c, "at", at, "When it was found", q.ordered_at, "the order")
-        v.optional_len(c, "citation", v.clean(citation), "Citation number", 100)
+        cite = QuarantineEvent.__table__.c.citation
+        v.optional_len(c, "citation", v.clean(citation), "Citation number", cite)
         c.raise_if_any()
         assert at is not None  # _when refused a missing time
         try:
@@ -299,9 +314,12 @@ def extend_period(
         q, bite, st = _locked(s, quarantine_id, profile)
         _open(st, "an extension")
         c = Collector()
-        v.required(c, "veterinarian", v.clean(veterinarian), "The veterinarian", 200)
+        who = QuarantineEvent.__table__.c.who
+        v.required(c, "veterinarian", v.clean(veterinarian), "The veterinarian", who)
         if new_last_day is None:
             c.add("new_last_day", "The new last day is required.")
+        elif not v.day(c, "new_last_day", new_last_day, "The new last day"):
+            pass  # not a date: said so
         elif new_last_day <= st.plan.last_day:
             c.add("new_last_day", f"The new last day must be after {format_day(st.plan.last_day)}.")
         c.raise_if_any()
@@ -337,7 +355,7 @@ def record_signs_of_rabies(
         q, bite, st = _locked(s, quarantine_id, profile)
         _open(st, "signs of rabies")
         c = Collector()
-        v.required(c, "who", v.clean(health_officer), "The health officer notified", 200)
+        v.required(c, "who", v.clean(health_officer), "The health officer notified", _WHO)
         _when(
             c,
             "at",
@@ -404,7 +422,7 @@ def record_specimen_sent(
         if any(e.kind == "specimen_sent" for e in _kinds(s, bite)):
             raise ValidationError({"at": "The specimen is already recorded as sent."})
         c = Collector()
-        v.required(c, "who", v.clean(sent_by), "Who sent it", 200)
+        v.required(c, "who", v.clean(sent_by), "Who sent it", _WHO)
         _when(c, "at", at, "When it was sent", st.closed_at or q.ordered_at, "the death")
         c.raise_if_any()
         assert at is not None  # _when refused a missing time
@@ -452,7 +470,7 @@ def release_certified(
         q, bite, st = _locked(s, quarantine_id, profile)
         _open(st, "a release")
         c = Collector()
-        v.required(c, "who", v.clean(veterinarian), "The certifying veterinarian", 200)
+        v.required(c, "who", v.clean(veterinarian), "The certifying veterinarian", _WHO)
         _when(c, "at", at, "When it was released", q.ordered_at, "the order")
         c.raise_if_any()
         assert at is not None  # _when refused a missing time
@@ -518,6 +536,8 @@ def record_certificate_received(
         c = Collector()
         if received_on is None:
             c.add("received_on", "The date it was received is required.")
+        elif not v.day(c, "received_on", received_on, "The date received"):
+            pass  # not a date: said so
         elif received_on > today:
             c.add("received_on", "The date received cannot be in the future.")
         elif received_on < st.plan.bite_day:
@@ -550,7 +570,7 @@ def record_referral_sent(
         if any(e.kind == "referral_sent" for e in _kinds(s, bite)):
             raise ValidationError({"who": "The referral is already recorded."})
         c = Collector()
-        v.required(c, "who", v.clean(health_officer), "The health officer", 200)
+        v.required(c, "who", v.clean(health_officer), "The health officer", _WHO)
         bitten_at = bitten_at_of(corrections_of(s, bite.id), bite)
         _when(c, "at", at, "When it was referred", bitten_at, "the bite")
         c.raise_if_any()

@@ -15,6 +15,7 @@ from fieldops.db.models import BiteReport, Clinic, Quarantine
 from fieldops.db.search import fts5_query, pg_vector, search_terms, tsquery
 from fieldops.rules import Profile, format_day_short, format_instant
 from fieldops.rules.quarantine import EXAM_SLOTS, observation_length
+from fieldops.services import validate as v
 from fieldops.services.listing import Page, fts_ids
 from fieldops.services.quarantine.views import PLACEMENT_LABELS, STATUS_LABELS
 
@@ -107,11 +108,11 @@ def _where(db: Database, f: QuarantineFilter, today: date) -> list[Any]:
         out.append(q.first_exam_day >= f.date_from)
     if f.date_to is not None:
         out.append(q.first_exam_day <= f.date_to)
-    text = " ".join(f.text.split())
+    text = " ".join(v.searchable(f.text).split())
     if text:
         cond: list[Any] = []
-        if text.lstrip("#").isdigit():
-            cond.append(q.id == int(text.lstrip("#")))
+        if (number := v.case_number(text.lstrip("#"))) is not None:
+            cond.append(q.id == number)
         own = _search_ids(db, text)
         if own is not None:
             cond.append(q.id.in_(own))

@@ -9,9 +9,9 @@ from datetime import datetime, timedelta
 from sqlalchemy.orm import Session
 
 from fieldops.db.engine import Database
-from fieldops.db.models import ViciousCase, ViciousDeclaration, ViciousIncident
+from fieldops.db.models import Animal, Person, ViciousCase, ViciousDeclaration, ViciousIncident
 from fieldops.db.models.vicious import ExceptionFinding
-from fieldops.errors import Collector
+from fieldops.errors import Collector, ValidationError
 from fieldops.modules import Incident
 from fieldops.modules import animal_incidents as seam_incidents
 from fieldops.permissions import Permission, requires
@@ -70,11 +70,13 @@ def validate_declaration(inp: DeclarationInput, at: datetime) -> Collector:
     refusal is recorded for them)."""
     c = Collector()
     c.check(inp.animal_id is not None, "animal_id", "Choose the animal.")
-    v.required(c, "officer", v.clean(inp.officer), "Declaring officer", 200)
+    officer = ViciousDeclaration.__table__.c.officer
+    v.required(c, "officer", v.clean(inp.officer), "Declaring officer", officer)
+    decided_ok = v.instant(c, "decided_at", inp.decided_at, "The date and time of the decision")
     if inp.decided_at is None:
         c.add("decided_at", "Date and time of the decision are required.")
-    elif inp.decided_at.tzinfo is None:
-        raise ValueError("decided_at must be timezone-aware")
+    elif not decided_ok:
+        pass  # not a storable date and time: said so
     elif inp.decided_at > at + timedelta(minutes=5):
         c.add("decided_at", "The decision cannot be in the future.")
     if not inp.incidents:
@@ -93,17 +95,21 @@ def validate_declaration(inp: DeclarationInput, at: datetime) -> Collector:
             c.add(
                 f"incidents.{n}.occurred_at", f"Incident {n + 1}: the date and time are required."
             )
-        elif inc.occurred_at.tzinfo is None:
-            raise ValueError("occurred_at must be timezone-aware")
+        elif not v.instant(c, f"incidents.{n}.occurred_at", inc.occurred_at, f"Incident {n + 1}"):
+            pass  # not a storable date and time: said so
         elif inc.occurred_at > at + timedelta(minutes=5):
             c.add(f"incidents.{n}.occurred_at", f"Incident {n + 1} cannot be in the future.")
-        elif inp.decided_at is not None and inc.occurred_at > inp.decided_at:
+        elif decided_ok and inp.decided_at is not None and inc.occurred_at > inp.decided_at:
             c.add(
                 f"incidents.{n}.occurred_at",
                 f"Incident {n + 1} is after the decision that rests on it.",
             )
         v.required(
-            c, f"incidents.{n}.place", v.clean(inc.place), f"Incident {n + 1}: the place", 300
+            c,
+            f"incidents.{n}.place",
+            v.clean(inc.place),
+            f"Incident {n + 1}: the place",
+            ViciousIncident.__table__.c.place,
         )
         v.required(
             c,
@@ -178,6 +184,9 @@ def declare(db: Database, actor: Actor, inp: DeclarationInput, profile: Profile)
     at = now()
     c = validate_declaration(inp, at)
     with db.write() as s:
+        known = v.exists(c, s, Animal, inp.animal_id, "animal_id", "The animal")
+        if not known & v.exists(c, s, Person, inp.owner_id, "owner_id", "The owner"):
+            c.raise_if_any()
         animal = None
         if inp.animal_id is not None:
             animal = load_animal(s, inp.animal_id)
@@ -207,6 +216,14 @@ def declare(db: Database, actor: Actor, inp: DeclarationInput, profile: Profile)
             grounds, {k: bool(inp.findings[k].applies) for k in rules.EXCEPTIONS}
         )
         address = format_address(owner.address, owner.city, owner.state, owner.postal_code)
+        most = v.column_length(ViciousDeclaration.__table__.c.owner_address)
+        if len(address) > most:
+            raise ValidationError(
+                {
+                    "owner_id": f"The owner's address is longer than a declaration keeps ({most} "
+                    "characters in all): shorten it in the owner's record first."
+                }
+            )
         case = ViciousCase(
             animal_id=animal.id,
             owner_id=owner.id,

@@ -12,6 +12,7 @@ from fieldops.db.cancel import cancellable
 from fieldops.db.engine import Database
 from fieldops.db.models import Animal, Person, ViciousCase
 from fieldops.rules import vicious as rules
+from fieldops.services import validate as v
 from fieldops.services.listing import Page, fts_ids
 from fieldops.services.vicious.views import STATUS_LABELS
 
@@ -88,9 +89,10 @@ def _where(db: Database, f: CaseFilter, at: datetime) -> list[ColumnElement[Any]
         conds.append(st.in_(("withdrawn", "overturned")))
     elif f.status in STATUS_LABELS:
         conds.append(st == f.status)
-    text_ = (f.text or "").strip()
-    if text_.isdigit():  # a number alone is a case number (a house number needs its street)
-        conds.append(ViciousCase.id == int(text_))
+    text_ = v.searchable(f.text).strip()
+    number = v.case_number(text_)
+    if number is not None:  # a number alone is a case number (a house number needs its street)
+        conds.append(ViciousCase.id == number)
     elif text_:
         terms: list[ColumnElement[bool]] = [ViciousCase.search_text.like(f"%{text_.lower()}%")]
         for table, column in (("animal", ViciousCase.animal_id), ("person", ViciousCase.owner_id)):

@@ -50,17 +50,18 @@ def serve_notice(
     )
     if inp.served_at is None:
         c.add("served_at", "Date and time of service are required.")
-    elif inp.served_at.tzinfo is None:
-        raise ValueError("served_at must be timezone-aware")
+    elif not v.instant(c, "served_at", inp.served_at, "The date and time of service"):
+        pass  # not a storable date and time: said so
     elif inp.served_at > at + timedelta(minutes=5):
         c.add("served_at", "Service cannot be in the future.")
-    v.required(c, "served_by", v.clean(inp.served_by), "Served by", 200)
+    col = ViciousNotice.__table__.c
+    v.required(c, "served_by", v.clean(inp.served_by), "Served by", col.served_by)
     v.required(
         c,
         "place",
         v.clean(inp.place),
         "The front door's address" if inp.method == "posted" else "Where it was served",
-        400,
+        col.place,
     )
     v.optional_len(c, "notes", (inp.notes or "").strip(), "Notes", 4000)
     c.raise_if_any()

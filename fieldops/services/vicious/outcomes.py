@@ -39,8 +39,8 @@ class OutcomeInput:
 def _when(c: Collector, field_: str, at: datetime | None, label: str, now_: datetime) -> None:
     if at is None:
         c.add(field_, f"{label} is required.")
-    elif at.tzinfo is None:
-        raise ValueError(f"{field_} must be timezone-aware")
+    elif not v.instant(c, field_, at, label):
+        pass  # not a storable date and time: said so
     elif at > now_ + timedelta(minutes=5):
         c.add(field_, f"{label} cannot be in the future.")
 
@@ -62,10 +62,12 @@ def record_outcome(
     c.check(inp.kind in rules.OUTCOMES, "kind", "Choose what became of the notice.")
     _when(c, "at", inp.at, "The date and time", at)
     if inp.kind == "destroyed":
-        v.required(c, "by_whom", v.clean(inp.by_whom), "Destroyed by", 200)
+        col = ViciousOutcome.__table__.c
+        v.required(c, "by_whom", v.clean(inp.by_whom), "Destroyed by", col.by_whom)
         v.required(c, "proof", (inp.proof or "").strip(), "Proof of destruction", 4000)
     elif inp.kind == "removed":
-        v.required(c, "removed_to", v.clean(inp.removed_to), "Removed to", 400)
+        col = ViciousOutcome.__table__.c
+        v.required(c, "removed_to", v.clean(inp.removed_to), "Removed to", col.removed_to)
         v.required(
             c, "confirmed_how", (inp.confirmed_how or "").strip(), "How it was confirmed", 4000
         )
@@ -150,6 +152,7 @@ def add_step(
     c = Collector()
     c.check(inp.kind in rules.NEXT_STEPS, "kind", "Choose the next step.")
     c.check(inp.due_on is not None, "due_on", "The day the step is due is required.")
+    v.day(c, "due_on", inp.due_on, "The day the step is due")
     v.optional_len(c, "what", (inp.what or "").strip(), "What is to be done", 4000)
     c.raise_if_any()
     with db.write() as s:
@@ -186,12 +189,13 @@ def complete_step(
     """A next step taken: the day, and what came of it (the court's order, the seizure)."""
     c = Collector()
     c.check(done_on is not None, "done_on", "The day the step was taken is required.")
+    done_ok = v.day(c, "done_on", done_on, "The day the step was taken")
     v.required(c, "result", (result or "").strip(), "What came of it", 4000)
     with db.write() as s:
         st = s.get(ViciousStep, step_id)
         if st is None:
             raise NotFoundError(f"There is no next step #{step_id}.")
-        if done_on is not None and done_on > to_local(now(), profile).date():
+        if done_ok and done_on is not None and done_on > to_local(now(), profile).date():
             c.add("done_on", "The day the step was taken cannot be in the future.")
         c.raise_if_any()
         if s.scalar(select(ViciousStepDone.id).where(ViciousStepDone.step_id == step_id)):
@@ -245,9 +249,15 @@ def end_declaration(
     c = Collector()
     c.check(inp.kind in rules.ENDINGS, "kind", "Choose withdrawn or overturned.")
     c.check(inp.decided_on is not None, "decided_on", "The day of the decision is required.")
-    if inp.decided_on is not None and inp.decided_on > to_local(now(), profile).date():
+    decided_ok = v.day(c, "decided_on", inp.decided_on, "The day of the decision")
+    if (
+        decided_ok
+        and inp.decided_on is not None
+        and inp.decided_on > to_local(now(), profile).date()
+    ):
         c.add("decided_on", "The decision cannot be in the future.")
-    v.required(c, "authority", v.clean(inp.authority), "Who decided", 300)
+    authority = ViciousEnding.__table__.c.authority
+    v.required(c, "authority", v.clean(inp.authority), "Who decided", authority)
     v.required(c, "reason", (inp.reason or "").strip(), "The reason", 4000)
     c.raise_if_any()
     with db.write() as s:
