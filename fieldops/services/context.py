@@ -231,12 +231,12 @@ _KEY_ELSEWHERE = (
 )
 
 
-def existing_save(session: Session, key: str | None, entity: str, actor: Actor) -> int | None:
+def existing_save(session: Session, key: str | None, entity: str, by: Actor) -> int | None:
     """The id of the record a save with ``key`` already made, or None for a new save.
 
     ``key`` is made by a form when it opens and sent with every attempt to save
     it, so a retry after a save whose reply was lost returns the record already
-    made. The same key for another kind of record or another person is refused
+    made. ``by`` is who saves. The same key for another kind of record or another person is refused
     (a ``ValidationError`` on ``client_key``): it is a bug or a replay, never a retry.
     Call it first in the unit of work that creates the record.
     """
@@ -247,17 +247,17 @@ def existing_save(session: Session, key: str | None, entity: str, actor: Actor) 
     row = session.get(SaveKey, key)
     if row is None:
         return None
-    if row.entity != entity or row.actor != actor.username:
+    if row.entity != entity or row.actor != by.username:
         raise ValidationError({"client_key": _KEY_ELSEWHERE})
     return row.entity_id
 
 
 def remember_save(
-    session: Session, key: str | None, entity: str, entity_id: int, actor: Actor
+    session: Session, key: str | None, entity: str, entity_id: int, by: Actor
 ) -> None:
     """Record that the save with ``key`` made ``entity`` #``entity_id``, in the same
     unit of work as the record, so both are committed or neither is."""
     if key is None:
         return
-    session.add(SaveKey(key=key, entity=entity, entity_id=entity_id, actor=actor.username))
+    session.add(SaveKey(key=key, entity=entity, entity_id=entity_id, actor=by.username))
     session.flush()
