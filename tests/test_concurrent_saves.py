@@ -3,8 +3,7 @@
 Each process reads a person, adds one to the house number of the address and
 saves it through ``update_person`` with the version it read, retrying from a
 fresh read when the other process saved first (``StaleRecordError``). With
-``SAVES`` each:
-every commit is present (one audit event and one version per save), no update
+``SAVES`` saves each, every commit is present (one audit event and one version per save), no update
 is lost (the number is 2 x SAVES) and no "database is locked" reaches either.
 
 The suite runs 400 each to stay within about a minute on a small shared CI
