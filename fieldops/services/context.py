@@ -12,12 +12,13 @@ from decimal import Decimal
 from typing import Any, TypeVar
 
 from sqlalchemy import insert, select, text, update
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from fieldops.db.engine import READONLY
 from fieldops.db.models import AuditChainHead, AuditEvent, SaveKey, StaffUser
 from fieldops.db.models.audit import GENESIS, body_hash, event_body
-from fieldops.errors import NotFoundError, ValidationError
+from fieldops.errors import NotFoundError, UserError, ValidationError
 
 
 @dataclass(frozen=True)
@@ -260,4 +261,12 @@ def remember_save(
     if key is None:
         return
     session.add(SaveKey(key=key, entity=entity, entity_id=entity_id, actor=by.username))
-    session.flush()
+    try:
+        session.flush()
+    except IntegrityError as exc:
+        # Two attempts of one save at the same moment (PostgreSQL lets both run until
+        # here; SQLite's write lock never does): the other one committed the record.
+        raise UserError(
+            "This form's save was just made by another attempt, so this one saved nothing. "
+            "Close the form and find the record before saving again."
+        ) from exc

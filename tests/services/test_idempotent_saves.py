@@ -225,3 +225,19 @@ def test_a_failed_save_leaves_its_key_free_for_the_corrected_retry(db, operator)
     assert count(db, SaveKey) == 0
     assert create_person(db, operator, ANA, client_key=k).id > 0
     assert count(db, Person) == 1
+
+
+def test_two_attempts_of_one_save_committing_at_once_are_refused_plainly(db, operator):
+    """On PostgreSQL two attempts with one key can both reach the key's insert; the
+    second must be a sentence and save nothing, not a raw IntegrityError."""
+    from fieldops.errors import UserError
+    from fieldops.services.context import remember_save
+
+    k = key()
+    made = create_person(db, operator, ANA, client_key=k)
+    people = count(db, Person)
+    with pytest.raises(UserError, match="another attempt"), db.write() as s:
+        s.add(Person(full_name="Ana Ruiz", sort_name="ruiz ana", address="12 Elm St"))
+        s.flush()
+        remember_save(s, k, "person", made.id + 1, operator)
+    assert count(db, Person) == people and count(db, SaveKey) == 1
