@@ -16,7 +16,16 @@ from fieldops.errors import Collector, NotFoundError, StaleRecordError
 from fieldops.permissions import Permission, requires
 from fieldops.services import validate as v
 from fieldops.services.audit import HistoryEntry, history
-from fieldops.services.context import Actor, audit, changed_only, jsonable, now, snapshot
+from fieldops.services.context import (
+    Actor,
+    audit,
+    changed_only,
+    existing_save,
+    jsonable,
+    now,
+    remember_save,
+    snapshot,
+)
 from fieldops.services.listing import Page, active_count, fts_ids, page_ids
 
 
@@ -320,10 +329,17 @@ def add_animal(s: Session, actor: Actor, inp: AnimalInput, today: date) -> Anima
 
 
 @requires(Permission.RECORDS)
-def create_animal(db: Database, actor: Actor, inp: AnimalInput, *, today: date) -> AnimalView:
+def create_animal(
+    db: Database, actor: Actor, inp: AnimalInput, *, today: date, client_key: str | None = None
+) -> AnimalView:
+    """Add an animal; a retry with the same ``client_key`` returns the one already added."""
     inp = validate_animal(inp, today)
     with db.write() as s:
-        return _view(s, add_animal(s, actor, inp, today))
+        if (done := existing_save(s, client_key, "animal", actor)) is not None:
+            return _view(s, load_animal(s, done))
+        animal = add_animal(s, actor, inp, today)
+        remember_save(s, client_key, "animal", animal.id, actor)
+        return _view(s, animal)
 
 
 @requires(Permission.RECORDS)
@@ -359,10 +375,18 @@ def update_animal(
 
 @requires(Permission.RECORDS)
 def add_vaccination(
-    db: Database, actor: Actor, animal_id: int, inp: VaccinationInput, *, today: date
+    db: Database,
+    actor: Actor,
+    animal_id: int,
+    inp: VaccinationInput,
+    *,
+    today: date,
+    client_key: str | None = None,
 ) -> AnimalView:
     validate_vaccination(inp, today)
     with db.write() as s:
+        if existing_save(s, client_key, "rabies_vaccination", actor) is not None:
+            return _view(s, load_animal(s, animal_id))
         animal = load_animal(s, animal_id)
         c = Collector()
         v.exists(c, s, Clinic, inp.clinic_id, "clinic_id", "The clinic")
@@ -379,6 +403,7 @@ def add_vaccination(
         s.add(vacc)
         s.flush()
         audit(s, actor, "add_vaccination", "animal", animal_id, after=jsonable(inp))
+        remember_save(s, client_key, "rabies_vaccination", vacc.id, actor)
         return _view(s, animal)
 
 

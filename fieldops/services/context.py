@@ -12,13 +12,14 @@ from decimal import Decimal
 from typing import Any, TypeVar
 
 from sqlalchemy import insert, select, text, update
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from fieldops.db.engine import READONLY
 from fieldops.db.flush_net import check_event_text
-from fieldops.db.models import AuditChainHead, AuditEvent, StaffUser
+from fieldops.db.models import AuditChainHead, AuditEvent, SaveKey, StaffUser
 from fieldops.db.models.audit import GENESIS, body_hash, event_body
-from fieldops.errors import NotFoundError
+from fieldops.errors import NotFoundError, UserError, ValidationError
 
 
 @dataclass(frozen=True)
@@ -222,3 +223,52 @@ def actor_for(session: Session, username: str) -> Actor | None:
     if user is None:
         return None
     return Actor(username=user.username, role=user.role, full_name=user.full_name)
+
+
+#: The longest client key accepted (a UUID is 36 characters).
+SAVE_KEY_MAX = 64
+
+_KEY_ELSEWHERE = (
+    "This form's save was already used for a different record. "
+    "Close the form and open it again; nothing was saved."
+)
+
+
+def existing_save(session: Session, key: str | None, entity: str, by: Actor) -> int | None:
+    """The id of the record a save with ``key`` already made, or None for a new save.
+
+    ``key`` is made by a form when it opens and sent with every attempt to save
+    it, so a retry after a save whose reply was lost returns the record already
+    made. ``by`` is who saves. The same key for another kind of record or another person is refused
+    (a ``ValidationError`` on ``client_key``): it is a bug or a replay, never a retry.
+    Call it first in the unit of work that creates the record.
+    """
+    if key is None:
+        return None
+    if not isinstance(key, str) or not key.strip() or len(key) > SAVE_KEY_MAX:
+        raise ValidationError({"client_key": "The form's save key is not valid; reopen it."})
+    row = session.get(SaveKey, key)
+    if row is None:
+        return None
+    if row.entity != entity or row.actor != by.username:
+        raise ValidationError({"client_key": _KEY_ELSEWHERE})
+    return row.entity_id
+
+
+def remember_save(
+    session: Session, key: str | None, entity: str, entity_id: int, by: Actor
+) -> None:
+    """Record that the save with ``key`` made ``entity`` #``entity_id``, in the same
+    unit of work as the record, so both are committed or neither is."""
+    if key is None:
+        return
+    session.add(SaveKey(key=key, entity=entity, entity_id=entity_id, actor=by.username))
+    try:
+        session.flush()
+    except IntegrityError as exc:
+        # Two attempts of one save at the same moment (PostgreSQL lets both run until
+        # here; SQLite's write lock never does): the other one committed the record.
+        raise UserError(
+            "This form's save was just made by another attempt, so this one saved nothing. "
+            "Close the form and find the record before saving again."
+        ) from exc

@@ -7,12 +7,20 @@ from datetime import datetime, timedelta
 
 from fieldops.db.engine import Database
 from fieldops.db.models import DISPOSITION_CODES, Disposition, ReleaseEvidence
-from fieldops.errors import Collector, ValidationError
+from fieldops.errors import Collector, StaleRecordError, ValidationError
 from fieldops.permissions import Permission, requires
 from fieldops.rules import Profile, preserve_until
 from fieldops.rules.release import RELEASE_KINDS
 from fieldops.services import validate as v
-from fieldops.services.context import Actor, audit, jsonable, now
+from fieldops.services.context import (
+    Actor,
+    audit,
+    existing_save,
+    fetch,
+    jsonable,
+    now,
+    remember_save,
+)
 from fieldops.services.impound_rows import current_disposition, load_impoundment
 from fieldops.services.impound_views import ImpoundView
 from fieldops.services.impounds import build_view
@@ -30,6 +38,8 @@ def correct_disposition(
     profile: Profile,
     notes: str = "",
     transfer_to: str = "",
+    corrects_id: int | None = None,
+    client_key: str | None = None,
 ) -> ImpoundView:
     """A supervisor's correction: a new disposition that supersedes the current one.
 
@@ -38,12 +48,25 @@ def correct_disposition(
     checked against, so a correction can fix a release's time or notes but
     cannot turn another disposition into a release, or one kind of release
     into the other: that would record a release nobody checked.
+
+    ``corrects_id`` is the disposition the form was filled from: if another
+    workstation corrected it meanwhile, nothing is saved (``StaleRecordError``).
+    A retry with the same ``client_key`` returns the correction already made.
     """
     with db.write() as s:
+        if (done := existing_save(s, client_key, "disposition", actor)) is not None:
+            made = fetch(s, Disposition, done)
+            return build_view(s, load_impoundment(s, made.impoundment_id), profile, now())
         imp = load_impoundment(s, impoundment_id, lock=True)
         old = current_disposition(s, imp.id)
         if old is None:
             raise ValidationError({"kind": "There is no disposition to correct."})
+        if corrects_id is not None and old.id != corrects_id:
+            raise StaleRecordError(
+                f"The disposition of impoundment #{imp.id} was corrected by someone else "
+                "while you were correcting it. Reopen it to see the change; your "
+                "correction was not saved."
+            )
         c = Collector()
         c.check(kind in DISPOSITION_CODES, "kind", "Choose the corrected disposition.")
         c.check(bool(v.clean(reason)), "reason", "Say why the disposition is corrected.")
@@ -113,4 +136,5 @@ def correct_disposition(
             after={"disposition": new.id, "kind": kind, "at": jsonable(at)},
             reason=v.clean(reason),
         )
+        remember_save(s, client_key, "disposition", new.id, actor)
         return build_view(s, imp, profile, now())

@@ -46,7 +46,15 @@ from fieldops.rules.release import (
     statutory_release_requirements,
 )
 from fieldops.services import validate as v
-from fieldops.services.context import Actor, audit, fetch, jsonable, now
+from fieldops.services.context import (
+    Actor,
+    audit,
+    existing_save,
+    fetch,
+    jsonable,
+    now,
+    remember_save,
+)
 from fieldops.services.impound_rows import current_disposition, load_impoundment
 from fieldops.services.impound_views import ImpoundView
 from fieldops.services.impounds import build_view
@@ -238,10 +246,20 @@ def _check_request_text(c: Collector, req: ReleaseRequest) -> None:
 
 @requires(Permission.RELEASES)
 def release(
-    db: Database, actor: Actor, impoundment_id: int, req: ReleaseRequest, profile: Profile
+    db: Database,
+    actor: Actor,
+    impoundment_id: int,
+    req: ReleaseRequest,
+    profile: Profile,
+    *,
+    client_key: str | None = None,
 ) -> ImpoundView:
-    """Release to the owner (reclaimed) or to another person (adopted) (58-526(b))."""
+    """Release to the owner (reclaimed) or to another person (adopted) (58-526(b)).
+
+    A retry with the same ``client_key`` returns the release already recorded."""
     with db.write() as s:
+        if (done := _already(s, client_key, actor, profile)) is not None:
+            return done
         imp = load_impoundment(s, impoundment_id, lock=True)
         _ensure_open(s, imp)
         c = Collector()
@@ -328,7 +346,17 @@ def release(
                 after={"owner_id": recipient.id},
                 reason=f"adopted from impoundment #{imp.id}",
             )
+        remember_save(s, client_key, "disposition", disp.id, actor)
         return build_view(s, imp, profile, at)
+
+
+def _already(s: Session, key: str | None, actor: Actor, profile: Profile) -> ImpoundView | None:
+    """The impoundment as its disposition made with ``key`` left it; None for a new save."""
+    done = existing_save(s, key, "disposition", actor)
+    if done is None:
+        return None
+    disp = fetch(s, Disposition, done)
+    return build_view(s, load_impoundment(s, disp.impoundment_id), profile, disp.at)
 
 
 @dataclass(frozen=True)
@@ -376,8 +404,11 @@ def _simple(
     transfer_to: str = "",
     destruction: Destruction | None = None,
     required_notes: str = "",
+    client_key: str | None = None,
 ) -> ImpoundView:
     with db.write() as s:
+        if (done := _already(s, client_key, actor, profile)) is not None:
+            return done
         imp = load_impoundment(s, impoundment_id, lock=True)
         _ensure_open(s, imp)
         c = Collector()
@@ -437,6 +468,7 @@ def _simple(
         if destruction is not None:
             after.update(euthanasia_basis=basis, decided_by=decided_by)
         audit(s, actor, kind, "impoundment", imp.id, after=jsonable(after), reason=v.clean(notes))
+        remember_save(s, client_key, "disposition", disp.id, actor)
         return build_view(s, imp, profile, moment)
 
 
@@ -450,10 +482,19 @@ def transfer(
     *,
     at: datetime | None = None,
     notes: str = "",
+    client_key: str | None = None,
 ) -> ImpoundView:
     """Transfer to a shelter or rescue: a release to someone other than the owner."""
     return _simple(
-        db, actor, impoundment_id, "transferred", at, profile, notes=notes, transfer_to=transfer_to
+        db,
+        actor,
+        impoundment_id,
+        "transferred",
+        at,
+        profile,
+        notes=notes,
+        transfer_to=transfer_to,
+        client_key=client_key,
     )
 
 
@@ -468,6 +509,7 @@ def destroy(
     basis: str = "",
     decided_by: str = "",
     notes: str = "",
+    client_key: str | None = None,
 ) -> ImpoundView:
     """Humane destruction (58-526(c); Wis. Stat. 173.23(4)); a biting animal is preserved (58-522).
 
@@ -485,6 +527,7 @@ def destroy(
         profile,
         notes=notes,
         destruction=Destruction(basis, decided_by),
+        client_key=client_key,
     )
 
 
@@ -497,6 +540,7 @@ def record_death(
     *,
     at: datetime | None = None,
     notes: str = "",
+    client_key: str | None = None,
 ) -> ImpoundView:
     return _simple(
         db,
@@ -507,6 +551,7 @@ def record_death(
         profile,
         notes=notes,
         required_notes="Record the circumstances of the death.",
+        client_key=client_key,
     )
 
 
@@ -519,6 +564,7 @@ def record_escape(
     *,
     at: datetime | None = None,
     notes: str = "",
+    client_key: str | None = None,
 ) -> ImpoundView:
     return _simple(
         db,
@@ -529,4 +575,5 @@ def record_escape(
         profile,
         notes=notes,
         required_notes="Record how the animal escaped.",
+        client_key=client_key,
     )

@@ -21,7 +21,7 @@ from fieldops.errors import Collector
 from fieldops.permissions import Permission, requires
 from fieldops.rules import FeeSchedule, Profile, format_day
 from fieldops.services import validate as v
-from fieldops.services.context import Actor, audit, jsonable, now
+from fieldops.services.context import Actor, audit, existing_save, jsonable, now, remember_save
 
 
 @dataclass(frozen=True)
@@ -55,8 +55,11 @@ def parse_amount(c: Collector, field: str, value: object) -> Decimal | None:
 
 
 @requires(Permission.FEE_SCHEDULES)
-def enter_fee_schedule(db: Database, actor: Actor, inp: FeeScheduleInput) -> FeeScheduleView:
-    """Record a council resolution's fees for every species (supervisors only)."""
+def enter_fee_schedule(
+    db: Database, actor: Actor, inp: FeeScheduleInput, *, client_key: str | None = None
+) -> FeeScheduleView:
+    """Record a council resolution's fees for every species (supervisors only); a retry
+    with the same ``client_key`` returns the schedule already recorded."""
     c = Collector()
     resolution = v.clean(inp.resolution)
     col = FeeScheduleEntry.__table__.c
@@ -79,6 +82,12 @@ def enter_fee_schedule(db: Database, actor: Actor, inp: FeeScheduleInput) -> Fee
     effective_on = inp.effective_on
     assert effective_on is not None  # checked above
     with db.write() as s:
+        if (done := existing_save(s, client_key, "fee_schedule", actor)) is not None:
+            made = s.get(FeeScheduleEntry, done)
+            assert made is not None  # fee schedule entries are never deleted
+            return FeeScheduleView(
+                made.resolution, made.effective_on, parsed, made.entered_by, made.entered_at
+            )
         clash = s.scalar(
             select(FeeScheduleEntry.resolution)
             .where(FeeScheduleEntry.effective_on == effective_on)
@@ -116,6 +125,7 @@ def enter_fee_schedule(db: Database, actor: Actor, inp: FeeScheduleInput) -> Fee
                     }
                 ),
             )
+        remember_save(s, client_key, "fee_schedule", entry.id, actor)
         return FeeScheduleView(resolution, effective_on, parsed, actor.username, at)
 
 

@@ -210,6 +210,7 @@ class ImpoundView:
     injuries: str = ""
     hold_days: int = 0  # the hold's length in days (the rules' ImpoundHold.hold_days)
     no_claim_period: bool = False  # the rules' ImpoundHold.no_claim_period: a surrender
+    version: int = 0  # the record's version as read: an edit sends it back (stale check)
 
     @property
     def reason_label(self) -> str:

@@ -17,7 +17,7 @@ from fieldops.db.models import (
     ImpoundPhoto,
     Person,
 )
-from fieldops.errors import Collector, ValidationError
+from fieldops.errors import Collector, StaleRecordError, ValidationError
 from fieldops.permissions import Permission, requires, roles_with
 from fieldops.rules import Profile, impound_hold, is_repeat_impoundment, to_local
 from fieldops.services import validate as v
@@ -28,7 +28,16 @@ from fieldops.services.animals import (
     load_animal,
     validate_animal,
 )
-from fieldops.services.context import Actor, audit, fetch, jsonable, now, snapshot
+from fieldops.services.context import (
+    Actor,
+    audit,
+    existing_save,
+    fetch,
+    jsonable,
+    now,
+    remember_save,
+    snapshot,
+)
 from fieldops.services.impound_rows import current_disposition, load_impoundment
 from fieldops.services.impound_views import (
     AnimalDescription,
@@ -227,9 +236,23 @@ def _check_ids(s: Session, inp: IntakeInput) -> None:
 
 
 @requires(Permission.INTAKE)
-def intake(db: Database, actor: Actor, inp: IntakeInput, profile: Profile) -> ImpoundView:
-    """Log an animal into the pound; computes and records its hold (58-526)."""
+def intake(
+    db: Database,
+    actor: Actor,
+    inp: IntakeInput,
+    profile: Profile,
+    *,
+    client_key: str | None = None,
+) -> ImpoundView:
+    """Log an animal into the pound; computes and records its hold (58-526).
+
+    A retry with the same ``client_key`` returns the intake already logged (asked
+    before validating: the retried form's new microchip is on file by then)."""
     at = now()
+    if client_key is not None:
+        with db.read() as s:
+            if (done := existing_save(s, client_key, "impoundment", actor)) is not None:
+                return build_view(s, load_impoundment(s, done), profile, at)
     registered = None
     if inp.new_animal is not None and inp.new_animal.microchip.strip():
         with db.read() as s:
@@ -244,6 +267,8 @@ def intake(db: Database, actor: Actor, inp: IntakeInput, profile: Profile) -> Im
         surrendered=inp.reason == "owner_surrender",
     )
     with db.write() as s:
+        if (done := existing_save(s, client_key, "impoundment", actor)) is not None:
+            return build_view(s, load_impoundment(s, done), profile, at)
         _check_ids(s, inp)
         if inp.new_animal is not None:
             holder = _chip_holder(s, inp.new_animal.microchip)  # registered meanwhile?
@@ -326,6 +351,7 @@ def intake(db: Database, actor: Actor, inp: IntakeInput, profile: Profile) -> Im
             animal.id,
             after={"impoundment": imp.id, "impounded_at": jsonable(inp.impounded_at)},
         )
+        remember_save(s, client_key, "impoundment", imp.id, actor)
         return build_view(s, imp, profile, at)
 
 
@@ -524,6 +550,7 @@ def build_view(s: Session, imp: Impoundment, profile: Profile, at: datetime) -> 
         injuries=imp.injuries,
         hold_days=hold.hold_days,
         no_claim_period=hold.no_claim_period,
+        version=imp.version,
     )
 
 
@@ -546,11 +573,24 @@ def get_photo(db: Database, impoundment_id: int) -> Photo | None:
 
 
 @requires(Permission.INTAKE)
-def move_kennel(db: Database, actor: Actor, impoundment_id: int, kennel: str) -> None:
+def move_kennel(
+    db: Database, actor: Actor, impoundment_id: int, kennel: str, *, expected_version: int
+) -> None:
+    """Move the animal to another kennel; refused if the record changed since the screen
+    loaded ``expected_version``; the kennel it is already in writes nothing."""
     with db.write() as s:
-        imp = load_impoundment(s, impoundment_id)
+        imp = load_impoundment(s, impoundment_id, lock=True)
+        if imp.version != expected_version:
+            raise StaleRecordError(
+                f"Impoundment #{impoundment_id} was changed by someone else since it was "
+                "opened (its kennel may have been moved): the kennel was not changed. "
+                "Look at the record again and move it if still needed."
+            )
         before = imp.kennel
-        imp.kennel = v.one_line("kennel", kennel, "Kennel", Impoundment.__table__.c.kennel)
+        kennel = v.one_line("kennel", kennel, "Kennel", Impoundment.__table__.c.kennel)
+        if kennel == before:
+            return
+        imp.kennel = kennel
         audit(
             s,
             actor,

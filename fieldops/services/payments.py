@@ -25,7 +25,15 @@ from fieldops.rules import Profile, adoption_fees, format_day, redemption_fees
 from fieldops.rules.fees import FeeQuote
 from fieldops.rules.release import release_kind
 from fieldops.services import validate as v
-from fieldops.services.context import Actor, audit, fetch, jsonable, now
+from fieldops.services.context import (
+    Actor,
+    audit,
+    existing_save,
+    fetch,
+    jsonable,
+    now,
+    remember_save,
+)
 from fieldops.services.fee_schedules import parse_amount, profile_in_force
 from fieldops.services.impound_rows import current_disposition, load_impoundment
 from fieldops.services.impound_views import FeeLine, FeeSummary
@@ -193,14 +201,27 @@ def _check_charges(
 
 @requires(Permission.PAYMENTS)
 def record_payment(
-    db: Database, actor: Actor, impoundment_id: int, inp: PaymentInput, profile: Profile
+    db: Database,
+    actor: Actor,
+    impoundment_id: int,
+    inp: PaymentInput,
+    profile: Profile,
+    *,
+    client_key: str | None = None,
 ) -> FeeSummary:
-    """Record a payment as line items; returns the fees with the new amount paid."""
+    """Record a payment as line items; returns the fees with the new amount paid.
+
+    A retry with the same ``client_key`` records nothing and returns the fees as they are."""
 
     at = now()
     lines = validate_payment(inp, at)
     with db.write() as s:
         imp = load_impoundment(s, impoundment_id)
+        if existing_save(s, client_key, "payment", actor) is not None:
+            disp = current_disposition(s, imp.id)
+            return fee_summary(
+                s, imp, disp.at if disp else at, disp.to_owner if disp else True, profile
+            )
         if inp.paid_at is not None and inp.paid_at < imp.impounded_at:
             c = Collector()
             c.add("paid_at", "A payment cannot be before the impoundment.")
@@ -242,6 +263,7 @@ def record_payment(
                 }
             ),
         )
+        remember_save(s, client_key, "payment", payment.id, actor)
         s.refresh(imp)
         disp = current_disposition(s, imp.id)
         return fee_summary(

@@ -16,7 +16,15 @@ from fieldops.db.search import phone_search_text
 from fieldops.errors import Collector, NotFoundError, StaleRecordError, UserError
 from fieldops.permissions import Permission, requires
 from fieldops.services import validate as v
-from fieldops.services.context import Actor, audit, changed_only, now, snapshot
+from fieldops.services.context import (
+    Actor,
+    audit,
+    changed_only,
+    existing_save,
+    now,
+    remember_save,
+    snapshot,
+)
 from fieldops.services.listing import Page, active_count, fts_ids, page_ids
 
 # The jurisdiction's state: the city is in Wisconsin. A person may live elsewhere.
@@ -292,12 +300,20 @@ def matching_people(db: Database, inp: PersonInput) -> tuple[PersonMatch, ...]:
 
 @requires(Permission.RECORDS)
 def create_person(
-    db: Database, actor: Actor, inp: PersonInput, *, allow_duplicate: bool = False
+    db: Database,
+    actor: Actor,
+    inp: PersonInput,
+    *,
+    allow_duplicate: bool = False,
+    client_key: str | None = None,
 ) -> PersonView:
     """Add a person; refuses with ``PossibleDuplicateError`` when someone with the same
-    name and address is on file, unless the user chose to save anyway."""
+    name and address is on file, unless the user chose to save anyway. A retry with
+    the same ``client_key`` returns the person already added."""
     inp = validate_person(inp)
     with db.write() as s:
+        if (done := existing_save(s, client_key, "person", actor)) is not None:
+            return _view(s, load_person(s, done))
         _check_ids(s, inp)
         if not allow_duplicate:
             matches = _matches(s, inp)
@@ -308,6 +324,7 @@ def create_person(
         s.add(person)
         s.flush()
         audit(s, actor, "create", "person", person.id, after=snapshot(person, FIELDS))
+        remember_save(s, client_key, "person", person.id, actor)
         return _view(s, person)
 
 

@@ -10,7 +10,7 @@ from sqlalchemy import select
 
 from fieldops.db.engine import Database
 from fieldops.db.models import AppSetting, StaffUser
-from fieldops.errors import Collector, UserError
+from fieldops.errors import Collector, StaleRecordError, UserError
 from fieldops.permissions import FIRST_ROLE, ROLES, Permission, requires, role_label
 from fieldops.services import validate as v
 from fieldops.services.context import Actor, audit
@@ -30,6 +30,7 @@ class StaffView:
     must_change_password: bool = False
     locked_until: datetime | None = None
     id: int = 0  # the account's record id (its history is kept under it)
+    version: int = 0  # as read: an edit sends it back (stale check)
 
 
 def _view(u: StaffUser) -> StaffView:
@@ -43,6 +44,7 @@ def _view(u: StaffUser) -> StaffView:
         u.must_change_password,
         u.locked_until,
         u.id,
+        u.version,
     )
 
 
@@ -72,11 +74,14 @@ def set_staff(
     full_name: str = "",
     active: bool = True,
     os_user: str | None = None,
+    expected_version: int | None = None,
 ) -> StaffView:
     """Add a staff account or change one's role, name, state or OS login; audited.
 
     ``os_user``: the computer login the account acts as on the command line
-    (None leaves it as it is, "" removes the mapping)."""
+    (None leaves it as it is, "" removes the mapping). ``expected_version``: the
+    account's version as the screen read it; a changed account is refused with
+    ``StaleRecordError``. Saving what is already there writes nothing."""
     c = Collector()
     username = v.clean(username)
     col = StaffUser.__table__.c
@@ -93,7 +98,9 @@ def set_staff(
     mapped = v.clean(os_user) or None
     c.raise_if_any()
     with db.write() as s:
-        user = s.scalars(select(StaffUser).where(StaffUser.username == username)).first()
+        user = s.scalars(
+            select(StaffUser).where(StaffUser.username == username).with_for_update()
+        ).first()
         if mapped is not None:
             other = s.scalars(
                 select(StaffUser).where(StaffUser.os_user == mapped, StaffUser.username != username)
@@ -106,6 +113,11 @@ def set_staff(
         if user is None:
             user = StaffUser(username=username)
             s.add(user)
+        elif expected_version is not None and user.version != expected_version:
+            raise StaleRecordError(
+                f"The account {username} was changed by someone else since this list was "
+                "read: nothing was saved. Look at it again and repeat the change if needed."
+            )
         else:
             before = {
                 "role": user.role,
@@ -125,6 +137,8 @@ def set_staff(
             "active": active,
             "os_user": user.os_user,
         }
+        if before is not None and before == {k: after[k] for k in before}:
+            return _view(user)  # nothing changed: no event, no new version
         action = "update" if before else "create"
         audit(s, actor, action, "staff_user", user.id, before=before, after=after)
         return _view(user)
@@ -147,6 +161,8 @@ def set_idle_lock_minutes(db: Database, actor: Actor, minutes: int) -> int:
     with db.write() as s:
         row = s.get(AppSetting, IDLE_LOCK_KEY)
         before = None if row is None else {"value": row.value}
+        if row is not None and row.value == str(minutes):
+            return minutes  # unchanged: nothing written
         if row is None:
             row = AppSetting(key=IDLE_LOCK_KEY, value="")
             s.add(row)

@@ -21,7 +21,7 @@ from fieldops.services.dispositions import (
 )
 from fieldops.services.fee_schedules import FeeScheduleInput, SpeciesFees, enter_fee_schedule
 from fieldops.services.history import all_event_kinds, record_history
-from fieldops.services.impounds import move_kennel
+from fieldops.services.impounds import get_impoundment, move_kennel
 from fieldops.services.payments import LineInput, PaymentInput, quote, record_payment
 from fieldops.services.people import PersonInput, archive_person, create_person, update_person
 from fieldops.services.staff import set_staff
@@ -71,7 +71,9 @@ def test_a_release_with_payment_and_its_correction_read_as_sentences(
         reason="Clock was read wrong",
         profile=profile,
     )
-    move_kennel(db, operator, imp.id, "K-7")
+    move_kennel(
+        db, operator, imp.id, "K-7", expected_version=get_impoundment(db, imp.id, profile).version
+    )
     lines = record_history(db, "impoundment", imp.id, CHICAGO)
     assert_readable(lines)
     h = {x.action: x for x in lines}

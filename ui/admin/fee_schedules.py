@@ -8,6 +8,7 @@ day; payments already made keep their amounts.
 
 from __future__ import annotations
 
+import uuid
 from dataclasses import dataclass
 from datetime import date, datetime
 
@@ -100,6 +101,7 @@ class FeeSchedulesWidget(QWidget):
     def __init__(self, ctx: AppContext, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.ctx = ctx
+        self.client_key = str(uuid.uuid4())  # kept across retries until a save is confirmed
         self.setObjectName("FeeSchedulesWidget")
         self._saving = False
         heading = QLabel("Fee schedules")
@@ -196,6 +198,7 @@ class FeeSchedulesWidget(QWidget):
             self.ctx.db,
             self.ctx.actor,
             self.read_input(),
+            client_key=self.client_key,
             owner=self,
             on_done=self._on_saved,
             on_error=self._on_save_failed,
@@ -219,6 +222,7 @@ class FeeSchedulesWidget(QWidget):
 
     def _on_saved(self, view: FeeScheduleView) -> None:
         self._set_saving(False)
+        self.client_key = str(uuid.uuid4())
         self.show_saved(view)
 
     def show_saved(self, view: FeeScheduleView) -> None:

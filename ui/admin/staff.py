@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from fieldops.errors import UserError, ValidationError
+from fieldops.errors import StaleRecordError, UserError, ValidationError
 from fieldops.permissions import ROLES, role_label
 from fieldops.services.history import record_history
 from fieldops.services.signin import reset_password, set_password, unlock
@@ -123,6 +123,8 @@ class StaffWidget(QGroupBox):
             return None
         except UserError as exc:
             self._say(str(exc))
+            if isinstance(exc, StaleRecordError):
+                self.refresh()  # show what the other workstation saved
             return None
         self.refresh()
         self._on_selection_changed()  # the selected account's history now holds the change
@@ -162,9 +164,11 @@ class StaffWidget(QGroupBox):
             except ValidationError as exc:
                 self._say(exc.errors[0].message)
                 return
+        loaded = next((u for u in self.staff if u.username == name), None)
         done = self._run(
             "saved", set_staff, self.ctx.db, self.ctx.actor, name, role,
             full_name=self.full_name.text(),
+            expected_version=loaded.version if loaded else None,
         )  # fmt: skip
         if done and password:
             self._run("saved", set_password, self.ctx.db, self.ctx.actor, name, password)
@@ -178,7 +182,8 @@ class StaffWidget(QGroupBox):
             self._say("Choose the account to deactivate.")
             return
         if self._run("saved", set_staff, self.ctx.db, self.ctx.actor, u.username, u.role,
-                     full_name=u.full_name, active=False):  # fmt: skip
+                     full_name=u.full_name, active=False,
+                     expected_version=u.version):  # fmt: skip
             self._say(f"{u.username} is deactivated; their records keep their name.")
 
     def _on_reset_clicked(self) -> None:

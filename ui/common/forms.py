@@ -10,6 +10,7 @@ open so the user can copy what they typed), anything else to the router.
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
@@ -235,6 +236,9 @@ class RecordDialog(QDialog):
         self._saving = False
         self._save_text = self.save_button.text()
         self._clean_state: tuple[object, ...] | None = None
+        # One key per opening, sent with every attempt to save a new record: a retry after
+        # a save whose reply was lost returns the record it made instead of a second one.
+        self.client_key = str(uuid.uuid4())
 
     # -- for subclasses --------------------------------------------------
 
@@ -342,6 +346,7 @@ class RecordDialog(QDialog):
 
     def _on_save_done(self, view: Any) -> None:
         self._set_saving(False)
+        self.client_key = str(uuid.uuid4())  # confirmed: a further save is a new one
         self._on_record_saved(view)
         self.mark_clean()
         self.saved.emit(view)

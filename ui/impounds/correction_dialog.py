@@ -146,6 +146,8 @@ class CorrectionDialog(RecordDialog):
             profile=ctx.profile,
             notes=self.notes.toPlainText(),
             transfer_to=self.transfer_to.text() if kind == "transferred" else "",
+            corrects_id=self._current.id,
+            client_key=self.client_key,
         )
 
     def _on_record_saved(self, view: ImpoundView) -> None:

@@ -135,6 +135,7 @@ class DispositionDialog(RecordDialog):
                 ctx.profile,
                 at=at,
                 notes=notes,
+                client_key=self.client_key,
             )
         elif self.kind == "euthanized":
             self.save_with(
@@ -147,11 +148,14 @@ class DispositionDialog(RecordDialog):
                 basis=self.basis.currentData(),
                 decided_by=self.decided_by.text(),
                 notes=notes,
+                client_key=self.client_key,
             )
-        elif self.kind == "died":
-            self.save_with(record_death, ctx.db, ctx.actor, v.id, ctx.profile, at=at, notes=notes)
         else:
-            self.save_with(record_escape, ctx.db, ctx.actor, v.id, ctx.profile, at=at, notes=notes)
+            service = record_death if self.kind == "died" else record_escape
+            self.save_with(
+                service, ctx.db, ctx.actor, v.id, ctx.profile, at=at, notes=notes,
+                client_key=self.client_key,
+            )  # fmt: skip
 
     def confirmation_text(self) -> str:
         """The question Record asks: the animal and the disposition, by name."""

@@ -469,7 +469,14 @@ class IntakeDialog(RecordDialog):
             self._save_after_check = True  # the warning must be seen before saving
             self.check_repeat()
             return
-        self.save_with(intake, self.ctx.db, self.ctx.actor, self.read_input(), self.ctx.profile)
+        self.save_with(
+            intake,
+            self.ctx.db,
+            self.ctx.actor,
+            self.read_input(),
+            self.ctx.profile,
+            client_key=self.client_key,
+        )
 
     def _on_save_failed(self, exc: BaseException) -> bool:
         handled = super()._on_save_failed(exc)

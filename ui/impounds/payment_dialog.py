@@ -249,6 +249,7 @@ class PaymentDialog(RecordDialog):
             self._view.id,
             self.read_input(),
             self.ctx.profile,
+            client_key=self.client_key,
         )
 
     def _on_record_saved(self, _fees: FeeSummary) -> None:

@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from fieldops.errors import StaleRecordError
 from fieldops.permissions import Permission, permitted
 from fieldops.services.history import record_history
 from fieldops.services.impound_views import ImpoundView
@@ -262,13 +263,22 @@ class ImpoundmentDialog(QDialog):
             self.ctx.actor,
             self._view.id,
             kennel,
+            expected_version=self._view.version,
             owner=self,
             on_done=self._on_kennel_moved,
+            on_error=self._on_kennel_move_failed,
         )
 
     def _on_kennel_moved(self, _result: None) -> None:
         self.banner.show_note("Kennel changed.")
         self.ctx.bus.changed.emit("impoundment", self._view.id)
+
+    def _on_kennel_move_failed(self, exc: BaseException) -> bool:
+        if not isinstance(exc, StaleRecordError):
+            return False  # the usual error report
+        self.banner.show_error(str(exc))  # another workstation changed it: show theirs
+        self.reload()
+        return True
 
     def _on_bus_changed(self, entity: str, entity_id: int) -> None:
         if entity == "impoundment" and entity_id in (self._view.id, 0):

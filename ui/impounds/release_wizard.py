@@ -13,6 +13,7 @@ vicious declaration); nothing else can be overridden.
 
 from __future__ import annotations
 
+import uuid
 from dataclasses import dataclass
 from functools import partial
 
@@ -381,6 +382,8 @@ class ReleaseWizardDialog(QWizard):
         self.setButtonText(QWizard.WizardButton.FinishButton, RELEASE_BUTTON)
         self._releasing = False
         self.released: ImpoundView | None = None
+        # Sent with every attempt: a retry after a lost reply returns the release it made.
+        self.client_key = str(uuid.uuid4())
 
     def finish_button(self) -> QPushButton:
         button = self.button(QWizard.WizardButton.FinishButton)
@@ -403,6 +406,7 @@ class ReleaseWizardDialog(QWizard):
             self.view.id,
             self.requirements.request(),
             self.ctx.profile,
+            client_key=self.client_key,
             owner=self,
             on_done=self._on_released,
             on_error=self._on_release_failed,

@@ -306,7 +306,14 @@ class AnimalDialog(RecordDialog):
             return
         ctx, a = self.ctx, self._animal
         if a is None:
-            self.save_with(create_animal, ctx.db, ctx.actor, self.read_input(), today=ctx.today())
+            self.save_with(
+                create_animal,
+                ctx.db,
+                ctx.actor,
+                self.read_input(),
+                today=ctx.today(),
+                client_key=self.client_key,
+            )
         else:
             self.save_with(
                 update_animal,

@@ -234,7 +234,12 @@ class PersonDialog(RecordDialog):
         ctx, p = self.ctx, self._person
         if p is None:
             self.save_with(
-                create_person, ctx.db, ctx.actor, self.read_input(), allow_duplicate=allow_duplicate
+                create_person,
+                ctx.db,
+                ctx.actor,
+                self.read_input(),
+                allow_duplicate=allow_duplicate,
+                client_key=self.client_key,
             )
         else:
             self.save_with(

@@ -89,6 +89,7 @@ class VaccinationDialog(RecordDialog):
             self._animal.id,
             self.read_input(),
             today=self.ctx.today(),
+            client_key=self.client_key,
         )
 
     def _expire_after(self, years: int) -> None:

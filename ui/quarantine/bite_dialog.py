@@ -192,7 +192,12 @@ class BiteDialog(RecordDialog):
 
     def save(self) -> None:
         self.save_with(
-            report_bite, self.ctx.db, self.ctx.actor, self.bite_input(), self.ctx.profile
+            report_bite,
+            self.ctx.db,
+            self.ctx.actor,
+            self.bite_input(),
+            self.ctx.profile,
+            client_key=self.client_key,
         )
 
     def _on_record_saved(self, _reported: Reported) -> None:

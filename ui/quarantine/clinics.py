@@ -4,7 +4,9 @@ its licence status; everyone reads it. A clinic quarantine is ordered only at a 
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Callable
+from functools import partial
 
 from PySide6.QtCore import QModelIndex
 from PySide6.QtWidgets import (
@@ -46,6 +48,7 @@ class ClinicsWidget(QGroupBox):
     def __init__(self, ctx: AppContext, parent: QWidget | None = None) -> None:
         super().__init__("Veterinary clinics (bite quarantines)", parent)
         self.ctx = ctx
+        self.client_key = str(uuid.uuid4())  # a new clinic's save, kept across its retries
         self.setObjectName("ClinicsWidget")
         self.model = ListTableModel(COLUMNS, parent=self)
         self.view = RecordTableView()
@@ -115,7 +118,8 @@ class ClinicsWidget(QGroupBox):
         self.ctx.tasks.run(fn, *args, owner=self, on_done=self._on_saved, on_error=self._on_failed)
 
     def _on_add_button_clicked(self) -> None:
-        self._run(create_clinic, self.ctx.db, self.ctx.actor, self._input())
+        add = partial(create_clinic, client_key=self.client_key)
+        self._run(add, self.ctx.db, self.ctx.actor, self._input())
 
     def _on_change_button_clicked(self) -> None:
         c = self.model.row_object(self.view.current_row())
@@ -125,6 +129,7 @@ class ClinicsWidget(QGroupBox):
         self._run(update_clinic, self.ctx.db, self.ctx.actor, c.id, c.version, self._input())
 
     def _on_saved(self, clinic: ClinicView) -> None:
+        self.client_key = str(uuid.uuid4())  # the next Add is another clinic
         self.banner.show_note(f"Saved {clinic.name}.")
         self.ctx.bus.changed.emit("clinic", clinic.id)
         self.refresh()

@@ -162,22 +162,31 @@ class EventDialog(RecordDialog):
         citation = self.citation.text()
         k = self.kind
         # Each kind's service with its arguments bound; only the chosen one is run.
+        ck = self.client_key  # the same key for every retry of this save
         calls: dict[str, Callable[[], qs.Done]] = {
-            "delivered": lambda: qs.record_delivery(c, a, rid, at, p, notes),
+            "delivered": lambda: qs.record_delivery(c, a, rid, at, p, notes, client_key=ck),
             "broken_home": lambda: qs.record_broken_home(
-                c, a, rid, at, clinic_id, p, citation=citation, notes=notes
+                c, a, rid, at, clinic_id, p, citation=citation, notes=notes, client_key=ck
             ),
-            "extended": lambda: qs.extend_period(c, a, rid, day, who, p, notes),
-            "signs_of_rabies": lambda: qs.record_signs_of_rabies(c, a, rid, at, who, p, notes),
-            "died": lambda: qs.record_death(c, a, rid, "died", at, p, notes),
-            "euthanized": lambda: qs.record_death(c, a, rid, "euthanized", at, p, notes),
-            "specimen_sent": lambda: qs.record_specimen_sent(c, a, rid, at, who, p, notes),
-            "escaped": lambda: qs.record_escape(c, a, rid, at, p, notes),
-            "released": lambda: qs.release_certified(c, a, rid, at, who, p, notes),
+            "extended": lambda: qs.extend_period(c, a, rid, day, who, p, notes, client_key=ck),
+            "signs_of_rabies": lambda: qs.record_signs_of_rabies(
+                c, a, rid, at, who, p, notes, client_key=ck
+            ),
+            "died": lambda: qs.record_death(c, a, rid, "died", at, p, notes, client_key=ck),
+            "euthanized": lambda: qs.record_death(
+                c, a, rid, "euthanized", at, p, notes, client_key=ck
+            ),
+            "specimen_sent": lambda: qs.record_specimen_sent(
+                c, a, rid, at, who, p, notes, client_key=ck
+            ),
+            "escaped": lambda: qs.record_escape(c, a, rid, at, p, notes, client_key=ck),
+            "released": lambda: qs.release_certified(c, a, rid, at, who, p, notes, client_key=ck),
             "certificate_received": lambda: qs.record_certificate_received(
-                c, a, rid, day, p, notes
+                c, a, rid, day, p, notes, client_key=ck
             ),
-            "referral_sent": lambda: qs.record_referral_sent(c, a, rid, at, who, notes),
+            "referral_sent": lambda: qs.record_referral_sent(
+                c, a, rid, at, who, notes, client_key=ck
+            ),
         }
         self.save_with(calls[k])
 
@@ -257,6 +266,7 @@ class ExamDialog(RecordDialog):
                 self.clinic.currentData(),
             ),
             self.ctx.profile,
+            client_key=self.client_key,
         )
 
     def _on_record_saved(self, done: qs.Done) -> None:

@@ -132,6 +132,7 @@ class NoticeDialog(CaseActionDialog):
             ),
             self.ctx.profile,
             version=self.case.version,
+            client_key=self.client_key,
         )
 
 
@@ -199,6 +200,7 @@ class OutcomeDialog(CaseActionDialog):
             ),
             self.ctx.profile,
             version=self.case.version,
+            client_key=self.client_key,
         )
 
 
@@ -227,6 +229,7 @@ class StepDialog(CaseActionDialog):
             StepInput(self.kind.currentData(), _day(self.due_on), self.what.toPlainText()),
             self.ctx.profile,
             version=self.case.version,
+            client_key=self.client_key,
         )
 
 
@@ -300,4 +303,5 @@ class EndingDialog(CaseActionDialog):
             ),
             self.ctx.profile,
             version=self.case.version,
+            client_key=self.client_key,
         )

@@ -273,7 +273,14 @@ class DeclarationDialog(RecordDialog):
         )
 
     def save(self) -> None:
-        self.save_with(declare, self.ctx.db, self.ctx.actor, self.read(), self.ctx.profile)
+        self.save_with(
+            declare,
+            self.ctx.db,
+            self.ctx.actor,
+            self.read(),
+            self.ctx.profile,
+            client_key=self.client_key,
+        )
 
     def _on_record_saved(self, view: CaseView) -> None:
         self.ctx.bus.changed.emit("vicious_case", view.id)

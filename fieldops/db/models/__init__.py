@@ -32,6 +32,7 @@ from fieldops.db.models.registry import (
     RabiesVaccination,
     StaffUser,
 )
+from fieldops.db.models.saves import SaveKey
 from fieldops.db.models.vicious import (
     CASE_STATUSES,
     DECLARED_STATUSES,
@@ -77,6 +78,7 @@ __all__ = [
     "QuarantineExam",
     "RabiesVaccination",
     "ReleaseEvidence",
+    "SaveKey",
     "StaffUser",
     "ViciousCase",
     "ViciousDeclaration",

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from fieldops.db.engine import Database
@@ -26,7 +27,15 @@ from fieldops.rules.quarantine import (
     referral_why,
 )
 from fieldops.services import validate as v
-from fieldops.services.context import Actor, audit, jsonable, now, snapshot
+from fieldops.services.context import (
+    Actor,
+    audit,
+    existing_save,
+    jsonable,
+    now,
+    remember_save,
+    snapshot,
+)
 from fieldops.services.quarantine.clinics import licensed_clinic
 from fieldops.services.quarantine.plan import refresh
 
@@ -234,11 +243,22 @@ def propose(db: Database, inp: BiteInput, profile: Profile) -> Proposal:
 
 
 @requires(Permission.BITE_REPORTS)
-def report_bite(db: Database, actor: Actor, inp: BiteInput, profile: Profile) -> Reported:
+def report_bite(
+    db: Database,
+    actor: Actor,
+    inp: BiteInput,
+    profile: Profile,
+    *,
+    client_key: str | None = None,
+) -> Reported:
     """Record a bite and, for a dog or cat, order its quarantine (58-527); a bite by any
-    other animal is logged for referral to the health officer."""
+    other animal is logged for referral to the health officer. A retry with the same
+    ``client_key`` returns the report already recorded."""
     at = now()
     with db.write() as s:
+        if (done := existing_save(s, client_key, "bite_report", actor)) is not None:
+            ordered = s.scalar(select(Quarantine.id).where(Quarantine.bite_report_id == done))
+            return Reported(done, ordered)
         proposal, animal_id, owner_id = _check(s, inp, profile, at)
         plan = proposal.plan
         clinic = None
@@ -299,6 +319,7 @@ def report_bite(db: Database, actor: Actor, inp: BiteInput, profile: Profile) ->
                 ),
             ),
         )
+        remember_save(s, client_key, "bite_report", bite.id, actor)
         if plan is None:
             return Reported(bite.id, None)
         label = (

@@ -16,7 +16,15 @@ from fieldops.db.models import Clinic
 from fieldops.errors import Collector, StaleRecordError, ValidationError
 from fieldops.permissions import Permission, requires
 from fieldops.services import validate as v
-from fieldops.services.context import Actor, audit, changed_only, fetch, snapshot
+from fieldops.services.context import (
+    Actor,
+    audit,
+    changed_only,
+    existing_save,
+    fetch,
+    remember_save,
+    snapshot,
+)
 
 FIELDS = ("name", "address", "phone", "licensed", "is_pound")
 
@@ -81,9 +89,14 @@ def _validate(s: Session, inp: ClinicInput, clinic_id: int | None) -> ClinicInpu
 
 
 @requires(Permission.CLINICS)
-def create_clinic(db: Database, actor: Actor, inp: ClinicInput) -> ClinicView:
-    """Register a clinic (a supervisor's task)."""
+def create_clinic(
+    db: Database, actor: Actor, inp: ClinicInput, *, client_key: str | None = None
+) -> ClinicView:
+    """Register a clinic (a supervisor's task); a retry with the same ``client_key``
+    returns the clinic already registered."""
     with db.write() as s:
+        if (done := existing_save(s, client_key, "clinic", actor)) is not None:
+            return _view(fetch(s, Clinic, done))
         inp = _validate(s, inp, None)
         clinic = Clinic(
             name=inp.name,
@@ -95,6 +108,7 @@ def create_clinic(db: Database, actor: Actor, inp: ClinicInput) -> ClinicView:
         s.add(clinic)
         s.flush()
         audit(s, actor, "create", "clinic", clinic.id, after=snapshot(clinic, FIELDS))
+        remember_save(s, client_key, "clinic", clinic.id, actor)
         return _view(clinic)
 
 

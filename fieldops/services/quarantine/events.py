@@ -30,7 +30,15 @@ from fieldops.rules.quarantine import (
     plan_after_broken_home,
 )
 from fieldops.services import validate as v
-from fieldops.services.context import Actor, audit, fetch, jsonable, now
+from fieldops.services.context import (
+    Actor,
+    audit,
+    existing_save,
+    fetch,
+    jsonable,
+    now,
+    remember_save,
+)
 from fieldops.services.quarantine.bites import FUTURE_SLACK
 from fieldops.services.quarantine.clinics import licensed_clinic
 from fieldops.services.quarantine.fixes import bitten_at_of, corrections_of
@@ -101,6 +109,7 @@ def _event(
     received_on: date | None = None,
     citation: str = "",
     notes: str = "",
+    client_key: str | None = None,
 ) -> QuarantineEvent:
     c = Collector()
     col = QuarantineEvent.__table__.c
@@ -123,7 +132,18 @@ def _event(
     )
     s.add(e)
     s.flush()
+    remember_save(s, client_key, "quarantine_event", e.id, actor)
     return e
+
+
+def _retried(s: Session, key: str | None, actor: Actor) -> Done | None:
+    """What the save with ``key`` already recorded; None for a new save."""
+    done = existing_save(s, key, "quarantine_event", actor)
+    if done is None:
+        return None
+    e = fetch(s, QuarantineEvent, done)
+    q = s.scalar(select(Quarantine.id).where(Quarantine.bite_report_id == e.bite_report_id))
+    return Done(q, e.bite_report_id)
 
 
 def _data(e: QuarantineEvent) -> dict[str, Any]:
@@ -148,13 +168,23 @@ class ExamInput:
 
 @requires(Permission.QUARANTINES)
 def record_exam(
-    db: Database, actor: Actor, quarantine_id: int, inp: ExamInput, profile: Profile
+    db: Database,
+    actor: Actor,
+    quarantine_id: int,
+    inp: ExamInput,
+    profile: Profile,
+    *,
+    client_key: str | None = None,
 ) -> Done:
     """An examination by a veterinarian (58-527(b)). One on none of the required days is
     accepted with a warning naming the required exam still missing; a finding of death
-    closes the quarantine as died."""
+    closes the quarantine as died. A retry with the same ``client_key`` records nothing."""
     today = to_local(now(), profile).date()
     with db.write() as s:
+        if (done := existing_save(s, client_key, "quarantine_exam", actor)) is not None:
+            made = fetch(s, QuarantineExam, done)
+            q = fetch(s, Quarantine, made.quarantine_id)
+            return Done(q.id, q.bite_report_id, made.warning)
         q, bite, st = _locked(s, quarantine_id, profile)
         _open(st, "an examination")
         c = Collector()
@@ -226,6 +256,7 @@ def record_exam(
                 notes=f"Found dead at the examination on {format_day(inp.examined_on)}.",
             )
             audit(s, actor, "quarantine_died", "quarantine", q.id, after=_data(e))
+        remember_save(s, client_key, "quarantine_exam", x.id, actor)
         refresh(s, bite, q, profile)
         return Done(q.id, bite.id, warning)
 
@@ -241,10 +272,14 @@ def record_delivery(
     at: datetime | None,
     profile: Profile,
     notes: str = "",
+    *,
+    client_key: str | None = None,
 ) -> Done:
     """The animal was delivered to the clinic; a delivery after the deadline is recorded
     with a warning (it is a fact, and the deadline stays on the record)."""
     with db.write() as s:
+        if (done := _retried(s, client_key, actor)) is not None:
+            return done
         q, bite, st = _locked(s, quarantine_id, profile)
         _open(st, "a delivery")
         if st.plan.placement != "clinic":
@@ -256,7 +291,16 @@ def record_delivery(
         _when(c, "at", at, "When it was delivered", start, "the order to deliver it")
         c.raise_if_any()
         assert at is not None  # _when refused a missing time
-        e = _event(s, actor, bite, "delivered", at, clinic_id=st.clinic_id, notes=notes)
+        e = _event(
+            s,
+            actor,
+            bite,
+            "delivered",
+            at,
+            clinic_id=st.clinic_id,
+            notes=notes,
+            client_key=client_key,
+        )
         audit(s, actor, "quarantine_delivered", "quarantine", q.id, after=_data(e))
         refresh(s, bite, q, profile)
         late = st.plan.deliver_by is not None and at > st.plan.deliver_by
@@ -274,10 +318,13 @@ def record_broken_home(
     *,
     citation: str = "",
     notes: str = "",
+    client_key: str | None = None,
 ) -> Done:
     """Found at large or not confined: to a licensed clinic for the balance of the period,
     the exam schedule kept; a citation may be recorded (58-527(b))."""
     with db.write() as s:
+        if (done := _retried(s, client_key, actor)) is not None:
+            return done
         q, bite, st = _locked(s, quarantine_id, profile)
         _open(st, "a broken home quarantine")
         c = Collector()
@@ -292,7 +339,15 @@ def record_broken_home(
             raise ValidationError({"at": f"Cannot move it to a clinic: {exc}."}) from None
         clinic = licensed_clinic(s, clinic_id, "clinic_id")
         e = _event(
-            s, actor, bite, "broken_home", at, clinic_id=clinic.id, citation=citation, notes=notes
+            s,
+            actor,
+            bite,
+            "broken_home",
+            at,
+            clinic_id=clinic.id,
+            citation=citation,
+            notes=notes,
+            client_key=client_key,
         )
         audit(s, actor, "quarantine_broken_home", "quarantine", q.id, after=_data(e))
         refresh(s, bite, q, profile)
@@ -308,9 +363,13 @@ def extend_period(
     veterinarian: str,
     profile: Profile,
     notes: str = "",
+    *,
+    client_key: str | None = None,
 ) -> Done:
     """The veterinarian extends the observation period (58-527(b)): a new last day."""
     with db.write() as s:
+        if (done := _retried(s, client_key, actor)) is not None:
+            return done
         q, bite, st = _locked(s, quarantine_id, profile)
         _open(st, "an extension")
         c = Collector()
@@ -334,6 +393,7 @@ def extend_period(
             who=veterinarian,
             new_last_day=new_last_day,
             notes=notes,
+            client_key=client_key,
         )
         audit(s, actor, "quarantine_extended", "quarantine", q.id, after=_data(e))
         refresh(s, bite, q, profile)
@@ -349,9 +409,13 @@ def record_signs_of_rabies(
     health_officer: str,
     profile: Profile,
     notes: str = "",
+    *,
+    client_key: str | None = None,
 ) -> Done:
     """Signs of rabies: the health officer notified (who, when)."""
     with db.write() as s:
+        if (done := _retried(s, client_key, actor)) is not None:
+            return done
         q, bite, st = _locked(s, quarantine_id, profile)
         _open(st, "signs of rabies")
         c = Collector()
@@ -366,7 +430,16 @@ def record_signs_of_rabies(
         )
         c.raise_if_any()
         assert notified_at is not None
-        e = _event(s, actor, bite, "signs_of_rabies", notified_at, who=health_officer, notes=notes)
+        e = _event(
+            s,
+            actor,
+            bite,
+            "signs_of_rabies",
+            notified_at,
+            who=health_officer,
+            notes=notes,
+            client_key=client_key,
+        )
         audit(s, actor, "quarantine_signs", "quarantine", q.id, after=_data(e))
         refresh(s, bite, q, profile)
         return Done(q.id, bite.id)
@@ -381,19 +454,23 @@ def record_death(
     at: datetime | None,
     profile: Profile,
     notes: str = "",
+    *,
+    client_key: str | None = None,
 ) -> Done:
     """The animal died or was euthanized: the quarantine closes; the specimen goes to the State
     Laboratory of Hygiene (record it with ``record_specimen_sent``)."""
     if kind not in ("died", "euthanized"):
         raise ValidationError({"kind": "Say whether the animal died or was euthanized."})
     with db.write() as s:
+        if (done := _retried(s, client_key, actor)) is not None:
+            return done
         q, bite, st = _locked(s, quarantine_id, profile)
         _open(st, "a death")
         c = Collector()
         _when(c, "at", at, "When", q.ordered_at, "the order")
         c.raise_if_any()
         assert at is not None  # _when refused a missing time
-        e = _event(s, actor, bite, kind, at, notes=notes)
+        e = _event(s, actor, bite, kind, at, notes=notes, client_key=client_key)
         if kind == "died":
             audit(s, actor, "quarantine_died", "quarantine", q.id, after=_data(e))
         else:
@@ -411,9 +488,13 @@ def record_specimen_sent(
     sent_by: str,
     profile: Profile,
     notes: str = "",
+    *,
+    client_key: str | None = None,
 ) -> Done:
     """The specimen went to the State Laboratory of Hygiene: when, by whom."""
     with db.write() as s:
+        if (done := _retried(s, client_key, actor)) is not None:
+            return done
         q, bite, st = _locked(s, quarantine_id, profile)
         if st.status not in ("died", "euthanized"):
             raise ValidationError(
@@ -426,7 +507,9 @@ def record_specimen_sent(
         _when(c, "at", at, "When it was sent", st.closed_at or q.ordered_at, "the death")
         c.raise_if_any()
         assert at is not None  # _when refused a missing time
-        e = _event(s, actor, bite, "specimen_sent", at, who=sent_by, notes=notes)
+        e = _event(
+            s, actor, bite, "specimen_sent", at, who=sent_by, notes=notes, client_key=client_key
+        )
         audit(s, actor, "quarantine_specimen", "quarantine", q.id, after=_data(e))
         return Done(q.id, bite.id)
 
@@ -439,16 +522,20 @@ def record_escape(
     at: datetime | None,
     profile: Profile,
     notes: str = "",
+    *,
+    client_key: str | None = None,
 ) -> Done:
     """The animal escaped: the quarantine closes as escaped."""
     with db.write() as s:
+        if (done := _retried(s, client_key, actor)) is not None:
+            return done
         q, bite, st = _locked(s, quarantine_id, profile)
         _open(st, "an escape")
         c = Collector()
         _when(c, "at", at, "When it escaped", q.ordered_at, "the order")
         c.raise_if_any()
         assert at is not None  # _when refused a missing time
-        e = _event(s, actor, bite, "escaped", at, notes=notes)
+        e = _event(s, actor, bite, "escaped", at, notes=notes, client_key=client_key)
         audit(s, actor, "quarantine_escaped", "quarantine", q.id, after=_data(e))
         refresh(s, bite, q, profile)
         return Done(q.id, bite.id)
@@ -463,10 +550,14 @@ def release_certified(
     veterinarian: str,
     profile: Profile,
     notes: str = "",
+    *,
+    client_key: str | None = None,
 ) -> Done:
     """Release with the veterinarian's certification of no signs of rabies (58-527(b)): not
     before the last day, every required examination done, the last without signs."""
     with db.write() as s:
+        if (done := _retried(s, client_key, actor)) is not None:
+            return done
         q, bite, st = _locked(s, quarantine_id, profile)
         _open(st, "a release")
         c = Collector()
@@ -498,7 +589,9 @@ def release_certified(
                     "free of signs of rabies: it cannot be certified."
                 }
             )
-        e = _event(s, actor, bite, "released", at, who=veterinarian, notes=notes)
+        e = _event(
+            s, actor, bite, "released", at, who=veterinarian, notes=notes, client_key=client_key
+        )
         audit(s, actor, "quarantine_released", "quarantine", q.id, after=_data(e))
         refresh(s, bite, q, profile)
         return Done(q.id, bite.id)
@@ -512,11 +605,15 @@ def record_certificate_received(
     received_on: date | None,
     profile: Profile,
     notes: str = "",
+    *,
+    client_key: str | None = None,
 ) -> Done:
     """The owner returned the certification of quarantine (58-527(d)); late is recorded as
     late."""
     today = to_local(now(), profile).date()
     with db.write() as s:
+        if (done := _retried(s, client_key, actor)) is not None:
+            return done
         q, bite, st = _locked(s, quarantine_id, profile)
         if st.status in ("died", "euthanized", "escaped"):
             raise ValidationError(
@@ -545,7 +642,14 @@ def record_certificate_received(
         c.raise_if_any()
         assert received_on is not None
         e = _event(
-            s, actor, bite, "certificate_received", now(), received_on=received_on, notes=notes
+            s,
+            actor,
+            bite,
+            "certificate_received",
+            now(),
+            received_on=received_on,
+            notes=notes,
+            client_key=client_key,
         )
         audit(s, actor, "quarantine_certificate", "quarantine", q.id, after=_data(e))
         refresh(s, bite, q, profile)
@@ -561,9 +665,13 @@ def record_referral_sent(
     at: datetime | None,
     health_officer: str,
     notes: str = "",
+    *,
+    client_key: str | None = None,
 ) -> Done:
     """A bite by an animal that is neither a dog nor a cat, referred to the health officer."""
     with db.write() as s:
+        if (done := _retried(s, client_key, actor)) is not None:
+            return done
         bite = fetch(s, BiteReport, bite_report_id)
         if not bite.referral:
             raise ValidationError({"who": "This bite is quarantined, not referred."})
@@ -575,7 +683,16 @@ def record_referral_sent(
         _when(c, "at", at, "When it was referred", bitten_at, "the bite")
         c.raise_if_any()
         assert at is not None  # _when refused a missing time
-        e = _event(s, actor, bite, "referral_sent", at, who=health_officer, notes=notes)
+        e = _event(
+            s,
+            actor,
+            bite,
+            "referral_sent",
+            at,
+            who=health_officer,
+            notes=notes,
+            client_key=client_key,
+        )
         audit(s, actor, "bite_referral", "bite_report", bite.id, after=_data(e))
         return Done(None, bite.id)
 

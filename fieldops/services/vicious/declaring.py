@@ -19,9 +19,9 @@ from fieldops.rules import Profile, check_declaration
 from fieldops.rules import vicious as rules
 from fieldops.services import validate as v
 from fieldops.services.animals import load_animal
-from fieldops.services.context import Actor, audit, jsonable, now
+from fieldops.services.context import Actor, audit, existing_save, jsonable, now, remember_save
 from fieldops.services.people import format_address, load_person
-from fieldops.services.vicious.cases import build_view, describe
+from fieldops.services.vicious.cases import build_view, describe, load
 from fieldops.services.vicious.views import CaseView
 
 
@@ -176,14 +176,24 @@ def _resolve(
 
 
 @requires(Permission.VICIOUS_CASES)
-def declare(db: Database, actor: Actor, inp: DeclarationInput, profile: Profile) -> CaseView:
+def declare(
+    db: Database,
+    actor: Actor,
+    inp: DeclarationInput,
+    profile: Profile,
+    *,
+    client_key: str | None = None,
+) -> CaseView:
     """Declare the animal vicious (58-524(a)), or, when the officer finds an exception that
     applies (58-524(a)(2)), record the refusal with the rules' reasons: either way a case.
 
-    Missing grounds, findings or incident details are field errors and nothing is written."""
+    Missing grounds, findings or incident details are field errors and nothing is written.
+    A retry with the same ``client_key`` returns the case already made."""
     at = now()
     c = validate_declaration(inp, at)
     with db.write() as s:
+        if (done := existing_save(s, client_key, "vicious_case", actor)) is not None:
+            return build_view(s, load(s, done), profile)
         known = v.exists(c, s, Animal, inp.animal_id, "animal_id", "The animal")
         if not known & v.exists(c, s, Person, inp.owner_id, "owner_id", "The owner"):
             c.raise_if_any()
@@ -293,4 +303,5 @@ def declare(db: Database, actor: Actor, inp: DeclarationInput, profile: Profile)
                 after=after,
                 reason=" ".join(check.reasons),
             )
+        remember_save(s, client_key, "vicious_case", case.id, actor)
         return build_view(s, case, profile)

@@ -14,7 +14,7 @@ from fieldops.permissions import Permission, requires
 from fieldops.rules import Profile, vicious_notice_deadline
 from fieldops.rules import vicious as rules
 from fieldops.services import validate as v
-from fieldops.services.context import Actor, audit, jsonable, now
+from fieldops.services.context import Actor, audit, existing_save, jsonable, now, remember_save
 from fieldops.services.vicious.cases import build_view, load, set_summary
 from fieldops.services.vicious.views import CaseView
 
@@ -37,6 +37,7 @@ def serve_notice(
     profile: Profile,
     *,
     version: int | None = None,
+    client_key: str | None = None,
 ) -> CaseView:
     """Record the notice served, with its deadline from the rules (48 hours, Sundays and
     legal holidays left out). A notice served again (a defect in the first) needs a note
@@ -67,6 +68,8 @@ def serve_notice(
     c.raise_if_any()
     assert inp.served_at is not None
     with db.write() as s:
+        if (done := existing_save(s, client_key, "vicious_action", actor)) is not None:
+            return build_view(s, load(s, done), profile)  # a retry: already recorded
         case = load(s, case_id, lock=True, version=version)
         if case.status not in ("declared", "served"):
             raise ValidationError(
@@ -124,4 +127,5 @@ def serve_notice(
         )
         set_summary(s, actor, case, "notice served", status="served", notice_deadline=deadline)
         s.flush()
+        remember_save(s, client_key, "vicious_action", case.id, actor)
         return build_view(s, case, profile)

@@ -20,7 +20,7 @@ from fieldops.permissions import Permission, requires
 from fieldops.rules import Profile, format_instant, to_local
 from fieldops.rules import vicious as rules
 from fieldops.services import validate as v
-from fieldops.services.context import Actor, audit, jsonable, now
+from fieldops.services.context import Actor, audit, existing_save, jsonable, now, remember_save
 from fieldops.services.vicious.cases import build_view, load, next_step_due, set_summary
 from fieldops.services.vicious.views import CaseView
 
@@ -54,6 +54,7 @@ def record_outcome(
     profile: Profile,
     *,
     version: int | None = None,
+    client_key: str | None = None,
 ) -> CaseView:
     """Destroyed (by whom, proof), removed from the city (to where, confirmed how), or not
     complied, found only once the notice's deadline has passed (58-524(c)(2))."""
@@ -75,6 +76,8 @@ def record_outcome(
     c.raise_if_any()
     assert inp.at is not None
     with db.write() as s:
+        if (done := existing_save(s, client_key, "vicious_action", actor)) is not None:
+            return build_view(s, load(s, done), profile)  # a retry: already recorded
         case = load(s, case_id, lock=True, version=version)
         if case.status != "served":
             raise ValidationError(
@@ -127,6 +130,7 @@ def record_outcome(
         # The notice is answered: no deadline is in force any more (the notice row keeps it).
         set_summary(s, actor, case, rules.OUTCOMES[inp.kind], status=inp.kind, notice_deadline=None)
         s.flush()
+        remember_save(s, client_key, "vicious_action", case.id, actor)
         return build_view(s, case, profile)
 
 
@@ -146,6 +150,7 @@ def add_step(
     profile: Profile,
     *,
     version: int | None = None,
+    client_key: str | None = None,
 ) -> CaseView:
     """A next step after the owner did not comply: court action (c)(3), seizure (c)(1) or
     immediate action (c)(4), with the day it is due."""
@@ -156,6 +161,8 @@ def add_step(
     v.optional_len(c, "what", (inp.what or "").strip(), "What is to be done", 4000)
     c.raise_if_any()
     with db.write() as s:
+        if (done := existing_save(s, client_key, "vicious_action", actor)) is not None:
+            return build_view(s, load(s, done), profile)  # a retry: already recorded
         case = load(s, case_id, lock=True, version=version)
         if case.status != "not_complied":
             raise ValidationError({"case": "Next steps follow a notice not complied with."})
@@ -179,6 +186,7 @@ def add_step(
         )
         set_summary(s, actor, case, "next step added", next_step_due=next_step_due(s, case.id))
         s.flush()
+        remember_save(s, client_key, "vicious_action", case.id, actor)
         return build_view(s, case, profile)
 
 
@@ -243,6 +251,7 @@ def end_declaration(
     profile: Profile,
     *,
     version: int | None = None,
+    client_key: str | None = None,
 ) -> CaseView:
     """Withdraw or overturn a declaration: a new event with its reason, by a supervisor;
     the declaration itself stays as it was made."""
@@ -261,6 +270,8 @@ def end_declaration(
     v.required(c, "reason", (inp.reason or "").strip(), "The reason", 4000)
     c.raise_if_any()
     with db.write() as s:
+        if (done := existing_save(s, client_key, "vicious_action", actor)) is not None:
+            return build_view(s, load(s, done), profile)  # a retry: already recorded
         case = load(s, case_id, lock=True, version=version)
         if case.status not in DECLARED_STATUSES:
             raise ValidationError(
@@ -303,4 +314,5 @@ def end_declaration(
             next_step_due=None,
         )
         s.flush()
+        remember_save(s, client_key, "vicious_action", case.id, actor)
         return build_view(s, case, profile)
