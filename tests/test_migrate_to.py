@@ -34,6 +34,7 @@ from fieldops.db.models import (
     Impoundment,
     ImpoundPhoto,
     QuarantineCorrection,
+    SaveKey,
     ViciousStepDone,
 )
 from fieldops.errors import PermissionDeniedError
@@ -107,6 +108,13 @@ def _fill_what_the_demo_leaves_empty(path: Path) -> None:
                         recorded_at=at,
                     ),
                     AppSetting(key="idle_lock_minutes", value="15"),
+                    SaveKey(
+                        key=uuid.uuid4().hex,
+                        entity="person",
+                        entity_id=person.id,
+                        actor="demo-admin",
+                        created_at=at,
+                    ),
                 ]
             )
     finally:
