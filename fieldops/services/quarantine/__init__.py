@@ -36,20 +36,18 @@ from fieldops.services.quarantine.clinics import (
 )
 from fieldops.services.quarantine.corrections import CORRECTABLE, correct_record
 from fieldops.services.quarantine.events import (
-    Done,
-    ExamInput,
     extend_period,
     record_broken_home,
     record_certificate_received,
     record_death,
     record_delivery,
     record_escape,
-    record_exam,
     record_referral_sent,
     record_signs_of_rabies,
     record_specimen_sent,
     release_certified,
 )
+from fieldops.services.quarantine.exams import ExamInput, record_exam
 from fieldops.services.quarantine.fees import ChargeView, Fees, PaymentView, quarantine_fees
 from fieldops.services.quarantine.listing import (
     FILTERS,
@@ -63,6 +61,7 @@ from fieldops.services.quarantine.listing import (
     week_schedule,
 )
 from fieldops.services.quarantine.records import bite_victim_contact, get_bite, get_quarantine
+from fieldops.services.quarantine.steps import Done
 from fieldops.services.quarantine.views import BiteView, QuarantineView
 
 __all__ = [

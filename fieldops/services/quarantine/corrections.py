@@ -32,7 +32,6 @@ from fieldops.rules import Profile
 from fieldops.services import validate as v
 from fieldops.services.context import Actor, audit, now
 from fieldops.services.quarantine.correction_dates import DATED, check_dated, kept
-from fieldops.services.quarantine.events import Done
 from fieldops.services.quarantine.fixes import (
     Key,
     corrected,
@@ -40,6 +39,7 @@ from fieldops.services.quarantine.fixes import (
     corrections_of,
 )
 from fieldops.services.quarantine.plan import refresh
+from fieldops.services.quarantine.steps import Done
 
 __all__ = ["CORRECTABLE", "Key", "correct_record", "corrected", "corrected_fee", "corrections_of"]
 

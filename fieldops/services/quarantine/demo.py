@@ -14,7 +14,7 @@ from fieldops.db.models import Clinic, Impoundment
 from fieldops.modules import Demo
 from fieldops.services.animals import AnimalView
 from fieldops.services.context import now
-from fieldops.services.quarantine import bites, events
+from fieldops.services.quarantine import bites, events, exams
 from fieldops.services.quarantine.clinics import ClinicInput, create_clinic
 
 POUND = "City Animal Control Pound"
@@ -135,11 +135,11 @@ def fill(d: Demo) -> int:
         return bites.report_bite(db, actor, inp, profile)
 
     def exam(q: int, day: date, finding: str = "no_signs", clinic: int | None = None) -> None:
-        events.record_exam(
+        exams.record_exam(
             db,
             actor,
             q,
-            events.ExamInput(
+            exams.ExamInput(
                 day,
                 rng.choice(VETS),
                 finding,

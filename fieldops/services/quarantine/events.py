@@ -7,24 +7,15 @@ A refusal names the field and writes nothing.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from datetime import date, datetime, time
-from decimal import Decimal
-from typing import Any
-
-from sqlalchemy import select
-from sqlalchemy.orm import Session
+from datetime import date, datetime
 
 from fieldops.db.engine import Database
-from fieldops.db.models import BiteReport, Quarantine, QuarantineEvent, QuarantineExam
+from fieldops.db.models import BiteReport, QuarantineEvent
 from fieldops.errors import Collector, ValidationError
 from fieldops.permissions import Permission, requires
 from fieldops.rules import Profile, format_day, to_local
 from fieldops.rules.quarantine import (
-    EXAM_FINDINGS,
     EXAM_SLOTS,
-    exam_slot,
-    exam_warning,
     extend_observation,
     missing_exams,
     plan_after_broken_home,
@@ -33,233 +24,25 @@ from fieldops.services import validate as v
 from fieldops.services.context import (
     Actor,
     audit,
-    existing_save,
     fetch,
-    jsonable,
     now,
-    remember_save,
 )
-from fieldops.services.quarantine.bites import FUTURE_SLACK
 from fieldops.services.quarantine.clinics import licensed_clinic
 from fieldops.services.quarantine.fixes import bitten_at_of, corrections_of
-from fieldops.services.quarantine.plan import State, refresh
-
-_WHO = QuarantineEvent.__table__.c.who  # the limit of every "who" field
-
-CLOSED_WORDS = {
-    "certified": "released with the veterinarian's certification",
-    "died": "closed: the animal died",
-    "euthanized": "closed: the animal was euthanized",
-    "escaped": "closed: the animal escaped",
-}
-
-
-@dataclass(frozen=True)
-class Done:
-    """What a verb did: the quarantine (or bite report) and any warning to show."""
-
-    quarantine_id: int | None
-    bite_report_id: int
-    warning: str = ""
-
-
-def _locked(
-    s: Session, quarantine_id: int, profile: Profile
-) -> tuple[Quarantine, BiteReport, State]:
-    q = s.scalar(select(Quarantine).where(Quarantine.id == quarantine_id).with_for_update())
-    if q is None:
-        q = fetch(s, Quarantine, quarantine_id)  # raises the clear "no such" error
-    bite = fetch(s, BiteReport, q.bite_report_id)
-    return q, bite, refresh(s, bite, q, profile)
-
-
-def _open(st: State, what: str) -> None:
-    if st.status != "open":
-        raise ValidationError(
-            {
-                "status": f"This quarantine is {CLOSED_WORDS[st.status]}; "
-                f"{what} can only be recorded while it is open."
-            }
-        )
-
-
-def _when(
-    c: Collector, field: str, at: datetime | None, label: str, after: datetime, after_words: str
-) -> None:
-    if at is None:
-        c.add(field, f"{label} is required.")
-    elif not v.instant(c, field, at, label):
-        pass  # not a storable date and time: said so
-    elif at > now() + FUTURE_SLACK:
-        c.add(field, f"{label} cannot be in the future.")
-    elif at < after:
-        c.add(field, f"{label} cannot be before {after_words}.")
-
-
-def _event(
-    s: Session,
-    actor: Actor,
-    bite: BiteReport,
-    kind: str,
-    at: datetime,
-    *,
-    who: str = "",
-    clinic_id: int | None = None,
-    new_last_day: date | None = None,
-    received_on: date | None = None,
-    citation: str = "",
-    notes: str = "",
-    client_key: str | None = None,
-) -> QuarantineEvent:
-    c = Collector()
-    col = QuarantineEvent.__table__.c
-    v.optional_len(c, "who", v.clean(who), "Who", col.who)
-    v.optional_len(c, "citation", v.clean(citation), "Citation number", col.citation)
-    v.optional_len(c, "notes", (notes or "").strip(), "Notes", 4000)
-    c.raise_if_any()
-    e = QuarantineEvent(
-        bite_report_id=bite.id,
-        kind=kind,
-        at=at,
-        who=v.clean(who),
-        clinic_id=clinic_id,
-        new_last_day=new_last_day,
-        received_on=received_on,
-        citation=v.clean(citation),
-        notes=(notes or "").strip(),
-        recorded_at=now(),
-        recorded_by=actor.username,
-    )
-    s.add(e)
-    s.flush()
-    remember_save(s, client_key, "quarantine_event", e.id, actor)
-    return e
-
-
-def _retried(s: Session, key: str | None, actor: Actor) -> Done | None:
-    """What the save with ``key`` already recorded; None for a new save."""
-    done = existing_save(s, key, "quarantine_event", actor)
-    if done is None:
-        return None
-    e = fetch(s, QuarantineEvent, done)
-    q = s.scalar(select(Quarantine.id).where(Quarantine.bite_report_id == e.bite_report_id))
-    return Done(q, e.bite_report_id)
-
-
-def _data(e: QuarantineEvent) -> dict[str, Any]:
-    return {
-        k: jsonable(getattr(e, k))
-        for k in ("at", "who", "clinic_id", "new_last_day", "received_on", "citation", "notes")
-        if getattr(e, k) not in (None, "")
-    }
-
-
-# --- exams -------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class ExamInput:
-    examined_on: date | None
-    veterinarian: str
-    finding: str
-    fee: Decimal | None
-    clinic_id: int | None = None
-
-
-@requires(Permission.QUARANTINES)
-def record_exam(
-    db: Database,
-    actor: Actor,
-    quarantine_id: int,
-    inp: ExamInput,
-    profile: Profile,
-    *,
-    client_key: str | None = None,
-) -> Done:
-    """An examination by a veterinarian (58-527(b)). One on none of the required days is
-    accepted with a warning naming the required exam still missing; a finding of death
-    closes the quarantine as died. A retry with the same ``client_key`` records nothing."""
-    today = to_local(now(), profile).date()
-    with db.write() as s:
-        if (done := existing_save(s, client_key, "quarantine_exam", actor)) is not None:
-            made = fetch(s, QuarantineExam, done)
-            q = fetch(s, Quarantine, made.quarantine_id)
-            return Done(q.id, q.bite_report_id, made.warning)
-        q, bite, st = _locked(s, quarantine_id, profile)
-        _open(st, "an examination")
-        c = Collector()
-        if inp.examined_on is None:
-            c.add("examined_on", "The date of the examination is required.")
-        elif not v.day(c, "examined_on", inp.examined_on, "The date of the examination"):
-            pass  # not a date: said so
-        elif inp.examined_on > today:
-            c.add("examined_on", "The examination cannot be in the future.")
-        elif inp.examined_on < st.plan.first_exam_day:
-            c.add(
-                "examined_on",
-                "The examination cannot be before the quarantine was ordered "
-                f"({format_day(st.plan.first_exam_day)}).",
-            )
-        vet = QuarantineExam.__table__.c.veterinarian
-        v.required(c, "veterinarian", v.clean(inp.veterinarian), "The veterinarian", vet)
-        c.check(inp.finding in EXAM_FINDINGS, "finding", "Choose what the veterinarian found.")
-        fee = None
-        if inp.fee is None:
-            c.add("fee", "Enter the fee (0 if none).")
-        elif isinstance(inp.fee, Decimal | int | str) and not isinstance(inp.fee, bool):
-            fee = v.money(c, "fee", inp.fee, "The fee")
-        else:
-            c.add("fee", "Enter the fee in dollars and cents, e.g. 40.00.")
-        c.raise_if_any()
-        assert inp.examined_on is not None and fee is not None
-        if inp.clinic_id is not None:
-            licensed_clinic(s, inp.clinic_id, "clinic_id")
-        slot = exam_slot(st.plan, inp.examined_on, st.done)
-        warning = exam_warning(st.plan, inp.examined_on, st.done)
-        x = QuarantineExam(
-            quarantine_id=q.id,
-            examined_on=inp.examined_on,
-            veterinarian=v.clean(inp.veterinarian),
-            clinic_id=inp.clinic_id,
-            finding=inp.finding,
-            fee=fee,
-            slot=slot,
-            warning=warning,
-            recorded_at=now(),
-            recorded_by=actor.username,
-        )
-        s.add(x)
-        s.flush()
-        audit(
-            s,
-            actor,
-            "quarantine_exam",
-            "quarantine",
-            q.id,
-            after={
-                "examined_on": jsonable(inp.examined_on),
-                "veterinarian": x.veterinarian,
-                "finding": inp.finding,
-                "fee": jsonable(fee),
-                "counts_as": slot or "",
-            },
-            reason=warning,
-        )
-        if inp.finding == "died":
-            at = min(now(), datetime.combine(inp.examined_on, time(12), profile.timezone))
-            e = _event(
-                s,
-                actor,
-                bite,
-                "died",
-                max(at, q.ordered_at),
-                notes=f"Found dead at the examination on {format_day(inp.examined_on)}.",
-            )
-            audit(s, actor, "quarantine_died", "quarantine", q.id, after=_data(e))
-        remember_save(s, client_key, "quarantine_exam", x.id, actor)
-        refresh(s, bite, q, profile)
-        return Done(q.id, bite.id, warning)
-
+from fieldops.services.quarantine.plan import refresh
+from fieldops.services.quarantine.steps import (
+    CLOSED_WORDS,
+    WHO,
+    Done,
+    add_event,
+    check_when,
+    event_data,
+    events_of,
+    exams_of,
+    locked,
+    require_open,
+    retried,
+)
 
 # --- events ------------------------------------------------------------------------------
 
@@ -278,20 +61,20 @@ def record_delivery(
     """The animal was delivered to the clinic; a delivery after the deadline is recorded
     with a warning (it is a fact, and the deadline stays on the record)."""
     with db.write() as s:
-        if (done := _retried(s, client_key, actor)) is not None:
+        if (done := retried(s, client_key, actor)) is not None:
             return done
-        q, bite, st = _locked(s, quarantine_id, profile)
-        _open(st, "a delivery")
+        q, bite, st = locked(s, quarantine_id, profile)
+        require_open(st, "a delivery")
         if st.plan.placement != "clinic":
             raise ValidationError({"at": "This is a home quarantine: nothing is delivered."})
         if st.delivered_at is not None:
             raise ValidationError({"at": "The delivery to the clinic is already recorded."})
         start = st.plan.broken_home_at or q.ordered_at
         c = Collector()
-        _when(c, "at", at, "When it was delivered", start, "the order to deliver it")
+        check_when(c, "at", at, "When it was delivered", start, "the order to deliver it")
         c.raise_if_any()
         assert at is not None  # _when refused a missing time
-        e = _event(
+        e = add_event(
             s,
             actor,
             bite,
@@ -301,7 +84,7 @@ def record_delivery(
             notes=notes,
             client_key=client_key,
         )
-        audit(s, actor, "quarantine_delivered", "quarantine", q.id, after=_data(e))
+        audit(s, actor, "quarantine_delivered", "quarantine", q.id, after=event_data(e))
         refresh(s, bite, q, profile)
         late = st.plan.deliver_by is not None and at > st.plan.deliver_by
         return Done(q.id, bite.id, "Delivered after the deadline." if late else "")
@@ -323,12 +106,12 @@ def record_broken_home(
     """Found at large or not confined: to a licensed clinic for the balance of the period,
     the exam schedule kept; a citation may be recorded (58-527(b))."""
     with db.write() as s:
-        if (done := _retried(s, client_key, actor)) is not None:
+        if (done := retried(s, client_key, actor)) is not None:
             return done
-        q, bite, st = _locked(s, quarantine_id, profile)
-        _open(st, "a broken home quarantine")
+        q, bite, st = locked(s, quarantine_id, profile)
+        require_open(st, "a broken home quarantine")
         c = Collector()
-        _when(c, "at", at, "When it was found", q.ordered_at, "the order")
+        check_when(c, "at", at, "When it was found", q.ordered_at, "the order")
         cite = QuarantineEvent.__table__.c.citation
         v.optional_len(c, "citation", v.clean(citation), "Citation number", cite)
         c.raise_if_any()
@@ -338,7 +121,7 @@ def record_broken_home(
         except ValueError as exc:
             raise ValidationError({"at": f"Cannot move it to a clinic: {exc}."}) from None
         clinic = licensed_clinic(s, clinic_id, "clinic_id")
-        e = _event(
+        e = add_event(
             s,
             actor,
             bite,
@@ -349,7 +132,7 @@ def record_broken_home(
             notes=notes,
             client_key=client_key,
         )
-        audit(s, actor, "quarantine_broken_home", "quarantine", q.id, after=_data(e))
+        audit(s, actor, "quarantine_broken_home", "quarantine", q.id, after=event_data(e))
         refresh(s, bite, q, profile)
         return Done(q.id, bite.id)
 
@@ -368,10 +151,10 @@ def extend_period(
 ) -> Done:
     """The veterinarian extends the observation period (58-527(b)): a new last day."""
     with db.write() as s:
-        if (done := _retried(s, client_key, actor)) is not None:
+        if (done := retried(s, client_key, actor)) is not None:
             return done
-        q, bite, st = _locked(s, quarantine_id, profile)
-        _open(st, "an extension")
+        q, bite, st = locked(s, quarantine_id, profile)
+        require_open(st, "an extension")
         c = Collector()
         who = QuarantineEvent.__table__.c.who
         v.required(c, "veterinarian", v.clean(veterinarian), "The veterinarian", who)
@@ -384,7 +167,7 @@ def extend_period(
         c.raise_if_any()
         assert new_last_day is not None
         extend_observation(st.plan, new_last_day, veterinarian, profile)
-        e = _event(
+        e = add_event(
             s,
             actor,
             bite,
@@ -395,7 +178,7 @@ def extend_period(
             notes=notes,
             client_key=client_key,
         )
-        audit(s, actor, "quarantine_extended", "quarantine", q.id, after=_data(e))
+        audit(s, actor, "quarantine_extended", "quarantine", q.id, after=event_data(e))
         refresh(s, bite, q, profile)
         return Done(q.id, bite.id)
 
@@ -414,13 +197,13 @@ def record_signs_of_rabies(
 ) -> Done:
     """Signs of rabies: the health officer notified (who, when)."""
     with db.write() as s:
-        if (done := _retried(s, client_key, actor)) is not None:
+        if (done := retried(s, client_key, actor)) is not None:
             return done
-        q, bite, st = _locked(s, quarantine_id, profile)
-        _open(st, "signs of rabies")
+        q, bite, st = locked(s, quarantine_id, profile)
+        require_open(st, "signs of rabies")
         c = Collector()
-        v.required(c, "who", v.clean(health_officer), "The health officer notified", _WHO)
-        _when(
+        v.required(c, "who", v.clean(health_officer), "The health officer notified", WHO)
+        check_when(
             c,
             "at",
             notified_at,
@@ -430,7 +213,7 @@ def record_signs_of_rabies(
         )
         c.raise_if_any()
         assert notified_at is not None
-        e = _event(
+        e = add_event(
             s,
             actor,
             bite,
@@ -440,7 +223,7 @@ def record_signs_of_rabies(
             notes=notes,
             client_key=client_key,
         )
-        audit(s, actor, "quarantine_signs", "quarantine", q.id, after=_data(e))
+        audit(s, actor, "quarantine_signs", "quarantine", q.id, after=event_data(e))
         refresh(s, bite, q, profile)
         return Done(q.id, bite.id)
 
@@ -462,19 +245,19 @@ def record_death(
     if kind not in ("died", "euthanized"):
         raise ValidationError({"kind": "Say whether the animal died or was euthanized."})
     with db.write() as s:
-        if (done := _retried(s, client_key, actor)) is not None:
+        if (done := retried(s, client_key, actor)) is not None:
             return done
-        q, bite, st = _locked(s, quarantine_id, profile)
-        _open(st, "a death")
+        q, bite, st = locked(s, quarantine_id, profile)
+        require_open(st, "a death")
         c = Collector()
-        _when(c, "at", at, "When", q.ordered_at, "the order")
+        check_when(c, "at", at, "When", q.ordered_at, "the order")
         c.raise_if_any()
         assert at is not None  # _when refused a missing time
-        e = _event(s, actor, bite, kind, at, notes=notes, client_key=client_key)
+        e = add_event(s, actor, bite, kind, at, notes=notes, client_key=client_key)
         if kind == "died":
-            audit(s, actor, "quarantine_died", "quarantine", q.id, after=_data(e))
+            audit(s, actor, "quarantine_died", "quarantine", q.id, after=event_data(e))
         else:
-            audit(s, actor, "quarantine_euthanized", "quarantine", q.id, after=_data(e))
+            audit(s, actor, "quarantine_euthanized", "quarantine", q.id, after=event_data(e))
         refresh(s, bite, q, profile)
         return Done(q.id, bite.id)
 
@@ -493,24 +276,24 @@ def record_specimen_sent(
 ) -> Done:
     """The specimen went to the State Laboratory of Hygiene: when, by whom."""
     with db.write() as s:
-        if (done := _retried(s, client_key, actor)) is not None:
+        if (done := retried(s, client_key, actor)) is not None:
             return done
-        q, bite, st = _locked(s, quarantine_id, profile)
+        q, bite, st = locked(s, quarantine_id, profile)
         if st.status not in ("died", "euthanized"):
             raise ValidationError(
                 {"status": "A specimen is sent only after the animal died or was euthanized."}
             )
-        if any(e.kind == "specimen_sent" for e in _kinds(s, bite)):
+        if any(e.kind == "specimen_sent" for e in events_of(s, bite)):
             raise ValidationError({"at": "The specimen is already recorded as sent."})
         c = Collector()
-        v.required(c, "who", v.clean(sent_by), "Who sent it", _WHO)
-        _when(c, "at", at, "When it was sent", st.closed_at or q.ordered_at, "the death")
+        v.required(c, "who", v.clean(sent_by), "Who sent it", WHO)
+        check_when(c, "at", at, "When it was sent", st.closed_at or q.ordered_at, "the death")
         c.raise_if_any()
         assert at is not None  # _when refused a missing time
-        e = _event(
+        e = add_event(
             s, actor, bite, "specimen_sent", at, who=sent_by, notes=notes, client_key=client_key
         )
-        audit(s, actor, "quarantine_specimen", "quarantine", q.id, after=_data(e))
+        audit(s, actor, "quarantine_specimen", "quarantine", q.id, after=event_data(e))
         return Done(q.id, bite.id)
 
 
@@ -527,16 +310,16 @@ def record_escape(
 ) -> Done:
     """The animal escaped: the quarantine closes as escaped."""
     with db.write() as s:
-        if (done := _retried(s, client_key, actor)) is not None:
+        if (done := retried(s, client_key, actor)) is not None:
             return done
-        q, bite, st = _locked(s, quarantine_id, profile)
-        _open(st, "an escape")
+        q, bite, st = locked(s, quarantine_id, profile)
+        require_open(st, "an escape")
         c = Collector()
-        _when(c, "at", at, "When it escaped", q.ordered_at, "the order")
+        check_when(c, "at", at, "When it escaped", q.ordered_at, "the order")
         c.raise_if_any()
         assert at is not None  # _when refused a missing time
-        e = _event(s, actor, bite, "escaped", at, notes=notes, client_key=client_key)
-        audit(s, actor, "quarantine_escaped", "quarantine", q.id, after=_data(e))
+        e = add_event(s, actor, bite, "escaped", at, notes=notes, client_key=client_key)
+        audit(s, actor, "quarantine_escaped", "quarantine", q.id, after=event_data(e))
         refresh(s, bite, q, profile)
         return Done(q.id, bite.id)
 
@@ -556,13 +339,13 @@ def release_certified(
     """Release with the veterinarian's certification of no signs of rabies (58-527(b)): not
     before the last day, every required examination done, the last without signs."""
     with db.write() as s:
-        if (done := _retried(s, client_key, actor)) is not None:
+        if (done := retried(s, client_key, actor)) is not None:
             return done
-        q, bite, st = _locked(s, quarantine_id, profile)
-        _open(st, "a release")
+        q, bite, st = locked(s, quarantine_id, profile)
+        require_open(st, "a release")
         c = Collector()
-        v.required(c, "who", v.clean(veterinarian), "The certifying veterinarian", _WHO)
-        _when(c, "at", at, "When it was released", q.ordered_at, "the order")
+        v.required(c, "who", v.clean(veterinarian), "The certifying veterinarian", WHO)
+        check_when(c, "at", at, "When it was released", q.ordered_at, "the order")
         c.raise_if_any()
         assert at is not None  # _when refused a missing time
         if to_local(at, profile).date() < st.plan.last_day:
@@ -581,7 +364,7 @@ def release_certified(
                     + ". Record it, or have the veterinarian extend the period."
                 }
             )
-        last = [x for x in _exams(s, q) if st.exam_slots.get(x.id) == "last"]
+        last = [x for x in exams_of(s, q) if st.exam_slots.get(x.id) == "last"]
         if last and st.findings.get(last[0].id, last[0].finding) != "no_signs":
             raise ValidationError(
                 {
@@ -589,10 +372,10 @@ def release_certified(
                     "free of signs of rabies: it cannot be certified."
                 }
             )
-        e = _event(
+        e = add_event(
             s, actor, bite, "released", at, who=veterinarian, notes=notes, client_key=client_key
         )
-        audit(s, actor, "quarantine_released", "quarantine", q.id, after=_data(e))
+        audit(s, actor, "quarantine_released", "quarantine", q.id, after=event_data(e))
         refresh(s, bite, q, profile)
         return Done(q.id, bite.id)
 
@@ -612,9 +395,9 @@ def record_certificate_received(
     late."""
     today = to_local(now(), profile).date()
     with db.write() as s:
-        if (done := _retried(s, client_key, actor)) is not None:
+        if (done := retried(s, client_key, actor)) is not None:
             return done
-        q, bite, st = _locked(s, quarantine_id, profile)
+        q, bite, st = locked(s, quarantine_id, profile)
         if st.status in ("died", "euthanized", "escaped"):
             raise ValidationError(
                 {
@@ -641,7 +424,7 @@ def record_certificate_received(
             c.add("received_on", "The date received cannot be before the bite.")
         c.raise_if_any()
         assert received_on is not None
-        e = _event(
+        e = add_event(
             s,
             actor,
             bite,
@@ -651,7 +434,7 @@ def record_certificate_received(
             notes=notes,
             client_key=client_key,
         )
-        audit(s, actor, "quarantine_certificate", "quarantine", q.id, after=_data(e))
+        audit(s, actor, "quarantine_certificate", "quarantine", q.id, after=event_data(e))
         refresh(s, bite, q, profile)
         late = received_on > st.plan.certificate_due
         return Done(q.id, bite.id, "Received after it was due." if late else "")
@@ -670,20 +453,20 @@ def record_referral_sent(
 ) -> Done:
     """A bite by an animal that is neither a dog nor a cat, referred to the health officer."""
     with db.write() as s:
-        if (done := _retried(s, client_key, actor)) is not None:
+        if (done := retried(s, client_key, actor)) is not None:
             return done
         bite = fetch(s, BiteReport, bite_report_id)
         if not bite.referral:
             raise ValidationError({"who": "This bite is quarantined, not referred."})
-        if any(e.kind == "referral_sent" for e in _kinds(s, bite)):
+        if any(e.kind == "referral_sent" for e in events_of(s, bite)):
             raise ValidationError({"who": "The referral is already recorded."})
         c = Collector()
-        v.required(c, "who", v.clean(health_officer), "The health officer", _WHO)
+        v.required(c, "who", v.clean(health_officer), "The health officer", WHO)
         bitten_at = bitten_at_of(corrections_of(s, bite.id), bite)
-        _when(c, "at", at, "When it was referred", bitten_at, "the bite")
+        check_when(c, "at", at, "When it was referred", bitten_at, "the bite")
         c.raise_if_any()
         assert at is not None  # _when refused a missing time
-        e = _event(
+        e = add_event(
             s,
             actor,
             bite,
@@ -693,13 +476,5 @@ def record_referral_sent(
             notes=notes,
             client_key=client_key,
         )
-        audit(s, actor, "bite_referral", "bite_report", bite.id, after=_data(e))
+        audit(s, actor, "bite_referral", "bite_report", bite.id, after=event_data(e))
         return Done(None, bite.id)
-
-
-def _kinds(s: Session, bite: BiteReport) -> list[QuarantineEvent]:
-    return list(s.scalars(select(QuarantineEvent).where(QuarantineEvent.bite_report_id == bite.id)))
-
-
-def _exams(s: Session, q: Quarantine) -> list[QuarantineExam]:
-    return list(s.scalars(select(QuarantineExam).where(QuarantineExam.quarantine_id == q.id)))
