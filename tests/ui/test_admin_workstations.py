@@ -80,3 +80,17 @@ def test_a_path_with_a_space_is_quoted_in_the_command():
     assert migrate_command("/srv/pound data/f.db").startswith(
         'fieldops --db "/srv/pound data/f.db"'
     )
+
+
+def test_the_administration_sections_scroll_instead_of_stretching_the_window(
+    qtbot, page_for, sqlite_db, admin
+):
+    """With every section an administrator sees, the page still fits a laptop screen
+    (768 pixels): the sections scroll under the heading."""
+    page = page_for(sqlite_db, admin)
+    assert page.findChild(WorkstationsWidget) is not None
+    page.resize(1000, 600)
+    page.show()
+    qtbot.waitExposed(page)
+    assert page.minimumSizeHint().height() < 600
+    assert page.height() <= 600

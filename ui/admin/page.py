@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QFrame, QLabel, QScrollArea, QVBoxLayout, QWidget
 
 from fieldops.permissions import Permission
 from ui import modules as ui_modules
@@ -31,8 +31,21 @@ class AdministrationWidget(QWidget):
         self.fee_schedules = FeeSchedulesWidget(ctx)
         later = QLabel("The jurisdiction profile will follow in a later version.")
         later.setObjectName("FieldHint")
-        layout = QVBoxLayout(self)
-        layout.addWidget(heading)
+        outer = QVBoxLayout(self)
+        outer.addWidget(heading)
+        # The sections together are taller than a laptop's screen: they scroll under the
+        # heading instead of stretching the main window past the screen's bottom.
+        scroll = QScrollArea(self)
+        scroll.setObjectName("AdministrationScroll")
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QFrame.Shape.NoFrame)
+        sections = QWidget()
+        sections.setObjectName("AdministrationSections")
+        paint_page_white(sections)
+        scroll.setWidget(sections)
+        outer.addWidget(scroll, 1)
+        layout = QVBoxLayout(sections)
+        layout.setContentsMargins(0, 0, 0, 0)
         # Accounts and settings only for the roles the permission table gives them to.
         self.staff = StaffWidget(ctx) if can(ctx, Permission.ACCOUNTS) else None
         self.idle_lock = IdleLockWidget(ctx) if can(ctx, Permission.SETTINGS) else None
