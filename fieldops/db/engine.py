@@ -74,8 +74,8 @@ def describe_url(url: str) -> str:
 
 def _prepare_sqlite_file(url: str) -> None:
     database = make_url(url).database
-    if not database or database == ":memory:":
-        return
+    if not database or database == ":memory:" or database.startswith("file:"):
+        return  # a SQLite URI (a read-only opening): nothing to prepare
     path = Path(database)
     path.parent.mkdir(parents=True, exist_ok=True)
     if not path.exists():
@@ -88,6 +88,8 @@ def sqlite_file(url: str) -> Path | None:
     """The database file of a SQLite URL; None for a server or an in-memory database."""
     u = make_url(url)
     if u.get_backend_name() != "sqlite" or not u.database or u.database == ":memory:":
+        return None
+    if u.database.startswith("file:"):  # a SQLite URI: opened read-only, never written
         return None
     return Path(u.database)
 
