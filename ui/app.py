@@ -159,8 +159,10 @@ def run(db_arg: str | None) -> int:
         actor = sign_in_at_start(opened.db)
     except Exception as exc:
         opened.db.dispose()
-        show_startup_error("FieldOps could not sign you in.", str(exc), traceback.format_exc())
-        return EXIT_CANNOT_OPEN
+        said = failures.describe(exc, opened.db.url)
+        message = f"{said.message}\n\n{said.what_to_do}".strip() if said.environment else str(exc)
+        show_startup_error("FieldOps could not sign you in.", message, traceback.format_exc())
+        return said.exit_code if said.environment else EXIT_CANNOT_OPEN
     if actor is None:  # sign-in cancelled: nothing to show
         opened.db.dispose()
         return 0

@@ -56,6 +56,15 @@ def environment_message(exc: BaseException, database: str | None = None) -> str:
     return f"{_sentence(said.message)}\n\n{said.what_to_do}"
 
 
+def not_saved_text(exc: BaseException, database: str | None = None) -> str | None:
+    """A form's banner line for an environment failure (None for anything else):
+    what happened; the router's dialog adds what to do."""
+    said = failures.describe(exc, database)
+    if not said.environment:
+        return None
+    return f"Nothing was saved: {said.message} What you typed is still here."
+
+
 def _sentence(text: str) -> str:
     return text[:1].upper() + text[1:]
 
