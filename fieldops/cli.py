@@ -161,7 +161,7 @@ def _open(args: argparse.Namespace) -> Database:
     """The database for a command that may change it (created on first use)."""
     from fieldops.services.setup import open_database
 
-    opened = open_database(args.db)
+    opened = open_database(args.db, named_by_user=True)
     if opened.created:  # said, so that a mistyped --db does not pass unnoticed
         guard.say(f"created a new database at {opened.db.description}")
     return opened.db

@@ -142,13 +142,8 @@ def _schema_kind(exc: BaseException) -> str | None:
         return TOO_OLD
     if isinstance(exc, NotFieldOpsError):
         return NOT_A_DATABASE
-    from fieldops.services.setup import DatabaseNotFoundError, NotADatabaseError
-
-    if isinstance(exc, NotADatabaseError):
-        return NOT_A_DATABASE
-    if isinstance(exc, DatabaseNotFoundError):
-        return MISSING
-    return None
+    kind = getattr(exc, "failure_kind", None)  # set by the refusals that know their kind
+    return kind if kind in EXIT_CODES else None
 
 
 def environment_kind(exc: BaseException, database: Path | None = None) -> str | None:
@@ -318,10 +313,8 @@ _WHAT_TO_DO = {
     "again; what you typed is still there.",
     PERMISSION: "Nothing was changed. Ask whoever manages this computer for access, "
     "or sign in to the computer as the person the database belongs to.",
-    MISSING: "Check the path (--db or FIELDOPS_DATABASE_URL) for a typo; nothing was "
-    "created.",
-    UNAVAILABLE: "Check that the database's disk, share or server is reachable, then "
-    "try again.",
+    MISSING: "Check the path (--db or FIELDOPS_DATABASE_URL) for a typo; nothing was created.",
+    UNAVAILABLE: "Check that the database's disk, share or server is reachable, then try again.",
 }
 
 

@@ -262,9 +262,7 @@ def test_a_writing_command_refuses_a_read_only_folder(copy):
 
 
 @pytest.mark.parametrize("command", [CHECK, DUE], ids=ids)
-def test_a_command_that_only_reads_works_in_a_read_only_folder_and_creates_nothing(
-    copy, command
-):
+def test_a_command_that_only_reads_works_in_a_read_only_folder_and_creates_nothing(copy, command):
     before = tree(copy.parent)
     result = _in_read_only_folder(copy, command)
     assert result.returncode == 0, result.stderr
@@ -402,9 +400,7 @@ def held_lock(copy) -> Iterator[Path]:
 
 
 @pytest.mark.parametrize("command", [CHECK, DUE], ids=ids)
-def test_a_command_that_only_reads_answers_while_another_holds_the_write_lock(
-    held_lock, command
-):
+def test_a_command_that_only_reads_answers_while_another_holds_the_write_lock(held_lock, command):
     started = time.monotonic()
     result = run("--db", str(held_lock), *command, tmp=held_lock.parent)
     took = time.monotonic() - started

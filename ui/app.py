@@ -151,7 +151,7 @@ def run(db_arg: str | None) -> int:
     try:
         # Refuses, before the window, a damaged file (PRAGMA quick_check), a missing
         # folder or dangling link, a read-only or unreadable one, and a newer schema.
-        opened = open_database(db_arg)
+        opened = open_database(db_arg, named_by_user=True)
     except Exception as exc:
         return _refuse_start(db_arg, exc)
     try:

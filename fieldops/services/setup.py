@@ -35,9 +35,13 @@ from fieldops.services.context import Actor, os_username
 class DatabaseNotFoundError(UserError):
     """A command that only reads was pointed at a database that does not exist."""
 
+    failure_kind = failures.MISSING
+
 
 class NotADatabaseError(UserError):
-    """The path names a folder, a device, or a file that is not a database (or is damaged)."""
+    """The path names a folder, a device, or a file that is not a database."""
+
+    failure_kind = failures.NOT_A_DATABASE
 
 
 @dataclass(frozen=True)
@@ -47,24 +51,28 @@ class OpenedDatabase:
     created: bool = False  # there was no database file before this opening
 
 
-def open_database(db_arg: str | None = None) -> OpenedDatabase:
+def open_database(db_arg: str | None = None, *, named_by_user: bool = False) -> OpenedDatabase:
     """Open (creating on first use) and upgrade the database; SchemaTooNewError if it is newer.
 
     A file that is not a database, or a SQLite database some other program made, is
-    refused (``NotADatabaseError``, ``NotFieldOpsError``) without being changed.
+    refused (``NotADatabaseError``, ``NotFieldOpsError``) without being changed; so are
+    a damaged file (``PRAGMA quick_check``) and one this process could not write.
+    ``named_by_user`` (the window and the commands): a ``--db`` or
+    ``FIELDOPS_DATABASE_URL`` in a folder that does not exist, or through a dangling
+    link, is refused rather than created; the default database is made with its folder.
     """
     url = resolve_url(db_arg)
     path = sqlite_file(url)
     created = False
     if path is not None:
-        if db_arg is not None or os.environ.get(ENV_URL):
+        if named_by_user and (db_arg is not None or os.environ.get(ENV_URL)):
             refuse_missing_place(path, db_arg)  # the default one is made on first run
         state = inspect_sqlite_file(path)
         refuse_read_only(path)
         if state.exists:
             from fieldops.check import refuse_damaged
 
-            refuse_damaged(path)  # PRAGMA quick_check, before anything writes to it
+            refuse_damaged(path, _read_only_uri(path))  # quick_check, before any write
         if state.tables and state.revision is None:
             raise NotFieldOpsError(
                 f"{path} is a SQLite database, but not one FieldOps made (it has no FieldOps "
