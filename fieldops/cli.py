@@ -30,11 +30,17 @@ if TYPE_CHECKING:
     from fieldops.services.context import Actor
 
 
+FIRST_DAY, LAST_DAY = date(1900, 1, 1), date(2999, 12, 31)  # days a record can be about
+
+
 def _date(text: str) -> date:
     try:
-        return date.fromisoformat(text)
+        day = date.fromisoformat(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"not a date (YYYY-MM-DD): {text!r}") from None
+    if not FIRST_DAY <= day <= LAST_DAY:
+        raise argparse.ArgumentTypeError(f"{text} is not a day between {FIRST_DAY} and {LAST_DAY}")
+    return day
 
 
 class _ReportNames:
@@ -147,7 +153,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stdout.flush()  # a closed pipe shows here, inside the guard, not at exit
         return code
     except Exception as exc:
-        return guard.report(exc, debug=args.debug)
+        return guard.report(exc, debug=args.debug, database=args.db)
     except KeyboardInterrupt:
         guard.say("interrupted.")
         return guard.EXIT_INTERRUPTED
@@ -157,7 +163,7 @@ def _open(args: argparse.Namespace) -> Database:
     """The database for a command that may change it (created on first use)."""
     from fieldops.services.setup import open_database
 
-    opened = open_database(args.db)
+    opened = open_database(args.db, named_by_user=True)
     if opened.created:  # said, so that a mistyped --db does not pass unnoticed
         guard.say(f"created a new database at {opened.db.description}")
     if opened.backup_problem:  # the day's first backup failed: the work goes on, said
@@ -185,6 +191,8 @@ def cmd_demo(args: argparse.Namespace) -> int:
     from fieldops.services.demo_accounts import ensure_demo_staff
     from fieldops.services.staff import actor_for_os_user
 
+    if args.people < 0:
+        raise UserError(f"--people: {args.people} is fewer than none; give 0 or more.")
     db = _open(args)
     try:
         login = os_username()
@@ -205,7 +213,7 @@ def cmd_check(args: argparse.Namespace) -> int:
 
     db = _open_existing(args)
     try:
-        problems = integrity_problems(db)
+        problems = integrity_problems(db, note=guard.say)
     finally:
         db.dispose()
     if problems:
@@ -275,9 +283,7 @@ def cmd_report(args: argparse.Namespace) -> int:
         try:
             reports_run.export(db, actor, produced, out)
         except OSError as exc:
-            raise UserError(
-                f"--out: nothing was written to {out}: {exc.strerror or exc}."
-            ) from None
+            raise guard.output_failure(out, exc) from None
     except ValidationError as exc:  # the service names its fields; the user typed options
         raise UserError(
             "; ".join(f"{PERIOD_OPTIONS.get(e.field, e.field)}: {e.message}" for e in exc.errors)
@@ -295,9 +301,12 @@ def cmd_report(args: argparse.Namespace) -> int:
 
 def _report_date(option: str, text: str) -> date:
     try:
-        return date.fromisoformat(text)
+        day = date.fromisoformat(text)
     except ValueError:
         raise UserError(f"{option}: not a date (YYYY-MM-DD): {text!r}") from None
+    if not FIRST_DAY <= day <= LAST_DAY:
+        raise UserError(f"{option}: {text} is not a day between {FIRST_DAY} and {LAST_DAY}.")
+    return day
 
 
 PERIOD_OPTIONS = {"period_start": "--from", "period_end": "--to"}

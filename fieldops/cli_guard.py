@@ -1,12 +1,14 @@
 """What the ``fieldops`` command says when a command fails: one line, never a traceback.
 
-The same three kinds as the window (ui/errors.py):
+The same kinds as the window (ui/errors.py), from the one map in
+fieldops/failures.py, each with its own exit status (README, "Exit codes"):
 
-* ``UserError``: written for the person typing the command; said as is.
-* An environment failure (the database unreachable, locked or damaged, a full
-  disk, a folder one may not write in): the system's own words, one line.
+* ``UserError``: written for the person typing the command; said as is (1).
+* An environment failure (not a database, damaged, locked, read-only, a full
+  disk, permission, a missing folder, a schema too new or too old): what
+  happened and what to do, one line.
 * Anything else is a bug: one line that says so and where the details were
-  written (``--debug`` prints them instead).
+  written (``--debug`` prints them instead) (70).
 
 A reader that goes away (``fieldops due | head -1``) is not an error at all:
 the command stops quietly with the status a command killed by SIGPIPE has.
@@ -16,20 +18,19 @@ from __future__ import annotations
 
 import contextlib
 import os
-import sqlite3
 import sys
 import tempfile
 import traceback
 from datetime import UTC, datetime
 from pathlib import Path
 
-from fieldops import __version__
-from fieldops.errors import UserError
+from fieldops import __version__, failures
+from fieldops.failures import BUG, EXIT_CODES, USER
 
-EXIT_USER = 1
-EXIT_BUG = 70  # EX_SOFTWARE (sysexits.h)
-EXIT_INTERRUPTED = 130  # 128 + SIGINT
-EXIT_BROKEN_PIPE = 141  # 128 + SIGPIPE: what a shell reports for a reader that left early
+EXIT_USER = EXIT_CODES[USER]
+EXIT_BUG = EXIT_CODES[BUG]
+EXIT_INTERRUPTED = failures.EXIT_INTERRUPTED
+EXIT_BROKEN_PIPE = failures.EXIT_BROKEN_PIPE  # what a shell reports for a reader that left
 
 
 def say(message: str) -> None:
@@ -39,17 +40,18 @@ def say(message: str) -> None:
         print(f"fieldops: {line}", file=sys.stderr, flush=True)
 
 
-def report(exc: Exception, *, debug: bool = False) -> int:
-    """Say what went wrong in one line; the exit status for it."""
+def report(exc: Exception, *, debug: bool = False, database: str | None = None) -> int:
+    """Say what went wrong in one line; the exit status for it.
+
+    ``database`` is the ``--db`` the command was given: it tells a folder SQLite
+    cannot write its journal in from a file one may not read."""
     if isinstance(exc, BrokenPipeError):
         _silence_stdout()
         return EXIT_BROKEN_PIPE
-    if isinstance(exc, UserError):
-        say(str(exc))
-        return EXIT_USER
-    if _is_environment(exc):
-        say(_environment_line(exc))
-        return EXIT_USER
+    said = failures.describe(exc, _database_file(database))
+    if said.kind != BUG:
+        say(said.line())
+        return said.exit_code
     details = "".join(traceback.format_exception(exc))
     if debug:
         sys.stderr.write(details)
@@ -64,31 +66,14 @@ def report(exc: Exception, *, debug: bool = False) -> int:
     return EXIT_BUG
 
 
-def _is_environment(exc: BaseException) -> bool:
-    # Imported here: the window starts through this module, and must not pay for it.
-    from sqlalchemy.exc import DBAPIError, OperationalError
+def _database_file(database: str | None) -> str | None:
+    """The SQLite file the command used (``--db``, else the environment or the default)."""
+    try:
+        from fieldops.db.engine import resolve_url
 
-    if isinstance(exc, OperationalError | OSError):
-        return True
-    if isinstance(exc, DBAPIError):
-        # A damaged file ("database disk image is malformed") is plain sqlite3.DatabaseError;
-        # its subclasses (IntegrityError, ProgrammingError...) are bugs.
-        return exc.connection_invalidated or type(exc.orig) is sqlite3.DatabaseError
-    return False
-
-
-def _environment_line(exc: BaseException) -> str:
-    from sqlalchemy.exc import DBAPIError
-
-    detail = str(getattr(exc, "orig", None) or exc).strip()
-    detail = detail.splitlines()[0] if detail else type(exc).__name__
-    if isinstance(exc, DBAPIError):
-        return (
-            f"the database could not be used: {detail}. Check that it is reachable and "
-            "that you may use it, then try again; if someone is saving at this moment, "
-            "waiting a few seconds may be enough."
-        )
-    return f"the command could not finish: {detail}"
+        return resolve_url(database)
+    except Exception:  # an unusable --db: nothing to say about a file
+        return database
 
 
 def _silence_stdout() -> None:
@@ -128,3 +113,8 @@ def _write_bug_log(details: str) -> Path | None:
         return Path(name)
     except OSError:
         return None
+
+
+def output_failure(out: Path, exc: OSError) -> failures.FailureError:
+    """``--out`` could not be written: what to raise (nothing is left behind)."""
+    return failures.FailureError(failures.writing_failure(f"--out {out}", exc))

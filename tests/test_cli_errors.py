@@ -125,6 +125,9 @@ def test_a_writing_command_may_start_a_database_in_an_empty_file(tmp_path):
 
 
 def test_the_first_run_of_a_writing_command_still_creates_the_database(tmp_path):
+    # Issue 13: only in a folder that exists; a --db in a missing folder is refused
+    # (tests/test_failures_cli.py), and the default database is made with its folder.
+    (tmp_path / "new").mkdir()
     target = tmp_path / "new" / "fieldops.db"
     result = run("--db", str(target), "staff", tmp=tmp_path)
     assert result.returncode == 0, result.stderr

@@ -11,9 +11,8 @@ from pathlib import Path
 from PySide6.QtGui import QIcon, QPixmap
 from PySide6.QtWidgets import QApplication, QMessageBox
 
-from fieldops import resources
+from fieldops import failures, resources
 from fieldops.db.engine import Database, describe_url, resolve_url
-from fieldops.db.migrate import SchemaTooNewError
 from fieldops.rules import Profile
 from fieldops.services.context import Actor
 from fieldops.services.setup import open_database
@@ -24,7 +23,9 @@ from ui.errors import ErrorRouter
 from ui.main_window import MainWindow
 from ui.tasks import TaskRunner
 
-EXIT_SCHEMA_TOO_NEW = 3
+# The window ends with the command line's exit statuses (fieldops/failures.py); 4 when
+# the failure to open is not one of the kinds there (a bug).
+EXIT_SCHEMA_TOO_NEW = failures.EXIT_CODES[failures.TOO_NEW]
 EXIT_CANNOT_OPEN = 4
 
 
@@ -63,6 +64,8 @@ def build_context(
     profile = Profile.default()  # the jurisdiction (RULES.md section 5)
     zone = profile.timezone
     errors = errors or ErrorRouter()
+    if errors.database is None:
+        errors.database = db.url
     return AppContext(
         db=db,
         actor=actor,
@@ -108,31 +111,58 @@ def _database_name(db_arg: str | None) -> str:
         return str(db_arg)
 
 
+def _refuse_start(db_arg: str | None, exc: Exception) -> int:
+    """Say why the database cannot be used, and what to do; the exit status."""
+    said = failures.describe(exc, resolve_url(db_arg) if _parses(db_arg) else db_arg)
+    if said.kind == failures.TOO_NEW:
+        show_startup_error("This database is newer than this copy of FieldOps.", said.line())
+        return said.exit_code
+    if said.kind == failures.DAMAGED:
+        show_startup_error(
+            "This database is damaged: FieldOps will not work on it.",
+            f"{said.message}\n\n{said.what_to_do}",
+        )
+        return said.exit_code
+    if said.kind == failures.BUG:
+        message = f"{exc}\n\nCheck that the file or server exists and that you may use it."
+    else:
+        message = f"{said.message}\n\n{said.what_to_do}".strip()
+    show_startup_error(
+        "FieldOps could not open its database.",
+        f"Database: {_database_name(db_arg)}\n\n{message}",
+        traceback.format_exc(),
+    )
+    return EXIT_CANNOT_OPEN if said.kind == failures.BUG else said.exit_code
+
+
+def _parses(db_arg: str | None) -> bool:
+    try:
+        resolve_url(db_arg)
+    except Exception:
+        return False
+    return True
+
+
 def run(db_arg: str | None) -> int:
     """Open the database, sign in (the first administrator on a new one), show the window."""
     running = QApplication.instance()  # a QCoreApplication, as Qt declares it
     app = running if isinstance(running, QApplication) else QApplication(sys.argv[:1])
     configure_application(app)
     try:
-        opened = open_database(db_arg)
-    except SchemaTooNewError as exc:
-        show_startup_error("This database is newer than this copy of FieldOps.", str(exc))
-        return EXIT_SCHEMA_TOO_NEW
+        # Refuses, before the window, a damaged file (PRAGMA quick_check), a missing
+        # folder or dangling link, a read-only or unreadable one, and a newer schema.
+        opened = open_database(db_arg, named_by_user=True)
     except Exception as exc:
-        show_startup_error(
-            "FieldOps could not open its database.",
-            f"Database: {_database_name(db_arg)}\n\n{exc}\n\nCheck that the file or server "
-            "exists and that you may use it; nothing was changed.",
-            traceback.format_exc(),
-        )
-        return EXIT_CANNOT_OPEN
+        return _refuse_start(db_arg, exc)
     try:
         # A new database asks for its first administrator; then everyone signs in.
         actor = sign_in_at_start(opened.db)
     except Exception as exc:
         opened.db.dispose()
-        show_startup_error("FieldOps could not sign you in.", str(exc), traceback.format_exc())
-        return EXIT_CANNOT_OPEN
+        said = failures.describe(exc, opened.db.url)
+        message = f"{said.message}\n\n{said.what_to_do}".strip() if said.environment else str(exc)
+        show_startup_error("FieldOps could not sign you in.", message, traceback.format_exc())
+        return said.exit_code if said.environment else EXIT_CANNOT_OPEN
     if actor is None:  # sign-in cancelled: nothing to show
         opened.db.dispose()
         return 0

@@ -2,8 +2,10 @@
 
 * ``UserError`` (fieldops.errors): written for the person at the counter;
   shown as is.
-* Environment failures (the database unreachable or locked, a full disk):
-  not FieldOps' fault; shown with the system's message and what to try.
+* Environment failures (the database unreachable, locked or damaged, a full
+  disk, a read-only folder...): not FieldOps' fault; shown with what happened
+  and what to do, from the one map the command line uses too
+  (fieldops/failures.py). The form that was saving stays open with its content.
 * Anything else is a bug: a dialog that says so, with the details to copy
   into a report.
 
@@ -26,9 +28,8 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
     QWidget,
 )
-from sqlalchemy.exc import DBAPIError, OperationalError
 
-from fieldops.errors import UserError
+from fieldops import failures
 
 USER = "user"
 ENVIRONMENT = "environment"
@@ -42,24 +43,30 @@ class Report:
     details: str = ""
 
 
-def classify(exc: BaseException) -> str:
-    if isinstance(exc, UserError):
+def classify(exc: BaseException, database: str | None = None) -> str:
+    kind = failures.describe(exc, database).kind
+    if kind == failures.USER:
         return USER
-    if isinstance(exc, OperationalError | OSError) or (
-        isinstance(exc, DBAPIError) and exc.connection_invalidated
-    ):
-        return ENVIRONMENT
-    return BUG
+    return BUG if kind == failures.BUG else ENVIRONMENT
 
 
-def environment_message(exc: BaseException) -> str:
-    detail = str(getattr(exc, "orig", None) or exc).strip().splitlines()[0]
-    return (
-        "FieldOps could not reach its database or a file it needs:\n\n"
-        f"{detail}\n\n"
-        "Check the network connection or free disk space, then try again. "
-        "If someone else is saving at the same moment, waiting a few seconds may be enough."
-    )
+def environment_message(exc: BaseException, database: str | None = None) -> str:
+    """What happened and what to do, as two paragraphs."""
+    said = failures.describe(exc, database)
+    return f"{_sentence(said.message)}\n\n{said.what_to_do}"
+
+
+def not_saved_text(exc: BaseException, database: str | None = None) -> str | None:
+    """A form's banner line for an environment failure (None for anything else):
+    what happened; the router's dialog adds what to do."""
+    said = failures.describe(exc, database)
+    if not said.environment:
+        return None
+    return f"Nothing was saved: {said.message} What you typed is still here."
+
+
+def _sentence(text: str) -> str:
+    return text[:1].upper() + text[1:]
 
 
 class BugDialog(QDialog):
@@ -96,8 +103,9 @@ class BugDialog(QDialog):
 class ErrorRouter:
     """Shows an error the way its kind calls for."""
 
-    def __init__(self, interactive: bool = True) -> None:
+    def __init__(self, interactive: bool = True, database: str | None = None) -> None:
         self.interactive = interactive
+        self.database = database  # the database's URL: says which file a failure is about
         self.reports: list[Report] = []
         self.questions: list[str] = []
         self.answer = True  # what a non-interactive router answers to confirm()
@@ -125,11 +133,12 @@ class ErrorRouter:
         return box.clickedButton() is yes_button
 
     def report(self, exc: BaseException, details: str = "", parent: QWidget | None = None) -> None:
-        kind = classify(exc)
+        kind = classify(exc, self.database)
         if kind == USER:
             self.tell(str(exc), parent)
         elif kind == ENVIRONMENT:
-            self._show(Report(ENVIRONMENT, environment_message(exc), details), parent)
+            message = environment_message(exc, self.database)
+            self._show(Report(ENVIRONMENT, message, details), parent)
         else:
             message = f"{type(exc).__name__}: {exc}"
             self._show(Report(BUG, message, details or message), parent)

@@ -76,8 +76,8 @@ def describe_url(url: str) -> str:
 
 def _prepare_sqlite_file(url: str) -> None:
     database = make_url(url).database
-    if not database or database == ":memory:":
-        return
+    if not database or database == ":memory:" or database.startswith("file:"):
+        return  # a SQLite URI (a read-only opening): nothing to prepare
     path = Path(database)
     # Records of people's names and addresses: the folder FieldOps makes, the database
     # and (SQLite gives them the database file's mode) its -wal and -shm are owner-only.
@@ -95,6 +95,8 @@ def sqlite_file(url: str) -> Path | None:
     """The database file of a SQLite URL; None for a server or an in-memory database."""
     u = make_url(url)
     if u.get_backend_name() != "sqlite" or not u.database or u.database == ":memory:":
+        return None
+    if u.database.startswith("file:"):  # a SQLite URI: opened read-only, never written
         return None
     return Path(u.database)
 

@@ -20,7 +20,8 @@ from pathlib import Path
 
 from sqlalchemy.engine import make_url
 
-from fieldops.db.engine import Database, describe_url, resolve_url
+from fieldops import failures
+from fieldops.db.engine import ENV_URL, Database, describe_url, resolve_url
 from fieldops.db.migrate import (
     NotFieldOpsError,
     UpgradeResult,
@@ -36,9 +37,13 @@ from fieldops.services.context import Actor, os_username
 class DatabaseNotFoundError(UserError):
     """A command that only reads was pointed at a database that does not exist."""
 
+    failure_kind = failures.MISSING
+
 
 class NotADatabaseError(UserError):
-    """The path names a folder, a device, or a file that is not a database (or is damaged)."""
+    """The path names a folder, a device, or a file that is not a database."""
+
+    failure_kind = failures.NOT_A_DATABASE
 
 
 @dataclass(frozen=True)
@@ -49,20 +54,30 @@ class OpenedDatabase:
     backup_problem: str = ""  # why the day's first backup could not be made, if it could not
 
 
-def open_database(db_arg: str | None = None) -> OpenedDatabase:
+def open_database(db_arg: str | None = None, *, named_by_user: bool = False) -> OpenedDatabase:
     """Open (creating on first use) and upgrade the database; SchemaTooNewError if it is newer.
 
     A file that is not a database, or a SQLite database some other program made, is
-    refused (``NotADatabaseError``, ``NotFieldOpsError``) without being changed. An
-    existing SQLite file gets the day's first backup (fieldops.backups); a damaged
-    one is refused (``DamagedDatabaseError``, naming the newest backup).
+    refused (``NotADatabaseError``, ``NotFieldOpsError``) without being changed; so are
+    a damaged file (``PRAGMA quick_check``) and one this process could not write. An
+    existing SQLite file gets the day's first backup (fieldops.backups).
+    ``named_by_user`` (the window and the commands): a ``--db`` or
+    ``FIELDOPS_DATABASE_URL`` in a folder that does not exist, or through a dangling
+    link, is refused rather than created; the default database is made with its folder.
     """
     url = resolve_url(db_arg)
     path = sqlite_file(url)
     created = False
     if path is not None:
         refuse_network_share(path)  # SQLite's locks do not hold over NFS/SMB
+        if named_by_user and (db_arg is not None or os.environ.get(ENV_URL)):
+            refuse_missing_place(path, db_arg)  # the default one is made on first run
         state = inspect_sqlite_file(path)
+        refuse_read_only(path)
+        if state.exists:
+            from fieldops.check import refuse_damaged
+
+            refuse_damaged(path, _read_only_uri(path))  # quick_check, before any write
         if state.tables and state.revision is None:
             raise NotFieldOpsError(
                 f"{path} is a SQLite database, but not one FieldOps made (it has no FieldOps "
@@ -116,6 +131,10 @@ def open_existing_database(db_arg: str | None = None) -> Database:
                 "Nothing was created."
             )
         require_head(state.revision, str(path))
+        if failures.read_only_reason(path) is not None:
+            # A file (folder, file system) we may not write: read it as SQLite's read-only
+            # URI, which leaves no -wal or -shm beside it.
+            return Database(f"sqlite:///{_read_only_uri(path)}&uri=true")
         return Database(url)
     db = Database(url)  # a server: Database() creates nothing there
     try:
@@ -174,10 +193,56 @@ def inspect_sqlite_file(path: Path) -> SqliteFileState:
         finally:
             con.close()
     except sqlite3.DatabaseError as exc:  # "file is not a database", "... malformed"
+        if failures.environment_kind(exc, path) not in (None, failures.NOT_A_DATABASE):
+            # damaged, or a file one may not read: said as such, not as "not a database"
+            raise failures.FailureError(failures.describe(exc, path)) from None
         raise NotADatabaseError(
             f"{path} is not a FieldOps database, or it is damaged ({exc}); nothing was changed."
         ) from None
     return SqliteFileState(exists=True, tables=tables, revision=revision)
+
+
+def refuse_missing_place(path: Path, named: str | None) -> None:
+    """Refuse a database named in a folder that does not exist, or through a dangling link.
+
+    A typo in ``--db`` would otherwise become a new, empty database (and its first
+    administrator); only the default database in the user's data folder is made
+    with its folder. Nothing is created either way.
+    """
+    shown = named or str(path)
+    link = Path(os.path.expanduser(named)) if named and "://" not in named else path
+    if link.is_symlink() and not link.exists():
+        raise failures.FailureError(
+            failures.failure(
+                failures.MISSING,
+                f"{shown} is a link to {os.readlink(link)}, which does not exist.",
+                "Check --db, or restore the file the link points to; nothing was created.",
+            )
+        )
+    if not path.parent.is_dir():
+        raise failures.FailureError(
+            failures.failure(
+                failures.MISSING,
+                f"the folder {path.parent} (for the database {shown}) does not exist.",
+                "Check --db for a typo, or create the folder first; nothing was created.",
+            )
+        )
+
+
+def refuse_read_only(path: Path) -> None:
+    """Refuse, before anything is written, a database this process could not save to."""
+    if not path.parent.is_dir():
+        return  # the default database's folder, made on first run
+    reason = failures.read_only_reason(path)
+    if reason is not None:
+        raise failures.FailureError(
+            failures.failure(
+                failures.READ_ONLY,
+                f"the database {path} cannot be changed: {reason}.",
+                "Ask whoever manages this computer to make it writable for you, or copy "
+                "the database to a folder you may write in; nothing was changed.",
+            )
+        )
 
 
 def _read_only_uri(path: Path) -> str:

@@ -11,6 +11,7 @@ from PySide6.QtWidgets import QApplication
 
 import ui.app as app_module
 from fieldops.errors import UserError
+from fieldops.failures import EXIT_CODES, NOT_A_DATABASE
 from ui.account.dialogs import FirstAdminDialog
 from ui.app import EXIT_CANNOT_OPEN, EXIT_SCHEMA_TOO_NEW, run
 from ui.errors import BUG, ENVIRONMENT, USER, BugDialog, ErrorRouter, classify
@@ -48,7 +49,8 @@ def test_a_database_from_a_newer_fieldops_is_refused_untouched(
 def test_a_database_that_cannot_be_opened_is_named_in_the_message(qapp, tmp_path, shown):
     folder = tmp_path / "a-folder.db"
     folder.mkdir()
-    assert run(str(folder)) == EXIT_CANNOT_OPEN
+    # Issue 13: the window ends with the command line's status for the kind of failure.
+    assert run(str(folder)) == EXIT_CODES[NOT_A_DATABASE] != EXIT_CANNOT_OPEN
     ((title, message),) = shown
     assert title == "FieldOps could not open its database."
     assert str(folder) in message

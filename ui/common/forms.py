@@ -39,6 +39,7 @@ from fieldops.errors import StaleRecordError, UserError, ValidationError
 from ui.common.field_marks import FieldMarks
 from ui.common.widgets import Banner
 from ui.context import AppContext
+from ui.errors import not_saved_text
 
 W = TypeVar("W", bound=QWidget)
 
@@ -167,7 +168,7 @@ def show_refusal(
     if isinstance(exc, UserError):
         banner.show_error(str(exc))
         return True
-    banner.show_error(bug)
+    banner.show_error(not_saved_text(exc) or bug)  # a full disk is not a bug (issue 13)
     return False
 
 
