@@ -35,6 +35,7 @@ MISSING = "missing"
 TOO_NEW = "schema_too_new"
 TOO_OLD = "schema_too_old"
 UNAVAILABLE = "unavailable"
+NETWORK_SHARE = "network_share"
 BUG = "bug"
 
 EXIT_CODES: dict[str, int] = {
@@ -49,6 +50,7 @@ EXIT_CODES: dict[str, int] = {
     TOO_NEW: 17,
     TOO_OLD: 18,
     UNAVAILABLE: 19,
+    NETWORK_SHARE: 20,
     BUG: 70,  # EX_SOFTWARE (sysexits.h)
 }
 EXIT_INTERRUPTED = 130  # 128 + SIGINT

@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
+from fieldops import failures
 from fieldops.backups import open_source, read_only_uri, source_problems
 from fieldops.errors import UserError
 
@@ -44,6 +45,7 @@ class DatabaseInUseError(RestoreRefusedError):
     """Another connection has the database open, so it cannot be replaced."""
 
     code = "database_in_use"
+    failure_kind = failures.LOCKED  # another program holds it, as for a held lock
 
 
 @dataclass(frozen=True)

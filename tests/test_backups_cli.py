@@ -13,6 +13,7 @@ import sys
 import pytest
 
 from fieldops.backups import list_backups
+from fieldops.failures import EXIT_CODES
 from fieldops.services.context import os_username
 from fieldops.services.setup import open_database
 from fieldops.services.signin import create_first_admin
@@ -100,7 +101,7 @@ def test_backup_to_a_folder_is_one_copy_and_deletes_nothing_there(database, tmp_
 
 def test_backup_refusals_in_one_line_and_nothing_made(database, tmp_path):
     missing = run("--db", str(tmp_path / "nowhere" / "fieldops.db"), "backup")
-    assert missing.returncode == 1 and "no database" in missing.stderr.lower()
+    assert missing.returncode == EXIT_CODES["missing"] and "no database" in missing.stderr.lower()
     assert not (tmp_path / "nowhere").exists()
     no_folder = run("--db", str(database), "backup", "--to", str(tmp_path / "nope"))
     assert no_folder.returncode == 1 and "no such folder" in no_folder.stderr
@@ -173,7 +174,7 @@ def test_restore_is_refused_while_another_process_has_the_database_open(database
         result = run("--db", str(database), "restore", str(good.path))
     finally:
         holder.communicate("", timeout=30)
-    assert result.returncode == 1 and "open in FieldOps" in result.stderr
+    assert result.returncode == EXIT_CODES["locked"] and "open in FieldOps" in result.stderr
     assert not list(database.parent.glob("fieldops-before-restore-*"))
 
 
@@ -184,7 +185,7 @@ def test_backup_of_a_damaged_database_names_the_newest_backup(database):
         _add_clinic(database, f"{i}" * 2000)
     _damage(database)
     result = run("--db", str(database), "backup")
-    assert result.returncode == 1 and "Traceback" not in result.stderr
+    assert result.returncode == EXIT_CODES["damaged"] and "Traceback" not in result.stderr
     assert "damaged" in result.stderr and str(good.path) in result.stderr
     assert list_backups(database.parent / "backups", "fieldops") == [good]
 

@@ -6,11 +6,13 @@ from __future__ import annotations
 import errno
 import os
 import sqlite3
+from datetime import UTC, datetime
 
 import pytest
 import sqlalchemy.exc
 
 from fieldops import failures as f
+from fieldops.backups import backup_name
 from fieldops.db.migrate import SchemaTooNewError, SchemaTooOldError
 from fieldops.errors import UserError, ValidationError
 
@@ -127,7 +129,7 @@ def test_a_read_only_failure_says_whether_file_or_folder(tmp_path):
 def test_damage_names_the_newest_backup(tmp_path):
     path = tmp_path / "fieldops.db"
     (tmp_path / "backups").mkdir()
-    backup = tmp_path / "backups" / "fieldops-2026-12-01.db"
+    backup = tmp_path / "backups" / backup_name("fieldops", datetime(2026, 12, 1, 9, tzinfo=UTC))
     backup.write_bytes(b"")
     said = f.damage_failure(path, "SQLite's integrity check: page 9")
     assert said.kind == f.DAMAGED and str(backup) in said.what_to_do

@@ -11,12 +11,14 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 from accounts_support import login_as_demo_supervisor
 from test_cli_errors import one_line_error, run, tree
 
+from fieldops.backups import backup_name
 from fieldops.db.engine import BUSY_TIMEOUT_MS
 from fieldops.failures import (
     DAMAGED,
@@ -170,7 +172,7 @@ def _damage(path: Path) -> None:
 def test_check_on_a_damaged_file_says_so_and_names_the_backup_to_restore(copy):
     backups = copy.parent / "backups"
     backups.mkdir()
-    backup = backups / "d-2026-11-30.db"
+    backup = backups / backup_name("d", datetime(2026, 11, 30, 18, tzinfo=UTC))
     shutil.copyfile(copy, backup)
     _damage(copy)
     before = tree(copy.parent)

@@ -25,6 +25,7 @@ from fieldops.db.placement import (
     parse_mountinfo,
     windows_placement,
 )
+from fieldops.failures import EXIT_CODES
 from fieldops.services import setup
 
 MOUNTINFO = textwrap.dedent(
@@ -141,4 +142,5 @@ def test_the_command_line_says_why_in_one_line_and_creates_nothing(tmp_path):
     )
     line = one_line_error(result)
     assert "network share" in line and "cifs" in line and "migrate-to" in line
+    assert result.returncode == EXIT_CODES["network_share"]  # its own status (README)
     assert list(target.parent.iterdir()) == []

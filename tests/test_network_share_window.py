@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import ui.app as app_module
 from fieldops.db import placement
-from ui.app import EXIT_CANNOT_OPEN, run
+from fieldops.failures import EXIT_CODES
+from ui.app import run
 
 
 def test_the_window_refuses_a_database_on_a_share_with_the_reason(qapp, monkeypatch, tmp_path):
@@ -17,7 +18,9 @@ def test_the_window_refuses_a_database_on_a_share_with_the_reason(qapp, monkeypa
         "show_startup_error",
         lambda title, message, details="": shown.append((title, message)),
     )
-    assert run(str(tmp_path / "fieldops.db")) == EXIT_CANNOT_OPEN
+    assert (
+        run(str(tmp_path / "fieldops.db")) == EXIT_CODES["network_share"]
+    )  # the CLI's status, as for every refusal
     ((title, message),) = shown
     assert "could not open" in title
     assert "network share" in message and "migrate-to" in message

@@ -85,13 +85,14 @@ def build_main_window(
     today: Callable[[], date] | None = None,
     errors: ErrorRouter | None = None,
     backup: Path | None = None,
+    backup_problem: str = "",
     areas: Sequence[Area] = AREAS,
 ) -> MainWindow:
     """The main window for an open database and a signed-in actor (not yet shown)."""
     from ui.account.lock import SessionController
 
     ctx = build_context(db, actor, today=today, errors=errors)
-    window = MainWindow(ctx, areas, backup=backup)
+    window = MainWindow(ctx, areas, backup=backup, backup_problem=backup_problem)
     window.session = SessionController(window)  # type: ignore[attr-defined]
     return window
 
@@ -166,7 +167,9 @@ def run(db_arg: str | None) -> int:
     if actor is None:  # sign-in cancelled: nothing to show
         opened.db.dispose()
         return 0
-    window = build_main_window(opened.db, actor, backup=opened.upgrade.backup)
+    window = build_main_window(
+        opened.db, actor, backup=opened.upgrade.backup, backup_problem=opened.backup_problem
+    )
     window.show()
     try:
         return app.exec()

@@ -46,7 +46,12 @@ class NavigationWidget(QListWidget):
 
 class MainWindow(QMainWindow):
     def __init__(
-        self, ctx: AppContext, areas: Sequence[Area] = AREAS, *, backup: Path | None = None
+        self,
+        ctx: AppContext,
+        areas: Sequence[Area] = AREAS,
+        *,
+        backup: Path | None = None,
+        backup_problem: str = "",
     ) -> None:
         super().__init__()
         self.ctx = ctx
@@ -65,7 +70,7 @@ class MainWindow(QMainWindow):
         row.addWidget(self.stack, 1)
         self.setCentralWidget(central)
         self._build_menus()
-        self._build_status_bar(backup)
+        self._build_status_bar(backup, backup_problem)
         self.navigation.currentRowChanged.connect(self._on_navigation_current_row_changed)
         start = next((a.key for a in self.areas if a.page is not None), self.areas[0].key)
         self.show_area(start)
@@ -168,11 +173,18 @@ class MainWindow(QMainWindow):
 
     # -- status bar ------------------------------------------------------
 
-    def _build_status_bar(self, backup: Path | None) -> None:
+    def _build_status_bar(self, backup: Path | None, backup_problem: str) -> None:
         bar = self.statusBar()
         self.backup_label = QLabel(self)
         self.backup_label.setObjectName("BackupNote")
-        if backup is not None:
+        if backup_problem:  # work goes on, but nobody should think today is backed up
+            self.backup_label.setObjectName("BackupProblem")
+            self.backup_label.setText(f"Today's backup could not be made: {backup_problem}")
+            self.backup_label.setToolTip(
+                "An administrator can back up from Administration once the cause is fixed."
+            )
+            bar.addWidget(self.backup_label, 1)
+        elif backup is not None:
             self.backup_label.setText(f"The database was upgraded; the old one is kept at {backup}")
             bar.addWidget(self.backup_label, 1)
         else:

@@ -34,6 +34,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path, PureWindowsPath
 
+from fieldops import failures
 from fieldops.errors import UserError
 
 #: File-system types (Linux's names, as /proc/self/mountinfo gives them) that are shares.
@@ -87,6 +88,7 @@ class NetworkShareError(UserError):
     """A SQLite database on a network share, where SQLite's locking is unreliable."""
 
     code = "network_share"
+    failure_kind = failures.NETWORK_SHARE  # its own exit status (README)
 
 
 # --- Linux ------------------------------------------------------------------------------

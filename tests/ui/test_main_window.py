@@ -121,6 +121,17 @@ def test_the_status_bar_says_where_the_old_database_was_backed_up(
     w.ctx.shutdown()
 
 
+def test_the_status_bar_says_when_todays_backup_could_not_be_made(
+    qtbot, sqlite_db, operator, errors
+):
+    problem = "the backup folder /media/usb does not exist"
+    w = build_main_window(sqlite_db, operator, errors=errors, backup_problem=problem)
+    qtbot.addWidget(w)
+    assert not w.backup_label.isHidden()
+    assert problem in w.backup_label.text() and "backup" in w.backup_label.text()
+    w.ctx.shutdown()
+
+
 def test_ctrl_q_closes_the_window(qtbot, window):
     qtbot.keyClick(window, Qt.Key.Key_Q, Qt.KeyboardModifier.ControlModifier)
     qtbot.waitUntil(lambda: not window.isVisible())
