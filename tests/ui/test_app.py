@@ -130,7 +130,7 @@ def test_a_bug_while_saving_is_reported_and_the_form_stays(
     (report,) = errors.reports
     assert report.kind == BUG and "boom" in report.details
     assert d.isVisible() and d.full_name.text() == "Ana Ruiz"
-    assert d.banner.text() == "Nothing was saved because of an error in FieldOps."
+    assert "error in FieldOps" in d.banner.text() and "Save again" in d.banner.text()
     assert d.save_button.isEnabled()
     errors.reports.clear()  # seen; the fixture fails any test with an unexpected bug
 

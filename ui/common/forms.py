@@ -367,7 +367,10 @@ class RecordDialog(QDialog):
             + (
                 "correct the marked field." if count == 1 else f"correct the {count} marked fields."
             ),
-            bug="Nothing was saved because of an error in FieldOps.",
+            # The error may have come after the commit (a lost reply): the form's save key
+            # makes another attempt return that record instead of a second one.
+            bug="The save did not finish because of an error in FieldOps. Save again: "
+            "a record already saved is not saved twice.",
         )
         if isinstance(exc, StaleRecordError):
             self.ctx.errors.tell(str(exc), self, "Not saved: the record changed")
