@@ -38,7 +38,6 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta, tzinfo
 from pathlib import Path
 
-from fieldops import failures
 from fieldops.errors import UserError
 
 BACKUP_FOLDER_NAME = "backups"
@@ -58,7 +57,7 @@ class DamagedDatabaseError(BackupError):
     """The database failed its integrity or foreign-key check, so it was not copied."""
 
     code = "damaged"
-    failure_kind = failures.DAMAGED  # the same exit status as any damaged database
+    failure_kind = "damaged"  # fieldops.failures.DAMAGED (not imported: it imports us)
 
     def __init__(self, database: Path, problems: list[str], newest: Path | None) -> None:
         self.database = database

@@ -133,10 +133,15 @@ def test_a_readable_bug_log_left_by_an_older_version_is_made_owner_only(monkeypa
 
 
 def test_fieldops_demo_makes_its_folder_and_database_owner_only(tmp_path):
-    path = tmp_path / "new" / "d.db"
+    # The default database, whose folder FieldOps makes on first run (a --db in a missing
+    # folder is refused instead: tests/test_failures_cli.py).
+    data = tmp_path / "new"
+    path = data / "FieldOps" / "fieldops.db"
+    env = {"XDG_DATA_HOME": str(data), "FIELDOPS_DATABASE_URL": ""}
     # the permissive umask of a shared machine: nothing may rely on it
-    result = run("--db", str(path), "demo", "--seed", "2", "--people", "40", tmp=tmp_path, umask=0)
+    result = run("demo", "--seed", "2", "--people", "40", tmp=tmp_path, env=env, umask=0)
     assert result.returncode == 0, result.stderr
+    assert path.exists()
     assert mode(path.parent) == 0o700
     journals = [path] + [path.with_name(path.name + s) for s in ("-wal", "-shm")]
     assert {p.name: mode(p) for p in journals if p.exists()} == {

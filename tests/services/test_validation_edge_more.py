@@ -141,7 +141,12 @@ def test_an_intake_correction_with_bad_values_is_refused(
 
 def test_a_kennel_move_is_refused_not_cut_short_or_stored_with_a_nul(db, operator, held):
     for kennel in ("K" * 51, "K-\x007"):
-        _refused(lambda kennel=kennel: move_kennel(db, operator, held.id, kennel), "kennel")
+        _refused(
+            lambda kennel=kennel: move_kennel(
+                db, operator, held.id, kennel, expected_version=held.version
+            ),
+            "kennel",
+        )
     with db.read() as s:
         assert s.get(Impoundment, held.id).kennel == ""
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import shutil
 import sqlite3
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -15,6 +16,7 @@ from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QApplication, QMessageBox
 
 import ui.app as app_module
+from fieldops.backups import backup_name
 from fieldops.failures import DAMAGED, EXIT_CODES, MISSING
 from fieldops.services.people import count_people
 from ui.app import run
@@ -124,7 +126,7 @@ def test_the_window_refuses_a_damaged_database_and_says_what_to_do(
     folder.mkdir()
     path = folder / "fieldops.db"
     shutil.copyfile(sqlite_template, path)
-    backup = folder / "backups" / "fieldops-2026-11-30.db"
+    backup = folder / "backups" / backup_name("fieldops", datetime(2026, 11, 30, 18, tzinfo=UTC))
     backup.parent.mkdir()
     shutil.copyfile(sqlite_template, backup)
     with path.open("r+b") as f:  # 4 KB of noise over the schema's pages
