@@ -39,6 +39,7 @@ from datetime import UTC, date, datetime, timedelta, tzinfo
 from pathlib import Path
 
 from fieldops.errors import UserError
+from fieldops.files import read_only_uri, sync_folder
 
 BACKUP_FOLDER_NAME = "backups"
 FOLDER_SETTING_KEY = "backup_folder"
@@ -254,7 +255,7 @@ def rotate(folder: Path, stem: str, now: datetime, tz: tzinfo | None = None) -> 
         except FileNotFoundError:
             pass
     if removed:
-        _fsync_folder(folder)
+        sync_folder(folder)
     return removed
 
 
@@ -348,7 +349,7 @@ def write_backup(
             _copy(src, temp)
             _fsync_file(temp)
             os.replace(temp, dest)
-            _fsync_folder(folder)
+            sync_folder(folder)
         except sqlite3.Error as exc:
             temp.unlink(missing_ok=True)
             raise BackupError(
@@ -479,22 +480,3 @@ def _fsync_file(path: Path) -> None:
         os.fsync(fd)
     finally:
         os.close(fd)
-
-
-def _fsync_folder(folder: Path) -> None:
-    if os.name != "posix":  # Windows cannot open a folder to flush it
-        return
-    fd = os.open(folder, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-
-
-def read_only_uri(path: Path) -> str:
-    """A URI reading ``path`` without creating ``-wal``/``-shm`` (as fieldops.services.setup)."""
-    uri = path.absolute().as_uri()
-    journals = [path.with_name(path.name + s) for s in ("-wal", "-journal")]
-    if any(os.path.lexists(j) for j in journals):
-        return f"{uri}?mode=ro"
-    return f"{uri}?mode=ro&immutable=1"

@@ -134,7 +134,7 @@ def _first_line(exc: BaseException) -> str:
 def refuse_damaged(path: Path, read_only_uri: str) -> None:
     """``PRAGMA quick_check`` on a SQLite file about to be used for saving: refuse a
     damaged one (``DamagedDatabaseError``, naming the newest backup). Opened through
-    ``read_only_uri`` (fieldops.services.setup), so it writes and creates nothing.
+    ``read_only_uri`` (fieldops.files), so it writes and creates nothing.
     On a 136 MB demo database (``demo --people 100000``) it took 0.9-1.3 s with the
     file cached (a busy 2-core machine), 6 s from a cold cache."""
     try:

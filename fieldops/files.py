@@ -56,7 +56,7 @@ def write_whole_file(path: str | os.PathLike[str], content: bytes) -> Path:
         with contextlib.suppress(OSError):
             os.unlink(temp)
         raise
-    _sync_folder(target.parent)
+    sync_folder(target.parent)
     return target
 
 
@@ -125,7 +125,8 @@ def open_private_log(path: str | os.PathLike[str]) -> TextIO:
         raise
 
 
-def _sync_folder(folder: Path) -> None:
+def sync_folder(folder: Path) -> None:
+    """Flush a folder's entries (a rename into it) to disk, where the platform can."""
     # Not every platform can open a folder (Windows cannot); the rename is then
     # as durable as the platform makes it.
     try:
@@ -137,3 +138,17 @@ def _sync_folder(folder: Path) -> None:
             os.fsync(fd)
     finally:
         os.close(fd)
+
+
+def read_only_uri(path: Path) -> str:
+    """A SQLite URI that opens ``path`` read-only and creates no ``-wal``/``-shm`` beside it.
+
+    With no journal beside it the file holds every committed change, and
+    ``immutable=1`` reads it without creating any; otherwise someone may be
+    writing, and ``mode=ro`` reads through the journal that is already there.
+    """
+    uri = path.absolute().as_uri()
+    journals = [path.with_name(path.name + s) for s in ("-wal", "-journal")]
+    if any(os.path.lexists(j) for j in journals):
+        return f"{uri}?mode=ro"
+    return f"{uri}?mode=ro&immutable=1"

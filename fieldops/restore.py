@@ -31,8 +31,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from fieldops import failures
-from fieldops.backups import open_source, read_only_uri, source_problems
+from fieldops.backups import open_source, source_problems
 from fieldops.errors import UserError
+from fieldops.files import read_only_uri, sync_folder
 
 
 class RestoreRefusedError(UserError):
@@ -189,7 +190,7 @@ def _upgrade_and_verify(temp: Path, backup: Path) -> str:
 def _swap(database: Path, temp: Path, stamp: str) -> Path | None:
     if not database.exists():
         os.replace(temp, database)
-        _fsync_folder(database.parent)
+        sync_folder(database.parent)
         return None
     aside = database.with_name(f"{database.stem}-before-restore-{stamp}Z{database.suffix}")
     con = _exclusive(database)
@@ -201,7 +202,7 @@ def _swap(database: Path, temp: Path, stamp: str) -> Path | None:
             os.replace(aside, database)
             raise
         os.chmod(aside, 0o600)
-        _fsync_folder(database.parent)
+        sync_folder(database.parent)
     finally:
         with contextlib.suppress(sqlite3.Error):
             con.rollback()
@@ -237,13 +238,3 @@ def _remove_with_journals(path: Path) -> None:
     for suffix in ("", "-wal", "-shm", "-journal"):
         with contextlib.suppress(FileNotFoundError):
             path.with_name(path.name + suffix).unlink()
-
-
-def _fsync_folder(folder: Path) -> None:
-    if os.name != "posix":
-        return
-    fd = os.open(folder, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)

@@ -5,6 +5,11 @@ from __future__ import annotations
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
+import pytest
+from sqlalchemy import func, select
+
+from fieldops.errors import ValidationError
+
 CHI = ZoneInfo("America/Chicago")
 
 
@@ -33,3 +38,17 @@ def images_besides_the_letterhead(pdf: bytes) -> list[str]:
         for image in page.images
         if image.image.convert("RGBA").tobytes() != mark.tobytes()
     ]
+
+
+def count_rows(db, model) -> int:
+    """How many rows ``model``'s table holds."""
+    with db.read() as s:
+        return s.scalar(select(func.count()).select_from(model))
+
+
+def refused(call, field: str) -> ValidationError:
+    """``call()`` raises a ValidationError naming ``field``; the error, for more checks."""
+    with pytest.raises(ValidationError) as info:
+        call()
+    assert field in info.value.by_field(), info.value.by_field()
+    return info.value

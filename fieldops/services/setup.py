@@ -31,6 +31,7 @@ from fieldops.db.migrate import (
 )
 from fieldops.db.placement import refuse_network_share
 from fieldops.errors import UserError
+from fieldops.files import read_only_uri
 from fieldops.services.context import Actor, os_username
 
 
@@ -77,7 +78,7 @@ def open_database(db_arg: str | None = None, *, named_by_user: bool = False) -> 
         if state.exists:
             from fieldops.check import refuse_damaged
 
-            refuse_damaged(path, _read_only_uri(path))  # quick_check, before any write
+            refuse_damaged(path, read_only_uri(path))  # quick_check, before any write
         if state.tables and state.revision is None:
             raise NotFieldOpsError(
                 f"{path} is a SQLite database, but not one FieldOps made (it has no FieldOps "
@@ -134,7 +135,7 @@ def open_existing_database(db_arg: str | None = None) -> Database:
         if failures.read_only_reason(path) is not None:
             # A file (folder, file system) we may not write: read it as SQLite's read-only
             # URI, which leaves no -wal or -shm beside it.
-            return Database(f"sqlite:///{_read_only_uri(path)}&uri=true")
+            return Database(f"sqlite:///{read_only_uri(path)}&uri=true")
         return Database(url)
     db = Database(url)  # a server: Database() creates nothing there
     try:
@@ -181,7 +182,7 @@ def inspect_sqlite_file(path: Path) -> SqliteFileState:
     if not stat.S_ISREG(mode):
         raise NotADatabaseError(f"{path} is not a regular file, so not a database.")
     try:
-        con = sqlite3.connect(_read_only_uri(path), uri=True)
+        con = sqlite3.connect(read_only_uri(path), uri=True)
         try:
             tables = tuple(
                 r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
@@ -243,20 +244,6 @@ def refuse_read_only(path: Path) -> None:
                 "the database to a folder you may write in; nothing was changed.",
             )
         )
-
-
-def _read_only_uri(path: Path) -> str:
-    """A URI that opens ``path`` read-only and creates no ``-wal``/``-shm`` beside it.
-
-    With no journal beside it the file holds every committed change, and
-    ``immutable=1`` reads it without creating any; otherwise someone may be
-    writing, and ``mode=ro`` reads through the journal that is already there.
-    """
-    uri = path.absolute().as_uri()
-    journals = [path.with_name(path.name + s) for s in ("-wal", "-journal")]
-    if any(os.path.lexists(j) for j in journals):
-        return f"{uri}?mode=ro"
-    return f"{uri}?mode=ro&immutable=1"
 
 
 class UnmappedLoginError(UserError):

@@ -10,11 +10,10 @@ from datetime import UTC, date, datetime
 from decimal import Decimal
 
 import pytest
-from sqlalchemy import func, select
-from support import local
+from sqlalchemy import select
+from support import count_rows, local, refused
 
 from fieldops.db.models import Animal, AuditEvent, FeeScheduleEntry, Impoundment, Payment, Person
-from fieldops.errors import ValidationError
 from fieldops.services.animals import AnimalInput, create_animal
 from fieldops.services.fee_schedules import FeeScheduleInput, SpeciesFees, enter_fee_schedule
 from fieldops.services.impounds import IntakeInput, intake
@@ -22,18 +21,6 @@ from fieldops.services.payments import LineInput, PaymentInput, record_payment
 from fieldops.services.people import PersonInput, create_person
 
 AT = local(2026, 11, 20)
-
-
-def _count(db, model) -> int:
-    with db.read() as s:
-        return s.scalar(select(func.count()).select_from(model))
-
-
-def _refused(call, field: str) -> ValidationError:
-    with pytest.raises(ValidationError) as info:
-        call()
-    assert field in info.value.by_field(), info.value.by_field()
-    return info.value
 
 
 # ----------------------------------------------------------------------- text
@@ -52,10 +39,10 @@ def _refused(call, field: str) -> ValidationError:
 )
 def test_a_person_with_text_the_database_cannot_hold_is_refused(db, operator, field, value):
     fields = {"full_name": "Ana Ruiz", field: value}
-    events = _count(db, AuditEvent)
-    _refused(lambda: create_person(db, operator, PersonInput(**fields)), field)
-    assert _count(db, Person) == 0
-    assert _count(db, AuditEvent) == events
+    events = count_rows(db, AuditEvent)
+    refused(lambda: create_person(db, operator, PersonInput(**fields)), field)
+    assert count_rows(db, Person) == 0
+    assert count_rows(db, AuditEvent) == events
 
 
 def test_notes_keep_their_line_breaks_and_emoji_and_right_to_left_text(db, operator):
@@ -85,8 +72,8 @@ def test_an_intake_with_text_the_database_cannot_hold_is_refused(
 ):
     data = {"officer": "Off. Dana Lee", "reason": "other", "reason_detail": "stray", field: value}
     inp = IntakeInput(impounded_at=AT, animal_id=rex.id, found_place="Elm & 3rd", **data)
-    _refused(lambda: intake(db, operator, inp, profile), field)
-    assert _count(db, Impoundment) == 0
+    refused(lambda: intake(db, operator, inp, profile), field)
+    assert count_rows(db, Impoundment) == 0
 
 
 # ---------------------------------------------------------------------- money
@@ -115,8 +102,8 @@ def held(db, impound, rex):
 )
 def test_a_payment_amount_out_of_range_or_not_money_is_refused(db, operator, profile, held, amount):
     inp = PaymentInput((LineInput("impound", amount),), "cash", "R-1")
-    _refused(lambda: record_payment(db, operator, held.id, inp, profile), "lines.0.amount")
-    assert _count(db, Payment) == 0
+    refused(lambda: record_payment(db, operator, held.id, inp, profile), "lines.0.amount")
+    assert count_rows(db, Payment) == 0
 
 
 def test_a_payment_of_the_cap_and_with_a_thousands_comma_is_taken(db, operator, profile, held):
@@ -129,13 +116,13 @@ def test_a_payment_of_the_cap_and_with_a_thousands_comma_is_taken(db, operator, 
 
 def test_an_over_long_payment_line_description_is_refused(db, operator, profile, held):
     inp = PaymentInput((LineInput("other", "5.00", "x" * 201),), "cash", "R-1")
-    _refused(lambda: record_payment(db, operator, held.id, inp, profile), "lines.0.description")
-    assert _count(db, Payment) == 0
+    refused(lambda: record_payment(db, operator, held.id, inp, profile), "lines.0.description")
+    assert count_rows(db, Payment) == 0
 
 
 def test_a_receipt_number_with_a_nul_is_refused(db, operator, profile, held):
     inp = PaymentInput((LineInput("impound", "5.00"),), "cash", "R\x001")
-    _refused(lambda: record_payment(db, operator, held.id, inp, profile), "receipt_number")
+    refused(lambda: record_payment(db, operator, held.id, inp, profile), "receipt_number")
 
 
 @pytest.mark.parametrize("amount", ["1e30", "99999999999999999999.99", "1e-30"])
@@ -143,8 +130,8 @@ def test_a_fee_schedule_amount_out_of_range_is_refused(db, supervisor, amount):
     fees = {sp: SpeciesFees("40.00", "10.00", "25.00") for sp in ("dog", "cat", "other")}
     fees["cat"] = SpeciesFees(amount, "10.00", "25.00")
     inp = FeeScheduleInput("R-2026-14", date(2026, 1, 1), fees)
-    _refused(lambda: enter_fee_schedule(db, supervisor, inp), "cat.impound")
-    assert _count(db, FeeScheduleEntry) == 0
+    refused(lambda: enter_fee_schedule(db, supervisor, inp), "cat.impound")
+    assert count_rows(db, FeeScheduleEntry) == 0
 
 
 # ------------------------------------------------------------------ datetimes
@@ -167,8 +154,8 @@ def test_an_intake_instant_naive_or_out_of_range_is_refused(
     inp = IntakeInput(
         animal_id=rex.id, officer="Off. Lee", reason="at_large", found_place="Elm", **data
     )
-    _refused(lambda: intake(db, operator, inp, profile), field)
-    assert _count(db, Impoundment) == 0
+    refused(lambda: intake(db, operator, inp, profile), field)
+    assert count_rows(db, Impoundment) == 0
 
 
 # ------------------------------------------------------------ dates and ids
@@ -177,29 +164,29 @@ def test_an_intake_instant_naive_or_out_of_range_is_refused(
 @pytest.mark.parametrize("birth", ["2020-01-01", datetime(2020, 1, 1, tzinfo=UTC), date(1, 1, 1)])
 def test_a_birth_date_that_is_not_a_date_is_refused(db, operator, today, birth):
     inp = AnimalInput(species="dog", name="Rex", birth_date=birth)
-    _refused(lambda: create_animal(db, operator, inp, today=today), "birth_date")
-    assert _count(db, Animal) == 0
+    refused(lambda: create_animal(db, operator, inp, today=today), "birth_date")
+    assert count_rows(db, Animal) == 0
 
 
 @pytest.mark.parametrize("clinic_id", [987654, 2**40, -1])
 def test_a_clinic_that_does_not_exist_is_refused_naming_the_field(db, operator, clinic_id):
     inp = PersonInput(full_name="Dr Vet", is_veterinarian=True, clinic_id=clinic_id)
-    _refused(lambda: create_person(db, operator, inp), "clinic_id")
-    assert _count(db, Person) == 0
+    refused(lambda: create_person(db, operator, inp), "clinic_id")
+    assert count_rows(db, Person) == 0
 
 
 def test_an_owner_that_does_not_exist_is_refused_naming_the_field(db, operator, today):
     inp = AnimalInput(species="dog", name="Rex", owner_id=987654)
-    _refused(lambda: create_animal(db, operator, inp, today=today), "owner_id")
-    assert _count(db, Animal) == 0
+    refused(lambda: create_animal(db, operator, inp, today=today), "owner_id")
+    assert count_rows(db, Animal) == 0
 
 
 def test_an_intake_of_an_animal_that_does_not_exist_is_refused(db, operator, profile):
     inp = IntakeInput(
         impounded_at=AT, animal_id=987654, officer="Off. Lee", reason="at_large", found_place="Elm"
     )
-    _refused(lambda: intake(db, operator, inp, profile), "animal_id")
-    assert _count(db, Impoundment) == 0
+    refused(lambda: intake(db, operator, inp, profile), "animal_id")
+    assert count_rows(db, Impoundment) == 0
 
 
 def test_a_time_the_clocks_skipped_is_refused_not_moved_an_hour(db, operator, profile, rex):
@@ -213,5 +200,5 @@ def test_a_time_the_clocks_skipped_is_refused_not_moved_an_hour(db, operator, pr
         reason="at_large",
         found_place="Elm",
     )
-    _refused(lambda: intake(db, operator, inp, profile), "impounded_at")
-    assert _count(db, Impoundment) == 0
+    refused(lambda: intake(db, operator, inp, profile), "impounded_at")
+    assert count_rows(db, Impoundment) == 0

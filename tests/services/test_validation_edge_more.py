@@ -11,8 +11,8 @@ from decimal import Decimal
 
 import pytest
 from quarantine_support import PROFILE, bite_input, days_ago
-from sqlalchemy import func, select
-from support import local
+from sqlalchemy import select
+from support import count_rows, local, refused
 from vicious_cases import declaration, owner_and_dog
 
 from fieldops.db.models import (
@@ -25,7 +25,6 @@ from fieldops.db.models import (
     ViciousCase,
     ViciousNotice,
 )
-from fieldops.errors import ValidationError
 from fieldops.services import quarantine as qs
 from fieldops.services.context import now
 from fieldops.services.disposition_corrections import correct_disposition
@@ -43,18 +42,6 @@ NAIVE = datetime(2026, 11, 21, 10, 0)
 YEAR_ONE = datetime(1, 1, 1, tzinfo=UTC)
 
 
-def _count(db, model) -> int:
-    with db.read() as s:
-        return s.scalar(select(func.count()).select_from(model))
-
-
-def _refused(call, field: str) -> ValidationError:
-    with pytest.raises(ValidationError) as info:
-        call()
-    assert field in info.value.by_field(), info.value.by_field()
-    return info.value
-
-
 @pytest.fixture
 def held(impound, rex):
     return impound(rex.id, AT)
@@ -65,8 +52,8 @@ def held(impound, rex):
 
 @pytest.mark.parametrize("at", [NAIVE, YEAR_ONE, "2026-11-21"])
 def test_a_disposition_time_naive_or_out_of_range_is_refused(db, supervisor, profile, held, at):
-    _refused(lambda: record_escape(db, supervisor, held.id, profile, at=at, notes="gate"), "at")
-    assert _count(db, Disposition) == 0
+    refused(lambda: record_escape(db, supervisor, held.id, profile, at=at, notes="gate"), "at")
+    assert count_rows(db, Disposition) == 0
 
 
 @pytest.mark.parametrize(
@@ -80,8 +67,8 @@ def test_a_disposition_time_naive_or_out_of_range_is_refused(db, supervisor, pro
 def test_a_transfer_with_text_no_column_holds_is_refused(db, supervisor, profile, held, field, kw):
     kw = dict(kw)
     to = kw.pop("transfer_to")
-    _refused(lambda: transfer(db, supervisor, held.id, to, profile, **kw), field)
-    assert _count(db, Disposition) == 0
+    refused(lambda: transfer(db, supervisor, held.id, to, profile, **kw), field)
+    assert count_rows(db, Disposition) == 0
 
 
 @pytest.mark.parametrize(
@@ -96,8 +83,8 @@ def test_a_transfer_with_text_no_column_holds_is_refused(db, supervisor, profile
 def test_a_release_to_nobody_on_file_or_with_bad_text_is_refused(
     db, supervisor, profile, held, field, req
 ):
-    _refused(lambda: release(db, supervisor, held.id, req, profile), field)
-    assert _count(db, Disposition) == 0
+    refused(lambda: release(db, supervisor, held.id, req, profile), field)
+    assert count_rows(db, Disposition) == 0
 
 
 def test_a_correction_with_a_naive_time_or_a_nul_reason_is_refused(db, supervisor, profile, held):
@@ -106,13 +93,13 @@ def test_a_correction_with_a_naive_time_or_a_nul_reason_is_refused(db, superviso
         ({"at": NAIVE, "reason": "typo"}, "at"),
         ({"at": local(2026, 11, 21, 11), "reason": "typo\x00"}, "reason"),
     ):
-        _refused(
+        refused(
             lambda kw=kw: correct_disposition(
                 db, supervisor, held.id, kind="escaped", profile=profile, **kw
             ),
             field,
         )
-    assert _count(db, Disposition) == 1
+    assert count_rows(db, Disposition) == 1
 
 
 @pytest.mark.parametrize(
@@ -131,7 +118,7 @@ def test_an_intake_correction_with_bad_values_is_refused(
     from fieldops.services.intake_corrections import IntakeDetails
 
     details = IntakeDetails.of(held)
-    _refused(
+    refused(
         lambda: correct_intake(
             db, supervisor, held.id, details, replace(details, **change), "typo", profile
         ),
@@ -141,7 +128,7 @@ def test_an_intake_correction_with_bad_values_is_refused(
 
 def test_a_kennel_move_is_refused_not_cut_short_or_stored_with_a_nul(db, operator, held):
     for kennel in ("K" * 51, "K-\x007"):
-        _refused(
+        refused(
             lambda kennel=kennel: move_kennel(
                 db, operator, held.id, kennel, expected_version=held.version
             ),
@@ -156,9 +143,9 @@ def test_a_kennel_move_is_refused_not_cut_short_or_stored_with_a_nul(db, operato
 
 def test_a_staff_login_with_a_nul_or_too_long_is_refused(db, admin):
     for username, field in (("ed\x00", "username"), ("e" * 101, "username")):
-        _refused(lambda u=username: set_staff(db, admin, u, "operator"), field)
-    _refused(lambda: set_staff(db, admin, "ed", "operator", full_name="Ed\ud800"), "full_name")
-    assert _count(db, StaffUser) == 1  # the admin only
+        refused(lambda u=username: set_staff(db, admin, u, "operator"), field)
+    refused(lambda: set_staff(db, admin, "ed", "operator", full_name="Ed\ud800"), "full_name")
+    assert count_rows(db, StaffUser) == 1  # the admin only
 
 
 def test_signing_in_with_a_nul_or_a_surrogate_is_a_wrong_login_not_a_crash(db, admin):
@@ -169,14 +156,14 @@ def test_signing_in_with_a_nul_or_a_surrogate_is_a_wrong_login_not_a_crash(db, a
 
 
 def test_a_first_administrator_with_a_nul_password_or_long_name_is_refused(db):
-    _refused(lambda: create_first_admin(db, "ada", "Ada", "secret\x00secret"), "password")
-    _refused(lambda: create_first_admin(db, "ada", "A" * 201, "secretsecret"), "full_name")
+    refused(lambda: create_first_admin(db, "ada", "Ada", "secret\x00secret"), "password")
+    refused(lambda: create_first_admin(db, "ada", "A" * 201, "secretsecret"), "full_name")
 
 
 def test_an_archive_reason_with_a_nul_is_refused_and_nothing_is_audited(db, operator, owner):
-    events = _count(db, AuditEvent)
-    _refused(lambda: archive_person(db, operator, owner.id, "moved\x00away"), "reason")
-    assert _count(db, AuditEvent) == events
+    events = count_rows(db, AuditEvent)
+    refused(lambda: archive_person(db, operator, owner.id, "moved\x00away"), "reason")
+    assert count_rows(db, AuditEvent) == events
 
 
 # ---------------------------------------------------------------- quarantine
@@ -201,7 +188,7 @@ def pound(db, supervisor):
 def test_a_bite_report_with_bad_values_is_refused(db, supervisor, rex, pound, field, kw):
     data = {"animal_id": rex.id, "clinic_id": pound.id, **kw}  # a copy: kw is shared
     bitten = data.pop("bitten_at", days_ago(3))
-    _refused(lambda: qs.report_bite(db, supervisor, bite_input(bitten, **data), PROFILE), field)
+    refused(lambda: qs.report_bite(db, supervisor, bite_input(bitten, **data), PROFILE), field)
 
 
 @pytest.mark.parametrize(
@@ -213,8 +200,8 @@ def test_an_exam_fee_out_of_range_is_refused(db, supervisor, rex, pound, fee):
     )
     qs.record_delivery(db, supervisor, r.quarantine_id, days_ago(3, 12), PROFILE)
     inp = qs.ExamInput(days_ago(2).date(), "Dr. Kim", "no_signs", fee, pound.id)
-    _refused(lambda: qs.record_exam(db, supervisor, r.quarantine_id, inp, PROFILE), "fee")
-    assert _count(db, QuarantineExam) == 0
+    refused(lambda: qs.record_exam(db, supervisor, r.quarantine_id, inp, PROFILE), "fee")
+    assert count_rows(db, QuarantineExam) == 0
 
 
 def test_a_fee_correction_of_1e30_is_refused(db, supervisor, rex, pound):
@@ -226,7 +213,7 @@ def test_a_fee_correction_of_1e30_is_refused(db, supervisor, rex, pound):
     qs.record_exam(db, supervisor, r.quarantine_id, inp, PROFILE)
     with db.read() as s:
         exam_id = s.scalars(select(QuarantineExam.id)).one()
-    _refused(
+    refused(
         lambda: qs.correct_record(
             db, supervisor, r.bite_report_id, "exam", exam_id, "fee", "1e30", "typo", PROFILE
         ),
@@ -239,10 +226,10 @@ def test_a_fee_correction_of_1e30_is_refused(db, supervisor, rex, pound):
 
 def test_a_declaration_or_notice_with_a_naive_time_is_refused(db, officer, profile, today):
     _owner, dog = owner_and_dog(db, officer, today)
-    _refused(
+    refused(
         lambda: declare(db, officer, declaration(dog.id, decided_at=NAIVE), profile), "decided_at"
     )
-    assert _count(db, ViciousCase) == 0
+    assert count_rows(db, ViciousCase) == 0
     case = declare(db, officer, declaration(dog.id), profile)
     for inp, field in (
         (NoticeInput("in_person", NAIVE, "Off. Lee", "12 Elm St"), "served_at"),
@@ -250,8 +237,8 @@ def test_a_declaration_or_notice_with_a_naive_time_is_refused(db, officer, profi
         (NoticeInput("in_person", local(2026, 11, 3, 9), "Off.\x00Lee", "12 Elm"), "served_by"),
         (NoticeInput("posted", local(2026, 11, 3, 9), "Off. Lee", "x" * 401), "place"),
     ):
-        _refused(lambda inp=inp: serve_notice(db, officer, case.id, inp, profile), field)
-    assert _count(db, ViciousNotice) == 0
+        refused(lambda inp=inp: serve_notice(db, officer, case.id, inp, profile), field)
+    assert count_rows(db, ViciousNotice) == 0
 
 
 # -------------------------------------------------------------------- reports
@@ -266,16 +253,16 @@ def test_a_report_file_name_no_file_system_keeps_is_refused(db, supervisor, tmp_
     produced = reports_run.produce(
         db, supervisor, "impound-register", date(2026, 11, 1), date(2026, 11, 30), PROFILE
     )
-    events = _count(db, AuditEvent)
-    _refused(lambda: reports_run.export(db, supervisor, produced, name), "file")
-    assert _count(db, AuditEvent) == events
+    events = count_rows(db, AuditEvent)
+    refused(lambda: reports_run.export(db, supervisor, produced, name), "file")
+    assert count_rows(db, AuditEvent) == events
 
 
 @pytest.mark.parametrize("start", ["2026-11-01", datetime(2026, 11, 1, tzinfo=UTC), date(1, 1, 1)])
 def test_a_report_period_that_is_not_dates_is_refused(db, supervisor, start):
     from fieldops.services import reports_run
 
-    _refused(
+    refused(
         lambda: reports_run.produce(
             db, supervisor, "impound-register", start, date(2026, 11, 30), PROFILE
         ),
@@ -314,13 +301,13 @@ def test_a_declaration_for_nobody_on_file_or_an_address_too_long_to_keep_is_refu
 ):
     from fieldops.services.people import update_person
 
-    _refused(lambda: declare(db, officer, declaration(987654), profile), "animal_id")
+    refused(lambda: declare(db, officer, declaration(987654), profile), "animal_id")
     owner, dog = owner_and_dog(db, officer, today)
-    _refused(
+    refused(
         lambda: declare(db, officer, replace(declaration(dog.id), owner_id=2**40), profile),
         "owner_id",
     )
     long = replace(owner.as_input(), address="1" * 300, city="M" * 100, postal_code="53703")
     update_person(db, officer, owner.id, long, expected_version=owner.version)
-    _refused(lambda: declare(db, officer, declaration(dog.id), profile), "owner_id")
-    assert _count(db, ViciousCase) == 0
+    refused(lambda: declare(db, officer, declaration(dog.id), profile), "owner_id")
+    assert count_rows(db, ViciousCase) == 0
