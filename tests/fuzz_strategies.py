@@ -218,4 +218,4 @@ def recent(most_minutes: int):
 hostile_words = st.one_of(hostile_text, good_text)
 
 # The later fuzz files run a dozen examples a test: each example builds its own records.
-FUZZ_FEW = settings(FUZZ, max_examples=12)
+FUZZ_FEW = settings(FUZZ, max_examples=10)
