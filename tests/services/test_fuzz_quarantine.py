@@ -420,7 +420,7 @@ def test_a_clinic_is_refused_or_read_back_unchanged(db, supervisor, fields):
     made = only_refusals(lambda: qs.create_clinic(db, supervisor, inp))
     if made is None:
         return
-    renamed = qs.ClinicInput(f"{name} (renamed)", fields["phone"], fields["address"])
+    renamed = qs.ClinicInput(f"{name} (renamed)", fields["address"], fields["phone"])
     clinic_id = made.id if fields["clinic"] == "own" else fields["clinic"]
     version = made.version if fields["version"] == "own" else fields["version"]
     # NotFoundError: an id no clinic has; StaleRecordError: a version not the clinic's.
