@@ -185,3 +185,37 @@ def records(good: dict[str, st.SearchStrategy], bad: dict[str, st.SearchStrategy
         return {k: draw(bad[k] if k in hostile else good[k]) for k in good}
 
     return build()
+
+
+# ------------------------------------------------------------- additions (issue 13, more verbs)
+
+
+def only_refusals(call, *also):
+    """Like ``only_validation_errors``, also allowing the ``also`` refusals (each a UserError
+    subclass a test names, e.g. NotFoundError for an id no record has); None after one."""
+    try:
+        return only_validation_errors(call)
+    except also as exc:
+        refused = exc
+    event(f"refused: {type(refused).__name__}")
+    assert str(refused).strip(), "a refusal says why in words"
+    return None
+
+
+def recent(most_minutes: int):
+    """An aware instant 1 to ``most_minutes`` minutes ago (in one of ``ZONES``), built when
+    drawn so it stays in the past however long the test runs."""
+    from fieldops.services.context import now
+
+    return st.builds(
+        lambda m, zone: (now() - timedelta(minutes=m)).astimezone(zone),
+        st.integers(min_value=1, max_value=most_minutes),
+        st.sampled_from(ZONES),
+    )
+
+
+# One line a person could type, with a hostile piece inside: kept or refused, never a crash.
+hostile_words = st.one_of(hostile_text, good_text)
+
+# The later fuzz files run a dozen examples a test: each example builds its own records.
+FUZZ_FEW = settings(FUZZ, max_examples=10)

@@ -20,6 +20,8 @@ from fieldops.db.flush_net import check_event_text
 from fieldops.db.models import AuditChainHead, AuditEvent, SaveKey, StaffUser
 from fieldops.db.models.audit import GENESIS, body_hash, event_body
 from fieldops.errors import NotFoundError, UserError, ValidationError
+from fieldops.services.validate import row as stored_row
+from fieldops.services.validate import row_id_fits
 
 
 @dataclass(frozen=True)
@@ -209,9 +211,17 @@ def append_audit(session: Session, actor: Actor, records: Sequence[AuditRecord])
 T = TypeVar("T")
 
 
+def require_row_id(model: type[Any], row_id: object) -> None:
+    """Refuse as not found an id no INTEGER column can hold (0, negative, past 2**31-1, not a
+    whole number): it names no row, and PostgreSQL would fail the query with an overflow."""
+    if not row_id_fits(row_id):
+        raise NotFoundError(f"There is no {model.__name__.lower()} #{row_id}.")
+
+
 def fetch(session: Session, model: type[T], row_id: int) -> T:
     """A row that a foreign key says exists; a missing one is a clear error, not None."""
-    row = session.get(model, row_id)
+    require_row_id(model, row_id)
+    row = stored_row(session, model, row_id)
     if row is None:
         raise NotFoundError(f"There is no {model.__name__.lower()} #{row_id}.")
     return row

@@ -101,7 +101,7 @@ def correct_disposition(
             recipient_id=old.recipient_id if is_release else None,
             to_owner=old.to_owner if is_release else False,
             transfer_to=(v.clean(transfer_to) or old.transfer_to) if kind == "transferred" else "",
-            notes=(notes or old.notes),
+            notes=(notes or "").strip() or old.notes,  # blank (spaces too) keeps the notes
             hopeless_or_threat=old.hopeless_or_threat,
             euthanasia_basis=old.euthanasia_basis if kind == "euthanized" else "",
             decided_by=old.decided_by if kind == "euthanized" else "",

@@ -11,12 +11,14 @@ from sqlalchemy.orm import Session
 
 from fieldops.db.models import Disposition, Impoundment
 from fieldops.errors import NotFoundError
+from fieldops.services.context import require_row_id
 
 
 def load_impoundment(s: Session, impoundment_id: int, *, lock: bool = False) -> Impoundment:
     """The impoundment; ``lock`` holds its row until commit (FOR UPDATE on PostgreSQL;
     SQLite's IMMEDIATE write transaction already serialises writers), so two
     workstations recording a disposition at once cannot both see it open."""
+    require_row_id(Impoundment, impoundment_id)
     imp = s.get(Impoundment, impoundment_id, with_for_update=lock)
     if imp is None:
         raise NotFoundError(f"There is no impoundment #{impoundment_id}.")

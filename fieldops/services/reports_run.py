@@ -112,8 +112,11 @@ def produce(
     turns True between its steps.
     """
     c = Collector()
-    v.day(c, "start", start, "The first day")
-    v.day(c, "end", end, "The last day")
+    for field, day, label in (("start", start, "The first day"), ("end", end, "The last day")):
+        if day is None:  # v.day lets a blank through: a period needs both of its days
+            c.add(field, f"{label} of the period is required.")
+        else:
+            v.day(c, field, day, label)
     v.instant(c, "printed_at", printed_at, "The time printed")
     c.raise_if_any()
     kind = find_report(name)

@@ -204,9 +204,14 @@ def case_number(text: str) -> int | None:
     return number if 0 < number <= _LARGEST_ID else None
 
 
+def row_id_fits(row_id: object) -> bool:
+    """Whether an id is one an INTEGER id column can hold (a whole number 1 to 2**31-1)."""
+    return isinstance(row_id, int) and not isinstance(row_id, bool) and 0 < row_id <= _LARGEST_ID
+
+
 def row(s: Session, model: type[T], row_id: object) -> T | None:
     """The row with this id, or None: also for an id no INTEGER column holds (not an error)."""
-    if not isinstance(row_id, int) or isinstance(row_id, bool) or not 0 < row_id <= _LARGEST_ID:
+    if not row_id_fits(row_id):
         return None
     return s.get(model, row_id)
 

@@ -82,14 +82,14 @@ def _record(s: Session, bite: BiteReport, target: str, target_id: int) -> object
     if target == "bite_report":
         row = bite if target_id == bite.id else None
     elif target == "exam":
-        row = s.get(QuarantineExam, target_id)
+        row = v.row(s, QuarantineExam, target_id)  # None also for an id no INTEGER holds
         q = s.scalar(
             select(Quarantine).where(Quarantine.bite_report_id == bite.id).with_for_update()
         )
         if row is not None and (q is None or row.quarantine_id != q.id):
             row = None
     else:
-        row = s.get(QuarantineEvent, target_id)
+        row = v.row(s, QuarantineEvent, target_id)
         if row is not None and row.bite_report_id != bite.id:
             row = None
     if row is None:

@@ -21,6 +21,7 @@ from fieldops.services.context import (
     jsonable,
     now,
     remember_save,
+    require_row_id,
 )
 from fieldops.services.quarantine.bites import FUTURE_SLACK
 from fieldops.services.quarantine.plan import State, refresh
@@ -47,6 +48,7 @@ class Done:
 def locked(
     s: Session, quarantine_id: int, profile: Profile
 ) -> tuple[Quarantine, BiteReport, State]:
+    require_row_id(Quarantine, quarantine_id)
     q = s.scalar(select(Quarantine).where(Quarantine.id == quarantine_id).with_for_update())
     if q is None:
         q = fetch(s, Quarantine, quarantine_id)  # raises the clear "no such" error

@@ -26,7 +26,7 @@ from fieldops.errors import NotFoundError, StaleRecordError
 from fieldops.permissions import Permission, requires
 from fieldops.rules import Profile, format_instant
 from fieldops.rules import vicious as rules
-from fieldops.services.context import Actor, audit
+from fieldops.services.context import Actor, audit, require_row_id
 from fieldops.services.vicious.views import (
     STATUS_LABELS,
     CaseView,
@@ -49,6 +49,7 @@ def load(
     s: Session, case_id: int, *, lock: bool = False, version: int | None = None
 ) -> ViciousCase:
     """The case row; ``lock`` holds it to commit; ``version`` refuses a stale screen."""
+    require_row_id(ViciousCase, case_id)  # an id no INTEGER holds: not found, not an overflow
     case = s.get(ViciousCase, case_id, with_for_update=lock)
     if case is None:
         raise NotFoundError(f"There is no vicious-animal case #{case_id}.")

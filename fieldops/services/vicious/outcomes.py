@@ -200,7 +200,7 @@ def complete_step(
     done_ok = v.day(c, "done_on", done_on, "The day the step was taken")
     v.required(c, "result", (result or "").strip(), "What came of it", 4000)
     with db.write() as s:
-        st = s.get(ViciousStep, step_id)
+        st = v.row(s, ViciousStep, step_id)  # None also for an id no INTEGER holds
         if st is None:
             raise NotFoundError(f"There is no next step #{step_id}.")
         if done_ok and done_on is not None and done_on > to_local(now(), profile).date():
