@@ -17,7 +17,7 @@ from fieldops.db.models import (
     ImpoundPhoto,
     Person,
 )
-from fieldops.errors import Collector, StaleRecordError, ValidationError
+from fieldops.errors import Collector, ValidationError
 from fieldops.permissions import Permission, requires, roles_with
 from fieldops.rules import Profile, impound_hold, is_repeat_impoundment, to_local
 from fieldops.services import validate as v
@@ -570,36 +570,6 @@ def get_photo(db: Database, impoundment_id: int) -> Photo | None:
             .limit(1)
         ).first()
         return Photo(p.filename, p.media_type, p.content) if p else None
-
-
-@requires(Permission.INTAKE)
-def move_kennel(
-    db: Database, actor: Actor, impoundment_id: int, kennel: str, *, expected_version: int
-) -> None:
-    """Move the animal to another kennel; refused if the record changed since the screen
-    loaded ``expected_version``; the kennel it is already in writes nothing."""
-    with db.write() as s:
-        imp = load_impoundment(s, impoundment_id, lock=True)
-        if imp.version != expected_version:
-            raise StaleRecordError(
-                f"Impoundment #{impoundment_id} was changed by someone else since it was "
-                "opened (its kennel may have been moved): the kennel was not changed. "
-                "Look at the record again and move it if still needed."
-            )
-        before = imp.kennel
-        kennel = v.one_line("kennel", kennel, "Kennel", Impoundment.__table__.c.kennel)
-        if kennel == before:
-            return
-        imp.kennel = kennel
-        audit(
-            s,
-            actor,
-            "update",
-            "impoundment",
-            imp.id,
-            before={"kennel": before},
-            after={"kennel": imp.kennel},
-        )
 
 
 def impoundment_ids_for_animal(db: Database, animal_id: int) -> tuple[int, ...]:

@@ -10,7 +10,8 @@ Who may correct what (decided here, as the disposition correction decides in
   was found, the officer, the reason's details, spayed/neutered, condition,
   injuries, and the registry animal's name, breed, colour, sex and markings)
   may be corrected by any staff member with a reason: they fix what was typed
-  at the counter and change nobody's deadline, like moving the kennel.
+  at the counter and change nobody's deadline, like moving the kennel
+  (``move_kennel``, also here).
 - What the hold is computed from (the time of impoundment, whether the animal
   bit a person, an owner surrender) moves the owner's claim deadline (58-526,
   ``rules.impound_hold``). Only a supervisor may correct it, as only a
@@ -309,3 +310,33 @@ def correct_intake(
             reason=v.clean(reason),
         )
         return build_view(s, imp, profile, at)
+
+
+@requires(Permission.INTAKE)
+def move_kennel(
+    db: Database, actor: Actor, impoundment_id: int, kennel: str, *, expected_version: int
+) -> None:
+    """Move the animal to another kennel; refused if the record changed since the screen
+    loaded ``expected_version``; the kennel it is already in writes nothing."""
+    with db.write() as s:
+        imp = load_impoundment(s, impoundment_id, lock=True)
+        if imp.version != expected_version:
+            raise StaleRecordError(
+                f"Impoundment #{impoundment_id} was changed by someone else since it was "
+                "opened (its kennel may have been moved): the kennel was not changed. "
+                "Look at the record again and move it if still needed."
+            )
+        before = imp.kennel
+        kennel = v.one_line("kennel", kennel, "Kennel", Impoundment.__table__.c.kennel)
+        if kennel == before:
+            return
+        imp.kennel = kennel
+        audit(
+            s,
+            actor,
+            "update",
+            "impoundment",
+            imp.id,
+            before={"kennel": before},
+            after={"kennel": imp.kennel},
+        )

@@ -21,7 +21,8 @@ from fieldops.services.dispositions import (
 )
 from fieldops.services.fee_schedules import FeeScheduleInput, SpeciesFees, enter_fee_schedule
 from fieldops.services.history import all_event_kinds, record_history
-from fieldops.services.impounds import get_impoundment, move_kennel
+from fieldops.services.impounds import get_impoundment
+from fieldops.services.intake_corrections import move_kennel
 from fieldops.services.payments import LineInput, PaymentInput, quote, record_payment
 from fieldops.services.people import PersonInput, archive_person, create_person, update_person
 from fieldops.services.staff import set_staff

@@ -19,7 +19,8 @@ from fieldops.services import quarantine as qs
 from fieldops.services.animals import AnimalInput, get_animal, update_animal
 from fieldops.services.disposition_corrections import correct_disposition
 from fieldops.services.dispositions import record_escape
-from fieldops.services.impounds import get_impoundment, move_kennel
+from fieldops.services.impounds import get_impoundment
+from fieldops.services.intake_corrections import move_kennel
 from fieldops.services.people import PersonInput, get_person, update_person
 from fieldops.services.staff import idle_lock_minutes, list_staff, set_idle_lock_minutes, set_staff
 

@@ -29,8 +29,7 @@ from fieldops.services import quarantine as qs
 from fieldops.services.context import now
 from fieldops.services.disposition_corrections import correct_disposition
 from fieldops.services.dispositions import ReleaseRequest, record_escape, release, transfer
-from fieldops.services.impounds import move_kennel
-from fieldops.services.intake_corrections import correct_intake
+from fieldops.services.intake_corrections import correct_intake, move_kennel
 from fieldops.services.people import PersonInput, archive_person, create_person
 from fieldops.services.signin import SignInError, create_first_admin, sign_in
 from fieldops.services.staff import set_staff

@@ -22,7 +22,8 @@ from fieldops.errors import StaleRecordError
 from fieldops.permissions import Permission, permitted
 from fieldops.services.history import record_history
 from fieldops.services.impound_views import ImpoundView
-from fieldops.services.impounds import get_impoundment, move_kennel
+from fieldops.services.impounds import get_impoundment
+from fieldops.services.intake_corrections import move_kennel
 from ui.account.gate import gate
 from ui.common.history import HISTORY_SENTENCE_COLUMN
 from ui.common.style import POUND_STYLE

@@ -7,7 +7,8 @@ from PySide6.QtCore import Qt
 from support import local
 
 from fieldops.db.models import AuditEvent
-from fieldops.services.impounds import get_impoundment, move_kennel
+from fieldops.services.impounds import get_impoundment
+from fieldops.services.intake_corrections import move_kennel
 from ui.impounds import opening
 
 
