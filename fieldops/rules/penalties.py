@@ -95,7 +95,7 @@ def penalty_for(section: str, offence_number: int, profile: Profile) -> Penalty:
             f" (the ladder's last step, for the {_ordinal(len(ladder.steps))} and later offences)"
         )
     if key == GENERAL and section != GENERAL:
-        text += "; the section has no penalty of its own, so the general penalty applies"
+        text += f"; {section} has no ladder of its own, so the general one applies"
     text += f" ({ladder.source})."
     return Penalty(
         section=section,
