@@ -11,7 +11,7 @@ from __future__ import annotations
 import calendar as _calendar
 from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 from decimal import ROUND_HALF_UP, Decimal
 from typing import TYPE_CHECKING
 
@@ -140,9 +140,9 @@ def licence_quote(
     jan1, july1, dec31 = date(year, 1, 1), date(year, 7, 1), date(year, 12, 31)
 
     turns = None if birth_date is None else licensable_on(birth_date)
-    if turns is not None and turns > dec31:
+    if birth_date is not None and turns is not None and turns > dec31:
         raise ValueError(
-            f"birth_date: a dog born on {format_day(birth_date)} turns five months old on "  # type: ignore[arg-type]
+            f"birth_date: a dog born on {format_day(birth_date)} turns five months old on "
             f"{format_day(turns)}, after the {year} licence year, so it needs no licence "
             f"for {year} (58-533(c)(2))"
         )
@@ -185,7 +185,7 @@ def licence_quote(
         )
     else:
         due_by = deadline_after_days(obligation, DUE_DAYS, profile)
-        clause = extension_clause(date.fromordinal(obligation.toordinal() + DUE_DAYS), profile)
+        clause = extension_clause(obligation + timedelta(days=DUE_DAYS), profile)
         why["due_by"] = (
             f"Due by {format_day(due_by)}: {DUE_DAYS} days after {obligation_name}, "
             f"{format_day(obligation)}{clause} ({LATE_SOURCE}; {TIME_SOURCE})."

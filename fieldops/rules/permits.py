@@ -244,19 +244,17 @@ def permit_quote(
 
     late = due_by is not None and applied_on > due_by
     late_fee = rules.late_fee if late else _ZERO
-    if late:
+    if due_by is None:
+        why["late_fee"] = "No late fee."
+    elif late:
         why["late_fee"] = (
             f"Late fee ${late_fee}: renewed on {format_day(applied_on)}, after "
-            f"{format_day(due_by)} ({src})."  # type: ignore[arg-type]
+            f"{format_day(due_by)} ({src})."
         )
     else:
         why["late_fee"] = (
-            "No late fee."
-            if due_by is None
-            else (
-                f"No late fee: applied on {format_day(applied_on)}, not after "
-                f"{format_day(due_by)} ({src})."
-            )
+            f"No late fee: applied on {format_day(applied_on)}, not after "
+            f"{format_day(due_by)} ({src})."
         )
     total = application + annual + late_fee
     why["total"] = (

@@ -80,5 +80,5 @@ def test_section_is_required(section):
 def test_a_step_must_do_something_and_a_profile_needs_a_general_ladder():
     with pytest.raises(ValueError, match="forfeiture or warning"):
         PenaltyStep()
-    with pytest.raises(ValueError, match="penalties.general"):
+    with pytest.raises(ValueError, match=r"penalties\.general"):
         dataclasses.replace(CITY, penalties={})

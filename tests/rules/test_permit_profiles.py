@@ -250,6 +250,6 @@ def test_the_three_jurisdictions_differ_where_their_texts_differ():
 
 def test_the_rules_objects_are_frozen():
     with pytest.raises(dataclasses.FrozenInstanceError):
-        CITY.chickens.hens_max = 3  # type: ignore[misc]
+        CITY.chickens.hens_max = 3
     assert hash(CITY) == hash(Profile.from_toml(CITY.to_toml()))
     assert isinstance(CITY.fancier, FancierRules)
