@@ -127,12 +127,18 @@ def licence_quote(
 
     ``birth_date`` None means an adult dog, licensable before the year began.
     A dog that does not turn five months old by 31 December of ``year`` needs
-    no licence for it: ``ValueError`` naming ``birth_date``. Bad arguments
-    raise ``ValueError`` naming the argument.
+    no licence for it: ``ValueError`` naming ``birth_date``. A licence may be
+    bought from 1 January of the year before; an earlier ``applied_on`` and
+    other bad arguments raise ``ValueError`` naming the argument.
     """
     if isinstance(year, bool) or not isinstance(year, int) or not 1900 <= year <= 9998:
         raise ValueError(f"year: {year!r} is not a licence year")
     applied_on = _day(applied_on, "applied_on")
+    if applied_on.year < year - 1:
+        raise ValueError(
+            f"applied_on: {format_day(applied_on)} is too early for a {year} licence "
+            f"(sold from the year before)"
+        )
     if not isinstance(altered, bool):
         raise ValueError(f"altered: must be True or False, not {altered!r}")
     acquired_on = None if acquired_on is None else _day(acquired_on, "acquired_on")

@@ -230,6 +230,7 @@ def test_every_quote_explains_each_computed_date_and_amount():
         ({"acquired_on": "2026-01-01"}, "acquired_on"),
         ({"resident_since": 20260101}, "resident_since"),
         ({"birth_date": "2026-01-01"}, "birth_date"),
+        ({"applied_on": date(2024, 12, 31)}, "applied_on"),
     ],
 )
 def test_bad_arguments_raise_value_error_naming_them(kw, name):

@@ -13,6 +13,7 @@ from fieldops.rules import (
     FancierRules,
     Profile,
     chicken_permit_problems,
+    chicken_renewal,
     explain_fancier_list_update_due,
     fancier_list_update_due,
     fancier_renewal,
@@ -120,6 +121,45 @@ def test_negative_counts_are_problems_on_their_fields():
 def test_counts_that_are_not_numbers_raise_naming_them(name):
     with pytest.raises(ValueError, match=name):
         problems(CITY, **{name: "4"})
+
+
+# -- Chicken permit renewal after complaints (village ch. 12 (h)) ----------------------------
+
+R = date(2026, 9, 1)
+
+
+@pytest.mark.parametrize(
+    ("complaints", "violations", "renew"),
+    [
+        ([(date(2026, 1, 5), 50), (date(2026, 3, 5), 100), (date(2026, 9, 1), 20)], [R], False),
+        # a violation is needed as well as the complaints
+        ([(date(2026, 1, 5), 50), (date(2026, 3, 5), 100), (date(2026, 9, 1), 20)], [], True),
+        # the third complaint is from beyond 100 feet
+        ([(date(2026, 1, 5), 50), (date(2026, 3, 5), 101), (date(2026, 9, 1), 20)], [R], True),
+        # the first complaint is exactly 12 months before the review: outside
+        ([(date(2025, 9, 1), 50), (date(2026, 3, 5), 100), (date(2026, 9, 1), 20)], [R], True),
+        # the violation was found more than 12 months ago
+        ([(date(2026, 1, 5), 5)] * 3, [date(2025, 8, 1)], True),
+    ],
+)
+def test_village_three_near_complaints_and_a_violation_stop_renewal(complaints, violations, renew):
+    d = chicken_renewal(R, VILLAGE, complaints=complaints, violations=violations)
+    assert d.renew is renew
+    assert (d.may_reapply_on is None) is renew
+    if not renew:
+        assert d.may_reapply_on == date(2031, 9, 1)  # no new permit for 5 years
+        assert "5 years" in d.why and "ch. 12" in d.why
+
+
+def test_the_city_and_dodgeville_have_no_complaint_test_for_renewal():
+    many = [(date(2026, 5, 1), 1)] * 9
+    for p in (CITY, DODGEVILLE):
+        assert chicken_renewal(R, p, complaints=many, violations=[R]).renew
+
+
+def test_chicken_renewal_refuses_bad_complaints():
+    with pytest.raises(ValueError, match="complaints"):
+        chicken_renewal(R, VILLAGE, complaints=[date(2026, 1, 1)], violations=[])
 
 
 # -- Permit quotes --------------------------------------------------------------------------
