@@ -234,6 +234,19 @@ def licence_quote(
     )
 
 
+def licence_renewal_due(year: int, profile: Profile) -> date:
+    """The last day without the late fee for a dog licensable and kept all of ``year``.
+
+    1 April of ``year``, extended past a Sunday or legal holiday (58-533(c)(4)c;
+    Wis. Stat. 990.001(4)(b)): the day after which the renewal reminders turn
+    into the non-compliance list. Equal to ``licence_quote(...).due_by`` for
+    such a dog.
+    """
+    if isinstance(year, bool) or not isinstance(year, int) or not 1900 <= year <= 9998:
+        raise ValueError(f"year: {year!r} is not a licence year")
+    return next_secular_day(date(year, 4, 1), profile)
+
+
 def rabies_window_start(applied_on: date) -> date:
     """The earliest vaccination day that counts: the same date three years before.
 

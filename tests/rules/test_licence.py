@@ -13,6 +13,7 @@ from fieldops.rules import (
     Profile,
     explain_rabies_for_licence,
     licence_quote,
+    licence_renewal_due,
     licensable_on,
     rabies_ok_for_licence,
     rabies_window_start,
@@ -185,6 +186,13 @@ def test_a_30_day_period_ending_on_a_holiday_and_a_sunday_runs_on():
     assert not q.late
     assert quote(2026, date(2026, 7, 7), acquired_on=date(2026, 6, 4)).late
     assert "holiday" in q.why["due_by"]
+
+
+def test_licence_renewal_due_is_the_all_year_dogs_due_by():
+    assert licence_renewal_due(2026, P) == date(2026, 4, 1)
+    assert licence_renewal_due(2029, P) == date(2029, 4, 2)
+    for year in (2026, 2029, 2035):
+        assert licence_renewal_due(year, P) == quote(year, date(year, 1, 5)).due_by
 
 
 def test_a_clerk_added_holiday_extends_april_1():
