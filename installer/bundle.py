@@ -12,7 +12,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the checkout's fieldops
 
-from fieldops import __version__  # noqa: E402
+from fieldops import __version__
 
 VERSION = __version__
 NAME = f"fieldops-{VERSION}"
