@@ -211,8 +211,10 @@ def run(
     out: TextIO | None = None,
     say: Callable[[str], None] | None = None,
     debug: bool = False,
+    keep: Path | None = None,
 ) -> Outcome:
-    """Run every step; a line per step on ``out``, the failure's line through ``say``."""
+    """Run every step; a line per step on ``out``, the failure's line through ``say``.
+    ``keep``: a folder the printed documents are also written to."""
     from fieldops import cli_guard
 
     out = out or sys.stdout
@@ -237,7 +239,8 @@ def run(
                 line = result.summary
                 if result.pdf is not None:
                     pages = check_pdf(result.pdf)
-                    (folder / f"{n:02d}-{_slug(s.name)}.pdf").write_bytes(result.pdf)
+                    for where in (folder, keep) if keep else (folder,):
+                        (where / f"{n:02d}-{_slug(s.name)}.pdf").write_bytes(result.pdf)
                     line += f" (printed: {pages} page{'s' if pages != 1 else ''} of text)"
                 print(f"ok    {step:<13} {line}", file=out, flush=True)
                 passed.append(step)

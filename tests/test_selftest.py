@@ -10,6 +10,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from pypdf import PdfReader
 from test_cli_errors import one_line_error, run
 from test_failures_cli import run_as_other
 
@@ -36,7 +37,9 @@ KINDS = (
 def passed(tmp_path_factory) -> tuple[subprocess.CompletedProcess, Path]:
     folder = tmp_path_factory.mktemp("selftest")
     db = folder / "fresh.db"
-    return run("--db", str(db), "--self-test", tmp=folder), db
+    (folder / "pdfs").mkdir()
+    args = ("--db", str(db), "--self-test", "--self-test-pdfs", str(folder / "pdfs"))
+    return run(*args, tmp=folder), db
 
 
 def test_the_self_test_passes_on_a_new_database_with_a_line_per_step(passed):
@@ -50,11 +53,30 @@ def test_the_self_test_passes_on_a_new_database_with_a_line_per_step(passed):
     assert lines[-1].startswith("self-test passed: 12 steps")
 
 
-def test_every_record_is_printed_with_text_on_every_page(passed):
-    result, _ = passed
+# What each record's document must say: its own record, as the step made it.
+PRINTED = {
+    "impoundment": ("Selftest Owner", "Selftest Rex", "100 Self Test Way"),
+    "payment": ("R-SELFTEST",),
+    "release": ("Selftest Owner", "Selftest Rex"),
+    "bite report": ("Selftest Biter", "Self Test Park"),
+    "quarantine": ("Selftest Biter",),
+    "exam": ("Dr. Self Test",),
+    "vicious case": ("Selftest Vicious",),
+    "notice": ("1 Self Test St",),
+}
+
+
+def test_every_record_is_printed_with_its_own_words_and_the_letterhead(passed):
+    result, db = passed
     by_step = {line[6:19].strip(): line for line in result.stdout.splitlines()[:-1]}
-    for kind in KINDS[2:]:  # the person and the animal are on the impoundment's sheet
+    kept = {p.stem.split("-", 1)[1].replace("-", " "): p for p in (db.parent / "pdfs").iterdir()}
+    assert set(kept) == set(PRINTED)  # the person and the animal: on the impoundment's sheet
+    for kind, words in PRINTED.items():
         assert re.search(r"\(printed: \d+ pages? of text\)$", by_step[kind]), by_step[kind]
+        pdf = kept[kind].read_bytes()
+        text = " ".join(page.extract_text() for page in PdfReader(io.BytesIO(pdf)).pages)
+        assert all(w in text for w in words), (kind, words)
+        assert b"/Subtype /Image" in pdf  # the letterhead's badge
 
 
 def test_a_database_that_holds_records_is_refused_and_left_as_it_was(passed, tmp_path):
