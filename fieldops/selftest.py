@@ -168,7 +168,7 @@ def _open(db_arg: str | None, folder: Path) -> Database:
         if count_people(opened.db):
             raise UserError(
                 f"--db: {opened.db.description} already holds records, and the self-test "
-                "writes test records; give a new file, or no --db for a temporary database."
+                "writes test records; give a new (or empty) database, or no --db for a temporary one."
             )
     except Exception:
         opened.db.dispose()

@@ -163,3 +163,15 @@ def test_without_db_it_uses_a_temporary_database_never_the_default_one(monkeypat
     assert outcome.code == 0
     assert "a temporary database" in out.getvalue()
     assert not (tmp_path / "data").exists()
+
+
+@pytest.mark.postgres
+def test_the_self_test_passes_on_postgresql(pg_database):
+    from conftest import PG_URL, _truncate_pg
+
+    _truncate_pg(pg_database)
+    out = io.StringIO()
+    outcome = selftest.run(PG_URL, out=out, say=pytest.fail)
+    _truncate_pg(pg_database)  # the tests after it start from an empty database
+    assert outcome.code == 0
+    assert outcome.steps == tuple(selftest.step_names())
