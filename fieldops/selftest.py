@@ -239,8 +239,8 @@ def run(
                 line = result.summary
                 if result.pdf is not None:
                     pages = check_pdf(result.pdf)
-                    for where in (folder, keep) if keep else (folder,):
-                        (where / f"{n:02d}-{_slug(s.name)}.pdf").write_bytes(result.pdf)
+                    for into in (folder, keep) if keep else (folder,):
+                        (into / f"{n:02d}-{_slug(s.name)}.pdf").write_bytes(result.pdf)
                     line += f" (printed: {pages} page{'s' if pages != 1 else ''} of text)"
                 print(f"ok    {step:<13} {line}", file=out, flush=True)
                 passed.append(step)
