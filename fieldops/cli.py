@@ -20,7 +20,7 @@ from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from fieldops import __version__, cli_backup, cli_migrate
+from fieldops import __version__, cli_backup, cli_migrate, cli_selftest
 from fieldops import cli_guard as guard
 from fieldops.errors import UserError, ValidationError
 from fieldops.permissions import FIRST_ROLE, ROLES
@@ -72,6 +72,7 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         help="database file or URL (default: $FIELDOPS_DATABASE_URL, then the user's data folder)",
     )
+    cli_selftest.add_option(p)
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
     demo = sub.add_parser("demo", help="fill the database with deterministic demo data")
     demo.add_argument("--seed", type=int, default=1)
@@ -140,6 +141,8 @@ NO_DISPLAY = """fieldops: no display to open the window on (DISPLAY and WAYLAND_
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
+        if args.self_test:
+            return cli_selftest.run(args)
         if args.command is None:
             if not has_display():
                 print(NO_DISPLAY, file=sys.stderr)

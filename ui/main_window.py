@@ -12,12 +12,10 @@ from PySide6.QtWidgets import (
     QLabel,
     QListWidget,
     QMainWindow,
-    QMessageBox,
     QStackedWidget,
     QWidget,
 )
 
-from fieldops import __version__
 from fieldops.services.context import Actor
 from ui.account import may_create, restrict_page
 from ui.areas import AREAS, Area, build_page
@@ -232,11 +230,9 @@ class MainWindow(QMainWindow):
             page.refresh()
 
     def _on_about_action_triggered(self) -> None:
-        QMessageBox.about(
-            self,
-            "About FieldOps",
-            f"FieldOps {__version__}\nAnimal control records for {self.ctx.jurisdiction}.",
-        )
+        from ui.about import AboutDialog  # version, Qt and PySide6, the database (issue 14)
+
+        AboutDialog(self.ctx, self).exec()
 
     def closeEvent(self, event: QCloseEvent) -> None:
         self.ctx.shutdown()
