@@ -199,9 +199,7 @@ def run(db_arg: str | None) -> int:
 
 def _start_daily_backup(window: MainWindow, path: Path) -> None:
     """The day's first backup, made while the clerk already works; its problem is shown."""
-    window.ctx.tasks.run(
-        take_daily_backup, path, owner=window, on_done=window.show_backup_problem
-    )
+    window.ctx.tasks.run(take_daily_backup, path, owner=window, on_done=window.show_backup_problem)
 
 
 def _since(value: str) -> float:

@@ -148,6 +148,7 @@ def upgrade(engine: Engine, url: str, *, backup_first: bool = True) -> UpgradeRe
     if before == head:
         return UpgradeResult(before, head, None)  # the usual start: Alembic is not loaded
     from alembic import command
+
     backup = None
     if backup_first and before is not None and engine.dialect.name == "sqlite":
         backup = backup_sqlite(url, before)
