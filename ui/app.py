@@ -160,7 +160,7 @@ def run(db_arg: str | None) -> int:
     running = QApplication.instance()  # a QCoreApplication, as Qt declares it
     app = running if isinstance(running, QApplication) else QApplication(sys.argv[:1])
     configure_application(app)
-    timing = os.environ.get(EXIT_AFTER_PAINT)
+    timing, began = os.environ.get(EXIT_AFTER_PAINT), time.time()
     try:
         # Refuses, before the window, a damaged file (PRAGMA quick_check), a missing
         # folder or dangling link, a read-only or unreadable one, and a newer schema;
@@ -189,7 +189,7 @@ def run(db_arg: str | None) -> int:
         due = opened.backup_due
         QTimer.singleShot(0, window, lambda: _start_daily_backup(window, due))
     if timing:
-        _StartupTimer(window, _since(timing))
+        _StartupTimer(window, _since(timing, began))
     try:
         return app.exec()
     finally:
@@ -202,11 +202,11 @@ def _start_daily_backup(window: MainWindow, path: Path) -> None:
     window.ctx.tasks.run(take_daily_backup, path, owner=window, on_done=window.show_backup_problem)
 
 
-def _since(value: str) -> float:
+def _since(value: str, began: float) -> float:
     try:
         return float(value)
     except ValueError:
-        return time.time()
+        return began
 
 
 class _StartupTimer(QObject):
