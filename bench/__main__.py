@@ -55,6 +55,9 @@ def main() -> int:
         suites["reports"] = reports.run
     except ImportError:
         pass
+    from bench import startup
+
+    suites["startup"] = lambda: startup.run(args.dir / "startup-demo.db")
     failed = 0
     for name, suite in suites.items():
         if args.only and args.only not in name:
