@@ -282,7 +282,7 @@ def void_licence(
             audit(
                 s,
                 actor,
-                "licence_shown",
+                "update",
                 "animal",
                 animal.id,
                 before=before,

@@ -95,7 +95,12 @@ def _changes(d: Demo, year: int) -> None:
         current = list(
             s.scalars(
                 select(DogLicence.id)
-                .where(DogLicence.licence_year == year, DogLicence.status == "current")
+                .where(
+                    DogLicence.licence_year == year,
+                    DogLicence.status == "current",
+                    DogLicence.late.is_(False),
+                    DogLicence.half_rate.is_(False),
+                )
                 .order_by(DogLicence.id)
             )
         )

@@ -58,15 +58,6 @@ def _void(e: Event, _names: Names) -> str:
     return _clause(f"Licence voided: {e.reason or 'no reason given'}")
 
 
-def _shown(e: Event, _names: Names) -> str:
-    a, b = e.after, e.before or {}
-    if not a.get("licence_number"):
-        return _clause(
-            f"No longer shown licensed (was tag {b.get('licence_number')}, {b.get('licence_year')})"
-        )
-    return _clause(f"Shown licensed: tag {a.get('licence_number')} for {a.get('licence_year')}")
-
-
 EVENT_KINDS: dict[str, EventKind] = {
     "licence_issue": EventKind("Licence issued", _issued),
     "licence_renew": EventKind("Licence renewed", _issued),
@@ -75,5 +66,4 @@ EVENT_KINDS: dict[str, EventKind] = {
     "licence_replaced": EventKind("Tag replaced", _ended),
     "licence_transferred": EventKind("Licence transferred", _ended),
     "licence_void": EventKind("Licence voided", _void),
-    "animal:licence_shown": EventKind("Licence on record", _shown),
 }

@@ -379,7 +379,17 @@ def record_on_animal(s: Session, actor: Actor, animal: Animal, lic: DogLicence) 
     if before == after:
         return
     animal.licence_number, animal.licence_year = lic.tag_number, lic.licence_year
-    audit(s, actor, "licence_shown", "animal", animal.id, before=before, after=after)
+    # "update" as any change of the animal's fields, so its audit trail replays them.
+    audit(
+        s,
+        actor,
+        "update",
+        "animal",
+        animal.id,
+        before=before,
+        after=after,
+        reason=f"Dog licence #{lic.id} ({lic.tag_number}, {lic.licence_year})",
+    )
 
 
 @requires(Permission.LICENCES)

@@ -82,7 +82,7 @@ def unrenewed_query(year: int):  # type: ignore[no-untyped-def]
 def _rows(s: Session, year: int, day: date, profile: Profile) -> list[RenewalRow]:
     quotes = {a: adult_quote(year, day, profile, a) for a in (True, False)}
     out = []
-    for lic, animal, owner in s.execute(unrenewed_query(year)).tuples():
+    for lic, animal, owner in s.execute(unrenewed_query(year)):
         altered = lic.altered if animal.altered is None else animal.altered
         q = quotes[altered]
         out.append(
