@@ -58,6 +58,18 @@ def _void(e: Event, _names: Names) -> str:
     return _clause(f"Licence voided: {e.reason or 'no reason given'}")
 
 
+def _exported(e: Event, _names: Names) -> str:
+    a = e.after
+    what = "non-compliance list" if a.get("late_only") else "renewal list"
+    if a.get("format") == "pdf":
+        what = "renewal reminder letters" + (
+            " (dogs past the late-fee day)" if a.get("late_only") else ""
+        )
+    return _clause(
+        f"Wrote the {what} for {a.get('year')}: {a.get('dogs')} dog(s), file {a.get('file')}"
+    )
+
+
 EVENT_KINDS: dict[str, EventKind] = {
     "licence_issue": EventKind("Licence issued", _issued),
     "licence_renew": EventKind("Licence renewed", _issued),
@@ -66,4 +78,5 @@ EVENT_KINDS: dict[str, EventKind] = {
     "licence_replaced": EventKind("Tag replaced", _ended),
     "licence_transferred": EventKind("Licence transferred", _ended),
     "licence_void": EventKind("Licence voided", _void),
+    "renewals_exported": EventKind("Renewals written", _exported),
 }
