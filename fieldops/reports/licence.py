@@ -77,6 +77,7 @@ class LicenceCertificate(Document):
                             else ""
                         ),
                     ),
+                    ("Applied on", fmt_date(v.applied_on)),
                     ("Fee", self._fee()),
                     ("Issued", f"{fmt_datetime(v.issued_at, self.tz)} {where} by {v.issued_by}"),
                     ("Status", v.status_words + (f": {v.void_reason}" if v.void_reason else "")),
