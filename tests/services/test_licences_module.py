@@ -128,3 +128,22 @@ def test_demo_licences_cover_every_state(db, supervisor, profile):
     assert any(r[1] for r in rows if r[0] == "current")  # half rate
     assert any(r[2] for r in rows if r[0] == "current")  # late
     assert renewals_due(db, 2026, date(2026, 11, 20), profile)  # lapsed
+
+
+def test_the_list_filters_and_searches_in_sql(db, licensed, profile):
+    from fieldops.services.licences.listing import LicenceFilter, count_licences, licence_page
+
+    def names(show, text="", today=date(2026, 2, 1)):
+        f = LicenceFilter(show=show, text=text)
+        page = licence_page(db, f, today, profile, 0, 50)
+        assert count_licences(db, f, today, profile) == len(page.rows)
+        return sorted(r.animal.split(" ·")[0] for r in page.rows)
+
+    assert names("current") == ["Max"]
+    assert names("expired") == ["Bo", "Rex"]
+    assert names("due") == ["Bo", "Rex"] and names("late") == []
+    assert names("late", today=date(2026, 6, 1)) == ["Bo", "Rex"]
+    assert names("due", today=date(2026, 6, 1)) == []
+    assert names("all", "26-9") == ["Max"]  # tag
+    assert names("all", "Moss") == ["Max", "Max"]  # owner: both years
+    assert names("all", "Elm") == ["Bo", "Rex"]  # address

@@ -49,6 +49,7 @@ class DogLicence(Timestamped, Base):
             postgresql_where=text(OWN_TAG),
         ),
         Index("ix_dog_licence_tag_number", "tag_number"),
+        Index("ix_dog_licence_receipt_number", "receipt_number"),
         Index("ix_dog_licence_animal_year", "animal_id", "licence_year"),
         Index("ix_dog_licence_owner_id", "owner_id"),
         Index("ix_dog_licence_status_year", "status", "licence_year", "id"),

@@ -100,6 +100,9 @@ def upgrade() -> None:
     )
     op.create_index("ix_dog_licence_tag_number", "dog_licence", ["tag_number"], unique=False)
     op.create_index(
+        "ix_dog_licence_receipt_number", "dog_licence", ["receipt_number"], unique=False
+    )
+    op.create_index(
         "ix_dog_licence_animal_year", "dog_licence", ["animal_id", "licence_year"], unique=False
     )
     op.create_index("ix_dog_licence_owner_id", "dog_licence", ["owner_id"], unique=False)
@@ -116,6 +119,7 @@ def downgrade() -> None:
         "ix_dog_licence_status_year",
         "ix_dog_licence_owner_id",
         "ix_dog_licence_animal_year",
+        "ix_dog_licence_receipt_number",
         "ix_dog_licence_tag_number",
         "ix_dog_licence_year_tag",
     ):
