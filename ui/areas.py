@@ -27,6 +27,7 @@ from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 from ui.admin.page import AdministrationWidget
 from ui.context import AppContext
 from ui.impounds.page import ImpoundsWidget
+from ui.licences.page import LicencesAndPermitsWidget
 from ui.people.page import PeopleAndAnimalsWidget
 from ui.quarantine.page import QuarantinesWidget
 from ui.reports.page import ReportsWidget
@@ -80,6 +81,12 @@ AREAS: tuple[Area, ...] = (
             "Vicious-animal declarations: notices served, conditions imposed, hearings "
             "and deadlines."
         ),
+    ),
+    Area(
+        "licences",
+        "Licences and permits",
+        page=LicencesAndPermitsWidget,
+        coming="Dog licences and their renewals; chicken and animal fancier permits.",
     ),
     Area("people", "People and animals", page=PeopleAndAnimalsWidget),
     Area(
