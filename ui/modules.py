@@ -87,6 +87,12 @@ def admin_sections() -> tuple[Callable[[AppContext], QWidget], ...]:
     return tuple(out)
 
 
+def can_create(module: str, kind: str) -> bool:
+    """Whether an installed module makes new records of that kind (``CREATORS``)."""
+    openers()  # loads the installed files, and with them their creators
+    return (module, kind) in (_creators or {})
+
+
 def new_record(
     ctx: AppContext, module: str, kind: str, parent: QWidget, **prefill: object
 ) -> QDialog | None:

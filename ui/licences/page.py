@@ -51,7 +51,7 @@ class LicencesTab(ListPage[LicenceTableModel]):
         self.open_button = QPushButton("Op&en")
         caption = QLabel("&Search:")
         caption.setBuddy(self.search)
-        show = QLabel("S&how:")
+        show = QLabel("Sho&w:")
         show.setBuddy(self.show_filter)
         top = QHBoxLayout()
         top.addWidget(caption)
