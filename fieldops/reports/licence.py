@@ -5,12 +5,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import date
+from typing import Any
 
 from reportlab.lib import colors
+from reportlab.lib.pagesizes import landscape, letter
 from reportlab.lib.units import inch
 from reportlab.platypus import Flowable, KeepTogether, PageBreak, Table, TableStyle
 
+from fieldops.modules import ReportRequest, ReportTable
 from fieldops.reports.base import Document, markup, money
+from fieldops.reports.frame import ReportDocument, request_details
 from fieldops.reports.text import fmt_date, fmt_datetime, yes_no
 from fieldops.services.licences.renewals import Household
 from fieldops.services.licences.views import LicenceView
@@ -211,3 +215,48 @@ class RenewalLetters(Document):
                 "new owner, please tell us so that we stop writing to you about it."
             ),
         ]
+
+
+class LicenceRegister(ReportDocument):
+    """Every licence issued in the period, one line each, landscape."""
+
+    title = "Dog licence register"
+    pagesize = landscape(letter)
+    margin = 0.45 * inch
+
+    def __init__(self, table: ReportTable, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.table = table
+
+    def footer_note(self) -> str:
+        return "Dog licences under city code 58-533(c)"
+
+    def body(self) -> list[Flowable]:
+        widths = [
+            w * inch for w in (0.95, 0.35, 0.55, 0.7, 0.8, 0.95, 0.9, 1.2, 0.5, 0.5, 0.45, 0.7)
+        ]
+        widths.append((self.body_width - sum(widths)) / 2)
+        widths.append(self.body_width - sum(widths))
+        n = len(self.table.rows)
+        return [
+            self.text(f"{n} licence{'' if n == 1 else 's'} issued in the period."),
+            self.spacer(6),
+            *self.data_table(
+                self.table.columns,
+                self.table.rows,
+                widths,
+                wrap={3, 4, 5, 6, 7, 11, 13},
+                right={8, 9, 10},
+                font_size=7,
+            ),
+        ]
+
+
+def licence_register_pdf(table: ReportTable, request: ReportRequest) -> bytes:
+    return LicenceRegister(
+        table,
+        period_start=request.start,
+        period_end=request.end,
+        withheld=table.withheld,
+        **request_details(request),
+    ).render()

@@ -6,8 +6,10 @@ from __future__ import annotations
 import io
 from datetime import date
 
+import pytest
 from pypdf import PdfReader
 
+from fieldops.errors import ValidationError
 from fieldops.rules import Profile
 from fieldops.services.animals import AnimalInput, create_animal
 from fieldops.services.licences.documents import certificate_pdf, letters_pdf
@@ -76,3 +78,51 @@ def test_certificate_and_tag_receipt_and_letters(sqlite_db, operator):
     assert "Rex" not in letter  # renewed
     pages = text_of(letters_pdf((), 2026, date(2026, 3, 1), profile))
     assert len(pages) == 1 and "No dog" in pages[0]
+
+
+def test_the_licence_register_lists_the_period_and_withholds_addresses(sqlite_db, operator):
+    from datetime import datetime, timedelta
+
+    from fieldops import modules
+    from fieldops.services.context import now
+
+    db, profile = sqlite_db, Profile.default()
+    owner = create_person(db, operator, PersonInput(full_name=HOSTILE, address="1 Elm St"))
+    dog = create_animal(
+        db,
+        operator,
+        AnimalInput(species="dog", name="Rex", owner_id=owner.id, altered=True),
+        today=date(2026, 6, 1),
+    )
+    issue_licence(
+        db,
+        operator,
+        LicenceInput(
+            animal_id=dog.id,
+            licence_year=2026,
+            tag_number="26-5",
+            applied_on=date(2026, 6, 1),
+            rabies_vaccinated_on=date(2026, 1, 2),
+        ),
+        profile,
+    )
+    kind = modules.report_kind("licence-register")
+    assert kind is not None
+    today = now().astimezone(profile.timezone).date()
+
+    def build(redacted: bool, start: date = today):
+        return kind.build(
+            modules.ReportRequest(
+                db, start, today, profile, datetime.now(profile.timezone), "Opal", redacted
+            )
+        )
+
+    full = build(False)
+    assert [r[2] for r in full.table.rows] == ["26-5"] and "1 Elm St" in full.table.rows[0][7]
+    (page,) = text_of(full.pdf)
+    assert HOSTILE in page and "26-5" in page
+    public = build(True)
+    assert public.table.rows[0][7] == "withheld" and public.table.withheld
+    with pytest.raises(ValidationError) as exc:
+        build(False, today - timedelta(days=400))
+    assert exc.value.field == "period_end"

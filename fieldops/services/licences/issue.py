@@ -369,7 +369,7 @@ def own_receipt(licence_id: int) -> str:
     return f"DL-{licence_id:06d}"
 
 
-def record_on_animal(s: Session, actor: Actor, animal: Animal, lic: DogLicence) -> None:
+def record_on_animal(s: Session, by: Actor, animal: Animal, lic: DogLicence) -> None:
     """Show the licence on the registry animal (the release reads it), unless the animal
     already shows a later year's; audited on the animal."""
     if animal.licence_year is not None and animal.licence_year > lic.licence_year:
@@ -382,7 +382,7 @@ def record_on_animal(s: Session, actor: Actor, animal: Animal, lic: DogLicence) 
     # "update" as any change of the animal's fields, so its audit trail replays them.
     audit(
         s,
-        actor,
+        by,
         "update",
         "animal",
         animal.id,

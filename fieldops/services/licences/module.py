@@ -123,7 +123,7 @@ def demo(d: Demo) -> str:
 
 
 def _register(request: ReportRequest) -> ReportOutput:
-    from fieldops.reports.licence_register import build_register
+    from fieldops.services.licences.register import build_register
 
     return build_register(request)
 
