@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable
 from datetime import date
+from pathlib import Path
 
 from fieldops import cli_guard as guard
 from fieldops.errors import UserError, ValidationError
@@ -49,20 +50,40 @@ def _day(text: str | None) -> date | None:
         raise UserError(f"--date: not a date (YYYY-MM-DD): {text!r}") from None
 
 
+def _out(text: str, database: str | None) -> Path:
+    """Where ``--out`` says to write: a .pdf or .csv file in a folder that exists, never
+    the database or a journal beside it."""
+    from fieldops.db.engine import resolve_url
+    from fieldops.services.setup import sqlite_file
+
+    out = Path(text).expanduser()
+    if out.suffix.lower() not in (".pdf", ".csv") or out.is_dir():
+        raise UserError(f"--out {text}: give a file ending in .pdf (letters) or .csv (list).")
+    if not out.absolute().parent.is_dir():
+        raise UserError(f"--out: the folder {out.absolute().parent} does not exist.")
+    db_file = sqlite_file(resolve_url(database))
+    if db_file is not None:
+        db_file = db_file.resolve()
+        journals = {db_file.with_name(db_file.name + s) for s in ("-wal", "-shm", "-journal")}
+        if out.resolve() in {db_file} | journals:
+            raise UserError(f"--out {text} is the database itself; choose another file.")
+    return out
+
+
 def cmd_licence(args: argparse.Namespace) -> int:
-    from fieldops.cli import _actor, _open_existing, output_path
     from fieldops.rules import Profile, plural
     from fieldops.services.licences.documents import export_renewals
+    from fieldops.services.setup import command_line_actor, open_existing_database
 
     year, day = _year(args.year), _day(args.date)
-    out = output_path(args.out, database=args.db)
-    if out.suffix.lower() not in (".pdf", ".csv"):
-        raise UserError(f"--out {args.out}: give a file ending in .pdf (letters) or .csv (list).")
-    db = _open_existing(args)
+    out = _out(args.out, args.db)
+    db = open_existing_database(args.db)
     try:
         profile = Profile.default()
         try:
-            done = export_renewals(db, _actor(db), year, out, profile, day=day, late_only=args.late)
+            done = export_renewals(
+                db, command_line_actor(db), year, out, profile, day=day, late_only=args.late
+            )
         except OSError as exc:
             raise guard.output_failure(out, exc) from None
         except ValidationError as exc:

@@ -77,12 +77,11 @@ class DogField(QWidget):
 
     def _found(self, page: Page[AnimalRow]) -> None:
         self.choice.clear()
-        for r in page.rows:
-            if r.species == "dog":
-                owner = f" — {r.owner_name}" if r.owner_name else ""
-                self.choice.addItem(f"{r.name or '(no name)'} #{r.id}{owner}", r.id)
+        for r in page.rows:  # the service refuses an animal that is not a dog, naming it
+            owner = f" — {r.owner_name}" if r.owner_name else ""
+            self.choice.addItem(f"{r.name or '(no name)'} #{r.id} ({r.species}){owner}", r.id)
         if self.choice.count() == 0:
-            self.choice.addItem("No dog found", None)
+            self.choice.addItem("No animal found", None)
 
 
 class IssueLicenceDialog(RecordDialog):
