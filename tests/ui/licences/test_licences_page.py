@@ -120,3 +120,23 @@ def test_a_lost_tag_is_replaced_from_the_record(
     sentences = [h.sentence for h in record.history_model._rows]
     assert any("25-8" in s and "lost" in s for s in sentences)
     record.close()
+
+
+def test_today_carries_a_licence_not_renewed_and_opens_it(
+    qtbot, window, ctx, dogs, wait_idle, wait_dialog, rows_of
+):
+    *_, old = dogs
+    window.show_area("today")
+    today = window.current_page()
+    today.refresh()  # built when the window opened, before the licence was written
+    wait_idle()
+    mine = [r for r in rows_of(today.view) if "25-7" in " ".join(r)]
+    assert len(mine) == 1 and "late fee" in mine[0][0].lower()
+    row = next(
+        i for i in range(today.model.rowCount()) if today.model.row_object(i).module == "licence"
+    )
+    today._on_view_opened(row)
+    record = wait_dialog("LicenceDialog")
+    assert record.licence_id() == old.id
+    wait_idle()
+    record.close()
