@@ -229,8 +229,13 @@ class IssueLicenceDialog(RecordDialog):
     def show_preview(self, p: Preview) -> None:
         self.last_preview = p
         if p.errors:
-            # Only what the clerk has had a chance to fill in: a blank tag is not yet wrong.
-            shown = {k: m for k, m in p.errors.items() if k != "tag_number" or self.tag.text()}
+            # Only what the clerk has had a chance to fill in: a blank field is not yet wrong.
+            blank = {
+                "animal_id": self.dog.animal_id() is None,
+                "owner_id": self.owner.person_id() is None,
+                "tag_number": not self.tag.text().strip(),
+            }
+            shown = {k: m for k, m in p.errors.items() if not blank.get(k, False)}
             if shown:
                 self.fields.show_errors(ValidationError(shown))
             else:
