@@ -140,3 +140,27 @@ def test_today_carries_a_licence_not_renewed_and_opens_it(
     assert record.licence_id() == old.id
     wait_idle()
     record.close()
+
+
+def test_the_permits_tab_plugs_in_when_the_permits_module_is_there(qtbot, ctx, monkeypatch):
+    import sys
+    import types
+
+    from PySide6.QtWidgets import QLabel
+
+    from ui.licences.page import LicencesAndPermitsWidget
+
+    fake = types.ModuleType("ui.permits.page")
+    fake.PermitsTab = lambda c: QLabel("permits")  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "ui.permits", types.ModuleType("ui.permits"))
+    monkeypatch.setitem(sys.modules, "ui.permits.page", fake)
+    page = LicencesAndPermitsWidget(ctx)
+    qtbot.addWidget(page)
+    assert [page.tabs.tabText(i) for i in range(page.tabs.count())] == [
+        "Dog &licences",
+        "&Permits",
+    ]
+    monkeypatch.setitem(sys.modules, "ui.permits.page", None)  # not installed
+    alone = LicencesAndPermitsWidget(ctx)
+    qtbot.addWidget(alone)
+    assert alone.tabs.count() == 1
