@@ -20,7 +20,7 @@ from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from fieldops import __version__, cli_backup, cli_migrate, cli_selftest
+from fieldops import __version__, cli_backup, cli_licence, cli_migrate, cli_selftest
 from fieldops import cli_guard as guard
 from fieldops.errors import UserError, ValidationError
 
@@ -139,6 +139,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     cli_migrate.add_parser(sub)
     cli_backup.add_parsers(sub)
+    cli_licence.add_parsers(sub)
     return p
 
 
@@ -475,6 +476,7 @@ COMMANDS = {
     "staff": cmd_staff,
     "migrate-to": cli_migrate.cmd_migrate_to,
     **cli_backup.COMMANDS,
+    **cli_licence.COMMANDS,
 }
 
 

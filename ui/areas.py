@@ -77,6 +77,12 @@ AREAS: tuple[Area, ...] = (
             "and deadlines."
         ),
     ),
+    Area(
+        "licences",
+        "Licences and permits",
+        page="ui.licences.page:LicencesAndPermitsWidget",
+        coming="Dog licences and their renewals; chicken and animal fancier permits.",
+    ),
     Area("people", "People and animals", page="ui.people.page:PeopleAndAnimalsWidget"),
     Area(
         "reports",

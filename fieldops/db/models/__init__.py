@@ -15,6 +15,7 @@ from fieldops.db.models.impound import (
     PaymentLine,
     ReleaseEvidence,
 )
+from fieldops.db.models.licence import DogLicence
 from fieldops.db.models.quarantine import (
     BiteReport,
     Quarantine,
@@ -66,6 +67,7 @@ __all__ = [
     "BiteReport",
     "Clinic",
     "Disposition",
+    "DogLicence",
     "FeeScheduleEntry",
     "ImpoundPhoto",
     "Impoundment",
