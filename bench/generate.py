@@ -27,6 +27,7 @@ Each part of the city is one function of ``GENERATORS``; a module that lands
 from __future__ import annotations
 
 import argparse
+import os
 import sqlite3
 import sys
 import tempfile
@@ -105,24 +106,31 @@ def city_path(directory: Path, size: int) -> Path:
 
 
 def ensure(directory: Path, size: int, *, quiet: bool = False) -> Path:
-    """The kept ``city-N.db`` in ``directory``, built (or rebuilt) when missing or stale."""
+    """The kept ``city-N.db`` in ``directory``, built (or rebuilt) when missing or stale.
+
+    Several runs may share the folder: a lock file makes the second wait for the
+    first one's build and then use it."""
+    import fcntl
+
     directory.mkdir(parents=True, exist_ok=True)
     path = city_path(directory, size)
     stamp = stamp_path(path)
-    if path.exists() and stamp.exists() and stamp.read_text().strip() == stamp_text():
-        return path
-    stamp.unlink(missing_ok=True)
-    part = path.with_name(path.name + ".part")
-    t0 = time.perf_counter()
-    try:
-        build(part, size)
-    except BaseException:
-        part.unlink(missing_ok=True)
-        raise
-    for suffix in ("-wal", "-shm"):
-        Path(str(path) + suffix).unlink(missing_ok=True)
-    part.replace(path)
-    stamp.write_text(stamp_text() + "\n")
+    with open(path.with_suffix(".lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if path.exists() and stamp.exists() and stamp.read_text().strip() == stamp_text():
+            return path
+        stamp.unlink(missing_ok=True)
+        part = path.with_name(f"{path.name}.part-{os.getpid()}")
+        t0 = time.perf_counter()
+        try:
+            build(part, size)
+        except BaseException:
+            part.unlink(missing_ok=True)
+            raise
+        for suffix in ("-wal", "-shm"):
+            Path(str(path) + suffix).unlink(missing_ok=True)
+        part.replace(path)
+        stamp.write_text(stamp_text() + "\n")
     if not quiet:
         mb = path.stat().st_size / 1e6
         print(f"   (built {path.name}: {mb:,.0f} MB in {time.perf_counter() - t0:.0f} s)")
@@ -134,18 +142,23 @@ _scratch: dict[Path, Path] = {}
 
 def scratch_copy(path: Path) -> Path:
     """A copy of the kept ``path`` for figures that write (a save, a printed report's
-    audit event): made once per process, afresh each run, so the kept file stays as
-    generated. It lives beside it as ``city-N-scratch.db``."""
+    audit event), so the kept file stays as generated: made once per process,
+    beside it as ``city-N-scratch-PID.db``, and removed when the process ends."""
     if path in _scratch:
         return _scratch[path]
+    import atexit
     import shutil
 
-    copy = path.with_name(path.stem + "-scratch.db")
-    for suffix in ("", "-wal", "-shm"):
-        Path(str(copy) + suffix).unlink(missing_ok=True)
+    copy = path.with_name(f"{path.stem}-scratch-{os.getpid()}.db")
     shutil.copyfile(path, copy)
     _scratch[path] = copy
+    atexit.register(_remove, copy)
     return copy
+
+
+def _remove(path: Path) -> None:
+    for suffix in ("", "-wal", "-shm"):
+        Path(str(path) + suffix).unlink(missing_ok=True)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
