@@ -63,9 +63,10 @@ def run(path: Path, size: int) -> list[Result]:
     raw.close()
     db.dispose()
     n = len(items) if isinstance(items, tuple) else 0
+    print(f"   Today on {TODAY}: {n:,} items from {len(queries)} queries")
     return [
         Result(
-            f"Today: every module's due items ({n:,} items, {len(queries)} queries)",
+            "Today: every module's due items",
             took,
             "raw sqlite3, the same queries",
             base,

@@ -104,3 +104,31 @@ def test_a_kept_city_is_rebuilt_when_the_generator_changes(tmp_path, monkeypatch
     monkeypatch.setattr(generate, "VERSION", generate.VERSION + "-changed")
     generate.ensure(tmp_path, SIZE, quiet=True)
     assert built == [SIZE, SIZE]
+
+
+def _fake_suite(first_page_at: dict[int, float]):
+    from bench.__main__ import Suite
+    from bench.common import Result
+
+    def run(r):
+        t = first_page_at[r.size]
+        return [Result("list: count and first page", t, "raw", t / 2, 3.0)]
+
+    return Suite("fake", run)
+
+
+@pytest.mark.parametrize(
+    ("times", "code"),
+    [({1: 0.010, 2: 0.012}, 0), ({1: 0.010, 2: 0.050}, 1)],
+    ids=["flat", "first page grows 5x"],
+)
+def test_the_harness_exits_non_zero_when_a_first_page_grows(
+    monkeypatch, tmp_path, capsys, times, code
+):
+    import bench.__main__ as harness
+
+    monkeypatch.setattr(harness, "SUITES", (_fake_suite(times),))
+    assert harness.main(["--sizes", "1,2", "--dir", str(tmp_path)]) == code
+    out = capsys.readouterr().out
+    assert "fake: list: count and first page" in out  # one table and the growth table
+    assert ("every target met" in out) == (code == 0)
