@@ -132,3 +132,20 @@ def test_the_harness_exits_non_zero_when_a_first_page_grows(
     out = capsys.readouterr().out
     assert "fake: list: count and first page" in out  # one table and the growth table
     assert ("every target met" in out) == (code == 0)
+
+
+def test_the_city_has_the_schema_the_migrations_make(city, sqlite_template):
+    def schema(path):
+        raw = sqlite3.connect(path)
+        try:
+            # sqlite_stat1 is ANALYZE's statistics for the query planner, not schema.
+            return sorted(
+                raw.execute(
+                    "SELECT type, name, tbl_name, sql FROM sqlite_master "
+                    "WHERE name NOT LIKE 'sqlite_stat%'"
+                )
+            )
+        finally:
+            raw.close()
+
+    assert schema(city) == schema(sqlite_template)
