@@ -118,6 +118,16 @@ def cases_page(db: Database, f: CaseFilter, offset: int, limit: int, at: datetim
         key.desc() if f.descending else key,
         ViciousCase.id.desc() if f.descending else ViciousCase.id,
     ]
+    # The page's ids first, sorted on the case row alone, then their columns: the joins
+    # are made for one page, not for every case before it is sorted.
+    ids = (
+        select(ViciousCase.id)
+        .where(*_where(db, f, at))
+        .order_by(*order)
+        .offset(offset)
+        .limit(limit)
+        .subquery()
+    )
     with db.read() as s, cancellable(s):
         rows = s.execute(
             select(
@@ -131,12 +141,10 @@ def cases_page(db: Database, f: CaseFilter, offset: int, limit: int, at: datetim
                 ViciousCase.notice_deadline,
                 ViciousCase.next_step_due,
             )
+            .join(ids, ids.c.id == ViciousCase.id)
             .join(Animal, Animal.id == ViciousCase.animal_id)
             .outerjoin(Person, Person.id == ViciousCase.owner_id)
-            .where(*_where(db, f, at))
             .order_by(*order)
-            .offset(offset)
-            .limit(limit)
         ).all()
     out = []
     for cid, status, name, species, breed, owner, opened, deadline, step in rows:
