@@ -64,3 +64,33 @@ def test_certificates_overdue_are_found_without_reading_the_certified(db):
         assert any("ix_quarantine_certificate_received" in p for p in plan), plan
     else:
         _assert_indexed(db, count, "count of certificates overdue")
+
+
+def test_a_deep_page_and_the_closed_count_are_the_same_read_either_way(
+    db, officer, supervisor, monkeypatch
+):
+    from quarantine_support import PROFILE, bite_input, days_ago, local_today
+    from sqlalchemy import text
+
+    from fieldops.services import quarantine as qs
+    from fieldops.services.quarantine import listing
+
+    clinic = qs.create_clinic(db, supervisor, qs.ClinicInput("Eastside Veterinary Clinic"))
+    for i in range(7):
+        kw = {"species": "dog", "animal_description": f"Dog {i}", "owner_unknown": True}
+        kw["clinic_id"] = clinic.id
+        qs.report_bite(db, officer, bite_input(days_ago(2 + i), **kw), PROFILE)
+    with db.engine.begin() as conn:  # two closed, as the services' copies would say
+        conn.execute(text("UPDATE quarantine SET status = 'certified' WHERE id IN (2, 5)"))
+    today = local_today()
+    f = QuarantineFilter(show="all", sort="bitten")
+
+    def pages(deep):
+        monkeypatch.setattr(listing, "DEEP_OFFSET", deep)
+        return [qs.quarantine_ids(db, f, today, offset, 3) for offset in (0, 3, 5, 6, 7, 9)]
+
+    forward = pages(10**9)
+    assert [len(p) for p in forward] == [3, 3, 2, 1, 0, 0]
+    assert pages(0) == forward
+    assert qs.count_quarantines(db, QuarantineFilter(show="closed"), today) == 2
+    assert qs.count_quarantines(db, QuarantineFilter(show="closed", text="zzz"), today) == 0
