@@ -49,6 +49,11 @@ def main() -> int:
         )
     except ImportError:
         pass
+    from bench import ui_lists
+
+    lists_db = args.dir / f"impoundments-{args.impoundments}.db"
+    suites["quarantines"] = lambda: ui_lists.run_quarantines(lists_db, args.impoundments)
+    suites["vicious"] = lambda: ui_lists.run_vicious(lists_db, args.impoundments)
     try:
         from bench import reports
 
