@@ -257,8 +257,16 @@ def task(app, tasks, fn: Callable[..., Any], *args: Any) -> Callable[[], None]:
 
     def go() -> None:
         done: list[object] = []
-        tasks.run(fn, *args, on_done=done.append)
-        _wait(app, lambda: bool(done))
+        failed: list[BaseException] = []
+
+        def on_error(exc: BaseException) -> bool:
+            failed.append(exc)
+            return True
+
+        tasks.run(fn, *args, on_done=done.append, on_error=on_error)
+        _wait(app, lambda: bool(done or failed))
+        if failed:
+            raise failed[0]
 
     return go
 
@@ -407,7 +415,7 @@ def run(path: Path, impoundments: int = IMPOUNDMENTS) -> list[Result]:
             raw,
             get_impoundment,
             db,
-            impoundments // 2,
+            raw.execute("SELECT max(id) FROM impoundment").fetchone()[0] // 2,
             ctx.profile,
             ctx.now(),
         )

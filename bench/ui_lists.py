@@ -272,6 +272,8 @@ def run_quarantines(path: Path, impoundments: int, quarantines: int = QUARANTINE
     )
     model = QuarantineTableModel(ctx)
     raw = sqlite3.connect(path)
+    # The city's own count (a generated city has as many as its size calls for).
+    quarantines, last_id = raw.execute("SELECT count(*), max(id) FROM quarantine").fetchone()
 
     def show(**kw):
         return lambda: model.set_filter(QuarantineFilter(**kw))
@@ -320,7 +322,7 @@ def run_quarantines(path: Path, impoundments: int, quarantines: int = QUARANTINE
             raw,
             get_quarantine,
             db,
-            quarantines - 10,
+            last_id - 10,
             ctx.profile,
             today,
         )
@@ -351,6 +353,7 @@ def run_vicious(path: Path, impoundments: int, cases: int = VICIOUS) -> list[Res
     ctx = build_context(db, Actor("bench", "admin"), errors=ErrorRouter(interactive=False))
     model = CaseTableModel(ctx)
     raw = sqlite3.connect(path)
+    cases, last_id = raw.execute("SELECT count(*), max(id) FROM vicious_case").fetchone()
 
     def show(**kw):
         return lambda: model.set_filter(CaseFilter(**kw))
@@ -399,7 +402,7 @@ def run_vicious(path: Path, impoundments: int, cases: int = VICIOUS) -> list[Res
             raw,
             load_case,
             db,
-            cases - 10,
+            last_id - 10,
             ctx.profile,
         )
     )

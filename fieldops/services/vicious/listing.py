@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import ColumnElement, func, or_, select
+from sqlalchemy import ColumnElement, Select, func, or_, select
 
 from fieldops.db.cancel import cancellable
 from fieldops.db.engine import Database
@@ -110,24 +110,35 @@ def count_cases(db: Database, f: CaseFilter, at: datetime) -> int:
         )
 
 
-def cases_page(db: Database, f: CaseFilter, offset: int, limit: int, at: datetime) -> Page[CaseRow]:
+def _order(f: CaseFilter) -> list[Any]:
     key = SORTS.get(f.sort, ViciousCase.notice_deadline)
-    # Cases with no deadline (before a notice, or closed) sort after those with one.
+    # Cases with no deadline (before a notice, or closed) sort after those with one. The
+    # opening time is never empty: without that term its index delivers the order (a sort
+    # of every case took 80 ms at 20,000, measured).
     order = [
-        key.is_(None),
+        *([key.is_(None)] if key.nullable else []),
         key.desc() if f.descending else key,
         ViciousCase.id.desc() if f.descending else ViciousCase.id,
     ]
-    # The page's ids first, sorted on the case row alone, then their columns: the joins
-    # are made for one page, not for every case before it is sorted.
-    ids = (
+    return order
+
+
+def ids_query(db: Database, f: CaseFilter, at: datetime, offset: int, limit: int) -> Select[int]:
+    """One page's ids in list order, sorted on the case row alone."""
+    return (
         select(ViciousCase.id)
         .where(*_where(db, f, at))
-        .order_by(*order)
+        .order_by(*_order(f))
         .offset(offset)
         .limit(limit)
-        .subquery()
     )
+
+
+def cases_page(db: Database, f: CaseFilter, offset: int, limit: int, at: datetime) -> Page[CaseRow]:
+    order = _order(f)
+    # The page's ids first, then their columns: the joins are made for one page, not for
+    # every case before it is sorted.
+    ids = ids_query(db, f, at, offset, limit).subquery()
     with db.read() as s, cancellable(s):
         rows = s.execute(
             select(
