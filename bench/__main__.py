@@ -77,6 +77,7 @@ SUITES: tuple[Suite, ...] = (
     Suite("impounds", _call("impound_list", "run", city, size)),
     Suite("quarantines", _call("ui_lists", "run_quarantines", city, size)),
     Suite("vicious", _call("ui_lists", "run_vicious", city, size)),
+    Suite("people-lists", _call("ui_lists", "run_people", city, size)),
     Suite("today", _call("today", "run", city, size)),
     Suite("intake", _call("intake_save", "run", city, size)),
     Suite("memory", _call("memory", "run", city, size)),

@@ -412,12 +412,87 @@ def run_vicious(path: Path, impoundments: int, cases: int = VICIOUS) -> list[Res
     return results
 
 
+def run_people(path: Path, impoundments: int) -> list[Result]:
+    """The People list and the Animals list of the People page, through the page's own
+    models: first page with count, a search, the last page and one person's record."""
+    import sqlite3
+
+    from PySide6.QtWidgets import QApplication
+
+    from bench.impound_list import build, figure, last_page_figure, record_figure
+    from fieldops.demo import LAST
+    from fieldops.services.context import Actor
+    from fieldops.services.people import get_person
+    from ui.app import build_context
+    from ui.errors import ErrorRouter
+    from ui.people.page import PeopleAndAnimalsWidget
+
+    app = QApplication.instance() or QApplication([])
+    db = build(path, impoundments)
+    ctx = build_context(db, Actor("bench", "admin"), errors=ErrorRouter(interactive=False))
+    page = PeopleAndAnimalsWidget(ctx)
+    raw = sqlite3.connect(path)
+    people, last_id = raw.execute("SELECT count(*), max(id) FROM person").fetchone()
+    n = f"{people:,}"
+    results = []
+    for label, model in (("people", page.people_model), ("animals", page.animals_model)):
+        results.append(
+            figure(
+                f"{label} ({n} people): count and first page",
+                app,
+                model,
+                db,
+                raw,
+                lambda m=model: m.search(""),
+            )
+        )
+        results.append(
+            figure(
+                f"{label} ({n} people): search '{LAST[0].lower()}'",
+                app,
+                model,
+                db,
+                raw,
+                lambda m=model: m.search(LAST[0].lower()),
+            )
+        )
+        results.append(
+            last_page_figure(
+                f"{label} ({n} people): last page",
+                app,
+                model,
+                db,
+                raw,
+                lambda m=model: m.search(""),
+            )
+        )
+    results.append(
+        record_figure(
+            f"people ({n}): one person's record",
+            app,
+            ctx.tasks,
+            db,
+            raw,
+            get_person,
+            db,
+            last_id // 2,
+        )
+    )
+    ctx.shutdown()
+    page.deleteLater()
+    raw.close()
+    db.dispose()
+    return results
+
+
 if __name__ == "__main__":
     import sys
     import tempfile
 
     size = int(sys.argv[2]) if len(sys.argv) > 2 else 100_000
     where = Path(sys.argv[3]) if len(sys.argv) > 3 else Path(tempfile.gettempdir())
-    suite = run_quarantines if sys.argv[1] == "quarantines" else run_vicious
+    suite = {"quarantines": run_quarantines, "vicious": run_vicious, "people": run_people}[
+        sys.argv[1]
+    ]
     for r in suite(where / f"impoundments-{size}.db", size):
         print(r.line(), flush=True)
