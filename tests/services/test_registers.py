@@ -29,7 +29,7 @@ from fieldops.services.impounds import IntakeInput, build_view, intake
 from fieldops.services.payments import LineInput, PaymentInput, quote, record_payment
 from fieldops.services.people import PersonInput, create_person
 from fieldops.services.register_views import RegisterRow, fees_paid_by_kind
-from fieldops.services.registers import impound_register_rows
+from fieldops.services.registers import CHUNK, impound_register_rows
 
 AUGUST = (date(2026, 8, 1), date(2026, 8, 31))  # one group of ten
 AUTUMN = (date(2026, 9, 1), date(2026, 10, 31))  # twenty groups: 200 impoundments
@@ -337,7 +337,8 @@ def test_the_period_is_found_through_its_index_not_by_reading_every_impoundment(
         plan = " ".join(
             str(r[3])
             for r in conn.exec_driver_sql(
-                f"EXPLAIN QUERY PLAN {first}", (AUGUST[0].isoformat(), AUGUST[1].isoformat())
+                f"EXPLAIN QUERY PLAN {first}",
+                (AUGUST[0].isoformat(), AUGUST[1].isoformat(), CHUNK, 0),  # the first chunk
             )
         )
     assert "USING INDEX ix_impoundment_custody_day" in plan, plan
