@@ -37,10 +37,13 @@ def main() -> int:
     from bench import register
 
     suites["register"] = lambda: register.run(args.dir / "register-30000.db")
-    from bench import activity, register_pdf
+    from bench import activity, register_pdf, register_year
 
     suites["register-pdf"] = lambda: register_pdf.run(args.dir / "register-30000.db")
     suites["activity"] = lambda: activity.run(args.dir / f"activity-{activity.IMPOUNDMENTS}.db")
+    suites["register-year"] = lambda: register_year.run(
+        args.dir / f"activity-{activity.IMPOUNDMENTS}.db"
+    )
     try:
         from bench import impound_list
 

@@ -10,7 +10,7 @@ took about seven statements a row: 255 s and 1.5 GB for a year of 100,092.)
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from datetime import date, datetime
 from decimal import Decimal
 from typing import Any
@@ -69,13 +69,21 @@ def register_rows(
     rows are held at a time.
     """
     _check_period(period_start, period_end)
-    in_period = (Impoundment.custody_day >= period_start, Impoundment.custody_day <= period_end)
     after: tuple[datetime, int] | None = None
     while True:
-        where = [*in_period]
-        if after is not None:  # the keyset: past the last line of the chunk before
+        if after is None:
+            where = [Impoundment.custody_day >= period_start, Impoundment.custody_day <= period_end]
+        else:
+            # Past the first chunk, walk the impoundments in the register's order from
+            # the last line printed rather than sort the whole period again for each
+            # chunk (0.2 s a chunk at 100,000 a year): the custody day, still what
+            # decides which lines belong, is then compared through coalesce(), which
+            # keeps the planners off its index.
             at, last_id = after
-            where += [
+            day = func.coalesce(Impoundment.custody_day, Impoundment.custody_day)
+            where = [
+                day >= period_start,
+                day <= period_end,
                 Impoundment.impounded_at >= at,
                 or_(
                     Impoundment.impounded_at > at,
@@ -84,13 +92,14 @@ def register_rows(
             ]
         order = (Impoundment.impounded_at, Impoundment.id)
         chunk_ids = select(Impoundment.id).where(*where).order_by(*order).limit(chunk)
-        impoundments = conn.execute(
+        lines = (
             select(*_IMPOUNDMENT_COLUMNS)
             .join(Animal, Animal.id == Impoundment.animal_id)
             .where(*where)
             .order_by(*order)
             .limit(chunk)
-        ).all()
+        )
+        impoundments = conn.execute(lines).all()
         if not impoundments:
             return
         current = _current_dispositions(conn, chunk_ids)
@@ -254,20 +263,54 @@ def register_report(request: ReportRequest) -> ReportOutput:
     withheld = REGISTER_WITHHELD if request.redacted else ()
     table = ReportTable(REGISTER_COLUMNS, lines, withheld)
     step(2)
-    pdf = register_pdf(
-        lines,
-        tally,
-        period_start=request.start,
-        period_end=request.end,
-        jurisdiction=request.profile.name,
-        tz=tz,
-        printed_at=request.printed_at,
-        printed_by=request.printed_by,
-        redacted=request.redacted,
-        audit_head=request.audit_head,
-    )
+
+    def draw() -> bytes:
+        return register_pdf(
+            lines,
+            tally,
+            period_start=request.start,
+            period_end=request.end,
+            jurisdiction=request.profile.name,
+            tz=tz,
+            printed_at=request.printed_at,
+            printed_by=request.printed_by,
+            redacted=request.redacted,
+            audit_head=request.audit_head,
+        )
+
     step(3)
-    return ReportOutput(table, pdf)
+    return DrawnWhenAsked(table, draw)
+
+
+class DrawnWhenAsked(ReportOutput):
+    """A report whose PDF is drawn the first time it is asked for, from the lines
+    already read (the table's: the same snapshot, so PDF and CSV never differ).
+
+    A CSV export never draws it: for a year's register that is most of the time
+    the command takes. The preview, a printout or a PDF export draws it once, in
+    the task that asked for it.
+    """
+
+    _draw: Callable[[], bytes]
+    _pdf: bytes | None
+
+    def __init__(self, table: ReportTable, draw: Callable[[], bytes]) -> None:
+        # ReportOutput is frozen: its fields are set the way its own __init__ sets them.
+        object.__setattr__(self, "table", table)
+        object.__setattr__(self, "_draw", draw)
+        object.__setattr__(self, "_pdf", None)
+
+    @property
+    def pdf(self) -> bytes:  # the base's field, computed here
+        pdf = self._pdf
+        if pdf is None:
+            pdf = self._draw()
+            object.__setattr__(self, "_pdf", pdf)
+        return pdf
+
+    def __repr__(self) -> str:
+        state = "drawn" if self._pdf is not None else "not drawn yet"
+        return f"DrawnWhenAsked({len(self.table.rows)} rows, PDF {state})"
 
 
 IMPOUND_REGISTER = ReportKind(

@@ -21,6 +21,7 @@ from fieldops.db.engine import Database
 from fieldops.db.models import AuditEvent, Disposition, Impoundment, Payment, PaymentLine
 from fieldops.modules import ReportOutput, ReportTable, report_kind
 from fieldops.reports.register import REGISTER_COLUMNS, ImpoundRegister, register_lines
+from fieldops.rules import Profile
 from fieldops.services import reports_run
 from fieldops.services.context import Actor
 from fieldops.services.registers import impound_register_rows, register_rows
@@ -263,3 +264,24 @@ def test_the_file_is_written_before_the_write_lock_is_taken(big, tmp_path, monke
             )
         ).all()
     assert events[-1]["file"] == "r.csv" and events[-1]["format"] == "csv"
+
+
+def test_a_csv_export_never_draws_the_pdf_and_the_pdf_is_drawn_once(big, tmp_path, monkeypatch):
+    from fieldops.reports import register as document
+
+    drawn: list[int] = []
+    real = document.register_pdf
+
+    def register_pdf(lines, tally, **kwargs):
+        drawn.append(len(lines))
+        return real(lines, tally, **kwargs)
+
+    monkeypatch.setattr(document, "register_pdf", register_pdf)
+    actor = enrol(big, Actor("sam", "supervisor"))
+    made = reports_run.produce(big, actor, "register", *FEBRUARY, Profile.default(), audited=False)
+    out = reports_run.export(big, actor, made, tmp_path / "r.csv")
+    assert drawn == []
+    assert out.read_bytes().count(b"\r\n") == 51  # the header and the 50 lines
+    pdf = made.output.pdf
+    assert made.output.pdf is pdf and drawn == [50]
+    assert b"%PDF" in pdf[:10]
