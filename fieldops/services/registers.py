@@ -258,6 +258,7 @@ def register_report(request: ReportRequest) -> ReportOutput:
     tz = request.profile.timezone
     with request.db.read() as s, cancellable(s):  # a Cancel on the Reports page stops the reads
         rows = register_rows(s.connection(), request.start, request.end)
+        rows = _polled(rows, request.cancelled)
         lines, tally = register_lines(rows, tz, redacted=request.redacted)
     step(1)
     withheld = REGISTER_WITHHELD if request.redacted else ()
@@ -280,6 +281,15 @@ def register_report(request: ReportRequest) -> ReportOutput:
 
     step(3)
     return DrawnWhenAsked(table, draw)
+
+
+def _polled(rows: Iterator[RegisterRow], cancelled: Callable[[], bool]) -> Iterator[RegisterRow]:
+    """The rows, asking after each chunk whether they are still wanted (a year takes
+    seconds to read); ``Cancelled`` when they are not."""
+    for n, row in enumerate(rows, start=1):
+        yield row
+        if n % CHUNK == 0 and cancelled():
+            raise Cancelled("the register is no longer wanted")
 
 
 class DrawnWhenAsked(ReportOutput):

@@ -17,6 +17,7 @@ import pytest
 from accounts_support import enrol
 from sqlalchemy import event, insert, select
 
+from fieldops.db.cancel import Cancelled
 from fieldops.db.engine import Database
 from fieldops.db.models import AuditEvent, Disposition, Impoundment, Payment, PaymentLine
 from fieldops.modules import ReportOutput, ReportTable, report_kind
@@ -285,3 +286,27 @@ def test_a_csv_export_never_draws_the_pdf_and_the_pdf_is_drawn_once(big, tmp_pat
     pdf = made.output.pdf
     assert made.output.pdf is pdf and drawn == [50]
     assert b"%PDF" in pdf[:10]
+
+
+def test_a_cancel_stops_the_register_while_its_lines_are_read(big, monkeypatch):
+    monkeypatch.setattr("fieldops.services.registers.CHUNK", 100)  # asked every 100 lines
+    asked: list[int] = []
+    seen: list[tuple[int, int]] = []
+
+    def cancelled() -> bool:
+        asked.append(1)
+        return len(asked) > 1  # wanted when it starts, not once the reading is under way
+
+    actor = enrol(big, Actor("sam", "supervisor"))
+    with pytest.raises(Cancelled):
+        reports_run.produce(
+            big,
+            actor,
+            "register",
+            *MARCH,
+            Profile.default(),
+            cancelled=cancelled,
+            progress=lambda done, total: seen.append((done, total)),
+        )
+    assert seen == [(0, 3)]
+    assert len(asked) == 2  # stopped at the first look, after 100 of the 500 lines
