@@ -84,7 +84,7 @@ SUITES: tuple[Suite, ...] = (
     Suite("today", _call("today", "run", city, size)),
     Suite("intake", _call("intake_save", "run", city, size)),
     Suite("memory", _call("memory", "run", city, size)),
-    Suite("register-year", _call("memory", "run_register", city, size)),
+    Suite("register-year-files", _call("register_year", "run", city)),
     Suite("register", _call("register", "run", kept("register-30000.db")), once=True),
     Suite("register-pdf", _call("register_pdf", "run", kept("register-30000.db")), once=True),
     Suite("activity", _call("activity", "run", city, size)),

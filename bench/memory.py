@@ -1,6 +1,6 @@
-"""Peak memory with every list scrolled to the end, and a year's register printed.
+"""Peak memory with every list scrolled to the end.
 
-Both run in a child process, so each figure is that process's own:
+It runs in a child process, so the figure is that process's own:
 
 - ``run``: the city's database open in the app's context, and every list model
   (Impounds on "All statuses", Quarantines and Vicious cases on "All", People)
@@ -9,12 +9,7 @@ Both run in a child process, so each figure is that process's own:
   figure is the child's peak resident memory (``VmHWM``); the baseline is the
   same child with only a bare Qt window and table (what any PySide6 app costs).
   Target: under 300 MB.
-- ``run_register``: ``fieldops report register --from Y-01-01 --to Y-12-31 --out
-  FILE`` for the city's last whole year, as a clerk runs it: wall time and peak
-  memory (``getrusage(RUSAGE_CHILDREN)`` in a process whose only child it is),
-  beside the same command line starting and answering (``--version``), measured
-  the same way. Target: 30 s and 400 MB. It is stopped after ``REGISTER_TIMEOUT`` seconds
-  (then the figure is that time, a miss).
+The year's register printed (time and memory) is bench/register_year.py's.
 """
 
 from __future__ import annotations
@@ -24,7 +19,6 @@ import os
 import resource
 import subprocess
 import sys
-import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -33,10 +27,6 @@ from typing import Any
 from bench.common import Result
 
 MAX_MB = 300.0
-REGISTER_SECONDS = 30.0
-REGISTER_MB = 400.0
-REGISTER_TIMEOUT = 180.0
-REGISTER_YEAR = 2025
 
 
 def _python() -> list[str]:
@@ -92,39 +82,6 @@ def run(path: Path, size: int) -> list[Result]:
             unit="MB",
             max_value=MAX_MB,
         )
-    ]
-
-
-def run_register(path: Path, size: int) -> list[Result]:
-    from bench.generate import scratch_copy
-
-    # Printing is audited: the report is printed from the run's scratch copy.
-    copy = str(scratch_copy(path))
-    start = _child("command", copy)
-    answer = _child("register", copy, str(REGISTER_YEAR), timeout=REGISTER_TIMEOUT + 120)
-    if answer["timed_out"]:
-        print(f"   the register was stopped after {REGISTER_TIMEOUT:.0f} s")
-    else:
-        print(f"   register {REGISTER_YEAR}: {answer['pages']} pages, {answer['bytes']:,} bytes")
-    base = "the command starting (fieldops --version)"
-    return [
-        Result(
-            f"register of a year ({REGISTER_YEAR}) printed: time",
-            answer["seconds"],
-            base,
-            start["seconds"],
-            float("inf"),
-            max_seconds=REGISTER_SECONDS,
-        ),
-        Result(
-            f"register of a year ({REGISTER_YEAR}) printed: peak memory",
-            answer["mb"],
-            base,
-            start["mb"],
-            float("inf"),
-            unit="MB",
-            max_value=REGISTER_MB,
-        ),
     ]
 
 
@@ -204,71 +161,11 @@ def _lists(path: str) -> dict[str, Any]:
     return {"mb": peak_mb(), "rows": rows}
 
 
-def _timed(cmd: list[str], timeout: float) -> tuple[subprocess.CompletedProcess[str] | None, float]:
-    """``cmd`` run to its end (None: stopped at ``timeout``) and its wall time."""
-    t0 = time.perf_counter()
-    try:
-        done = subprocess.run(
-            cmd, capture_output=True, text=True, env=_env(), timeout=timeout, check=False
-        )
-    except subprocess.TimeoutExpired:
-        return None, time.perf_counter() - t0
-    return done, time.perf_counter() - t0
-
-
-def _command(path: str) -> dict[str, Any]:
-    """The baseline: the same command line starting and answering at once."""
-    done, took = _timed([*_python(), "-m", "fieldops.cli", "--db", path, "--version"], 120)
-    if done is None or done.returncode != 0:
-        raise RuntimeError("fieldops --version did not answer")
-    return {"seconds": took, "mb": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024}
-
-
-def _register(path: str, year: str) -> dict[str, Any]:
-    """Runs the command in a child of this process, its only child: RUSAGE_CHILDREN is its own."""
-    from fieldops.db.engine import Database
-    from fieldops.services.context import Actor, os_username
-    from fieldops.services.staff import set_staff
-
-    # The command acts as the staff account this login is mapped to (on the copy).
-    db = Database(f"sqlite:///{path}")
-    set_staff(db, Actor("admin", "admin"), "bench", "supervisor", os_user=os_username())
-    db.dispose()
-    out = Path(tempfile.mkdtemp(prefix="fieldops-bench-")) / f"register-{year}.pdf"
-    cmd = [
-        *_python(),
-        "-m",
-        "fieldops.cli",
-        "--db",
-        path,
-        "report",
-        "register",
-        "--from",
-        f"{year}-01-01",
-        "--to",
-        f"{year}-12-31",
-        "--out",
-        str(out),
-    ]
-    done, took = _timed(cmd, REGISTER_TIMEOUT)
-    mb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
-    timed_out = done is None
-    if done is not None and done.returncode != 0:
-        raise RuntimeError(f"the register failed: {(done.stderr or done.stdout)[-2000:]}")
-    size = out.stat().st_size if out.exists() else 0
-    pages = out.read_bytes().count(b"/Type /Page\n") if out.exists() else 0
-    out.unlink(missing_ok=True)
-    out.parent.rmdir()
-    return {"seconds": took, "mb": mb, "timed_out": timed_out, "bytes": size, "pages": pages}
-
-
 def main(argv: list[str]) -> int:
     what, *args = argv
     children: dict[str, Callable[..., dict[str, Any]]] = {
         "bare": _bare,
-        "command": _command,
         "lists": _lists,
-        "register": _register,
     }
     answer = children[what](*args)
     print(json.dumps(answer))
