@@ -41,7 +41,7 @@ SCRIPT = textwrap.dedent("""
 
 
 @pytest.fixture(scope="module")
-def database(tmp_path_factory, sqlite_template) -> Path:
+def database(tmp_path_factory: pytest.TempPathFactory, sqlite_template: Path) -> Path:
     """An up-to-date database whose administrator is this computer login (no dialog)."""
     path = tmp_path_factory.mktemp("startup") / "fieldops.db"
     shutil.copyfile(sqlite_template, path)
@@ -72,7 +72,7 @@ def _start(*args: str, watch: tuple[str, ...] = HEAVY, **env: str) -> tuple[list
     return loaded, done.stdout
 
 
-def test_the_window_opens_and_fills_today_without_alembic_or_reportlab(database):
+def test_the_window_opens_and_fills_today_without_alembic_or_reportlab(database: Path) -> None:
     started = time.time()
     loaded, out = _start("--db", str(database), FIELDOPS_EXIT_AFTER_PAINT=repr(started))
     assert loaded == []
@@ -83,13 +83,13 @@ def test_the_window_opens_and_fills_today_without_alembic_or_reportlab(database)
     assert 0 < float(said["painted"]) <= float(said["today"]) < time.time() - started
 
 
-def test_fieldops_due_reads_without_alembic_or_reportlab(database):
+def test_fieldops_due_reads_without_alembic_or_reportlab(database: Path) -> None:
     loaded, out = _start("--db", str(database), "due")
     assert loaded == []
     assert "Due on" in out
 
 
-def test_fieldops_version_loads_neither_the_database_layer_nor_qt():
+def test_fieldops_version_loads_neither_the_database_layer_nor_qt() -> None:
     loaded, out = _start("--version", watch=(*HEAVY, "sqlalchemy", "PySide6"))
     assert loaded == []
     assert out.startswith("fieldops ")
@@ -114,7 +114,9 @@ REFUSED = textwrap.dedent("""
 """)
 
 
-def test_a_refused_database_is_said_over_the_painted_frame_with_its_status(tmp_path):
+def test_a_refused_database_is_said_over_the_painted_frame_with_its_status(
+    tmp_path: Path,
+) -> None:
     from fieldops.failures import EXIT_CODES, NOT_A_DATABASE
 
     folder = tmp_path / "a-folder.db"
