@@ -66,8 +66,9 @@ EXIT_CANNOT_OPEN = 4
 # Test-only (bench/startup.py times the start-up with it; no user sets it). Set, the
 # window signs in as the command line does (the staff account the real login is mapped
 # to, fieldops/services/setup.py: no more than ``fieldops staff`` may already do), prints
-# "painted SECONDS" at its first paint and "today SECONDS" once Today is filled, and
-# exits. SECONDS count from the variable's value, a time.time() taken before the process
+# "painted SECONDS" at its frame's first paint (then "loaded-at-paint" and which of
+# WATCHED_AT_PAINT were imported by then: none) and "today SECONDS" once Today is filled,
+# and exits. SECONDS count from the variable's value, a time.time() taken before the process
 # was started (from run() when it is not a number).
 EXIT_AFTER_PAINT = "FIELDOPS_EXIT_AFTER_PAINT"
 
