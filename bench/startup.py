@@ -2,9 +2,10 @@
 
 Baseline: a process that shows a bare window with a 20-row table, lets the event
 loop run one pass and exits (the whole process, launch to exit). Measured: the
-app on a demo database, signed in, from launch to its painted main window and
-to Today filled (``FIELDOPS_EXIT_AFTER_PAINT``, ui/app.py: the window signs in as
-the command line would, prints both times and exits). Each is the median of five
+app on a demo database, signed in, from launch to its painted main window (its
+frame, painted before the database layer is imported) and to Today filled
+(``FIELDOPS_EXIT_AFTER_PAINT``, ui/app.py: the window signs in as the command
+line would, prints both times and exits). Each is the median of five
 processes, after one warm-up of each so that both read compiled bytecode (kept
 beside the database, not in the source tree) as an installed app does.
 """

@@ -165,9 +165,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             if not has_display():
                 print(NO_DISPLAY, file=sys.stderr)
                 return 2
-            # The database layer before Qt: once PySide6 is loaded, its import hook reads
-            # the source of every module imported after it, SQLAlchemy's included.
-            importlib.import_module("fieldops.services.setup")
+            # The database layer loads after the window's first paint (ui/app.py).
             # The one place the core reaches the front end, and only now: every other
             # command runs headless without Qt installed or loaded (tests/test_layering.py).
             window = importlib.import_module("ui.app")

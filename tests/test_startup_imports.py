@@ -41,7 +41,7 @@ SCRIPT = textwrap.dedent("""
 
 
 @pytest.fixture(scope="module")
-def database(tmp_path_factory, sqlite_template) -> Path:
+def database(tmp_path_factory: pytest.TempPathFactory, sqlite_template: Path) -> Path:
     """An up-to-date database whose administrator is this computer login (no dialog)."""
     path = tmp_path_factory.mktemp("startup") / "fieldops.db"
     shutil.copyfile(sqlite_template, path)
@@ -72,22 +72,69 @@ def _start(*args: str, watch: tuple[str, ...] = HEAVY, **env: str) -> tuple[list
     return loaded, done.stdout
 
 
-def test_the_window_opens_and_fills_today_without_alembic_or_reportlab(database):
+def test_the_window_opens_and_fills_today_without_alembic_or_reportlab(database: Path) -> None:
     started = time.time()
     loaded, out = _start("--db", str(database), FIELDOPS_EXIT_AFTER_PAINT=repr(started))
     assert loaded == []
+    # The frame was painted before the database layer was imported (ui/app.py).
+    assert "loaded-at-paint " in out.splitlines()
     said = dict(line.split(" ", 1) for line in out.splitlines() if " " in line)
     # The timing option saw the window painted, then Today filled, after the start.
     assert 0 < float(said["painted"]) <= float(said["today"]) < time.time() - started
 
 
-def test_fieldops_due_reads_without_alembic_or_reportlab(database):
+def test_fieldops_due_reads_without_alembic_or_reportlab(database: Path) -> None:
     loaded, out = _start("--db", str(database), "due")
     assert loaded == []
     assert "Due on" in out
 
 
-def test_fieldops_version_loads_neither_the_database_layer_nor_qt():
+def test_fieldops_version_loads_neither_the_database_layer_nor_qt() -> None:
     loaded, out = _start("--version", watch=(*HEAVY, "sqlalchemy", "PySide6"))
     assert loaded == []
     assert out.startswith("fieldops ")
+
+
+# A refused database, in a fresh process: its message is shown over the window's frame,
+# already painted without the database layer, and the process ends with its status.
+REFUSED = textwrap.dedent("""
+    import sys
+    import fieldops.cli
+    import ui.app
+    from PySide6.QtWidgets import QApplication
+
+    def said(title, message, details=""):
+        frames = [w for w in QApplication.topLevelWidgets()
+                  if isinstance(w, ui.app.MainWindow) and w.isVisible()]
+        over = frames and not frames[0].attached and frames[0].opening.text()
+        print("refused " + title + " | over " + str(over), flush=True)
+
+    ui.app.show_startup_error = said
+    sys.exit(fieldops.cli.main(sys.argv[1:]))
+""")
+
+
+def test_a_refused_database_is_said_over_the_painted_frame_with_its_status(
+    tmp_path: Path,
+) -> None:
+    from fieldops.failures import EXIT_CODES, NOT_A_DATABASE
+
+    folder = tmp_path / "a-folder.db"
+    folder.mkdir()
+    done = subprocess.run(
+        [sys.executable, "-c", REFUSED, "--db", str(folder)],
+        env={
+            **os.environ,
+            "QT_QPA_PLATFORM": "offscreen",
+            "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]),
+            "FIELDOPS_EXIT_AFTER_PAINT": repr(time.time()),
+        },
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    lines = done.stdout.splitlines()
+    assert done.returncode == EXIT_CODES[NOT_A_DATABASE], done.stdout + done.stderr
+    assert "loaded-at-paint " in lines  # neither SQLAlchemy nor fieldops.db at the paint
+    assert "refused FieldOps could not open its database. | over Opening the database…" in lines
+    assert not any(line.startswith("today ") for line in lines)

@@ -23,13 +23,15 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
-from ui.context import AppContext
+if TYPE_CHECKING:  # the window's frame paints before the database layer loads
+    from ui.context import AppContext
 
-PageFactory = Callable[[AppContext], QWidget]
+PageFactory = Callable[["AppContext"], QWidget]
 
 
 @dataclass(frozen=True)
