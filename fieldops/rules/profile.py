@@ -14,51 +14,35 @@ import tomllib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, fields
 from datetime import date, datetime
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from functools import lru_cache
 from importlib import resources
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from fieldops.rules._frozen import FrozenMap
+from fieldops.rules.profile_local import (
+    CITY_CHICKENS,
+    CITY_FANCIER,
+    CITY_LICENCE_ALTERED,
+    CITY_LICENCE_LATE_FEE,
+    CITY_LICENCE_UNALTERED,
+    CITY_PENALTIES,
+    ChickenRules,
+    FancierRules,
+    Ladder,
+    check_penalties,
+    penalties_toml,
+    read_penalties,
+    read_rules,
+    rules_toml,
+)
+from fieldops.rules.profile_local import (
+    parse_money as parse_money,  # re-exported: it lived here first
+)
 
 SPECIES = ("dog", "cat", "other")
 """Fee classes. Any species other than dog or cat is charged as "other"."""
-
-_CENT = Decimal("0.01")
-
-
-def parse_money(value: Any, key: str) -> Decimal:
-    """An amount of money as an exact ``Decimal`` with two places.
-
-    Accepts a ``Decimal``, an ``int`` or a string such as ``"40.00"``. Floats
-    are refused (they cannot hold most cent amounts exactly), as are negative
-    amounts, more than two decimal places, NaN and infinities. Errors name
-    ``key``.
-    """
-    if isinstance(value, bool | float):
-        raise ValueError(
-            f"{key}: money must be written as a quoted decimal string such as "
-            f'"40.00", not {value!r}'
-        )
-    if isinstance(value, int):
-        amount = Decimal(value)
-    elif isinstance(value, Decimal):
-        amount = value
-    elif isinstance(value, str):
-        try:
-            amount = Decimal(value.strip())
-        except InvalidOperation:
-            raise ValueError(f"{key}: {value!r} is not an amount of money") from None
-    else:
-        raise ValueError(f"{key}: {value!r} is not an amount of money")
-    if not amount.is_finite():
-        raise ValueError(f"{key}: {value!r} is not an amount of money")
-    if amount < 0:
-        raise ValueError(f"{key}: a fee cannot be negative ({value!r})")
-    if amount != amount.quantize(_CENT):
-        raise ValueError(f"{key}: {value!r} has fractions of a cent")
-    return amount.quantize(_CENT)
 
 
 @dataclass(frozen=True)
@@ -105,6 +89,11 @@ _SECTIONS: dict[str, tuple[str, ...]] = {
     "holidays": ("extra",),
 }
 _OPTIONAL_SECTIONS = frozenset({"holidays"})
+# RULES.md sections 6-8: optional; when absent the city's values apply
+# (profile_local.py). Read by _read_local, not by the loop over _SECTIONS.
+_LOCAL_SECTIONS = ("licence", "permits", "penalties")
+_LICENCE_KEYS = ("unaltered", "altered", "late_fee")
+_PERMIT_KINDS = ("chicken", "fancier")
 _FEE_KEYS = ("impound", "boarding_per_day", "adoption")
 
 
@@ -163,9 +152,23 @@ class Profile:
     clinic_delivery_hours: int
     notice_hours: int
     extra_holidays: frozenset[date] = field(default_factory=frozenset)
+    licence_unaltered: Decimal = CITY_LICENCE_UNALTERED
+    licence_altered: Decimal = CITY_LICENCE_ALTERED
+    licence_late_fee: Decimal = CITY_LICENCE_LATE_FEE
+    chickens: ChickenRules = CITY_CHICKENS
+    fancier: FancierRules = CITY_FANCIER
+    penalties: Mapping[str, Ladder] = CITY_PENALTIES
 
     def __post_init__(self) -> None:
         set_ = object.__setattr__
+        for key in _LICENCE_KEYS:
+            attr = f"licence_{key}"
+            set_(self, attr, parse_money(getattr(self, attr), f"licence.{key}"))
+        if not isinstance(self.chickens, ChickenRules):
+            raise ValueError("permits.chicken: must be a ChickenRules")
+        if not isinstance(self.fancier, FancierRules):
+            raise ValueError("permits.fancier: must be a FancierRules")
+        set_(self, "penalties", check_penalties(self.penalties))
         if not isinstance(self.name, str) or not self.name.strip():
             raise ValueError("jurisdiction.name: must be a non-empty string")
         set_(self, "timezone", _zone(self.timezone, "jurisdiction.timezone"))
@@ -205,7 +208,10 @@ class Profile:
 
         Every section and key of RULES.md section 5 is required except
         ``[holidays]``; unknown sections and keys are refused so a typo cannot
-        silently fall back to another jurisdiction's value.
+        silently fall back to another jurisdiction's value. ``[licence]``,
+        ``[permits.chicken]``, ``[permits.fancier]`` and ``[penalties]``
+        (RULES.md section 8) are optional, the city's values applying when
+        absent; one that is present is read whole (``profile_local.py``).
         """
         if not isinstance(text, str):
             raise TypeError("from_toml takes the text of a TOML file")
@@ -213,6 +219,7 @@ class Profile:
             data = tomllib.loads(text)
         except tomllib.TOMLDecodeError as exc:
             raise ValueError(f"profile is not valid TOML: {exc}") from None
+        local = _read_local({k: data.pop(k) for k in _LOCAL_SECTIONS if k in data})
         for section in data:
             if section not in _SECTIONS:
                 raise ValueError(f"[{section}]: unknown section")
@@ -266,7 +273,24 @@ class Profile:
             fees=fees,
             extra_holidays=frozenset(_holiday(d, "holidays.extra") for d in extra),
             **values,
+            **local,
         )
+
+    @classmethod
+    def shipped(cls) -> tuple[str, ...]:
+        """Names of the profiles shipped with the app: "city" and the other towns'."""
+        folder = resources.files("fieldops.rules").joinpath("profiles")
+        entries = folder.iterdir() if folder.is_dir() else ()
+        towns = sorted(e.name.removesuffix(".toml") for e in entries if e.name.endswith(".toml"))
+        return ("city", *towns)
+
+    @classmethod
+    def named(cls, name: str) -> Profile:
+        """A shipped profile by name ("city", "dodgeville", "village"); see ``shipped``.
+
+        An unknown name raises ``ValueError`` listing the names there are.
+        """
+        return _named_profile(name.strip().lower() if isinstance(name, str) else "")
 
     # -- use ---------------------------------------------------------------
 
@@ -309,6 +333,17 @@ class Profile:
         lines += ["", "[vicious]", f"notice_hours = {self.notice_hours}", "", "[holidays]"]
         extra = ", ".join(f'"{d.isoformat()}"' for d in sorted(self.extra_holidays))
         lines += [f"extra = [{extra}]", ""]
+        lines += [
+            "# Licence rates and late fee: set by common council resolution (58-533(c)(4)).",
+            "[licence]",
+            f'unaltered = "{self.licence_unaltered}"',
+            f'altered = "{self.licence_altered}"',
+            f'late_fee = "{self.licence_late_fee}"',
+            "",
+        ]
+        lines += rules_toml(self.chickens, "permits.chicken")
+        lines += rules_toml(self.fancier, "permits.fancier")
+        lines += penalties_toml(self.penalties)
         return "\n".join(lines)
 
 
@@ -338,6 +373,49 @@ def _toml_str(value: str) -> str:
         else:
             out.append(ch)
     return '"' + "".join(out) + '"'
+
+
+def _read_local(data: dict[str, Any]) -> dict[str, Any]:
+    """The optional ``[licence]``, ``[permits.*]`` and ``[penalties.*]`` as Profile fields."""
+    out: dict[str, Any] = {}
+    if "licence" in data:
+        table = data["licence"]
+        if not isinstance(table, dict):
+            raise ValueError("[licence]: must be a table")
+        for key in table:
+            if key not in _LICENCE_KEYS:
+                raise ValueError(f"licence.{key}: unknown key")
+        for key in _LICENCE_KEYS:
+            if key not in table:
+                raise ValueError(f"licence.{key}: missing key")
+            out[f"licence_{key}"] = parse_money(table[key], f"licence.{key}")
+    if "permits" in data:
+        table = data["permits"]
+        if not isinstance(table, dict):
+            raise ValueError("[permits]: must be a table")
+        for kind in table:
+            if kind not in _PERMIT_KINDS:
+                raise ValueError(f"permits.{kind}: unknown section (use chicken or fancier)")
+        if "chicken" in table:
+            out["chickens"] = read_rules(ChickenRules, table["chicken"], "permits.chicken")
+        if "fancier" in table:
+            out["fancier"] = read_rules(FancierRules, table["fancier"], "permits.fancier")
+    if "penalties" in data:
+        out["penalties"] = read_penalties(data["penalties"])
+    return out
+
+
+@lru_cache(maxsize=8)
+def _named_profile(name: str) -> Profile:
+    if name == "city":
+        return _default_profile()
+    names = Profile.shipped()
+    if name not in names:
+        raise ValueError(
+            f"profile {name!r}: no such shipped profile (there are {', '.join(names)})"
+        )
+    text = resources.files("fieldops.rules").joinpath("profiles", f"{name}.toml").read_text("utf-8")
+    return Profile.from_toml(text)
 
 
 @lru_cache(maxsize=1)

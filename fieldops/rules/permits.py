@@ -1,0 +1,422 @@
+"""Chicken and animal fancier's permits, and petitions (city code 58-533(a),(b), 58-534(a)).
+
+RULES.md sections 7 and 8. What a chicken permit application must satisfy in
+a jurisdiction (``profile.chickens``: the city's 58-533(b), Dodgeville's
+12.16, the village's chapter 12), what a permit costs, whether an animal
+fancier's permit is renewed after the annual review of incidents, and what a
+complaint petition is missing.
+"""
+
+from __future__ import annotations
+
+import calendar as _calendar
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from datetime import date, datetime, timedelta
+from decimal import ROUND_HALF_UP, Decimal
+from typing import TYPE_CHECKING
+
+from fieldops.rules._frozen import FrozenMap
+from fieldops.rules.calendar import deadline_after_days, next_secular_day
+from fieldops.rules.explain import extension_clause, format_day, plural
+from fieldops.rules.profile_local import ChickenRules, FancierRules
+
+if TYPE_CHECKING:  # pragma: no cover
+    from fieldops.rules.profile import Profile
+
+PERMIT_KINDS = ("chicken", "fancier")
+TIME_SOURCE = "Wis. Stat. 990.001(4)"
+_ZERO = Decimal("0.00")
+_CENT = Decimal("0.01")
+
+__all__ = [
+    "PERMIT_KINDS",
+    "ChickenRules",
+    "FancierRules",
+    "PermitQuote",
+    "Problem",
+    "RenewalDecision",
+    "chicken_permit_problems",
+    "fancier_list_update_due",
+    "fancier_renewal",
+    "months_before",
+    "permit_quote",
+    "petition_missing",
+]
+
+
+def _day(value: object, name: str) -> date:
+    if isinstance(value, datetime) or not isinstance(value, date):
+        raise ValueError(f"{name}: {value!r} is not a date")
+    return value
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One thing wrong with an application: a stable ``code``, the form ``field``, a sentence."""
+
+    code: str
+    field: str
+    message: str
+
+
+# --------------------------------------------------------------------------
+# Chicken permits
+# --------------------------------------------------------------------------
+
+
+def _count(value: object, name: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError(f"{name}: must be a whole number, not {value!r}")
+    return value
+
+
+def chicken_permit_problems(
+    profile: Profile,
+    *,
+    first_permit: bool,
+    hoa_exists: bool,
+    hoa_consent: bool,
+    hens: int,
+    roosters: int,
+    setback_feet: int,
+    neighbour_consent: bool,
+) -> tuple[Problem, ...]:
+    """What stops a chicken permit under ``profile.chickens`` (58-533(b)); () when nothing does.
+
+    Codes (field): "hoa_consent_missing" (hoa_consent), "hens_negative",
+    "too_many_hens" (hens), "roosters_negative", "roosters_not_allowed"
+    (roosters), "setback_negative", "setback_too_short" (setback_feet).
+    Arguments that are not whole numbers raise ``ValueError`` naming them.
+    """
+    rules = profile.chickens
+    src = rules.source
+    hens = _count(hens, "hens")
+    roosters = _count(roosters, "roosters")
+    setback_feet = _count(setback_feet, "setback_feet")
+    out: list[Problem] = []
+    if rules.hoa_consent_for_first and first_permit and hoa_exists and not hoa_consent:
+        out.append(
+            Problem(
+                "hoa_consent_missing",
+                "hoa_consent",
+                "A first permit needs the homeowners association's written consent "
+                f"({src}); later annual permits do not.",
+            )
+        )
+    if hens < 0:
+        out.append(Problem("hens_negative", "hens", "The number of hens cannot be negative."))
+    elif rules.hens_max is not None and hens > rules.hens_max:
+        out.append(
+            Problem(
+                "too_many_hens",
+                "hens",
+                f"At most {plural(rules.hens_max, 'hen')} may be kept ({src}); "
+                f"the application has {hens}.",
+            )
+        )
+    if roosters < 0:
+        out.append(
+            Problem("roosters_negative", "roosters", "The number of roosters cannot be negative.")
+        )
+    elif roosters > 0 and not rules.roosters_allowed:
+        out.append(
+            Problem("roosters_not_allowed", "roosters", f"Roosters are not allowed ({src}).")
+        )
+    if setback_feet < 0:
+        out.append(Problem("setback_negative", "setback_feet", "The setback cannot be negative."))
+    elif (
+        rules.setback_feet is not None
+        and setback_feet < rules.setback_feet
+        and not (rules.setback_waivable and neighbour_consent)
+    ):
+        consent = (
+            " unless the adjoining owner consents in writing" if rules.setback_waivable else ""
+        )
+        out.append(
+            Problem(
+                "setback_too_short",
+                "setback_feet",
+                f"The enclosure must be at least {rules.setback_feet} feet from the "
+                f"property line{consent} ({src}); the application gives {setback_feet}.",
+            )
+        )
+    return tuple(out)
+
+
+# --------------------------------------------------------------------------
+# Permit fees
+# --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PermitQuote:
+    """What a chicken or fancier permit for ``year`` costs when applied for on ``applied_on``.
+
+    ``application_fee`` only for a first permit; ``annual_fee`` prorated when
+    the profile says so (by whole months left in the year, the month of the
+    application included); ``due_by`` the last day to renew without the late
+    fee (None for a first permit or where no late day is set); ``why`` has one
+    sentence each for "application_fee", "annual_fee", "due_by", "late_fee"
+    and "total".
+    """
+
+    kind: str
+    year: int
+    applied_on: date
+    first: bool
+    application_fee: Decimal
+    annual_fee: Decimal
+    late_fee: Decimal
+    total: Decimal
+    late: bool
+    due_by: date | None
+    why: Mapping[str, str]
+
+
+def permit_rules(kind: str, profile: Profile) -> ChickenRules | FancierRules:
+    """``profile.chickens`` for "chicken" (58-533(b)), ``profile.fancier`` for "fancier" (58-533(a))."""
+    if kind == "chicken":
+        return profile.chickens
+    if kind == "fancier":
+        return profile.fancier
+    raise ValueError(f"kind: {kind!r} is not a permit kind (use chicken or fancier)")
+
+
+def permit_quote(
+    kind: str, year: int, applied_on: date, profile: Profile, *, first: bool
+) -> PermitQuote:
+    """The fees for a ``kind`` permit ("chicken" | "fancier") for ``year`` (58-533(a),(b)).
+
+    A renewal may be applied for in the year before (Dodgeville renews before
+    1 January); an application dated after ``year`` or before the year before
+    raises ``ValueError`` naming ``applied_on``.
+    """
+    rules = permit_rules(kind, profile)
+    if isinstance(year, bool) or not isinstance(year, int) or not 1900 <= year <= 9998:
+        raise ValueError(f"year: {year!r} is not a permit year")
+    applied_on = _day(applied_on, "applied_on")
+    if not isinstance(first, bool):
+        raise ValueError(f"first: must be True or False, not {first!r}")
+    if not year - 1 <= applied_on.year <= year:
+        raise ValueError(
+            f"applied_on: {format_day(applied_on)} is not in or just before the {year} permit year"
+        )
+    src = rules.source
+    what = "chicken permit" if kind == "chicken" else "animal fancier's permit"
+    why: dict[str, str] = {}
+
+    application = rules.application_fee if first else _ZERO
+    if first:
+        why["application_fee"] = f"Application fee ${application} for a first {what} ({src})."
+    else:
+        why["application_fee"] = f"No application fee: a renewal ({src})."
+
+    annual = rules.annual_fee
+    if rules.prorated and applied_on.year == year and applied_on.month > 1:
+        months = 13 - applied_on.month
+        annual = (rules.annual_fee * months / 12).quantize(_CENT, rounding=ROUND_HALF_UP)
+        why["annual_fee"] = (
+            f"Annual fee ${annual}: {months} of 12 months of ${rules.annual_fee}, the month "
+            f"of application included ({src})."
+        )
+    elif rules.prorated:
+        why["annual_fee"] = f"Annual fee ${annual} for the whole {year} year ({src})."
+    else:
+        why["annual_fee"] = (
+            f"Annual fee ${annual}, the same for any part of the year (not prorated) ({src})."
+        )
+
+    due_by: date | None = None
+    if rules.renew_by is None:
+        why["due_by"] = f"No late day: the {what} has no renewal deadline with a late fee ({src})."
+    elif first:
+        why["due_by"] = f"No late day for a first {what}: the late fee is for renewals ({src})."
+    else:
+        month, day = rules.renew_by
+        nominal = date(year, month, day)
+        due_by = next_secular_day(nominal, profile)
+        why["due_by"] = (
+            f"Renew by {format_day(due_by)}: a renewal after {day} "
+            f"{_calendar.month_name[month]} pays the late fee"
+            f"{extension_clause(nominal, profile)} ({src}; {TIME_SOURCE})."
+        )
+
+    late = due_by is not None and applied_on > due_by
+    late_fee = rules.late_fee if late else _ZERO
+    if late:
+        why["late_fee"] = (
+            f"Late fee ${late_fee}: renewed on {format_day(applied_on)}, after "
+            f"{format_day(due_by)} ({src})."  # type: ignore[arg-type]
+        )
+    else:
+        why["late_fee"] = (
+            "No late fee."
+            if due_by is None
+            else (
+                f"No late fee: applied on {format_day(applied_on)}, not after "
+                f"{format_day(due_by)} ({src})."
+            )
+        )
+    total = application + annual + late_fee
+    why["total"] = (
+        f"Total ${total}: ${application} application + ${annual} annual"
+        + (f" + ${late_fee} late fee" if late else "")
+        + f" ({src})."
+    )
+    return PermitQuote(
+        kind=kind,
+        year=year,
+        applied_on=applied_on,
+        first=first,
+        application_fee=application,
+        annual_fee=annual,
+        late_fee=late_fee,
+        total=total,
+        late=late,
+        due_by=due_by,
+        why=FrozenMap(why),
+    )
+
+
+# --------------------------------------------------------------------------
+# Animal fancier's permits
+# --------------------------------------------------------------------------
+
+
+def months_before(day: date, months: int) -> date:
+    """The same calendar date ``months`` months earlier; a missing day is the month's last."""
+    index = day.year * 12 + (day.month - 1) - months
+    year, month = divmod(index, 12)
+    month += 1
+    return date(year, month, min(day.day, _calendar.monthrange(year, month)[1]))
+
+
+@dataclass(frozen=True)
+class RenewalDecision:
+    """The treasurer's annual review of an animal fancier's permit (58-533(a)(2)c).
+
+    ``counted``: the incidents inside the window, oldest first;
+    ``window_after``: incidents must be dated after this day (and on or
+    before ``review_day``). ``appeal_by(notice_day)``: the last day to appeal
+    after the certified-mail notice. ``why`` has "renew" and "window".
+    """
+
+    renew: bool
+    counted: tuple[date, ...]
+    review_day: date
+    window_after: date
+    appeal_days: int
+    why: Mapping[str, str]
+    profile: Profile = field(repr=False, compare=False)
+
+    def appeal_by(self, notice_day: date) -> date:
+        """``deadline_after_days(notice_day, 30)``: the appeal to the board of appeals."""
+        return deadline_after_days(_day(notice_day, "notice_day"), self.appeal_days, self.profile)
+
+    def explain_appeal_by(self, notice_day: date) -> str:
+        """One sentence for ``appeal_by(notice_day)``."""
+        notice_day = _day(notice_day, "notice_day")
+        last = self.appeal_by(notice_day)
+        nominal = notice_day + timedelta(days=self.appeal_days)
+        return (
+            f"Appeal by {format_day(last)}: {self.appeal_days} days after the notice sent by "
+            f"certified mail on {format_day(notice_day)}{extension_clause(nominal, self.profile)}"
+            f" ({self.profile.fancier.source}(2)c.1; {TIME_SOURCE})."
+        )
+
+
+def fancier_renewal(
+    incident_days: Iterable[date], review_day: date, profile: Profile
+) -> RenewalDecision:
+    """Renew an animal fancier's permit unless there were three or more incidents (58-533(a)(2)c).
+
+    Counts each incident (a warning or a citation) dated within the 12 months
+    up to and including ``review_day``: ``review_day - 12 months < day <=
+    review_day`` (RULES.md section 7). Each entry is a separate incident, two
+    on one day count twice. The number and months come from
+    ``profile.fancier``.
+    """
+    rules = profile.fancier
+    review_day = _day(review_day, "review_day")
+    if isinstance(incident_days, str | date) or not isinstance(incident_days, Iterable):
+        raise ValueError("incident_days: must be a list of dates")
+    days = [_day(d, "incident_days") for d in incident_days]
+    after = months_before(review_day, rules.incident_window_months)
+    counted = tuple(sorted(d for d in days if after < d <= review_day))
+    renew = len(counted) < rules.incidents_for_nonrenewal
+    src = rules.source
+    window = (
+        f"Incidents counted: those dated after {format_day(after)} up to and including the "
+        f"review on {format_day(review_day)} ({rules.incident_window_months} months) ({src}(2)c)."
+    )
+    n = plural(len(counted), "incident")
+    if renew:
+        reason = (
+            f"Renew: {n} in the {rules.incident_window_months} months up to the review, fewer "
+            f"than {rules.incidents_for_nonrenewal} ({src}(2)c)."
+        )
+    else:
+        reason = (
+            f"Not renewed (or revoked): {n} in the {rules.incident_window_months} months up to "
+            f"the review, on {', '.join(format_day(d) for d in counted)}; "
+            f"{rules.incidents_for_nonrenewal} or more mean the permit is not renewed, with "
+            f"notice by certified mail ({src}(2)c)."
+        )
+    return RenewalDecision(
+        renew=renew,
+        counted=counted,
+        review_day=review_day,
+        window_after=after,
+        appeal_days=rules.appeal_days,
+        why=FrozenMap({"renew": reason, "window": window}),
+        profile=profile,
+    )
+
+
+def fancier_list_update_due(changed_on: date, profile: Profile) -> date:
+    """Last day to update the list of animals after a change (58-533(a)(1)a: 30 days)."""
+    return deadline_after_days(
+        _day(changed_on, "changed_on"), profile.fancier.list_update_days, profile
+    )
+
+
+def explain_fancier_list_update_due(changed_on: date, profile: Profile) -> str:
+    """One sentence for ``fancier_list_update_due`` (58-533(a)(1)a; Wis. Stat. 990.001(4))."""
+    changed_on = _day(changed_on, "changed_on")
+    days = profile.fancier.list_update_days
+    last = fancier_list_update_due(changed_on, profile)
+    nominal = changed_on + timedelta(days=days)
+    return (
+        f"Update the list of animals by {format_day(last)}: {days} days after the change on "
+        f"{format_day(changed_on)}{extension_clause(nominal, profile)} "
+        f"({profile.fancier.source}(1)a; {TIME_SOURCE})."
+    )
+
+
+# --------------------------------------------------------------------------
+# Petitions (58-534(a))
+# --------------------------------------------------------------------------
+
+PETITION_KEYS = ("petitioners", "animal", "violations", "reported_on", "will_testify")
+"""58-534(a)(1)-(5), in that order."""
+
+
+def _missing(value: object) -> bool:
+    if value is None or value is False:
+        return True
+    if isinstance(value, str):
+        return not value.strip()
+    if isinstance(value, Mapping | list | tuple | set | frozenset):
+        return len(value) == 0
+    return False
+
+
+def petition_missing(petition: Mapping[str, object]) -> tuple[str, ...]:
+    """The keys of 58-534(a)(1)-(5) a petition lacks, in that order; () when complete.
+
+    A key absent, None, empty (blank text, an empty list) or False is missing.
+    """
+    if not isinstance(petition, Mapping):
+        raise ValueError("petition: must be a mapping of its parts")
+    return tuple(k for k in PETITION_KEYS if _missing(petition.get(k)))
