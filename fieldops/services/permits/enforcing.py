@@ -1,0 +1,656 @@
+"""What is observed and decided about a permit: the fancier's animal list, incidents, the
+annual review (``fancier_renewal``), the certified-mail notice, the appeal and its decision,
+and a chicken permit's revocation for a violation (58-533(a),(b))."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from fieldops.db.engine import Database
+from fieldops.db.models import (
+    Permit,
+    PermitAnimalList,
+    PermitAppeal,
+    PermitAppealDecision,
+    PermitIncident,
+    PermitNotice,
+    PermitReview,
+    PermitRevocation,
+)
+from fieldops.db.models.permit import APPEAL_OUTCOMES, INCIDENT_ENDINGS, INCIDENT_KINDS
+from fieldops.errors import Collector, ValidationError
+from fieldops.permissions import Permission, requires
+from fieldops.rules import Profile, fancier_list_update_due, fancier_renewal
+from fieldops.services import validate as v
+from fieldops.services.context import Actor, audit, existing_save, jsonable, now, remember_save
+from fieldops.services.permits.applying import _animals
+from fieldops.services.permits.records import (
+    build_view,
+    change_summary,
+    load,
+    local_today,
+    refuse_unless,
+)
+from fieldops.services.permits.views import AnimalLine, PermitView
+
+_TEXT = 4000
+
+
+def _day(c: Collector, name: str, value: date | None, label: str, profile: Profile) -> None:
+    if value is None:
+        c.add(name, f"{label} is required.")
+    elif v.day(c, name, value, label):
+        v.not_future(c, name, value, label, local_today(profile))
+
+
+def _open(
+    s: Session,
+    actor: Actor,
+    permit_id: int,
+    key: str | None,
+    version: int | None,
+    profile: Profile,
+) -> tuple[Permit | None, PermitView | None]:
+    """The permit locked for a verb, or the view of a retry already recorded."""
+    if (done := existing_save(s, key, "permit_action", actor)) is not None:
+        return None, build_view(s, load(s, done), profile)
+    return load(s, permit_id, lock=True, version=version), None
+
+
+def _finish(
+    s: Session, actor: Actor, permit: Permit, key: str | None, profile: Profile
+) -> PermitView:
+    s.flush()
+    remember_save(s, key, "permit_action", permit.id, actor)
+    return build_view(s, permit, profile)
+
+
+def _fancier(permit: Permit) -> None:
+    refuse_unless(permit.kind == "fancier", "permit", "Only an animal fancier's permit has this.")
+
+
+# --- the animal list -------------------------------------------------------------------
+
+
+@requires(Permission.RECORDS)
+def note_animal_change(
+    db: Database,
+    actor: Actor,
+    permit_id: int,
+    changed_on: date | None,
+    note: str,
+    profile: Profile,
+    *,
+    version: int | None = None,
+    client_key: str | None = None,
+) -> PermitView:
+    """A change in the animals kept, seen or reported before the list is updated: the list
+    is then due by ``fancier_list_update_due`` (30 days), and overdue after."""
+    c = Collector()
+    _day(c, "changed_on", changed_on, "The day of the change", profile)
+    v.required(c, "note", (note or "").strip(), "What changed", _TEXT)
+    c.raise_if_any()
+    assert changed_on is not None
+    with db.write() as s:
+        permit, done = _open(s, actor, permit_id, client_key, version, profile)
+        if done is not None:
+            return done
+        assert permit is not None
+        _fancier(permit)
+        due = fancier_list_update_due(changed_on, profile)
+        s.add(
+            PermitAnimalList(
+                permit_id=permit.id,
+                kind="change",
+                changed_on=changed_on,
+                due_by=due,
+                animals=[],
+                note=note.strip(),
+                recorded_by=actor.username,
+                recorded_at=now(),
+            )
+        )
+        audit(
+            s,
+            actor,
+            "permit_animals_changed",
+            "permit",
+            permit.id,
+            after=jsonable({"changed_on": changed_on, "due_by": due, "note": note.strip()}),
+        )
+        earliest = min(d for d in (permit.list_update_due, due) if d is not None)
+        change_summary(s, actor, permit, "animal list update due", list_update_due=earliest)
+        return _finish(s, actor, permit, client_key, profile)
+
+
+@requires(Permission.RECORDS)
+def update_animal_list(
+    db: Database,
+    actor: Actor,
+    permit_id: int,
+    changed_on: date | None,
+    updated_on: date | None,
+    animals: tuple[AnimalLine, ...],
+    profile: Profile,
+    *,
+    note: str = "",
+    version: int | None = None,
+    client_key: str | None = None,
+) -> PermitView:
+    """The whole list as it stands after a change on ``changed_on``: settles the changes
+    noted; an update after its due day is recorded and marked late."""
+    c = Collector()
+    _day(c, "changed_on", changed_on, "The day of the change", profile)
+    _day(c, "updated_on", updated_on, "The day the list was updated", profile)
+    lines = _animals(c, animals)
+    v.optional_len(c, "note", (note or "").strip(), "Note", _TEXT)
+    if changed_on and updated_on and updated_on < changed_on:
+        c.add("updated_on", "The list cannot be updated before the change it lists.")
+    c.raise_if_any()
+    assert changed_on is not None and updated_on is not None
+    with db.write() as s:
+        permit, done = _open(s, actor, permit_id, client_key, version, profile)
+        if done is not None:
+            return done
+        assert permit is not None
+        _fancier(permit)
+        due = fancier_list_update_due(changed_on, profile)
+        s.add(
+            PermitAnimalList(
+                permit_id=permit.id,
+                kind="update",
+                changed_on=changed_on,
+                updated_on=updated_on,
+                due_by=due,
+                animals=lines,
+                note=(note or "").strip(),
+                recorded_by=actor.username,
+                recorded_at=now(),
+            )
+        )
+        audit(
+            s,
+            actor,
+            "permit_list_updated",
+            "permit",
+            permit.id,
+            after=jsonable(
+                {
+                    "changed_on": changed_on,
+                    "updated_on": updated_on,
+                    "due_by": due,
+                    "late": updated_on > due,
+                    "animals": lines,
+                }
+            ),
+        )
+        change_summary(s, actor, permit, "animal list updated", list_update_due=None)
+        return _finish(s, actor, permit, client_key, profile)
+
+
+# --- incidents and the annual review ---------------------------------------------------
+
+
+@dataclass(frozen=True)
+class IncidentInput:
+    occurred_on: date | None
+    kind: str  # INCIDENT_KINDS
+    ending: str  # "warning" | "citation" | "none"
+    description: str
+    citation_number: str = ""
+
+
+@requires(Permission.RECORDS)
+def record_incident(
+    db: Database,
+    actor: Actor,
+    permit_id: int,
+    inp: IncidentInput,
+    profile: Profile,
+    *,
+    version: int | None = None,
+    client_key: str | None = None,
+) -> PermitView:
+    """An incident (attack, noise, at large, waste, licensing, number, other) and how it
+    ended; those ending in a warning or a citation count at the annual review."""
+    c = Collector()
+    _day(c, "occurred_on", inp.occurred_on, "The day of the incident", profile)
+    c.check(inp.kind in INCIDENT_KINDS, "kind", "Choose what kind of incident it was.")
+    c.check(inp.ending in INCIDENT_ENDINGS, "ending", "Choose how it ended.")
+    v.required(c, "description", (inp.description or "").strip(), "What happened", _TEXT)
+    number = v.clean(inp.citation_number)
+    col = PermitIncident.__table__.c
+    if inp.ending == "citation":
+        v.required(c, "citation_number", number, "The citation's number", col.citation_number)
+    else:
+        v.optional_len(c, "citation_number", number, "The citation's number", col.citation_number)
+    c.raise_if_any()
+    assert inp.occurred_on is not None
+    with db.write() as s:
+        permit, done = _open(s, actor, permit_id, client_key, version, profile)
+        if done is not None:
+            return done
+        assert permit is not None
+        _fancier(permit)
+        i = PermitIncident(
+            permit_id=permit.id,
+            occurred_on=inp.occurred_on,
+            kind=inp.kind,
+            ending=inp.ending,
+            citation_number=number,
+            description=inp.description.strip(),
+            recorded_by=actor.username,
+            recorded_at=now(),
+        )
+        s.add(i)
+        s.flush()
+        audit(
+            s,
+            actor,
+            "permit_incident",
+            "permit",
+            permit.id,
+            after=jsonable(
+                {
+                    "incident": i.id,
+                    "occurred_on": i.occurred_on,
+                    "kind": i.kind,
+                    "ending": i.ending,
+                    "citation_number": number,
+                }
+            ),
+        )
+        return _finish(s, actor, permit, client_key, profile)
+
+
+@requires(Permission.NOTICES)
+def review_permit(
+    db: Database,
+    actor: Actor,
+    permit_id: int,
+    review_day: date | None,
+    profile: Profile,
+    *,
+    purpose: str = "renewal",
+    notes: str = "",
+    version: int | None = None,
+    client_key: str | None = None,
+) -> PermitView:
+    """The review of incidents ending in a warning or citation, decided by
+    ``fancier_renewal``: not renewed (``purpose="renewal"``) or revoked
+    (``"revocation"``) when three or more fall in the 12 months up to the review day."""
+    c = Collector()
+    _day(c, "review_day", review_day, "The day of the review", profile)
+    c.check(purpose in ("renewal", "revocation"), "purpose", "Choose what the review is for.")
+    v.optional_len(c, "notes", (notes or "").strip(), "Notes", _TEXT)
+    c.raise_if_any()
+    assert review_day is not None
+    with db.write() as s:
+        permit, done = _open(s, actor, permit_id, client_key, version, profile)
+        if done is not None:
+            return done
+        assert permit is not None
+        _fancier(permit)
+        refuse_unless(
+            permit.status == "issued",
+            "permit",
+            f"Only an issued permit is reviewed; this one is {permit.status.replace('_', ' ')}.",
+        )
+        incidents = s.execute(
+            select(PermitIncident.id, PermitIncident.occurred_on)
+            .where(
+                PermitIncident.permit_id == permit.id,
+                PermitIncident.ending.in_(("warning", "citation")),
+            )
+            .order_by(PermitIncident.occurred_on, PermitIncident.id)
+        ).all()
+        decision = fancier_renewal([d for _i, d in incidents], review_day, profile)
+        counted = set(decision.counted)
+        ids = [i for i, d in incidents if d in counted]
+        r = PermitReview(
+            permit_id=permit.id,
+            year=permit.year,
+            review_day=review_day,
+            purpose=purpose,
+            renew=decision.renew,
+            counted=[d.isoformat() for d in decision.counted],
+            incident_ids=ids,
+            notes=(notes or "").strip(),
+            recorded_by=actor.username,
+            recorded_at=now(),
+        )
+        s.add(r)
+        s.flush()
+        audit(
+            s,
+            actor,
+            "permit_reviewed",
+            "permit",
+            permit.id,
+            after=jsonable(
+                {
+                    "review": r.id,
+                    "review_day": review_day,
+                    "purpose": purpose,
+                    "renew": decision.renew,
+                    "counted": list(decision.counted),
+                }
+            ),
+        )
+        if not decision.renew:
+            status = "not_renewed" if purpose == "renewal" else "revoked"
+            change_summary(s, actor, permit, "review decided against the holder", status=status)
+        return _finish(s, actor, permit, client_key, profile)
+
+
+def _adverse_review(s: Session, permit: Permit) -> PermitReview | None:
+    r = s.scalar(
+        select(PermitReview)
+        .where(PermitReview.permit_id == permit.id)
+        .order_by(PermitReview.review_day.desc(), PermitReview.id.desc())
+        .limit(1)
+    )
+    return r if r is not None and not r.renew else None
+
+
+@requires(Permission.NOTICES)
+def mail_notice(
+    db: Database,
+    actor: Actor,
+    permit_id: int,
+    mailed_on: date | None,
+    article_number: str,
+    profile: Profile,
+    *,
+    version: int | None = None,
+    client_key: str | None = None,
+) -> PermitView:
+    """The decision's notice sent by certified mail: the appeal is due by
+    ``RenewalDecision.appeal_by`` of the day it was mailed."""
+    c = Collector()
+    _day(c, "mailed_on", mailed_on, "The day it was mailed", profile)
+    number = v.clean(article_number)
+    v.required(
+        c,
+        "article_number",
+        number,
+        "The certified mail article number",
+        PermitNotice.__table__.c.article_number,
+    )
+    c.raise_if_any()
+    assert mailed_on is not None
+    with db.write() as s:
+        permit, done = _open(s, actor, permit_id, client_key, version, profile)
+        if done is not None:
+            return done
+        assert permit is not None
+        review = _adverse_review(s, permit)
+        refuse_unless(
+            review is not None and permit.status in ("not_renewed", "revoked"),
+            "permit",
+            "There is no decision against this permit to give notice of.",
+        )
+        assert review is not None
+        refuse_unless(
+            s.scalar(select(PermitNotice.id).where(PermitNotice.review_id == review.id)) is None,
+            "permit",
+            "The notice of this decision is already mailed.",
+        )
+        refuse_unless(
+            mailed_on >= review.review_day,
+            "mailed_on",
+            "The notice cannot be mailed before the review was made.",
+        )
+        counted = [date.fromisoformat(x) for x in review.counted]
+        appeal_by = fancier_renewal(counted, review.review_day, profile).appeal_by(mailed_on)
+        n = PermitNotice(
+            permit_id=permit.id,
+            review_id=review.id,
+            mailed_on=mailed_on,
+            article_number=number,
+            appeal_by=appeal_by,
+            recorded_by=actor.username,
+            recorded_at=now(),
+        )
+        s.add(n)
+        s.flush()
+        audit(
+            s,
+            actor,
+            "permit_notice_mailed",
+            "permit",
+            permit.id,
+            after=jsonable(
+                {"mailed_on": mailed_on, "article_number": number, "appeal_by": appeal_by}
+            ),
+        )
+        change_summary(s, actor, permit, "notice mailed", appeal_by=appeal_by)
+        return _finish(s, actor, permit, client_key, profile)
+
+
+@requires(Permission.NOTICES)
+def file_appeal(
+    db: Database,
+    actor: Actor,
+    permit_id: int,
+    filed_on: date | None,
+    grounds: str,
+    profile: Profile,
+    *,
+    version: int | None = None,
+    client_key: str | None = None,
+) -> PermitView:
+    """The holder's appeal, on time: enforcement is stayed until it is decided."""
+    c = Collector()
+    _day(c, "filed_on", filed_on, "The day the appeal was filed", profile)
+    v.optional_len(c, "grounds", (grounds or "").strip(), "Grounds", _TEXT)
+    c.raise_if_any()
+    assert filed_on is not None
+    with db.write() as s:
+        permit, done = _open(s, actor, permit_id, client_key, version, profile)
+        if done is not None:
+            return done
+        assert permit is not None
+        review = _adverse_review(s, permit)
+        notice = (
+            s.scalar(select(PermitNotice).where(PermitNotice.review_id == review.id))
+            if review is not None
+            else None
+        )
+        refuse_unless(
+            notice is not None and permit.status in ("not_renewed", "revoked"),
+            "permit",
+            "There is no noticed decision on this permit to appeal.",
+        )
+        assert notice is not None
+        refuse_unless(
+            s.scalar(select(PermitAppeal.id).where(PermitAppeal.notice_id == notice.id)) is None,
+            "permit",
+            "This decision is already appealed.",
+        )
+        refuse_unless(
+            filed_on >= notice.mailed_on,
+            "filed_on",
+            "An appeal cannot be filed before the notice was mailed.",
+        )
+        if filed_on > notice.appeal_by:
+            from fieldops.rules import format_day
+
+            raise ValidationError(
+                {
+                    "filed_on": f"The appeal was due by {format_day(notice.appeal_by)}: "
+                    "filed later, it does not stay the decision."
+                }
+            )
+        a = PermitAppeal(
+            permit_id=permit.id,
+            notice_id=notice.id,
+            filed_on=filed_on,
+            grounds=(grounds or "").strip(),
+            recorded_by=actor.username,
+            recorded_at=now(),
+        )
+        s.add(a)
+        s.flush()
+        audit(
+            s,
+            actor,
+            "permit_appeal_filed",
+            "permit",
+            permit.id,
+            after=jsonable({"filed_on": filed_on, "decision": permit.status}),
+        )
+        change_summary(
+            s, actor, permit, "appeal filed: enforcement stayed", status="appeal_pending"
+        )
+        return _finish(s, actor, permit, client_key, profile)
+
+
+@requires(Permission.NOTICES)
+def decide_appeal(
+    db: Database,
+    actor: Actor,
+    permit_id: int,
+    decided_on: date | None,
+    outcome: str,
+    authority: str,
+    profile: Profile,
+    *,
+    reason: str = "",
+    version: int | None = None,
+    client_key: str | None = None,
+) -> PermitView:
+    """The appeal decided: ``upheld`` (the decision takes effect) or ``reversed`` (the
+    permit stands issued)."""
+    c = Collector()
+    _day(c, "decided_on", decided_on, "The day of the decision", profile)
+    c.check(
+        outcome in APPEAL_OUTCOMES, "outcome", "Choose whether the decision is upheld or reversed."
+    )
+    v.required(
+        c,
+        "authority",
+        v.clean(authority),
+        "Who decided",
+        PermitAppealDecision.__table__.c.authority,
+    )
+    v.optional_len(c, "reason", (reason or "").strip(), "Reason", _TEXT)
+    c.raise_if_any()
+    assert decided_on is not None
+    with db.write() as s:
+        permit, done = _open(s, actor, permit_id, client_key, version, profile)
+        if done is not None:
+            return done
+        assert permit is not None
+        refuse_unless(
+            permit.status == "appeal_pending", "permit", "No appeal is pending on this permit."
+        )
+        row = s.execute(
+            select(PermitAppeal, PermitReview)
+            .join(PermitNotice, PermitNotice.id == PermitAppeal.notice_id)
+            .join(PermitReview, PermitReview.id == PermitNotice.review_id)
+            .where(
+                PermitAppeal.permit_id == permit.id,
+                PermitAppeal.id.not_in(select(PermitAppealDecision.appeal_id)),
+            )
+            .order_by(PermitAppeal.id.desc())
+            .limit(1)
+        ).first()
+        refuse_unless(row is not None, "permit", "No appeal is pending on this permit.")
+        assert row is not None
+        appeal, review = row
+        refuse_unless(
+            decided_on >= appeal.filed_on,
+            "decided_on",
+            "An appeal cannot be decided before it was filed.",
+        )
+        s.add(
+            PermitAppealDecision(
+                appeal_id=appeal.id,
+                decided_on=decided_on,
+                outcome=outcome,
+                authority=v.clean(authority),
+                reason=(reason or "").strip(),
+                recorded_by=actor.username,
+                recorded_at=now(),
+            )
+        )
+        s.flush()
+        audit(
+            s,
+            actor,
+            "permit_appeal_decided",
+            "permit",
+            permit.id,
+            after=jsonable(
+                {"decided_on": decided_on, "outcome": outcome, "authority": v.clean(authority)}
+            ),
+            reason=(reason or "").strip(),
+        )
+        if outcome == "upheld":
+            status = "not_renewed" if review.purpose == "renewal" else "revoked"
+        else:
+            status = "issued"
+        change_summary(s, actor, permit, f"appeal {outcome}", status=status, appeal_by=None)
+        return _finish(s, actor, permit, client_key, profile)
+
+
+@requires(Permission.NOTICES)
+def revoke_chicken(
+    db: Database,
+    actor: Actor,
+    permit_id: int,
+    revoked_on: date | None,
+    reason: str,
+    profile: Profile,
+    *,
+    version: int | None = None,
+    client_key: str | None = None,
+) -> PermitView:
+    """A chicken permit revoked for a violation (58-533(b)), with the reason and the day."""
+    c = Collector()
+    _day(c, "revoked_on", revoked_on, "The day of revocation", profile)
+    v.required(c, "reason", (reason or "").strip(), "The violation", _TEXT)
+    c.raise_if_any()
+    assert revoked_on is not None
+    with db.write() as s:
+        permit, done = _open(s, actor, permit_id, client_key, version, profile)
+        if done is not None:
+            return done
+        assert permit is not None
+        refuse_unless(permit.kind == "chicken", "permit", "Only a chicken permit is revoked here.")
+        refuse_unless(
+            permit.status == "issued",
+            "permit",
+            f"Only an issued permit is revoked; this one is {permit.status.replace('_', ' ')}.",
+        )
+        refuse_unless(
+            permit.issued_on is None or revoked_on >= permit.issued_on,
+            "revoked_on",
+            "A permit cannot be revoked before it was issued.",
+        )
+        s.add(
+            PermitRevocation(
+                permit_id=permit.id,
+                revoked_on=revoked_on,
+                reason=reason.strip(),
+                recorded_by=actor.username,
+                recorded_at=now(),
+            )
+        )
+        s.flush()
+        audit(
+            s,
+            actor,
+            "permit_revoked",
+            "permit",
+            permit.id,
+            after=jsonable({"revoked_on": revoked_on}),
+            reason=reason.strip(),
+        )
+        change_summary(s, actor, permit, "revoked for a violation", status="revoked")
+        return _finish(s, actor, permit, client_key, profile)

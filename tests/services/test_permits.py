@@ -1,0 +1,167 @@
+"""Chicken permits (58-533(b)) through their services: applied, refused, issued, renewed,
+revoked; each refusal names its form field and writes nothing unless it is recorded."""
+
+from __future__ import annotations
+
+from datetime import date
+from decimal import Decimal
+
+import pytest
+from sqlalchemy import func, select
+
+from fieldops.db.models import Permit
+from fieldops.errors import PermissionDeniedError, StaleRecordError, ValidationError
+from fieldops.rules import permit_quote
+from fieldops.services.history import record_history
+from fieldops.services.people import PersonInput, create_person
+from fieldops.services.permits.applying import (
+    ChickenInput,
+    apply_chicken,
+    issue_permit,
+    renew_chicken,
+)
+from fieldops.services.permits.enforcing import revoke_chicken
+
+APPLIED = date(2026, 3, 2)
+
+
+@pytest.fixture
+def holder(db, operator):
+    return create_person(
+        db, operator, PersonInput(full_name="Hana Novak", address="21 Maple Dr", city="Madison")
+    )
+
+
+def _form(**kw) -> ChickenInput:
+    data = {
+        "applied_on": APPLIED,
+        "year": 2026,
+        "hens": 4,
+        "roosters": 0,
+        "setback_feet": 60,
+        "hoa_exists": True,
+        "hoa_consent": True,
+        "hoa_consent_on": date(2026, 2, 20),
+    }
+    data.update(kw)
+    return ChickenInput(**data)
+
+
+def _count(db) -> int:
+    with db.read() as s:
+        return s.scalar(select(func.count()).select_from(Permit)) or 0
+
+
+def test_a_first_permit_without_the_association_consent_is_refused_beside_the_field(
+    db, operator, holder, profile
+):
+    form = _form(hoa_consent=False, hoa_consent_on=None)
+    with pytest.raises(ValidationError) as e:
+        apply_chicken(db, operator, holder.id, holder.address, form, profile)
+    assert set(e.value.by_field()) == {"hoa_consent"}
+    assert _count(db) == 0  # nothing half-written
+    view = apply_chicken(db, operator, holder.id, holder.address, form, profile, refuse=True)
+    assert view.status == "refused"
+    assert [p.code for p in view.application.problems] == ["hoa_consent_missing"]
+    assert view.application.refused and not view.can_issue
+    lines = record_history(db, "permit", view.id, profile.timezone)
+    assert any(h.action == "permit_refused" and "consent" in h.sentence for h in lines)
+
+
+def test_a_renewal_needs_no_association_consent_and_a_good_form_is_not_refused(
+    db, operator, holder, profile
+):
+    form = _form(hoa_consent=False, hoa_consent_on=None)
+    view = apply_chicken(db, operator, holder.id, holder.address, form, profile, first=False)
+    assert view.status == "applied"
+    with pytest.raises(ValidationError) as e:  # nothing to refuse it for
+        apply_chicken(db, operator, holder.id, "9 Other St", _form(), profile, refuse=True)
+    assert e.value.field == "refuse"
+
+
+def test_a_short_setback_needs_the_neighbours_written_consent(db, operator, holder, profile):
+    with pytest.raises(ValidationError) as e:
+        apply_chicken(db, operator, holder.id, holder.address, _form(setback_feet=20), profile)
+    assert set(e.value.by_field()) == {"setback_feet"}
+    view = apply_chicken(
+        db,
+        operator,
+        holder.id,
+        holder.address,
+        _form(setback_feet=20, neighbour_consent=True),
+        profile,
+    )
+    assert view.application.setback_feet == 20 and view.application.neighbour_consent
+
+
+def test_form_mistakes_name_their_fields(db, operator, holder, profile):
+    with pytest.raises(ValidationError) as e:
+        apply_chicken(
+            db,
+            operator,
+            holder.id,
+            "",
+            _form(hens=None, applied_on=date(2199, 1, 1), hoa_consent_on=None),
+            profile,
+        )
+    assert "address" in e.value.by_field()
+    with pytest.raises(ValidationError) as e:
+        apply_chicken(
+            db, operator, holder.id, holder.address, _form(hens=None, hoa_consent_on=None), profile
+        )
+    assert set(e.value.by_field()) == {"hens", "hoa_consent_on"}
+    assert _count(db) == 0
+
+
+def test_issued_renewed_with_the_quoted_fees_then_revoked(
+    db, operator, supervisor, holder, profile
+):
+    v = apply_chicken(
+        db, operator, holder.id, holder.address, _form(), profile, client_key="k-first"
+    )
+    again = apply_chicken(
+        db, operator, holder.id, holder.address, _form(), profile, client_key="k-first"
+    )
+    assert again.id == v.id and _count(db) == 1  # a retried save made one permit
+    quote = permit_quote("chicken", 2026, APPLIED, profile, first=True)
+    assert v.application.total == quote.total and dict(v.application.fee_why) == dict(quote.why)
+    with pytest.raises(StaleRecordError):
+        issue_permit(db, operator, v.id, date(2026, 3, 3), profile, version=v.version - 1)
+    v = issue_permit(db, operator, v.id, date(2026, 3, 3), profile, version=v.version)
+    assert (v.status, v.year, v.expires_on) == ("issued", 2026, date(2026, 12, 31))
+    assert v.in_force(date(2026, 6, 1)) and not v.in_force(date(2027, 1, 1))
+    assert not v.renewed
+    with pytest.raises(ValidationError) as e:  # a second first permit at the same address
+        apply_chicken(db, operator, holder.id, holder.address, _form(), profile)
+    assert e.value.field == "holder_id"
+    renewal = _form(applied_on=date(2026, 11, 20), year=2027, hoa_consent=False)
+    v = renew_chicken(db, operator, v.id, renewal, profile, version=v.version)
+    assert not v.application.first
+    assert (
+        v.application.total
+        == permit_quote("chicken", 2027, date(2026, 11, 20), profile, first=False).total
+    )
+    v = issue_permit(db, operator, v.id, date(2026, 11, 21), profile)
+    assert v.renewed and v.status_label == "Renewed" and v.expires_on == date(2027, 12, 31)
+    assert v.in_force(date(2026, 12, 1))  # the renewal issued in November runs on
+    with pytest.raises(PermissionDeniedError):  # revoking is not the counter's
+        revoke_chicken(db, operator, v.id, date(2026, 11, 25), "Loose hens", profile)
+    with pytest.raises(ValidationError) as e:
+        revoke_chicken(db, supervisor, v.id, date(2026, 11, 25), " ", profile)
+    assert e.value.field == "reason"
+    v = revoke_chicken(db, supervisor, v.id, date(2026, 11, 25), "Hens loose again", profile)
+    assert v.status == "revoked" and v.revocation.reason == "Hens loose again"
+    assert not v.in_force(date(2026, 11, 26))
+    with pytest.raises(ValidationError):
+        revoke_chicken(db, supervisor, v.id, date(2026, 11, 26), "Twice", profile)
+    said = {h.action for h in record_history(db, "permit", v.id, profile.timezone)}
+    assert {"permit_applied", "permit_issued", "permit_revoked", "permit_status"} <= said
+
+
+def test_a_rooster_is_refused_where_the_profile_allows_none(db, operator, holder, profile):
+    if profile.chickens.roosters_allowed:
+        pytest.skip("the city's profile allows roosters")
+    with pytest.raises(ValidationError) as e:
+        apply_chicken(db, operator, holder.id, holder.address, _form(roosters=1), profile)
+    assert set(e.value.by_field()) == {"roosters"}
+    assert Decimal(0) <= permit_quote("chicken", 2026, APPLIED, profile, first=True).total
