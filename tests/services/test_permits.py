@@ -165,3 +165,28 @@ def test_a_rooster_is_refused_where_the_profile_allows_none(db, operator, holder
         apply_chicken(db, operator, holder.id, holder.address, _form(roosters=1), profile)
     assert set(e.value.by_field()) == {"roosters"}
     assert Decimal(0) <= permit_quote("chicken", 2026, APPLIED, profile, first=True).total
+
+
+def test_under_dodgevilles_profile_hens_only_five_at_most_and_10_dollars_late(db, operator, holder):
+    from fieldops.rules import Profile
+
+    dodgeville = Profile.named("dodgeville")
+    plain = {"hoa_exists": False, "hoa_consent": False, "hoa_consent_on": None}
+    for bad, field in ((_form(hens=6, **plain), "hens"), (_form(roosters=1, **plain), "roosters")):
+        with pytest.raises(ValidationError) as e:
+            apply_chicken(db, operator, holder.id, holder.address, bad, dodgeville)
+        assert set(e.value.by_field()) == {field}
+    v = apply_chicken(
+        db,
+        operator,
+        holder.id,
+        holder.address,
+        _form(hens=5, applied_on=date(2025, 6, 2), year=2025, **plain),
+        dodgeville,
+    )  # no association's consent asked for
+    assert v.application.total == Decimal("50.00")  # $25 application + $25 a year
+    v = issue_permit(db, operator, v.id, date(2025, 6, 3), dodgeville)
+    late = _form(hens=5, applied_on=date(2026, 3, 3), year=2026, **plain)  # 1 March a Sunday
+    v = renew_chicken(db, operator, v.id, late, dodgeville)
+    assert v.application.late and v.application.late_fee == Decimal("10.00")
+    assert v.application.total == Decimal("35.00")
