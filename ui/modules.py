@@ -30,6 +30,7 @@ INSTALLED: tuple[str, ...] = (
     "ui.people.opening",  # the shared registry: people and animals
     "ui.quarantine.opening",  # bite quarantines: quarantines and bite reports
     "ui.vicious.opening",  # vicious animals: cases (58-524)
+    "ui.permits.opening",  # chicken and animal fancier's permits (58-533)
 )
 
 _loaded: dict[tuple[str, str], Opener] | None = None
