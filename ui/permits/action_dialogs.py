@@ -145,7 +145,7 @@ class ListUpdateDialog(PermitActionDialog):
         self.animals = AnimalsTable(permit.animals)
         self.note = long_text(40)
         self.form_fields.add("changed_on", "Animals changed &on:", self.changed_on)
-        self.form_fields.add("updated_on", "List &updated on:", self.updated_on)
+        self.form_fields.add("updated_on", "List up&dated on:", self.updated_on)
         self.form_fields.add("animals", "A&nimals kept:", self.animals)
         self.form_fields.add("note", "No&te:", self.note)
         self.save_button.setText("&Update list")

@@ -131,6 +131,10 @@ class ChickenPermitDialog(RecordDialog):
         self._row("hoa_consent", asked)
         self._row("hoa_consent_on", asked and self.hoa_consent.isChecked())
 
+    def offers(self, name: str) -> bool:
+        """Whether the form shows the field (the profile or the answers so far ask it)."""
+        return self.form_fields.input(name).isVisibleTo(self)
+
     def is_first(self) -> bool:
         return self.permit is None and self.first.isChecked()
 
