@@ -17,11 +17,16 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from fieldops.db.engine import Database
 from fieldops.permissions import Permission
+from fieldops.reports.base import PageDetails
+from fieldops.reports.permit import non_renewal_notice, permit_pdf
 from fieldops.services.history import record_history
 from fieldops.services.permits.records import load_permit
 from fieldops.services.permits.views import PermitView
 from ui.account.gate import gate
+from ui.common import documents as docs
+from ui.common.file_dialogs import DocumentInDatabaseFolderError
 from ui.common.history import HISTORY_SENTENCE_COLUMN, history_columns
 from ui.common.style import POUND_STYLE
 from ui.common.table_models import ListTableModel
@@ -42,9 +47,15 @@ from ui.permits.action_dialogs import (
 from ui.permits.record_view import record_html
 
 Maker = Callable[[AppContext, PermitView, QWidget], QDialog]
+Render = Callable[..., bytes]
 
 
-class PermitDialog(QDialog):
+def write_pdf(db: Database, render: Render, view: PermitView, path: str, d: PageDetails) -> str:
+    docs.write_document(path, render(view, **d), db.folder)
+    return path
+
+
+class PermitDialog(docs.DocumentQuestions, QDialog):
     """The permit's record; reloads whenever anything changes it."""
 
     def __init__(self, ctx: AppContext, view: PermitView, parent: QWidget | None = None) -> None:
@@ -79,6 +90,11 @@ class PermitDialog(QDialog):
         self.appeal_button = QPushButton("&Appeal…")
         self.decide_button = QPushButton("&Decide appeal…")
         self.close_button = QPushButton("&Close")
+        self.permit_pdf_button = QPushButton("Save &permit PDF…")
+        self.notice_pdf_button = QPushButton("Save &notice PDF…")
+        self.doc_status = QLabel()
+        self.doc_status.setObjectName("FieldHint")
+        self.doc_status.setWordWrap(True)
         self.action_buttons: list[tuple[QPushButton, Maker]] = [
             (self.issue_button, IssueDialog),
             (self.renew_button, self._renewal_dialog),
@@ -105,8 +121,16 @@ class PermitDialog(QDialog):
         layout.addWidget(self.banner)
         layout.addLayout(top)
         layout.addWidget(self.tabs, 1)
+        documents = QHBoxLayout()
+        for b in (self.permit_pdf_button, self.notice_pdf_button):
+            b.setAutoDefault(False)
+            documents.addWidget(b)
+        documents.addWidget(self.doc_status, 1)
+        layout.addLayout(documents)
         layout.addLayout(buttons)
         self.close_button.clicked.connect(self.close)
+        self.permit_pdf_button.clicked.connect(self.save_permit)
+        self.notice_pdf_button.clicked.connect(self.save_notice)
         self.ctx.bus.changed.connect(self._on_bus_changed)
         self.show_view(view)
 
@@ -136,6 +160,9 @@ class PermitDialog(QDialog):
             self.appeal_button: (Permission.NOTICES, v.can_appeal),
             self.decide_button: (Permission.NOTICES, v.can_decide_appeal),
         }
+        self.permit_pdf_button.setEnabled(bool(v.issues))
+        self.notice_pdf_button.setVisible(fancier)
+        self.notice_pdf_button.setEnabled(v.adverse_review is not None)
         for button, (permission, state) in states.items():
             button.setVisible(fancier or button not in self._fancier_only())
             gate(self.ctx, button, permission, state)
@@ -188,3 +215,45 @@ class PermitDialog(QDialog):
     def _on_bus_changed(self, entity: str, record_id: int) -> None:
         if entity == "permit" and record_id == self._view.id:
             self.reload()
+
+    # -- documents (tests replace the asking) --------------------------------------
+
+    def _page_details(self) -> PageDetails:
+        return {
+            "jurisdiction": self.ctx.jurisdiction,
+            "tz": self.ctx.timezone,
+            "printed_at": self.ctx.now(),
+        }
+
+    def save_permit(self) -> None:
+        self._save(permit_pdf, f"permit-{self._view.id}.pdf")
+
+    def save_notice(self) -> None:
+        self._save(non_renewal_notice, f"permit-{self._view.id}-notice.pdf")
+
+    def _save(self, render: Render, name: str) -> None:
+        path = self.ask_save_path(name)
+        if not path:
+            return
+        self.doc_status.setText("Writing the PDF…")
+        self.ctx.tasks.run(
+            write_pdf,
+            self.ctx.db,
+            render,
+            self._view,
+            path,
+            self._page_details(),
+            owner=self,
+            on_done=lambda p: self.doc_status.setText(f"Saved {p}"),
+            on_error=self._on_doc_failed,
+        )
+
+    def _on_doc_failed(self, exc: BaseException) -> bool:
+        if isinstance(exc, DocumentInDatabaseFolderError):
+            self.doc_status.setText(str(exc))
+            return True
+        if isinstance(exc, OSError):
+            self.doc_status.setText(f"Nothing was written: {exc.strerror or exc}.")
+            return True
+        self.doc_status.setText("The PDF was not made because of an error in FieldOps.")
+        return False

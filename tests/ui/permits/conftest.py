@@ -68,3 +68,17 @@ def holder(ctx):
     return create_person(
         ctx.db, ctx.actor, PersonInput(full_name="Quinn O'Brien & <Sons>", address="21 Maple Dr")
     )
+
+
+@pytest.fixture
+def read_pdf_text():
+    from io import BytesIO
+
+    from pypdf import PdfReader
+
+    def read(pdf: bytes) -> str:
+        return " ".join(
+            " ".join((p.extract_text() or "").split()) for p in PdfReader(BytesIO(pdf)).pages
+        )
+
+    return read

@@ -71,7 +71,9 @@ def test_a_chicken_permit_is_refused_without_the_associations_consent(qtbot, ctx
     assert tab.model.rowCount() == 0
 
 
-def test_a_fancier_permit_is_not_renewed_after_three_incidents(qtbot, ctx, host, holder):
+def test_a_fancier_permit_is_not_renewed_after_three_incidents(
+    qtbot, ctx, host, holder, tmp_path_factory, read_pdf_text
+):
     p = ctx.profile
     v = apply_fancier(
         ctx.db,
@@ -121,6 +123,12 @@ def test_a_fancier_permit_is_not_renewed_after_three_incidents(qtbot, ctx, host,
     model = record.history_model
     said = {model.row_object(i).action for i in range(model.rowCount())}
     assert {"permit_reviewed", "permit_notice_mailed"} <= said
+    out = tmp_path_factory.mktemp("documents")  # not the database's folder: refused there
+    record.ask_save_path = lambda name: str(out / name)  # type: ignore[method-assign]
+    qtbot.mouseClick(record.notice_pdf_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: record.doc_status.text().startswith("Saved"), timeout=10_000)
+    printed = read_pdf_text((out / f"permit-{v.id}-notice.pdf").read_bytes())
+    assert "7019 0700 0000 1234" in printed and format_day(expected) in printed
 
 
 def test_under_dodgevilles_profile_the_form_offers_hens_only_five_at_most(
