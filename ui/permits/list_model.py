@@ -19,7 +19,7 @@ class PermitTableModel(PagedTableModel):
     def __init__(self, ctx: AppContext, parent: QObject | None = None) -> None:
         super().__init__(
             ctx.tasks,
-            permit_columns(),
+            permit_columns(ctx),
             self._count_matches,
             self._page_of_matches,
             page_size=100,

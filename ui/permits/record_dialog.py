@@ -144,7 +144,8 @@ class PermitDialog(docs.DocumentQuestions, QDialog):
         self._view = v
         self.setWindowTitle(f"{v.kind_label} #{v.id}: {v.holder}")
         self.title.setText(f"{v.kind_label} #{v.id}: {v.holder}, {v.address}")
-        self.status_chip.setText(v.status_label)
+        expired = v.status == "issued" and not v.in_force(self.ctx.today())
+        self.status_chip.setText("Expired" if expired else v.status_label)
         self.record.setHtml(record_html(v))
         fancier = v.kind == "fancier"
         issued = v.status == "issued"

@@ -144,3 +144,35 @@ def test_under_dodgevilles_profile_the_form_offers_hens_only_five_at_most(
     set_date(dialog.applied_on, date(2026, 3, 3))
     dialog.first.setChecked(False)  # a renewal after 1 March pays the late fee
     assert "$10.00" in dialog.fees.text()
+
+
+def test_the_tab_finds_a_permit_by_holder_and_shows_an_ended_year_as_expired(
+    qtbot, ctx, host, holder
+):
+    from fieldops.services.permits.applying import ChickenInput, apply_chicken
+
+    v = apply_chicken(
+        ctx.db,
+        ctx.actor,
+        holder.id,
+        holder.address,
+        ChickenInput(date(2025, 4, 1), 2025, 3, 0, 60),
+        ctx.profile,
+    )
+    issue_permit(ctx.db, ctx.actor, v.id, date(2025, 4, 2), ctx.profile)
+    tab = PermitsTab(ctx, host)
+    qtbot.addWidget(tab)
+    tab.show_status("expired")
+    _idle(qtbot, ctx)
+    assert tab.model.rowCount() == 1
+    assert tab.model.data(tab.model.index(0, 4)) == "Expired"
+    tab.show_status("all")
+    qtbot.keyClicks(tab.search, "Maple")
+    qtbot.keyClick(tab.search, Qt.Key.Key_Return)
+    _idle(qtbot, ctx)
+    assert tab.model.rowCount() == 1
+    tab.search.clear()
+    qtbot.keyClicks(tab.search, "Nobody Here")
+    qtbot.keyClick(tab.search, Qt.Key.Key_Return)
+    _idle(qtbot, ctx)
+    assert tab.model.rowCount() == 0
