@@ -249,7 +249,7 @@ def _check_chicken_or_raise(
     return _problem_rows(problems, inp, profile, first)
 
 
-def _holder(s: Session, holder_id: int) -> Person:
+def _holder(s: Session, holder_id: int | None) -> Person:
     holder = v.row(s, Person, holder_id)
     if holder is None or holder.archived_at is not None:
         raise ValidationError({"holder_id": "Choose the applicant from the people on record."})
@@ -289,7 +289,7 @@ def _new_permit(s: Session, kind: str, holder: Person, address: str, year: int) 
 def apply_chicken(
     db: Database,
     actor: Actor,
-    holder_id: int,
+    holder_id: int | None,
     address: str,
     inp: ChickenInput,
     profile: Profile,
@@ -301,6 +301,7 @@ def apply_chicken(
     """A new chicken permit's application: applied (to issue once paid), or refused."""
     addr = v.clean(address)
     c = Collector()
+    c.check(holder_id is not None, "holder_id", "Choose the applicant from the people on record.")
     v.required(c, "address", addr, "The address", ADDRESS)
     c.raise_if_any()
     problems = _check_chicken_or_raise(inp, profile, first, refuse)
@@ -413,7 +414,7 @@ def _animals(c: Collector, animals: tuple[AnimalLine, ...]) -> list[dict[str, ob
 def apply_fancier(
     db: Database,
     actor: Actor,
-    holder_id: int,
+    holder_id: int | None,
     address: str,
     inp: FancierInput,
     profile: Profile,
@@ -424,6 +425,7 @@ def apply_fancier(
     """A new animal fancier's permit's application, with its list of animals."""
     addr = v.clean(address)
     c = Collector()
+    c.check(holder_id is not None, "holder_id", "Choose the applicant from the people on record.")
     v.required(c, "address", addr, "The address", ADDRESS)
     _common(c, inp.applied_on, inp.year, inp.notes, profile)
     animals = _animals(c, inp.animals)
