@@ -15,7 +15,7 @@ from fieldops.services.permits.applying import FancierInput, apply_fancier, issu
 from fieldops.services.permits.enforcing import IncidentInput, record_incident
 from fieldops.services.permits.views import AnimalLine
 from ui.common.widgets import set_date
-from ui.permits.action_dialogs import NoticeDialog, ReviewDialog
+from ui.permits.action_dialogs import AppealDialog, NoticeDialog, ReviewDialog
 from ui.permits.chicken_dialog import ChickenPermitDialog
 from ui.permits.page import PermitsTab
 from ui.permits.record_dialog import PermitDialog
@@ -119,6 +119,12 @@ def test_a_fancier_permit_is_not_renewed_after_three_incidents(
     assert f"Appeal due by {format_day(expected)}" in text
     assert "7019 0700 0000 1234" in text and "Why this date?" in text
     assert record.appeal_button.isEnabled()
+    appeal = record.act(AppealDialog)
+    assert isinstance(appeal, AppealDialog)
+    qtbot.mouseClick(appeal.save_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: record.view().stayed, timeout=10_000)
+    assert record.status_chip.text().startswith("Appeal pending")  # enforcement stayed
+    assert "stayed" in record.record.toPlainText() and record.decide_button.isEnabled()
     _idle(qtbot, ctx)
     model = record.history_model
     said = {model.row_object(i).action for i in range(model.rowCount())}
