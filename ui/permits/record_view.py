@@ -70,7 +70,12 @@ def record_html(v: PermitView) -> str:
                     f"consent dated {day(a.hoa_consent_on)}" if a.hoa_consent else "no consent"
                 )
                 out.append(f"<br>Homeowners association: {consent}")
-        out.append(f"<br>Fees {money(a.total)}" + (" (late)" if a.late else ""))
+        fees = "Fees quoted" if a.refused else "Fees"
+        out.append(
+            f"<br>{fees} {money(a.total)}"
+            + (" (late)" if a.late else "")
+            + (", not charged: the application was refused" if a.refused else "")
+        )
         out.append("<br><i>Why?</i> " + " ".join(_e(w) for _k, w in a.fee_why))
         if a.refused:
             out.append("<br><b>Refused:</b> " + " ".join(_e(p.message) for p in a.problems))

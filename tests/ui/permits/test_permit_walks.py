@@ -60,6 +60,7 @@ def test_a_chicken_permit_is_refused_without_the_associations_consent(qtbot, ctx
     record.show()
     html = record.record.toPlainText()
     assert "Refused" in html and "consent" in html and "<Sons>" in html
+    assert "not charged" in html
     assert not record.issue_button.isEnabled()
     tab = PermitsTab(ctx, host)
     qtbot.addWidget(tab)
