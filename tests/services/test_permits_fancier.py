@@ -9,7 +9,8 @@ from datetime import date, timedelta
 import pytest
 
 from fieldops.errors import PermissionDeniedError, ValidationError
-from fieldops.rules import fancier_list_update_due, fancier_renewal
+from fieldops.rules import fancier_list_update_due, fancier_renewal, format_day
+from fieldops.services.history import record_history
 from fieldops.services.people import PersonInput, create_person
 from fieldops.services.permits.applying import (
     FancierInput,
@@ -99,6 +100,8 @@ def test_three_incidents_mean_not_renewed_with_notice_and_appeal(
         date(2026, 11, 3)
     )
     assert v.appeal_by == expected == v.review.notice.appeal_by
+    lines = record_history(db, "permit", pid, profile.timezone)
+    assert any(h.sentence == f"Appeal due by {format_day(expected)}." for h in lines)
     assert "certified mail" in v.review.notice.appeal_why
     days = {i.category for i in due_items(db, date(2026, 11, 4), profile) if i.record_id == pid}
     assert "permit.appeal_due" in days

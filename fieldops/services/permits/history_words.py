@@ -39,7 +39,7 @@ def sentence(e: Event, names: Names) -> str:
         kind = KIND_LABELS.get(str(a.get("kind")), "Permit")
         which = "first permit" if a.get("first") else "renewal"
         text = (
-            f"{kind} {which} for {a.get('year')} applied for by "
+            f"{kind} applied for ({which}, {a.get('year')}) by "
             f"{names.person(a.get('holder_id'))} at {a.get('address')} on "
             f"{names.day(a.get('applied_on'))}, fees {money(a.get('total'))}"
             + (" (late fee included)" if a.get("late") else "")
@@ -108,6 +108,13 @@ def sentence(e: Event, names: Names) -> str:
         return _clause(f"Revoked for a violation on {names.day(a.get('revoked_on'))}")
     if e.action == "permit_status":
         if "status" not in a:
+            if a.get("appeal_by"):
+                return _clause(f"Appeal due by {names.day(a.get('appeal_by'))}")
+            if "list_update_due" in a:
+                due = a.get("list_update_due")
+                return _clause(
+                    f"Animal list due by {names.day(due)}" if due else "Animal list up to date"
+                )
             return _clause("Permit summary updated")
         before = (e.before or {}).get("status")
         return _clause(
