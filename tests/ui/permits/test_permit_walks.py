@@ -183,3 +183,25 @@ def test_the_tab_finds_a_permit_by_holder_and_shows_an_ended_year_as_expired(
     qtbot.keyClick(tab.search, Qt.Key.Key_Return)
     _idle(qtbot, ctx)
     assert tab.model.rowCount() == 0
+
+
+def test_today_and_history_links_open_a_permit_through_the_seam(qtbot, ctx, host, holder):
+    from PySide6.QtWidgets import QApplication
+
+    from fieldops.services.permits.applying import ChickenInput, apply_chicken
+    from ui.modules import open_record
+
+    v = apply_chicken(
+        ctx.db,
+        ctx.actor,
+        holder.id,
+        holder.address,
+        ChickenInput(date(2026, 3, 2), 2026, 3, 0, 60),
+        ctx.profile,
+    )
+    assert open_record(ctx, "permit", "permit", v.id, host)
+    _idle(qtbot, ctx)
+    shown = [w for w in QApplication.topLevelWidgets() if isinstance(w, PermitDialog)]
+    assert [w.permit_id() for w in shown if w.isVisible()] == [v.id]
+    for w in shown:
+        w.close()
