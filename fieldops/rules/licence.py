@@ -11,7 +11,7 @@ from __future__ import annotations
 import calendar as _calendar
 from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 from decimal import ROUND_HALF_UP, Decimal
 from typing import TYPE_CHECKING
 
@@ -127,12 +127,18 @@ def licence_quote(
 
     ``birth_date`` None means an adult dog, licensable before the year began.
     A dog that does not turn five months old by 31 December of ``year`` needs
-    no licence for it: ``ValueError`` naming ``birth_date``. Bad arguments
-    raise ``ValueError`` naming the argument.
+    no licence for it: ``ValueError`` naming ``birth_date``. A licence may be
+    bought from 1 January of the year before; an earlier ``applied_on`` and
+    other bad arguments raise ``ValueError`` naming the argument.
     """
     if isinstance(year, bool) or not isinstance(year, int) or not 1900 <= year <= 9998:
         raise ValueError(f"year: {year!r} is not a licence year")
     applied_on = _day(applied_on, "applied_on")
+    if applied_on.year < year - 1:
+        raise ValueError(
+            f"applied_on: {format_day(applied_on)} is too early for a {year} licence "
+            f"(sold from the year before)"
+        )
     if not isinstance(altered, bool):
         raise ValueError(f"altered: must be True or False, not {altered!r}")
     acquired_on = None if acquired_on is None else _day(acquired_on, "acquired_on")
@@ -140,9 +146,9 @@ def licence_quote(
     jan1, july1, dec31 = date(year, 1, 1), date(year, 7, 1), date(year, 12, 31)
 
     turns = None if birth_date is None else licensable_on(birth_date)
-    if turns is not None and turns > dec31:
+    if birth_date is not None and turns is not None and turns > dec31:
         raise ValueError(
-            f"birth_date: a dog born on {format_day(birth_date)} turns five months old on "  # type: ignore[arg-type]
+            f"birth_date: a dog born on {format_day(birth_date)} turns five months old on "
             f"{format_day(turns)}, after the {year} licence year, so it needs no licence "
             f"for {year} (58-533(c)(2))"
         )
@@ -185,7 +191,7 @@ def licence_quote(
         )
     else:
         due_by = deadline_after_days(obligation, DUE_DAYS, profile)
-        clause = extension_clause(date.fromordinal(obligation.toordinal() + DUE_DAYS), profile)
+        clause = extension_clause(obligation + timedelta(days=DUE_DAYS), profile)
         why["due_by"] = (
             f"Due by {format_day(due_by)}: {DUE_DAYS} days after {obligation_name}, "
             f"{format_day(obligation)}{clause} ({LATE_SOURCE}; {TIME_SOURCE})."
@@ -226,6 +232,19 @@ def licence_quote(
         total=total,
         why=FrozenMap(why),
     )
+
+
+def licence_renewal_due(year: int, profile: Profile) -> date:
+    """The last day without the late fee for a dog licensable and kept all of ``year``.
+
+    1 April of ``year``, extended past a Sunday or legal holiday (58-533(c)(4)c;
+    Wis. Stat. 990.001(4)(b)): the day after which the renewal reminders turn
+    into the non-compliance list. Equal to ``licence_quote(...).due_by`` for
+    such a dog.
+    """
+    if isinstance(year, bool) or not isinstance(year, int) or not 1900 <= year <= 9998:
+        raise ValueError(f"year: {year!r} is not a licence year")
+    return next_secular_day(date(year, 4, 1), profile)
 
 
 def rabies_window_start(applied_on: date) -> date:

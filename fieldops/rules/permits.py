@@ -31,12 +31,14 @@ _CENT = Decimal("0.01")
 
 __all__ = [
     "PERMIT_KINDS",
+    "ChickenRenewalDecision",
     "ChickenRules",
     "FancierRules",
     "PermitQuote",
     "Problem",
     "RenewalDecision",
     "chicken_permit_problems",
+    "chicken_renewal",
     "fancier_list_update_due",
     "fancier_renewal",
     "months_before",
@@ -244,19 +246,17 @@ def permit_quote(
 
     late = due_by is not None and applied_on > due_by
     late_fee = rules.late_fee if late else _ZERO
-    if late:
+    if due_by is None:
+        why["late_fee"] = "No late fee."
+    elif late:
         why["late_fee"] = (
             f"Late fee ${late_fee}: renewed on {format_day(applied_on)}, after "
-            f"{format_day(due_by)} ({src})."  # type: ignore[arg-type]
+            f"{format_day(due_by)} ({src})."
         )
     else:
         why["late_fee"] = (
-            "No late fee."
-            if due_by is None
-            else (
-                f"No late fee: applied on {format_day(applied_on)}, not after "
-                f"{format_day(due_by)} ({src})."
-            )
+            f"No late fee: applied on {format_day(applied_on)}, not after "
+            f"{format_day(due_by)} ({src})."
         )
     total = application + annual + late_fee
     why["total"] = (
@@ -276,6 +276,107 @@ def permit_quote(
         late=late,
         due_by=due_by,
         why=FrozenMap(why),
+    )
+
+
+@dataclass(frozen=True)
+class ChickenRenewalDecision:
+    """Whether complaints and violations stop a chicken permit's renewal (village ch. 12 (h)).
+
+    ``renew`` False when at least ``profile.chickens.nonrenewal_complaints``
+    complaints from owners within ``complaint_radius_feet`` and a violation
+    found fall in the ``complaint_window_months`` up to the review day.
+    ``counted_complaints``/``counted_violations`` are those inside the window
+    (and the radius), oldest first; ``may_reapply_on`` the first day a new
+    permit may be applied for after a refusal (None when renewed or when the
+    profile sets no ban). A profile without ``nonrenewal_complaints`` (the
+    city, Dodgeville) always renews here: its refusals are the penalty
+    ladder's revocations.
+    """
+
+    renew: bool
+    counted_complaints: tuple[date, ...]
+    counted_violations: tuple[date, ...]
+    window_after: date | None
+    may_reapply_on: date | None
+    why: str
+
+
+def _years_after(day: date, years: int) -> date:
+    year = day.year + years
+    return date(year, day.month, min(day.day, _calendar.monthrange(year, day.month)[1]))
+
+
+def chicken_renewal(
+    review_day: date,
+    profile: Profile,
+    *,
+    complaints: Iterable[tuple[date, int]],
+    violations: Iterable[date],
+) -> ChickenRenewalDecision:
+    """The renewal test of a chicken permit (village ch. 12 (h); none in 58-533(b)).
+
+    ``complaints`` are ``(day, feet)``: the complaint's day and how far the
+    complaining owner's property is from the permittee's. Counted are
+    complaints within ``complaint_radius_feet`` and violations found, dated
+    ``review_day - months < day <= review_day`` (the window of 58-533(a)(2)c,
+    read the same way). Bad arguments raise ``ValueError`` naming them.
+    """
+    rules = profile.chickens
+    review_day = _day(review_day, "review_day")
+    pairs = []
+    for item in complaints:
+        if not (isinstance(item, tuple) and len(item) == 2):
+            raise ValueError("complaints: each is a (day, feet) pair")
+        pairs.append((_day(item[0], "complaints"), _count(item[1], "complaints")))
+    found = [_day(d, "violations") for d in violations]
+    needed = rules.nonrenewal_complaints
+    if needed is None:
+        return ChickenRenewalDecision(
+            renew=True,
+            counted_complaints=(),
+            counted_violations=(),
+            window_after=None,
+            may_reapply_on=None,
+            why=f"Renew: {rules.source} sets no complaint test for renewal.",
+        )
+    after = months_before(review_day, rules.complaint_window_months or 12)
+    radius = rules.complaint_radius_feet
+    near = tuple(
+        sorted(
+            d for d, feet in pairs if after < d <= review_day and (radius is None or feet <= radius)
+        )
+    )
+    inside = tuple(sorted(d for d in found if after < d <= review_day))
+    renew = not (len(near) >= needed and inside)
+    within = "" if radius is None else f" from owners within {radius} feet"
+    counts = (
+        f"{plural(len(near), 'complaint')}{within} and {plural(len(inside), 'violation')} found "
+        f"after {format_day(after)} up to the review on {format_day(review_day)}"
+    )
+    reapply = None
+    if renew:
+        why = f"Renew: {counts}; {needed} complaints and a violation stop renewal ({rules.source})."
+    else:
+        if rules.ban_years_after_refusal is not None:
+            reapply = _years_after(review_day, rules.ban_years_after_refusal)
+        ban = (
+            ""
+            if reapply is None
+            else f"; no new permit for {rules.ban_years_after_refusal} years, until "
+            f"{format_day(reapply)}"
+        )
+        why = (
+            f"Not renewed: {counts}; the chickens must be removed by the end of the permit "
+            f"year{ban} ({rules.source})."
+        )
+    return ChickenRenewalDecision(
+        renew=renew,
+        counted_complaints=near,
+        counted_violations=inside,
+        window_after=after,
+        may_reapply_on=reapply,
+        why=why,
     )
 
 

@@ -6,6 +6,13 @@ another and raises ``ValueError`` naming the offending key. A profile is a
 frozen dataclass, so a service applies the council fee schedule in force on a
 date with ``dataclasses.replace(profile, fees=...)``; every field is validated
 on construction, including through ``replace``.
+
+RULES.md section 8 adds the dog licence rates (``licence_unaltered``,
+``licence_altered``, ``licence_late_fee``), the chicken and fancier permit
+rules (``chickens``, ``fancier``) and the penalty ladders (``penalties``);
+their types and the city's values are in ``profile_local.py``. Besides the
+city's, the package ships other towns' profiles (``profiles/*.toml``):
+``Profile.shipped()`` lists them, ``Profile.named("dodgeville")`` loads one.
 """
 
 from __future__ import annotations
