@@ -60,4 +60,5 @@ def permit_dialogs(ctx, sup, db, person, profile):
         a.DecisionDialog,
     ):
         out.append((f"permit {cls.__name__}", cls(sup, fancier)))
+    out.append(("chicken permit incident", a.IncidentDialog(sup, chicken)))
     return out

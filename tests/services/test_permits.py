@@ -190,3 +190,54 @@ def test_under_dodgevilles_profile_hens_only_five_at_most_and_10_dollars_late(db
     v = renew_chicken(db, operator, v.id, late, dodgeville)
     assert v.application.late and v.application.late_fee == Decimal("10.00")
     assert v.application.total == Decimal("35.00")
+
+
+def test_under_the_villages_profile_neighbours_complaints_stop_renewal_for_five_years(
+    db, operator, officer, holder
+):
+    from fieldops.rules import Profile, chicken_renewal
+    from fieldops.services.permits.enforcing import IncidentInput, record_incident, review_permit
+
+    village = Profile.named("village")
+    plain = {"hoa_exists": False, "hoa_consent": False, "hoa_consent_on": None}
+    form = _form(applied_on=date(2026, 1, 5), year=2026, **plain)
+    v = apply_chicken(db, operator, holder.id, holder.address, form, village)
+    v = issue_permit(db, operator, v.id, date(2026, 1, 6), village)
+    for day, feet, ending in (
+        (date(2026, 3, 1), 40, "none"),
+        (date(2026, 5, 1), 90, "none"),
+        (date(2026, 6, 1), 400, "none"),  # too far away to count
+        (date(2026, 7, 1), 60, "citation"),  # a complaint, and a violation found
+    ):
+        number = "V-1" if ending == "citation" else ""
+        record_incident(
+            db,
+            operator,
+            v.id,
+            IncidentInput(day, "noise", ending, "Crowing", number, distance_feet=feet),
+            village,
+        )
+    v = review_permit(db, officer, v.id, date(2026, 11, 20), village)
+    expected = chicken_renewal(
+        date(2026, 11, 20),
+        village,
+        complaints=[
+            (date(2026, 3, 1), 40),
+            (date(2026, 5, 1), 90),
+            (date(2026, 6, 1), 400),
+            (date(2026, 7, 1), 60),
+        ],
+        violations=[date(2026, 7, 1)],
+    )
+    assert not expected.renew and v.status == "not_renewed"
+    assert v.review.may_reapply_on == expected.may_reapply_on is not None
+    with pytest.raises(ValidationError) as e:  # the ban: no new permit at that address
+        apply_chicken(
+            db,
+            operator,
+            holder.id,
+            holder.address,
+            _form(applied_on=date(2026, 11, 25), year=2026, **plain),
+            village,
+        )
+    assert e.value.field == "holder_id" and str(expected.may_reapply_on.year) in str(e.value)

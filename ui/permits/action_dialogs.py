@@ -7,7 +7,7 @@ from __future__ import annotations
 from PySide6.QtWidgets import QLabel, QLineEdit, QSpinBox, QWidget
 
 from fieldops.db.models.permit import APPEAL_OUTCOMES
-from fieldops.rules import fancier_renewal, format_day
+from fieldops.rules import chicken_renewal, fancier_renewal, format_day
 from fieldops.services.permits.applying import issue_permit, renew_fancier
 from fieldops.services.permits.enforcing import (
     IncidentInput,
@@ -169,12 +169,25 @@ class IncidentDialog(PermitActionDialog):
         self.kind = combo(INCIDENT_LABELS)
         self.ending = combo(ENDING_LABELS)
         self.number = QLineEdit()
+        self.distance = QSpinBox()
+        self.distance.setRange(-1, 99_999)
+        self.distance.setSpecialValueText("not a neighbour's complaint")
+        self.distance.setSuffix(" feet")
+        self.distance.setValue(-1)
         self.description = long_text()
         f = self.form_fields
         f.add("occurred_on", "&On:", self.occurred_on)
         f.add("kind", "&Kind:", self.kind)
         f.add("ending", "&Ended in:", self.ending, hint="A warning or a citation counts at review.")
         f.add("citation_number", "Citation &number:", self.number)
+        if permit.kind == "chicken":
+            f.add(
+                "distance_feet",
+                "Complainant's &distance:",
+                self.distance,
+                hint="How far the complaining owner's property is (a renewal test may count "
+                "complaints within a radius).",
+            )
         f.add("description", "&What happened:", self.description)
         self.save_button.setText("&Record incident")
 
@@ -187,6 +200,7 @@ class IncidentDialog(PermitActionDialog):
                 self.ending.currentData(),
                 self.description.toPlainText(),
                 self.number.text(),
+                self.distance.value() if self.distance.value() >= 0 else None,
             ),
             self.ctx.profile,
         )
@@ -209,9 +223,15 @@ class ReviewDialog(PermitActionDialog):
         self._show_decision()
 
     def decision_text(self) -> str:
-        days = [i.occurred_on for i in self.permit.incidents if i.counts]
-        d = fancier_renewal(days, day_of(self.review_day), self.ctx.profile)
-        return d.why["renew"]
+        found = [i.occurred_on for i in self.permit.incidents if i.counts]
+        day = day_of(self.review_day)
+        if self.permit.kind == "chicken":
+            near = [(i.occurred_on, i.distance_feet) for i in self.permit.incidents]
+            complaints = [(d, f) for d, f in near if f is not None]
+            return chicken_renewal(
+                day, self.ctx.profile, complaints=complaints, violations=found
+            ).why
+        return fancier_renewal(found, day, self.ctx.profile).why["renew"]
 
     def _show_decision(self, *_a: object) -> None:
         self.preview.setText(self.decision_text())

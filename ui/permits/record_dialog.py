@@ -155,7 +155,7 @@ class PermitDialog(docs.DocumentQuestions, QDialog):
             self.revoke_button: (Permission.NOTICES, v.can_revoke),
             self.change_button: (Permission.RECORDS, fancier and issued),
             self.list_button: (Permission.RECORDS, fancier and issued),
-            self.incident_button: (Permission.RECORDS, fancier),
+            self.incident_button: (Permission.RECORDS, v.status in ("issued", "appeal_pending")),
             self.review_button: (Permission.NOTICES, v.can_review),
             self.notice_button: (Permission.NOTICES, v.can_mail_notice),
             self.appeal_button: (Permission.NOTICES, v.can_appeal),
@@ -181,8 +181,6 @@ class PermitDialog(docs.DocumentQuestions, QDialog):
         return (
             self.change_button,
             self.list_button,
-            self.incident_button,
-            self.review_button,
             self.notice_button,
             self.appeal_button,
             self.decide_button,

@@ -82,11 +82,12 @@ def record_html(v: PermitView) -> str:
         elif not a.issued:
             out.append("<br>Accepted: to issue once the fees are paid.")
         out.append("</p>")
-    if v.kind == "fancier":
+    if v.kind == "fancier" or v.incidents or v.reviews:
         out.append("<h4>Incidents</h4><ul>")
         out += [
             f"<li>{day(i.occurred_on)}: {_e(i.kind_label)}, {_e(i.ending_label.lower())}"
             + (f" {_e(i.citation_number)}" if i.citation_number else "")
+            + (f" (complaint, {i.distance_feet} feet away)" if i.distance_feet is not None else "")
             + f": {_e(i.description)}</li>"
             for i in v.incidents
         ] or ["<li>none on record</li>"]
@@ -100,6 +101,8 @@ def record_html(v: PermitView) -> str:
                 f"<p><b>{_e(r.purpose_label)} {day(r.review_day)}:</b> {decided}; "
                 f"incidents counted: {counted}"
             )
+            if r.may_reapply_on is not None:
+                out.append(f"<br>No new permit here until {day(r.may_reapply_on)}.")
             if r.notice is not None:
                 n = r.notice
                 out.append(

@@ -151,7 +151,8 @@ class PermitAnimalList(Base):
 
 
 class PermitIncident(Base):
-    """Something the holder's animals did, and how it ended (a warning, a citation, none)."""
+    """Something the holder's animals did, or a neighbour's complaint, and how it ended (a
+    warning or a citation: a violation found; or none)."""
 
     __tablename__ = "permit_incident"
     __table_args__ = (
@@ -165,6 +166,9 @@ class PermitIncident(Base):
     kind: Mapped[str] = mapped_column(String(20))
     ending: Mapped[str] = mapped_column(String(10))
     citation_number: Mapped[str] = mapped_column(String(40), default="")
+    # A neighbour's complaint: how far the complaining owner's property is, in feet (the
+    # village's renewal test counts those within its radius); None when not a complaint.
+    distance_feet: Mapped[int | None] = mapped_column(default=None)
     description: Mapped[str] = mapped_column(Text)
     recorded_by: Mapped[str] = mapped_column(String(100))
     recorded_at: Mapped[datetime] = mapped_column(UTCDateTime)
@@ -185,6 +189,8 @@ class PermitReview(Base):
     renew: Mapped[bool]
     counted: Mapped[list[str]] = mapped_column(JSON)  # ISO days inside the window
     incident_ids: Mapped[list[int]] = mapped_column(JSON)  # the incidents counted
+    # A chicken permit not renewed where the profile bans a new one for some years.
+    may_reapply_on: Mapped[date | None] = mapped_column(default=None)
     notes: Mapped[str] = mapped_column(Text, default="")
     recorded_by: Mapped[str] = mapped_column(String(100))
     recorded_at: Mapped[datetime] = mapped_column(UTCDateTime)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import date
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from fieldops.db.engine import Database
@@ -22,6 +22,7 @@ from fieldops.rules import (
     Profile,
     chicken_permit_problems,
     fancier_list_update_due,
+    format_day,
     permit_quote,
 )
 from fieldops.services import validate as v
@@ -256,6 +257,23 @@ def _holder(s: Session, holder_id: int | None) -> Person:
     return holder
 
 
+def _banned_until(s: Session, holder: Person, address: str, day: date) -> date | None:
+    """The day a chicken permit not renewed here lets its holder apply again, if later."""
+    from fieldops.db.models import PermitReview
+
+    until = s.scalar(
+        select(func.max(PermitReview.may_reapply_on))
+        .join(Permit, Permit.id == PermitReview.permit_id)
+        .where(
+            Permit.kind == "chicken",
+            Permit.holder_id == holder.id,
+            Permit.address == address,
+            PermitReview.renew.is_(False),
+        )
+    )
+    return until if until is not None and until > day else None
+
+
 def _new_permit(s: Session, kind: str, holder: Person, address: str, year: int) -> Permit:
     open_ = s.scalar(
         select(Permit.id).where(
@@ -309,7 +327,17 @@ def apply_chicken(
     with db.write() as s:
         if (done := existing_save(s, client_key, "permit", actor)) is not None:
             return build_view(s, load(s, done), profile)  # a retry: already recorded
-        permit = _new_permit(s, "chicken", _holder(s, holder_id), addr, inp.year)
+        holder = _holder(s, holder_id)
+        banned = _banned_until(s, holder, addr, inp.applied_on)
+        if banned is not None:
+            raise ValidationError(
+                {
+                    "holder_id": f"A chicken permit here was not renewed: {holder.full_name} may "
+                    f"not apply again at this address until {format_day(banned)} "
+                    f"({profile.chickens.source})."
+                }
+            )
+        permit = _new_permit(s, "chicken", holder, addr, inp.year)
         _application(
             s,
             actor,

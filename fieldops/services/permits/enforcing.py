@@ -24,7 +24,7 @@ from fieldops.db.models import (
 from fieldops.db.models.permit import APPEAL_OUTCOMES, INCIDENT_ENDINGS, INCIDENT_KINDS
 from fieldops.errors import Collector, ValidationError
 from fieldops.permissions import Permission, requires
-from fieldops.rules import Profile, fancier_list_update_due, fancier_renewal
+from fieldops.rules import Profile, chicken_renewal, fancier_list_update_due, fancier_renewal
 from fieldops.services import validate as v
 from fieldops.services.context import Actor, audit, existing_save, jsonable, now, remember_save
 from fieldops.services.permits.applying import _animals
@@ -202,6 +202,9 @@ class IncidentInput:
     ending: str  # "warning" | "citation" | "none"
     description: str
     citation_number: str = ""
+    # A neighbour's complaint: feet from the complaining owner's property (chicken permits
+    # where the profile's renewal test counts complaints within a radius); else None.
+    distance_feet: int | None = None
 
 
 @requires(Permission.RECORDS)
@@ -228,6 +231,11 @@ def record_incident(
         v.required(c, "citation_number", number, "The citation's number", col.citation_number)
     else:
         v.optional_len(c, "citation_number", number, "The citation's number", col.citation_number)
+    distance = inp.distance_feet
+    if distance is not None and (
+        isinstance(distance, bool) or not isinstance(distance, int) or not 0 <= distance <= 99_999
+    ):
+        c.add("distance_feet", "The distance must be a whole number of feet, 0 to 99,999.")
     c.raise_if_any()
     assert inp.occurred_on is not None
     with db.write() as s:
@@ -235,13 +243,13 @@ def record_incident(
         if done is not None:
             return done
         assert permit is not None
-        _fancier(permit)
         i = PermitIncident(
             permit_id=permit.id,
             occurred_on=inp.occurred_on,
             kind=inp.kind,
             ending=inp.ending,
             citation_number=number,
+            distance_feet=distance,
             description=inp.description.strip(),
             recorded_by=actor.username,
             recorded_at=now(),
@@ -261,6 +269,7 @@ def record_incident(
                     "kind": i.kind,
                     "ending": i.ending,
                     "citation_number": number,
+                    "distance_feet": distance,
                 }
             ),
         )
@@ -280,9 +289,11 @@ def review_permit(
     version: int | None = None,
     client_key: str | None = None,
 ) -> PermitView:
-    """The review of incidents ending in a warning or citation, decided by
-    ``fancier_renewal``: not renewed (``purpose="renewal"``) or revoked
-    (``"revocation"``) when three or more fall in the 12 months up to the review day."""
+    """The review of incidents, decided by the rules: for a fancier's permit by
+    ``fancier_renewal`` (three or more ending in a warning or citation in the 12 months up
+    to the review day); for a chicken permit by ``chicken_renewal`` (the profile's test of
+    neighbours' complaints and a violation found; the city's sets none). Against the holder:
+    not renewed (``purpose="renewal"``) or revoked (``"revocation"``)."""
     c = Collector()
     _day(c, "review_day", review_day, "The day of the review", profile)
     c.check(purpose in ("renewal", "revocation"), "purpose", "Choose what the review is for.")
@@ -294,31 +305,50 @@ def review_permit(
         if done is not None:
             return done
         assert permit is not None
-        _fancier(permit)
         refuse_unless(
             permit.status == "issued",
             "permit",
             f"Only an issued permit is reviewed; this one is {permit.status.replace('_', ' ')}.",
         )
-        incidents = s.execute(
-            select(PermitIncident.id, PermitIncident.occurred_on)
-            .where(
-                PermitIncident.permit_id == permit.id,
-                PermitIncident.ending.in_(("warning", "citation")),
+        rows = s.execute(
+            select(
+                PermitIncident.id,
+                PermitIncident.occurred_on,
+                PermitIncident.ending,
+                PermitIncident.distance_feet,
             )
+            .where(PermitIncident.permit_id == permit.id)
             .order_by(PermitIncident.occurred_on, PermitIncident.id)
         ).all()
-        decision = fancier_renewal([d for _i, d in incidents], review_day, profile)
-        counted = set(decision.counted)
-        ids = [i for i, d in incidents if d in counted]
+        found = [(i, d) for i, d, ending, _f in rows if ending in ("warning", "citation")]
+        reapply: date | None = None
+        if permit.kind == "fancier":
+            decision = fancier_renewal([d for _i, d in found], review_day, profile)
+            renew, days = decision.renew, decision.counted
+            ids = [i for i, d in found if d in set(days)]
+        else:  # a chicken permit: the profile's complaint test (the village's ch. 12 (h))
+            complaints = [(i, d, f) for i, d, _e, f in rows if f is not None]
+            cd = chicken_renewal(
+                review_day,
+                profile,
+                complaints=[(d, f) for _i, d, f in complaints],
+                violations=[d for _i, d in found],
+            )
+            renew, reapply = cd.renew, cd.may_reapply_on
+            days = tuple(sorted((*cd.counted_complaints, *cd.counted_violations)))
+            near, inside = set(cd.counted_complaints), set(cd.counted_violations)
+            ids = sorted(
+                {i for i, d, _f in complaints if d in near} | {i for i, d in found if d in inside}
+            )
         r = PermitReview(
             permit_id=permit.id,
             year=permit.year,
             review_day=review_day,
             purpose=purpose,
-            renew=decision.renew,
-            counted=[d.isoformat() for d in decision.counted],
+            renew=renew,
+            counted=[d.isoformat() for d in days],
             incident_ids=ids,
+            may_reapply_on=reapply,
             notes=(notes or "").strip(),
             recorded_by=actor.username,
             recorded_at=now(),
@@ -336,12 +366,13 @@ def review_permit(
                     "review": r.id,
                     "review_day": review_day,
                     "purpose": purpose,
-                    "renew": decision.renew,
-                    "counted": list(decision.counted),
+                    "renew": renew,
+                    "counted": list(days),
+                    "may_reapply_on": reapply,
                 }
             ),
         )
-        if not decision.renew:
+        if not renew:
             status = "not_renewed" if purpose == "renewal" else "revoked"
             change_summary(s, actor, permit, "review decided against the holder", status=status)
         return _finish(s, actor, permit, client_key, profile)
@@ -388,6 +419,7 @@ def mail_notice(
         if done is not None:
             return done
         assert permit is not None
+        _fancier(permit)  # the chicken rules set no notice or appeal
         review = _adverse_review(s, permit)
         refuse_unless(
             review is not None and permit.status in ("not_renewed", "revoked"),
@@ -455,6 +487,7 @@ def file_appeal(
         if done is not None:
             return done
         assert permit is not None
+        _fancier(permit)
         review = _adverse_review(s, permit)
         notice = (
             s.scalar(select(PermitNotice).where(PermitNotice.review_id == review.id))

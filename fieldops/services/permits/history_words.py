@@ -73,6 +73,8 @@ def sentence(e: Event, names: Names) -> str:
         kind = INCIDENT_LABELS.get(str(a.get("kind")), str(a.get("kind")))
         ending = ENDING_LABELS.get(str(a.get("ending")), str(a.get("ending")))
         number = f" {a.get('citation_number')}" if a.get("citation_number") else ""
+        if a.get("distance_feet") is not None:
+            number += f" (complaint, {a.get('distance_feet')} feet away)"
         return _clause(
             f"Incident ({kind.lower()}) on {names.day(a.get('occurred_on'))}: {ending.lower()}"
             f"{number}"

@@ -104,6 +104,7 @@ def incident_view(i: PermitIncident) -> IncidentView:
         i.citation_number,
         i.description,
         i.recorded_by,
+        i.distance_feet,
     )
 
 
@@ -218,6 +219,7 @@ def _reviews(
                 notice,
                 appeal,
                 r.recorded_by,
+                r.may_reapply_on,
             )
         )
     return out

@@ -107,6 +107,7 @@ class IncidentView:
     citation_number: str
     description: str
     recorded_by: str
+    distance_feet: int | None = None  # a neighbour's complaint: feet from their property
 
     @property
     def counts(self) -> bool:
@@ -157,6 +158,7 @@ class ReviewView:
     notice: NoticeView | None
     appeal: AppealView | None
     recorded_by: str
+    may_reapply_on: date | None = None  # a chicken permit's ban on a new one, where set
 
 
 @dataclass(frozen=True)
@@ -246,7 +248,7 @@ class PermitView:
 
     @property
     def can_review(self) -> bool:
-        return self.kind == "fancier" and self.status == "issued"
+        return self.status == "issued"
 
     @property
     def can_mail_notice(self) -> bool:

@@ -205,3 +205,32 @@ def test_today_and_history_links_open_a_permit_through_the_seam(qtbot, ctx, host
     assert [w.permit_id() for w in shown if w.isVisible()] == [v.id]
     for w in shown:
         w.close()
+
+
+def test_a_chicken_permits_complaint_is_recorded_with_the_neighbours_distance(
+    qtbot, ctx, host, holder
+):
+    from fieldops.services.permits.applying import ChickenInput, apply_chicken
+    from ui.permits.action_dialogs import IncidentDialog
+
+    v = apply_chicken(
+        ctx.db,
+        ctx.actor,
+        holder.id,
+        holder.address,
+        ChickenInput(date(2026, 3, 2), 2026, 3, 0, 60),
+        ctx.profile,
+    )
+    v = issue_permit(ctx.db, ctx.actor, v.id, date(2026, 3, 3), ctx.profile)
+    record = PermitDialog(ctx, v, host)
+    qtbot.addWidget(record)
+    record.show()
+    assert record.incident_button.isEnabled() and not record.notice_button.isVisible()
+    dialog = record.act(IncidentDialog)
+    assert isinstance(dialog, IncidentDialog)
+    dialog.distance.setValue(80)
+    qtbot.keyClicks(dialog.description, "Crowing at dawn")
+    qtbot.mouseClick(dialog.save_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: bool(record.view().incidents), timeout=10_000)
+    assert record.view().incidents[0].distance_feet == 80
+    assert "80 feet away" in record.record.toPlainText()
