@@ -12,8 +12,8 @@ def permit_dialogs(ctx, sup, db, person, profile):
         FancierInput,
         apply_chicken,
         apply_fancier,
-        issue_permit,
     )
+    from fieldops.services.permits.issuing import issue_permit
     from fieldops.services.permits.views import AnimalLine
     from ui.permits import action_dialogs as a
     from ui.permits.chicken_dialog import ChickenPermitDialog

@@ -11,19 +11,15 @@ from support import images_besides_the_letterhead
 from fieldops.reports.permit import non_renewal_notice, permit_pdf
 from fieldops.rules import Profile
 from fieldops.services.people import PersonInput, create_person
+from fieldops.services.permits.appeals import mail_notice
 from fieldops.services.permits.applying import (
     ChickenInput,
     FancierInput,
     apply_chicken,
     apply_fancier,
-    issue_permit,
 )
-from fieldops.services.permits.enforcing import (
-    IncidentInput,
-    mail_notice,
-    record_incident,
-    review_permit,
-)
+from fieldops.services.permits.enforcing import IncidentInput, record_incident, review_permit
+from fieldops.services.permits.issuing import issue_permit
 from fieldops.services.permits.views import AnimalLine
 
 HOSTILE = "O'Brien & <Sons> <img src='x.png'/>"

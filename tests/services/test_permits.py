@@ -14,13 +14,9 @@ from fieldops.errors import PermissionDeniedError, StaleRecordError, ValidationE
 from fieldops.rules import permit_quote
 from fieldops.services.history import record_history
 from fieldops.services.people import PersonInput, create_person
-from fieldops.services.permits.applying import (
-    ChickenInput,
-    apply_chicken,
-    issue_permit,
-    renew_chicken,
-)
+from fieldops.services.permits.applying import ChickenInput, apply_chicken, renew_chicken
 from fieldops.services.permits.enforcing import revoke_chicken
+from fieldops.services.permits.issuing import issue_permit
 
 APPLIED = date(2026, 3, 2)
 

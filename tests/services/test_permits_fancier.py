@@ -12,22 +12,11 @@ from fieldops.errors import PermissionDeniedError, ValidationError
 from fieldops.rules import fancier_list_update_due, fancier_renewal, format_day
 from fieldops.services.history import record_history
 from fieldops.services.people import PersonInput, create_person
-from fieldops.services.permits.applying import (
-    FancierInput,
-    apply_fancier,
-    issue_permit,
-    renew_fancier,
-)
-from fieldops.services.permits.enforcing import (
-    IncidentInput,
-    decide_appeal,
-    file_appeal,
-    mail_notice,
-    note_animal_change,
-    record_incident,
-    review_permit,
-    update_animal_list,
-)
+from fieldops.services.permits.animal_list import note_animal_change, update_animal_list
+from fieldops.services.permits.appeals import decide_appeal, file_appeal, mail_notice
+from fieldops.services.permits.applying import FancierInput, apply_fancier, renew_fancier
+from fieldops.services.permits.enforcing import IncidentInput, record_incident, review_permit
+from fieldops.services.permits.issuing import issue_permit
 from fieldops.services.permits.module import due_items
 from fieldops.services.permits.views import AnimalLine
 

@@ -15,8 +15,9 @@ from fieldops.cli import main
 from fieldops.db.engine import Database
 from fieldops.db.models.permit import APPEND_ONLY
 from fieldops.services.people import PersonInput, create_person
-from fieldops.services.permits.applying import FancierInput, apply_fancier, issue_permit
+from fieldops.services.permits.applying import FancierInput, apply_fancier
 from fieldops.services.permits.enforcing import IncidentInput, record_incident
+from fieldops.services.permits.issuing import issue_permit
 from fieldops.services.permits.views import AnimalLine
 
 

@@ -8,18 +8,16 @@ from PySide6.QtWidgets import QLabel, QLineEdit, QSpinBox, QWidget
 
 from fieldops.db.models.permit import APPEAL_OUTCOMES
 from fieldops.rules import chicken_renewal, fancier_renewal, format_day
-from fieldops.services.permits.applying import issue_permit, renew_fancier
+from fieldops.services.permits.animal_list import note_animal_change, update_animal_list
+from fieldops.services.permits.appeals import decide_appeal, file_appeal, mail_notice
+from fieldops.services.permits.applying import renew_fancier
 from fieldops.services.permits.enforcing import (
     IncidentInput,
-    decide_appeal,
-    file_appeal,
-    mail_notice,
-    note_animal_change,
     record_incident,
     review_permit,
     revoke_chicken,
-    update_animal_list,
 )
+from fieldops.services.permits.issuing import issue_permit
 from fieldops.services.permits.views import (
     ENDING_LABELS,
     INCIDENT_LABELS,

@@ -29,24 +29,22 @@ INCIDENTS = (
 
 
 def permits(d: Demo) -> int:
+    from fieldops.services.permits.animal_list import note_animal_change
+    from fieldops.services.permits.appeals import decide_appeal, file_appeal, mail_notice
     from fieldops.services.permits.applying import (
         ChickenInput,
         FancierInput,
         apply_chicken,
         apply_fancier,
-        issue_permit,
         renew_chicken,
     )
     from fieldops.services.permits.enforcing import (
         IncidentInput,
-        decide_appeal,
-        file_appeal,
-        mail_notice,
-        note_animal_change,
         record_incident,
         review_permit,
         revoke_chicken,
     )
+    from fieldops.services.permits.issuing import issue_permit
     from fieldops.services.permits.views import AnimalLine
 
     people = [p for p in d.people if p.address]

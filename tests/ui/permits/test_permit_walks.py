@@ -11,8 +11,9 @@ from sqlalchemy import func, select
 
 from fieldops.db.models import Permit
 from fieldops.rules import fancier_renewal, format_day
-from fieldops.services.permits.applying import FancierInput, apply_fancier, issue_permit
+from fieldops.services.permits.applying import FancierInput, apply_fancier
 from fieldops.services.permits.enforcing import IncidentInput, record_incident
+from fieldops.services.permits.issuing import issue_permit
 from fieldops.services.permits.views import AnimalLine
 from ui.common.widgets import set_date
 from ui.permits.action_dialogs import AppealDialog, NoticeDialog, ReviewDialog
