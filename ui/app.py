@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import os
 import sys
+import time
 import traceback
 from collections.abc import Callable, Sequence
 from datetime import date, datetime
 from pathlib import Path
 
+from PySide6.QtCore import QEvent, QObject, QTimer
 from PySide6.QtGui import QIcon, QPixmap
 from PySide6.QtWidgets import QApplication, QMessageBox
 
@@ -15,7 +18,7 @@ from fieldops import failures, resources
 from fieldops.db.engine import Database, describe_url, resolve_url
 from fieldops.rules import Profile
 from fieldops.services.context import Actor
-from fieldops.services.setup import open_database
+from fieldops.services.setup import command_line_actor, open_database, take_daily_backup
 from ui.account.dialogs import sign_in_at_start
 from ui.areas import AREAS, Area
 from ui.context import AppContext
@@ -27,6 +30,14 @@ from ui.tasks import TaskRunner
 # the failure to open is not one of the kinds there (a bug).
 EXIT_SCHEMA_TOO_NEW = failures.EXIT_CODES[failures.TOO_NEW]
 EXIT_CANNOT_OPEN = 4
+
+# Test-only (bench/startup.py times the start-up with it; no user sets it). Set, the
+# window signs in as the command line does (the staff account the real login is mapped
+# to, fieldops/services/setup.py: no more than ``fieldops staff`` may already do), prints
+# "painted SECONDS" at its first paint and "today SECONDS" once Today is filled, and
+# exits. SECONDS count from the variable's value, a time.time() taken before the process
+# was started (from run() when it is not a number).
+EXIT_AFTER_PAINT = "FIELDOPS_EXIT_AFTER_PAINT"
 
 
 def stylesheet() -> str:
@@ -149,15 +160,18 @@ def run(db_arg: str | None) -> int:
     running = QApplication.instance()  # a QCoreApplication, as Qt declares it
     app = running if isinstance(running, QApplication) else QApplication(sys.argv[:1])
     configure_application(app)
+    timing, began = os.environ.get(EXIT_AFTER_PAINT), time.time()
     try:
         # Refuses, before the window, a damaged file (PRAGMA quick_check), a missing
-        # folder or dangling link, a read-only or unreadable one, and a newer schema.
-        opened = open_database(db_arg, named_by_user=True)
+        # folder or dangling link, a read-only or unreadable one, and a newer schema;
+        # an older one is backed up and upgraded now. The day's backup waits for the
+        # first paint (below).
+        opened = open_database(db_arg, named_by_user=True, daily_backup=False)
     except Exception as exc:
         return _refuse_start(db_arg, exc)
     try:
         # A new database asks for its first administrator; then everyone signs in.
-        actor = sign_in_at_start(opened.db)
+        actor = command_line_actor(opened.db) if timing else sign_in_at_start(opened.db)
     except Exception as exc:
         opened.db.dispose()
         said = failures.describe(exc, opened.db.url)
@@ -171,8 +185,67 @@ def run(db_arg: str | None) -> int:
         opened.db, actor, backup=opened.upgrade.backup, backup_problem=opened.backup_problem
     )
     window.show()
+    if opened.backup_due is not None:  # after the first paint, on a worker thread
+        due = opened.backup_due
+        QTimer.singleShot(0, window, lambda: _start_daily_backup(window, due))
+    if timing:
+        _StartupTimer(window, _since(timing, began))
     try:
         return app.exec()
     finally:
         window.ctx.shutdown()
         opened.db.dispose()
+
+
+def _start_daily_backup(window: MainWindow, path: Path) -> None:
+    """The day's first backup, made while the clerk already works; its problem is shown."""
+    window.ctx.tasks.run(take_daily_backup, path, owner=window, on_done=window.show_backup_problem)
+
+
+def _since(value: str, began: float) -> float:
+    try:
+        return float(value)
+    except ValueError:
+        return began
+
+
+class _StartupTimer(QObject):
+    """``EXIT_AFTER_PAINT``: when the window was first painted and Today filled; then quit."""
+
+    def __init__(self, window: MainWindow, started: float) -> None:
+        super().__init__(window)
+        self.started = started
+        self.painted: float | None = None
+        self.filled: float | None = None
+        self.done = False
+        window.installEventFilter(self)
+        today = window.page("today")
+        model = getattr(today, "model", None)
+        if model is None:  # no Today page: filled as soon as painted
+            self.filled = 0.0
+        else:
+            model.modelReset.connect(self._on_today_filled)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if self.painted is None and event.type() == QEvent.Type.Paint:
+            # Stamped once the paint is done: the next pass of the event loop.
+            QTimer.singleShot(0, self, self._on_painted)
+            self.painted = 0.0
+        return False
+
+    def _on_painted(self) -> None:
+        self.painted = time.time()
+        print(f"painted {self.painted - self.started:.4f}", flush=True)
+        self._finish()
+
+    def _on_today_filled(self) -> None:
+        self.filled = self.filled or time.time()
+        self._finish()
+
+    def _finish(self) -> None:
+        if self.done or not self.painted or self.filled is None:
+            return
+        self.done = True
+        filled = max(self.filled, self.painted)  # on screen once painted
+        print(f"today {filled - self.started:.4f}", flush=True)
+        QApplication.quit()

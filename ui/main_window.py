@@ -12,12 +12,10 @@ from PySide6.QtWidgets import (
     QLabel,
     QListWidget,
     QMainWindow,
-    QMessageBox,
     QStackedWidget,
     QWidget,
 )
 
-from fieldops import __version__
 from fieldops.services.context import Actor
 from ui.account import may_create, restrict_page
 from ui.areas import AREAS, Area, build_page
@@ -177,22 +175,30 @@ class MainWindow(QMainWindow):
         bar = self.statusBar()
         self.backup_label = QLabel(self)
         self.backup_label.setObjectName("BackupNote")
-        if backup_problem:  # work goes on, but nobody should think today is backed up
-            self.backup_label.setObjectName("BackupProblem")
-            self.backup_label.setText(f"Today's backup could not be made: {backup_problem}")
-            self.backup_label.setToolTip(
-                "An administrator can back up from Administration once the cause is fixed."
-            )
-            bar.addWidget(self.backup_label, 1)
-        elif backup is not None:
+        bar.addWidget(self.backup_label, 1)
+        if backup is not None:
             self.backup_label.setText(f"The database was upgraded; the old one is kept at {backup}")
-            bar.addWidget(self.backup_label, 1)
         else:
             self.backup_label.hide()
+        self.show_backup_problem(backup_problem)
         self.database_label = QLabel(f"Database: {self.ctx.db.description}")
         self.user_label = QLabel(signed_in_text(self.ctx.actor))
         bar.addPermanentWidget(self.database_label)
         bar.addPermanentWidget(self.user_label)
+
+    def show_backup_problem(self, problem: str) -> None:
+        """Why the day's backup could not be made ("" : it was, or it was not due)."""
+        if not problem:
+            return
+        # Work goes on, but nobody should think today is backed up.
+        self.backup_label.setObjectName("BackupProblem")
+        self.backup_label.setText(f"Today's backup could not be made: {problem}")
+        self.backup_label.setToolTip(
+            "An administrator can back up from Administration once the cause is fixed."
+        )
+        self.backup_label.style().unpolish(self.backup_label)  # its look follows its name
+        self.backup_label.style().polish(self.backup_label)
+        self.backup_label.show()
 
     # -- slots -----------------------------------------------------------
 
@@ -232,11 +238,9 @@ class MainWindow(QMainWindow):
             page.refresh()
 
     def _on_about_action_triggered(self) -> None:
-        QMessageBox.about(
-            self,
-            "About FieldOps",
-            f"FieldOps {__version__}\nAnimal control records for {self.ctx.jurisdiction}.",
-        )
+        from ui.about import AboutDialog  # version, Qt and PySide6, the database (issue 14)
+
+        AboutDialog(self.ctx, self).exec()
 
     def closeEvent(self, event: QCloseEvent) -> None:
         self.ctx.shutdown()

@@ -50,7 +50,7 @@ class PermitsTab(ListPage[PermitTableModel]):
         self.count = QLabel()
         self.count.setObjectName("SearchStatus")
         self.chicken_button = QPushButton("New &chicken permit…")
-        self.fancier_button = QPushButton("New &fancier's permit…")
+        self.fancier_button = QPushButton("New f&ancier's permit…")
         self.open_button = QPushButton("Op&en")
         for b in (self.chicken_button, self.fancier_button):
             gate(ctx, b, Permission.RECORDS)

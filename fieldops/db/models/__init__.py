@@ -15,6 +15,7 @@ from fieldops.db.models.impound import (
     PaymentLine,
     ReleaseEvidence,
 )
+from fieldops.db.models.licence import DogLicence
 from fieldops.db.models.permit import (
     PERMIT_KINDS,
     PERMIT_STATUSES,
@@ -82,6 +83,7 @@ __all__ = [
     "BiteReport",
     "Clinic",
     "Disposition",
+    "DogLicence",
     "FeeScheduleEntry",
     "ImpoundPhoto",
     "Impoundment",
