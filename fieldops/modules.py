@@ -67,6 +67,7 @@ INSTALLED: tuple[str, ...] = (
     "fieldops.services.quarantine.module",  # bite quarantines (58-527)
     "fieldops.services.vicious.module",  # vicious animals (58-524)
     "fieldops.services.licences.module",  # dog licences (58-533(c))
+    "fieldops.services.permits.module",  # chicken and animal fancier's permits (58-533)
     "fieldops.services.summary",  # the activity summary of every module's figures
 )
 """Where the installed modules are: ``package.file`` (its ``MODULE``) or ``package.file:NAME``.

@@ -31,6 +31,7 @@ INSTALLED: tuple[str, ...] = (
     "ui.quarantine.opening",  # bite quarantines: quarantines and bite reports
     "ui.vicious.opening",  # vicious animals: cases (58-524)
     "ui.licences.opening",  # dog licences (58-533(c))
+    "ui.permits.opening",  # chicken and animal fancier's permits (58-533)
 )
 
 _loaded: dict[tuple[str, str], Opener] | None = None

@@ -16,6 +16,7 @@ from datetime import timedelta
 
 import pytest
 from accounts_support import enrol
+from permits_support import permit_dialogs
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QAbstractButton,
@@ -303,6 +304,7 @@ def test_no_mnemonic_is_used_twice_in_one_place(
     ] + [(TITLES[kind], DispositionDialog(ctx, held, kind)) for kind in TITLES]
     dialogs += quarantine_dialogs(ctx, sqlite_db, rex, profile)
     dialogs += licence_dialogs(ctx, sup, sqlite_db, rex, profile)
+    dialogs += permit_dialogs(ctx, sup, sqlite_db, ana, profile)
     for scope, dialog in dialogs:
         found += walk(dialog, scope)
         close(dialog)

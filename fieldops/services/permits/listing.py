@@ -1,0 +1,155 @@
+"""The permits list: filtered, searched and sorted in SQL, a page at a time."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date, timedelta
+from typing import Any
+
+from sqlalchemy import ColumnElement, func, or_, select
+
+from fieldops.db.cancel import cancellable
+from fieldops.db.engine import Database
+from fieldops.db.models import Permit, Person
+from fieldops.services import validate as v
+from fieldops.services.listing import Page, fts_ids
+from fieldops.services.permits.views import KIND_LABELS, status_text
+
+FILTERS = {
+    "current": "Current (in force)",
+    "due": "Due for renewal (within 30 days, or expired)",
+    "expired": "Expired",
+    "review": "Under review or appeal",
+    "applied": "Applied: to issue",
+    "refused": "Refused",
+    "ended": "Revoked or not renewed",
+    "all": "All permits",
+}
+KINDS = {"all": "Both kinds", **KIND_LABELS}
+SORTS = {"expires": Permit.expires_on, "holder": Person.full_name, "number": Permit.id}
+DUE_WITHIN = timedelta(days=30)
+
+
+@dataclass(frozen=True)
+class PermitFilter:
+    status: str = "current"
+    kind: str = "all"
+    text: str = ""
+    sort: str = "expires"
+    descending: bool = False
+
+
+@dataclass(frozen=True)
+class PermitRow:
+    id: int
+    kind: str
+    kind_label: str
+    holder: str
+    address: str
+    status: str
+    status_label: str
+    year: int
+    expires_on: date | None
+    list_update_due: date | None
+    appeal_by: date | None
+
+
+def _where(db: Database, f: PermitFilter, day: date) -> list[ColumnElement[Any]]:
+    conds: list[ColumnElement[Any]] = []
+    st = Permit.status
+    if f.status == "current":
+        # In force: issued for a year not ended, or stayed by an appeal.
+        conds.append(or_((st == "issued") & (Permit.expires_on >= day), st == "appeal_pending"))
+    elif f.status == "due":
+        conds += [st == "issued", Permit.expires_on <= day + DUE_WITHIN]
+    elif f.status == "expired":
+        conds += [st == "issued", Permit.expires_on < day]
+    elif f.status == "review":
+        conds.append(
+            or_(
+                st == "appeal_pending",
+                st.in_(("not_renewed", "revoked")) & (Permit.appeal_by >= day),
+            )
+        )
+    elif f.status == "applied":
+        conds.append(st == "applied")
+    elif f.status == "refused":
+        conds.append(st == "refused")
+    elif f.status == "ended":
+        conds.append(st.in_(("not_renewed", "revoked")))
+    if f.kind in KIND_LABELS:
+        conds.append(Permit.kind == f.kind)
+    text_ = v.searchable(f.text).strip()
+    number = v.case_number(text_)
+    if number is not None:  # a number alone is a permit number
+        conds.append(Permit.id == number)
+    elif text_:
+        terms: list[ColumnElement[bool]] = [Permit.search_text.like(f"%{text_.lower()}%")]
+        ids = fts_ids(db, "person", text_)
+        if ids is not None:
+            terms.append(Permit.holder_id.in_(ids))
+        conds.append(or_(*terms))
+    return conds
+
+
+def count_permits(db: Database, f: PermitFilter, day: date) -> int:
+    with db.read() as s, cancellable(s):
+        return (
+            s.scalar(
+                select(func.count())
+                .select_from(Permit)
+                .join(Person, Person.id == Permit.holder_id)
+                .where(*_where(db, f, day))
+            )
+            or 0
+        )
+
+
+def permits_page(
+    db: Database, f: PermitFilter, offset: int, limit: int, day: date
+) -> Page[PermitRow]:
+    key = SORTS.get(f.sort, Permit.expires_on)
+    order = [
+        key.is_(None),
+        key.desc() if f.descending else key,
+        Permit.id.desc() if f.descending else Permit.id,
+    ]
+    with db.read() as s, cancellable(s):
+        rows = s.execute(
+            select(
+                Permit.id,
+                Permit.kind,
+                Person.full_name,
+                Permit.address,
+                Permit.status,
+                Permit.year,
+                Permit.expires_on,
+                Permit.list_update_due,
+                Permit.appeal_by,
+                Permit.first_year,
+            )
+            .join(Person, Person.id == Permit.holder_id)
+            .where(*_where(db, f, day))
+            .order_by(*order)
+            .offset(offset)
+            .limit(limit)
+        ).all()
+    return Page(
+        offset,
+        tuple(
+            PermitRow(
+                pid,
+                kind,
+                KIND_LABELS.get(kind, kind),
+                holder or "",
+                address,
+                status,
+                status_text(status, first is not None and year > first),
+                year,
+                expires,
+                list_due,
+                appeal_by,
+            )
+            for pid, kind, holder, address, status, year, expires, list_due, appeal_by, first in rows
+        ),
+    )

@@ -1,0 +1,275 @@
+"""Chicken and animal fancier's permits as a module on the seam: due items, demo data, checks."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date, timedelta
+
+from sqlalchemy import Connection, or_, select, text
+
+from fieldops.db.engine import Database
+from fieldops.db.models import (
+    Permit,
+    PermitApplication,
+    PermitIssue,
+    PermitNotice,
+    PermitReview,
+    Person,
+)
+from fieldops.db.models.permit import APPEND_ONLY
+from fieldops.modules import Demo, DueItem, Module
+from fieldops.rules import Profile, format_day, permit_quote
+from fieldops.services.permits.history_words import EVENT_KINDS as HISTORY_WORDS
+from fieldops.services.permits.views import KIND_LABELS
+
+KEY = "permit"
+HORIZON = timedelta(days=30)  # how far ahead Today looks for expiries and reviews
+
+CATEGORIES = {
+    f"{KEY}.list_update_overdue": "Fancier's animal list overdue",
+    f"{KEY}.appeal_to_decide": "Appeal pending: to decide",
+    f"{KEY}.appeal_due": "Appeal window open",
+    f"{KEY}.notice_to_mail": "Decision made: notice to mail",
+    f"{KEY}.review_due": "Annual review due",
+    f"{KEY}.renewal_due": "Permit expired: renewal due",
+    f"{KEY}.expiring": "Permit expiring",
+    f"{KEY}.to_issue": "Applied: permit to issue",
+}
+
+
+@dataclass(frozen=True)
+class PermitDueItem(DueItem):
+    holder: str = ""
+    address: str = ""
+
+
+def due_items(db: Database, day: date, profile: Profile) -> tuple[PermitDueItem, ...]:
+    """What the permits need on ``day``: overdue animal lists, appeals to decide, appeal
+    windows open, notices to mail, reviews and renewals due, expiries, permits to issue."""
+    order = list(CATEGORIES)
+    items: list[PermitDueItem] = []
+
+    def add(
+        cat: str,
+        pid: int,
+        due: date,
+        words: str,
+        holder: str,
+        address: str,
+        kind: str,
+        overdue: bool = False,
+    ) -> None:
+        code = f"{KEY}.{cat}"
+        items.append(
+            PermitDueItem(
+                module=KEY,
+                kind="permit",
+                record_id=pid,
+                due=due,
+                category=code,
+                category_label=CATEGORIES[code],
+                text=f"{KIND_LABELS[kind]} #{pid}, {holder}, {address}: {words}",
+                overdue=overdue,
+                sort_key=(order.index(code), due.isoformat(), pid),
+                holder=holder,
+                address=address,
+            )
+        )
+
+    with db.read() as s:
+        reviewed = (
+            select(PermitReview.id)
+            .where(PermitReview.permit_id == Permit.id, PermitReview.year == Permit.year)
+            .exists()
+        )
+        pending = (
+            select(PermitApplication.id)
+            .where(
+                PermitApplication.permit_id == Permit.id,
+                PermitApplication.refused.is_(False),
+                PermitApplication.id.not_in(select(PermitIssue.application_id)),
+            )
+            .exists()
+        )
+        rows = s.execute(
+            select(
+                Permit.id,
+                Permit.kind,
+                Permit.status,
+                Permit.year,
+                Permit.expires_on,
+                Permit.list_update_due,
+                Permit.appeal_by,
+                Person.full_name,
+                Permit.address,
+                reviewed,
+                pending,
+            )
+            .join(Person, Person.id == Permit.holder_id)
+            .where(
+                or_(
+                    Permit.status.in_(("applied", "appeal_pending")),
+                    Permit.list_update_due < day,
+                    Permit.status.in_(("not_renewed", "revoked")) & Permit.appeal_by.is_(None),
+                    Permit.appeal_by >= day,
+                    (Permit.status == "issued") & (Permit.expires_on <= day + HORIZON),
+                )
+            )
+            .order_by(Permit.id)
+        ).all()
+        noticed = set(
+            s.scalars(
+                select(PermitReview.permit_id)
+                .join(PermitNotice, PermitNotice.review_id == PermitReview.id)
+                .where(PermitReview.renew.is_(False))
+            )
+        )
+    for pid, kind, status, year, expires, list_due, appeal_by, holder, address, rev, pend in rows:
+        h, ad = holder or "", address or ""
+        if list_due is not None and list_due < day and status in ("issued", "appeal_pending"):
+            add(
+                "list_update_overdue",
+                pid,
+                list_due,
+                f"the animal list was due by {format_day(list_due)}",
+                h,
+                ad,
+                kind,
+                overdue=True,
+            )
+        if status == "appeal_pending":
+            add(
+                "appeal_to_decide",
+                pid,
+                day,
+                "appealed; enforcement stayed until decided",
+                h,
+                ad,
+                kind,
+            )
+        elif status in ("not_renewed", "revoked"):
+            if appeal_by is not None and appeal_by >= day:
+                add(
+                    "appeal_due",
+                    pid,
+                    appeal_by,
+                    f"{status.replace('_', ' ')}; an appeal is due by {format_day(appeal_by)}",
+                    h,
+                    ad,
+                    kind,
+                )
+            elif appeal_by is None and kind == "fancier" and pid not in noticed:
+                add(
+                    "notice_to_mail",
+                    pid,
+                    day,
+                    f"{status.replace('_', ' ')}: mail the notice by certified mail",
+                    h,
+                    ad,
+                    kind,
+                )
+        elif status == "applied":
+            add(
+                "to_issue",
+                pid,
+                day,
+                f"applied for {year}; issue once the fees are paid",
+                h,
+                ad,
+                kind,
+            )
+        elif status == "issued" and expires is not None and expires <= day + HORIZON:
+            if kind == "fancier" and not rev:
+                add(
+                    "review_due",
+                    pid,
+                    expires,
+                    f"review the incidents of {year} before renewal (expires "
+                    f"{format_day(expires)})",
+                    h,
+                    ad,
+                    kind,
+                    overdue=expires < day,
+                )
+            elif pend:
+                continue  # renewed, to issue: the to-issue line is the application's
+            elif expires < day:
+                due_by = _due_by(kind, expires.year + 1, day, profile)
+                late = f"; late fee after {format_day(due_by)}" if due_by else ""
+                add(
+                    "renewal_due",
+                    pid,
+                    expires,
+                    f"expired {format_day(expires)}, not renewed{late}",
+                    h,
+                    ad,
+                    kind,
+                    overdue=True,
+                )
+            else:
+                add(
+                    "expiring",
+                    pid,
+                    expires,
+                    f"expires {format_day(expires)}: renewal due",
+                    h,
+                    ad,
+                    kind,
+                )
+    return tuple(sorted(items, key=lambda i: i.sort_key))
+
+
+def _due_by(kind: str, year: int, day: date, profile: Profile) -> date | None:
+    try:
+        return permit_quote(kind, year, day, profile, first=False).due_by
+    except ValueError:  # the day is not in or just before that year: no quote to give
+        return None
+
+
+def demo(d: Demo) -> str:
+    from fieldops.services.permits.demo import permits
+
+    return f"{permits(d)} permits"
+
+
+def checks(conn: Connection) -> list[str]:
+    """Permits written past the services, and summaries out of step with their rows."""
+    out: list[str] = []
+    n = conn.execute(
+        text(
+            "SELECT count(*) FROM permit p WHERE NOT EXISTS (SELECT 1 FROM audit_event e "
+            "WHERE e.entity = 'permit' AND e.entity_id = p.id "
+            "AND e.action IN ('permit_applied', 'permit_refused'))"
+        )
+    ).scalar_one()
+    if n:
+        out.append(f"{n} permit(s) have no audit trail of their application")
+    n = conn.execute(
+        text(
+            "SELECT count(*) FROM permit p WHERE p.status IN ('issued', 'appeal_pending') "
+            "AND NOT EXISTS (SELECT 1 FROM permit_issue i WHERE i.permit_id = p.id)"
+        )
+    ).scalar_one()
+    if n:
+        out.append(f"{n} permit(s) are marked issued but have no issue on record")
+    n = conn.execute(
+        text(
+            "SELECT count(*) FROM permit p WHERE p.status = 'appeal_pending' AND NOT EXISTS "
+            "(SELECT 1 FROM permit_appeal a WHERE a.permit_id = p.id)"
+        )
+    ).scalar_one()
+    if n:
+        out.append(f"{n} permit(s) read appeal pending but have no appeal on record")
+    return out
+
+
+MODULE = Module(
+    KEY,
+    "Permits",
+    due_items=due_items,
+    categories=CATEGORIES,
+    demo=demo,
+    checks=checks,
+    append_only=APPEND_ONLY,
+    event_kinds=HISTORY_WORDS,
+)
