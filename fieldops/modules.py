@@ -63,6 +63,7 @@ INSTALLED: tuple[str, ...] = (
     "fieldops.services.pound",
     "fieldops.services.quarantine.module",  # bite quarantines (58-527)
     "fieldops.services.vicious.module",  # vicious animals (58-524)
+    "fieldops.services.calls.module",  # field calls, complaints, citations (58-534)
     "fieldops.services.summary",  # the activity summary of every module's figures
 )
 """Where the installed modules are: ``package.file`` (its ``MODULE``) or ``package.file:NAME``.
