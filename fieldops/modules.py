@@ -28,6 +28,10 @@ one ``Module`` value naming what it contributes:
   module (a bite report), as ``Incident`` values another module's record may
   rest on by (module, kind, id) without reading the module's tables (a
   vicious-animal declaration's incidents).
+- ``places(session, person_ids, address)``: the module's records of any of these
+  people or at this address (``address_key`` of ``fieldops.rules.calls``), as
+  ``Incident`` values: what an officer reads before knocking (the calls module's
+  history by address and by owner).
 
 Adding a module is its new files plus one line in ``INSTALLED`` (and, for its
 screens, one line in ``ui.modules.INSTALLED`` naming a file whose ``OPENERS``
@@ -272,6 +276,8 @@ class Module:
     activity: Callable[[Any, date, date], Sequence[ActivitySection]] | None = None
     # (session, animal_id) -> the animal's incidents on record in the module.
     incidents: Callable[[Any, int], Sequence[Incident]] | None = None
+    # (session, person ids, address) -> its records of those people or at that address.
+    places: Callable[[Any, tuple[int, ...], str], Sequence[Incident]] | None = None
 
 
 _loaded: tuple[Module, ...] | None = None
@@ -400,6 +406,15 @@ def animal_incidents(session: Any, animal_id: int) -> tuple[Incident, ...]:
         if m.incidents is not None:
             out.extend(m.incidents(session, animal_id))
     return tuple(sorted(out, key=lambda i: (i.when, i.module, i.kind, i.record_id)))
+
+
+def place_records(session: Any, person_ids: tuple[int, ...], address: str) -> tuple[Incident, ...]:
+    """Every installed module's records of these people or at this address, newest first."""
+    out: list[Incident] = []
+    for m in installed_modules():
+        if m.places is not None:
+            out.extend(m.places(session, person_ids, address))
+    return tuple(sorted(out, key=lambda i: (i.when, i.module, i.record_id), reverse=True))
 
 
 def append_only_tables() -> tuple[str, ...]:

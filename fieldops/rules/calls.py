@@ -102,3 +102,10 @@ def kind_label(kind: str) -> str:
 def address_key(address: str) -> str:
     """An address as it is compared between records: case and spacing do not matter."""
     return " ".join((address or "").lower().replace(",", " ").replace(".", " ").split())
+
+
+def street_part(address: str) -> str:
+    """The house number and street of an address ("12 elm st" of "12 Elm St, Madison"),
+    lower case: what another record's free-text place is searched for."""
+    first = (address or "").split(",")[0]
+    return " ".join(first.lower().replace(".", " ").split())

@@ -143,8 +143,9 @@ def test_barking_complaint_notice_refused_then_accepted_petition(db, officer, ow
         db,
         officer,
         comp.id,
-        PetitionInput(**{**complete.__dict__, "referred_to": "police",
-                         "referred_on": complete.received_on}),
+        PetitionInput(
+            **{**complete.__dict__, "referred_to": "police", "referred_on": complete.received_on}
+        ),
     )
     accepted = v.complaints[0].petitions[1]
     assert (accepted.status, accepted.referred_to) == ("accepted", "police")
@@ -157,15 +158,21 @@ def test_repeat_offender_climbs_the_ladder_each_day_an_offence(db, officer, owne
     first = cite(
         db,
         officer,
-        CitationInput(owner.id, "58-531", (today - timedelta(days=30),), "Off. Lee",
-                      court_on=today - timedelta(days=3)),
+        CitationInput(
+            owner.id,
+            "58-531",
+            (today - timedelta(days=30),),
+            "Off. Lee",
+            court_on=today - timedelta(days=3),
+        ),
         profile,
     )
     later = cite(
         db,
         officer,
-        CitationInput(owner.id, "58-531", (today - timedelta(days=1), today - timedelta(days=2)),
-                      "Off. Lee"),
+        CitationInput(
+            owner.id, "58-531", (today - timedelta(days=1), today - timedelta(days=2)), "Off. Lee"
+        ),
         profile,
     )
     numbers = [c.offence_number for c in (*first, *later)]
@@ -174,13 +181,18 @@ def test_repeat_offender_climbs_the_ladder_each_day_an_offence(db, officer, owne
         penalty_for("58-531", n, profile).forfeiture for n in numbers
     ]
     with pytest.raises(ValidationError) as e:
-        cite(db, officer, CitationInput(owner.id, "58-531", (today - timedelta(days=1),), "X"),
-             profile)
+        cite(
+            db,
+            officer,
+            CitationInput(owner.id, "58-531", (today - timedelta(days=1),), "X"),
+            profile,
+        )
     assert "days" in e.value.by_field()
     if first[0].forfeiture:
         assert ("call.citation_unpaid", first[0].id) in _categories(db, profile)
-        update_citation(db, officer, first[0].id, first[0].version,
-                        court_on=first[0].court_on, paid_on=today)
+        update_citation(
+            db, officer, first[0].id, first[0].version, court_on=first[0].court_on, paid_on=today
+        )
     assert ("call.citation_unpaid", first[0].id) not in _categories(db, profile)
     other = cite(db, officer, CitationInput(owner.id, "58-529", (today,), "X"), profile)
     assert other[0].offence_number == 1  # counted per section

@@ -10,7 +10,7 @@ from sqlalchemy.orm import Session
 
 from fieldops.db.engine import Database
 from fieldops.db.models import CallCitation, CallDispatch, FieldCall, Person
-from fieldops.modules import Demo, DueItem, Module
+from fieldops.modules import Demo, DueItem, Incident, Module
 from fieldops.rules import Profile, format_day_short
 from fieldops.rules import calls as rules
 from fieldops.services.calls.history_words import EVENT_KINDS as HISTORY_WORDS
@@ -156,6 +156,12 @@ def checks(conn: Connection) -> list[str]:
     return out
 
 
+def places(session: Session, person_ids: tuple[int, ...], address: str) -> list[Incident]:
+    from fieldops.services.calls.places import places as call_places
+
+    return call_places(session, person_ids, address)
+
+
 def demo(d: Demo) -> str:
     from fieldops.services.calls.demo import fill
 
@@ -172,4 +178,5 @@ MODULE = Module(
     checks=checks,
     append_only=("call_petition",),
     event_kinds=HISTORY_WORDS,
+    places=places,
 )
