@@ -25,6 +25,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
 from ui.admin.page import AdministrationWidget
+from ui.calls.page import CallsWidget
 from ui.context import AppContext
 from ui.impounds.page import ImpoundsWidget
 from ui.people.page import PeopleAndAnimalsWidget
@@ -81,6 +82,7 @@ AREAS: tuple[Area, ...] = (
             "and deadlines."
         ),
     ),
+    Area("calls", "Calls", page=CallsWidget),
     Area("people", "People and animals", page=PeopleAndAnimalsWidget),
     Area(
         "reports",

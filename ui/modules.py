@@ -30,6 +30,7 @@ INSTALLED: tuple[str, ...] = (
     "ui.people.opening",  # the shared registry: people and animals
     "ui.quarantine.opening",  # bite quarantines: quarantines and bite reports
     "ui.vicious.opening",  # vicious animals: cases (58-524)
+    "ui.calls.opening",  # field calls: calls (58-534)
 )
 
 _loaded: dict[tuple[str, str], Opener] | None = None

@@ -30,17 +30,17 @@ def _now() -> datetime:
 
 
 def _call(owner, **kw) -> CallInput:
-    data = dict(
-        received_at=_now(),
-        received_how="phone",
-        kind="noise",
-        address="12 Elm St",
-        priority=2,
-        caller_name="Nora Neighbour",
-        caller_phone="555-0101",
-        owner_id=owner.id,
-        description="Barking all night.",
-    )
+    data = {
+        "received_at": _now(),
+        "received_how": "phone",
+        "kind": "noise",
+        "address": "12 Elm St",
+        "priority": 2,
+        "caller_name": "Nora Neighbour",
+        "caller_phone": "555-0101",
+        "owner_id": owner.id,
+        "description": "Barking all night.",
+    }
     data.update(kw)
     return CallInput(**data)
 

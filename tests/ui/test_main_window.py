@@ -18,6 +18,7 @@ AREA_TITLES = [
     "Impounds",
     "Quarantines",
     "Vicious animals",
+    "Calls",
     "People and animals",
     "Reports",
     "Administration",
@@ -73,7 +74,7 @@ def test_areas_not_built_yet_say_what_will_come(qtbot, sqlite_db, operator, erro
 def test_ctrl_digit_goes_to_an_area(qtbot, window):
     qtbot.keyClick(window, Qt.Key.Key_3, Qt.KeyboardModifier.ControlModifier)
     assert window.current_area() == "quarantines"
-    qtbot.keyClick(window, Qt.Key.Key_5, Qt.KeyboardModifier.ControlModifier)
+    qtbot.keyClick(window, Qt.Key.Key_6, Qt.KeyboardModifier.ControlModifier)
     assert window.current_area() == "people"
     assert window.current_page().search.hasFocus()
 

@@ -272,6 +272,9 @@ def test_no_mnemonic_is_used_twice_in_one_place(
         ("vicious ending", EndingDialog(sup, case)),
     ] + [(TITLES[kind], DispositionDialog(ctx, held, kind)) for kind in TITLES]
     dialogs += quarantine_dialogs(ctx, sqlite_db, rex, profile)
+    from calls_support import call_dialogs
+
+    dialogs += call_dialogs(ctx, sup, sqlite_db, supervisor, ana.id)
     for scope, dialog in dialogs:
         found += walk(dialog, scope)
         close(dialog)
