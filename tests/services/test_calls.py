@@ -218,3 +218,20 @@ def test_caution_flags_set_and_cleared_by_a_supervisor_shown_on_calls(
     assert get_call(db, c.id).flags == ()
     words = [h.sentence for h in record_history(db, "caution_flag", f.id, profile.timezone)]
     assert any("Dog moved away" in w for w in words) and any("Dog has attacked" in w for w in words)
+
+
+def test_a_form_time_in_the_same_minute_is_not_before_the_step_it_follows(db, officer, owner):
+    c = create_call(db, officer, _call(owner, received_at=datetime.now(UTC) - timedelta(seconds=1)))
+    minute = c.received_at.replace(second=0, microsecond=0)
+    v = dispatch(db, officer, c.id, c.version, officer.username, minute)  # the form's minute
+    v = log_complaint(db, officer, c.id, complainant="Nora", alleged="Barking")
+    comp = v.complaints[0]
+    v = record_notification(
+        db,
+        officer,
+        comp.id,
+        comp.version,
+        how="phone",
+        at=comp.logged_at.replace(second=0, microsecond=0),
+    )
+    assert v.complaints[0].notified_how == "phone"

@@ -108,7 +108,8 @@ def record_notification(
             raise StaleRecordError(
                 f"Complaint #{complaint_id} was changed by someone else: reopen the call."
             )
-        if moment < row.logged_at:
+        # Forms give the minute: a notice in the minute the complaint was logged is not before it.
+        if moment < row.logged_at.replace(second=0, microsecond=0):
             raise ValidationError(
                 {"notified_at": "The owner cannot be notified before the complaint was logged."}
             )

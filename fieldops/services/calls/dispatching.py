@@ -31,6 +31,12 @@ FIELDS = (
 )
 
 
+def _minute(t: datetime) -> datetime:
+    """The minute of an instant: forms give the minute, so a time in the same minute as an
+    earlier step (sent, arrived) is not before it."""
+    return t.replace(second=0, microsecond=0)
+
+
 def field_officers(db: Database) -> tuple[tuple[str, str], ...]:
     """(username, name) of every active account that may be sent to a call."""
     with db.read() as s:
@@ -70,7 +76,7 @@ def dispatch(
     with db.write() as s:
         call = load(s, call_id, lock=True, version=version)
         _check_officer(s, c, (officer or "").strip())
-        if v.instant(Collector(), "sent_at", sent, "") and sent < call.received_at:
+        if v.instant(Collector(), "sent_at", sent, "") and sent < _minute(call.received_at):
             c.add("sent_at", "The officer cannot be sent before the call came in.")
         c.raise_if_any()
         d = CallDispatch(
@@ -101,12 +107,12 @@ def _validate(c: Collector, d: CallDispatch, u: DispatchUpdate, at: datetime) ->
     if ok_arr and u.arrived_at is not None:
         if u.arrived_at > late:
             c.add("arrived_at", "Arrival cannot be in the future.")
-        elif u.arrived_at < d.sent_at:
+        elif u.arrived_at < _minute(d.sent_at):
             c.add("arrived_at", "Arrival cannot be before the officer was sent.")
     if ok_clr and u.cleared_at is not None:
         if u.cleared_at > late:
             c.add("cleared_at", "Clearance cannot be in the future.")
-        elif u.cleared_at < (u.arrived_at if ok_arr and u.arrived_at else d.sent_at):
+        elif u.cleared_at < _minute(u.arrived_at if ok_arr and u.arrived_at else d.sent_at):
             c.add("cleared_at", "Clearance cannot be before arrival.")
     if u.outcome is not None and u.outcome not in rules.OUTCOMES:
         c.add("outcome", "Choose an outcome from the list.")
