@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (
 
 from fieldops.modules import Incident
 from fieldops.permissions import Permission, permitted
+from fieldops.rules import calls as rules
 from fieldops.services.calls.dispatching import link_impoundment
 from fieldops.services.calls.places import address_history
 from fieldops.services.calls.records import get_call, open_recheck
@@ -132,7 +133,12 @@ class CallDialog(QDialog):
         b["cite"].setEnabled(v.owner_id is not None)
         b["caution"].setVisible(permitted(self.ctx.actor.role, Permission.OVERRIDES))
         self.ctx.tasks.run(
-            address_history, self.ctx.db, v.address, owner=self, on_done=self._show_history
+            address_history,
+            self.ctx.db,
+            v.address,
+            tuple(p for p in (v.owner_id,) if p is not None),
+            owner=self,
+            on_done=self._show_history,
         )
 
     def _details_html(self, v: CallView) -> str:
@@ -182,10 +188,10 @@ class CallDialog(QDialog):
                     if c.notified_at
                     else "<b>owner not yet notified</b>"
                 )
-                html += f"<p>From {e(c.complainant)}: {e(c.alleged)}; {notified}</p>"
+                html += f"<p>From {e(c.complainant)}: {e(c.alleged.rstrip('.'))}; {notified}</p>"
                 for p in c.petitions:
                     if p.status == "refused":
-                        html += f"<p>&nbsp;&nbsp;Petition of {day(p.received_on)} <b>refused</b>: lacks {e(', '.join(p.missing))}</p>"
+                        html += f"<p>&nbsp;&nbsp;Petition of {day(p.received_on)} <b>refused</b>: lacks {e('; '.join(rules.PETITION_PARTS.get(k, k) for k in p.missing))}</p>"
                     else:
                         html += (
                             f"<p>&nbsp;&nbsp;Petition of {day(p.received_on)} accepted, referred to "

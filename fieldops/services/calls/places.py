@@ -81,10 +81,14 @@ def people_at(session: Session, address: str) -> tuple[int, ...]:
     return tuple(pid for pid, a in rows if rules.street_part(a) == part)
 
 
-def address_history(db: Database, address: str) -> tuple[Incident, ...]:
-    """Every module's records at an address (and of the people living there), newest first."""
+def address_history(
+    db: Database, address: str, person_ids: tuple[int, ...] = ()
+) -> tuple[Incident, ...]:
+    """Every module's records at an address, of the people living there and of
+    ``person_ids`` (a call's owner), newest first."""
     with db.read() as s:
-        return place_records(s, people_at(s, address), address)
+        people = tuple(dict.fromkeys((*person_ids, *people_at(s, address))))
+        return place_records(s, people, address)
 
 
 def person_history(db: Database, person_id: int) -> tuple[Incident, ...]:
