@@ -176,12 +176,12 @@ def checks(conn: Connection) -> list[str]:
 def places(session: Any, person_ids: tuple[int, ...], address: str) -> list[Incident]:
     """Impoundments of these people's animals, or found at this address (the calls
     module's history by address and by owner), newest first."""
-    from sqlalchemy import func, or_
+    from sqlalchemy import ColumnElement, func, or_
 
     from fieldops.rules.calls import street_part
 
     part = street_part(address)
-    where = [Impoundment.owner_id.in_(person_ids)] if person_ids else []
+    where: list[ColumnElement[bool]] = [Impoundment.owner_id.in_(person_ids)] if person_ids else []
     if part:
         where.append(func.lower(Impoundment.found_place).contains(part, autoescape=True))
     if not where:

@@ -48,6 +48,7 @@ class CallActionDialog(RecordDialog):
     """A small form on one call; saving tells the call view (``saved``) and closes."""
 
     close_on_save = True
+    fields: FormFields
 
     def __init__(self, ctx: AppContext, call: CallView, title: str, parent: QWidget | None) -> None:
         super().__init__(ctx, f"{title}: call #{call.id}", parent)

@@ -232,19 +232,20 @@ class CallDialog(QDialog):
         self._open(act.OutcomeDialog(self.ctx, self.view, self.view.dispatches[-1], self))
 
     def _on_recheck_clicked(self) -> None:
-        from ui.calls.opening import open_call
-
         self.ctx.tasks.run(
             open_recheck,
             self.ctx.db,
             self.ctx.actor,
             self.view.id,
             owner=self,
-            on_done=lambda v: (
-                self.reload(),
-                open_call(self.ctx, v.id, self.parentWidget() or self),
-            ),
+            on_done=self._on_recheck_opened,
         )
+
+    def _on_recheck_opened(self, v: CallView) -> None:
+        from ui.calls.opening import open_call
+
+        self.reload()
+        open_call(self.ctx, v.id, self.parentWidget() or self)
 
     def open_intake(self) -> QDialog | None:
         """The pound's intake, filled with what the call knows; saved, it is linked back."""

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 
-from sqlalchemy import or_, select
+from sqlalchemy import ColumnElement, or_, select
 from sqlalchemy.orm import Session
 
 from fieldops.db.engine import Database
@@ -42,7 +42,7 @@ def flag_view(s: Session, f: CautionFlag) -> FlagView:
 def active_flags(s: Session, person_ids: Sequence[int], address: str = "") -> tuple[FlagView, ...]:
     """The cautions standing on any of these people or on the address, oldest first."""
     key = rules.address_key(address)
-    conds = []
+    conds: list[ColumnElement[bool]] = []
     if person_ids:
         conds.append(CautionFlag.person_id.in_(list(person_ids)))
     if key:

@@ -108,16 +108,17 @@ def due_items(db: Database, day: date, profile: Profile) -> tuple[DueItem, ...]:
             )
             .order_by(CallCitation.court_on, CallCitation.id)
         ):
+            court = cit.court_on or day  # the query asked for a court date
             items.append(
                 _item(
                     "citation_unpaid",
                     "citation",
                     cit.id,
-                    cit.court_on,
+                    court,
                     f"Citation #{cit.id}, {name}, {cit.section}: ${cit.forfeiture} unpaid, "
-                    f"court date {format_day_short(cit.court_on, day)}",
+                    f"court date {format_day_short(court, day)}",
                     True,
-                    cit.court_on,
+                    court,
                 )
             )
     return tuple(sorted(items, key=lambda i: i.sort_key))

@@ -6,7 +6,7 @@ module answers for its calls and citations."""
 
 from __future__ import annotations
 
-from sqlalchemy import func, or_, select
+from sqlalchemy import ColumnElement, func, or_, select
 from sqlalchemy.orm import Session
 
 from fieldops.db.engine import Database
@@ -20,7 +20,7 @@ def places(session: Session, person_ids: tuple[int, ...], address: str) -> list[
     """This module's part: calls at the address or about these people, and citations."""
     key = rules.address_key(address)
     part = rules.street_part(address)
-    where = []
+    where: list[ColumnElement[bool]] = []
     if person_ids:
         where += [FieldCall.owner_id.in_(person_ids), FieldCall.caller_id.in_(person_ids)]
     if key:
@@ -43,7 +43,9 @@ def places(session: Session, person_ids: tuple[int, ...], address: str) -> list[
                     f"Call #{c.id}: {rules.kind_label(c.kind)} ({state.lower()})",
                 )
             )
-    cwhere = [CallCitation.person_id.in_(person_ids)] if person_ids else []
+    cwhere: list[ColumnElement[bool]] = (
+        [CallCitation.person_id.in_(person_ids)] if person_ids else []
+    )
     if key:
         cwhere.append(CallCitation.address_key == key)
     if cwhere:

@@ -327,12 +327,12 @@ def demo(d: Demo) -> str:
 def places(session: Session, person_ids: tuple[int, ...], address: str) -> list[Incident]:
     """Bites by these people's animals, or at this address (the calls module's history
     by address and by owner), newest first; no victim's details."""
-    from sqlalchemy import func, or_
+    from sqlalchemy import ColumnElement, func, or_
 
     from fieldops.rules.calls import street_part
 
     part = street_part(address)
-    where = [BiteReport.owner_id.in_(person_ids)] if person_ids else []
+    where: list[ColumnElement[bool]] = [BiteReport.owner_id.in_(person_ids)] if person_ids else []
     if part:
         where.append(func.lower(BiteReport.place).contains(part, autoescape=True))
     if not where:

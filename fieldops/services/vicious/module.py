@@ -266,12 +266,12 @@ def _link_checks(conn: Connection) -> list[str]:
 def places(session: Session, person_ids: tuple[int, ...], address: str) -> list[Incident]:
     """Vicious-animal cases of these people's animals, or declared at this owner's
     address (the calls module's history by address and by owner), newest first."""
-    from sqlalchemy import func, or_
+    from sqlalchemy import ColumnElement, func, or_
 
     from fieldops.rules.calls import street_part
 
     part = street_part(address)
-    where = [ViciousCase.owner_id.in_(person_ids)] if person_ids else []
+    where: list[ColumnElement[bool]] = [ViciousCase.owner_id.in_(person_ids)] if person_ids else []
     if part:
         where.append(func.lower(ViciousDeclaration.owner_address).contains(part, autoescape=True))
     if not where:
