@@ -25,6 +25,19 @@ def open_call(ctx: AppContext, call_id: int, parent: QWidget) -> None:
     )
 
 
+def open_citation(ctx: AppContext, citation_id: int, parent: QWidget) -> None:
+    """A citation opens the call it was issued on (Today's "citation unpaid")."""
+    from fieldops.services.calls.citations import citation_call
+
+    def opened(call_id: int | None) -> None:
+        if call_id is None:
+            ctx.errors.tell(f"Citation #{citation_id} was issued without a call.", parent)
+        else:
+            open_call(ctx, call_id, parent)
+
+    ctx.tasks.run(citation_call, ctx.db, citation_id, owner=parent, on_done=opened)
+
+
 def new_call(ctx: AppContext, parent: QWidget, **_prefill: object) -> QDialog:
     from ui.calls.call_form import CallForm
 
@@ -39,5 +52,5 @@ def _show(dialog: QDialog) -> QDialog:
 
 
 # The module's records, for ui.modules.open_record (fieldops.services.calls.module.KEY).
-OPENERS = {("call", "call"): open_call}
+OPENERS = {("call", "call"): open_call, ("call", "citation"): open_citation}
 CREATORS = {("call", "call"): new_call}

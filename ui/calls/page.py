@@ -4,13 +4,19 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import replace
+from datetime import datetime
 
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
+from fieldops.db.engine import Database
+from fieldops.reports.calls_day import officer_day_pdf
+from fieldops.rules import Profile
 from fieldops.rules import calls as rules
+from fieldops.services.calls.day import officer_day
 from fieldops.services.calls.listing import PERIODS, SHOW, CallFilter
 from ui.calls import opening
 from ui.calls.list_model import CallTableModel
+from ui.common import documents as docs
 from ui.common.forms import combo
 from ui.common.list_page import ListPage
 from ui.common.style import paint_page_white
@@ -20,7 +26,15 @@ from ui.context import AppContext
 SEARCH_HINT = "Address, caller, owner, animal or call number"
 
 
-class CallsWidget(ListPage[CallTableModel]):
+def day_sheet(db: Database, officer: str, name: str, profile: Profile, at: datetime) -> bytes:
+    """The officer's day as a PDF (run off the GUI thread)."""
+    d = officer_day(db, officer, at.astimezone(profile.timezone).date(), profile)
+    return officer_day_pdf(
+        d, officer_name=name, jurisdiction=profile.name, tz=profile.timezone, printed_at=at
+    )
+
+
+class CallsWidget(docs.DocumentQuestions, ListPage[CallTableModel]):
     """The calls list; Enter or double-click opens a call. Ctrl+N takes a new call."""
 
     new_record_label = "&New call…"
@@ -47,6 +61,11 @@ class CallsWidget(ListPage[CallTableModel]):
         self.new_button = QPushButton("&New call…")
         self.new_button.setToolTip("Take a call (Ctrl+N)")
         self.open_button = QPushButton("Op&en")
+        self.day_button = QPushButton("Officer's da&y")
+        self.day_button.setToolTip(
+            "My open calls, calls not yet dispatched, follow-ups and "
+            "what else is due, as a PDF to print"
+        )
         self._lay_out()
         self._connect()
         self.apply_filters()
@@ -69,6 +88,7 @@ class CallsWidget(ListPage[CallTableModel]):
         top.addSpacing(12)
         top.addWidget(self.new_button)
         top.addWidget(self.open_button)
+        top.addWidget(self.day_button)
         layout = QVBoxLayout(self)
         layout.addWidget(heading)
         layout.addLayout(top)
@@ -81,6 +101,7 @@ class CallsWidget(ListPage[CallTableModel]):
             self.view,
             self.new_button,
             self.open_button,
+            self.day_button,
         ]
         for a, b in itertools.pairwise(chain):
             QWidget.setTabOrder(a, b)
@@ -96,10 +117,29 @@ class CallsWidget(ListPage[CallTableModel]):
         self.view.opened.connect(self._on_view_opened)
         self.new_button.clicked.connect(self.new_record)
         self.open_button.clicked.connect(self._on_open_button_clicked)
+        self.day_button.clicked.connect(self.print_day)
         self.ctx.bus.changed.connect(self._on_bus_changed)
 
     def new_record(self) -> None:
         opening.new_call(self.ctx, self)
+
+    def print_day(self) -> None:
+        """The officer's day as a PDF, opened in the viewer to print."""
+        a = self.ctx.actor
+        self.ctx.tasks.run(
+            day_sheet,
+            self.ctx.db,
+            a.username,
+            a.full_name or a.username,
+            self.ctx.profile,
+            self.ctx.now(),
+            owner=self,
+            on_done=self._on_day_sheet_ready,
+        )
+
+    def _on_day_sheet_ready(self, pdf: bytes) -> None:
+        path = docs.viewing_copy(pdf, "officers-day.pdf", self.ctx.db.folder)
+        self.open_in_viewer(str(path))
 
     def current_filter(self) -> CallFilter:
         return replace(

@@ -241,3 +241,13 @@ def citations_of(db: Database, person_id: int) -> tuple[CitationView, ...]:
             .order_by(CallCitation.offence_on.desc(), CallCitation.id.desc())
         )
         return tuple(citation_view(s, r) for r in rows)
+
+
+def citation_call(db: Database, citation_id: int) -> int | None:
+    """The call a citation was issued on (None: issued on its own); NotFoundError if none."""
+    with db.read() as s:
+        require_row_id(CallCitation, citation_id)
+        row = s.get(CallCitation, citation_id)
+        if row is None:
+            raise NotFoundError(f"There is no citation #{citation_id}.")
+        return row.call_id

@@ -163,3 +163,33 @@ def test_a_repeat_offenders_citations_climb_the_ladder(qtbot, ctx, host, ana, wa
     assert any("citation" in q.lower() for q in ctx.errors.questions)
     wait_idle()
     view.close()
+
+
+def test_the_officers_day_prints_and_today_opens_a_citations_call(qtbot, ctx, host, ana, wait_idle):
+    import io
+
+    from pypdf import PdfReader
+
+    from ui import modules as ui_modules
+
+    c = complained_call(ctx.db, ctx.actor, ana.id)  # dispatched to me, no outcome
+    page = CallsWidget(ctx)
+    qtbot.addWidget(page)
+    opened: list[str] = []
+    page.open_in_viewer = opened.append  # type: ignore[method-assign]
+    _click(qtbot, page.day_button)
+    qtbot.waitUntil(lambda: bool(opened), timeout=10_000)
+    with open(opened[0], "rb") as f:
+        text = " ".join(p.extract_text() for p in PdfReader(io.BytesIO(f.read())).pages)
+    assert "Open calls assigned to me (1)" in text and "12 Elm St" in text
+    from fieldops.services.calls.citations import CitationInput, cite
+
+    day = ctx.now().date()
+    t = cite(
+        ctx.db, ctx.actor, CitationInput(ana.id, "58-531", (day,), "X", call_id=c.id), ctx.profile
+    )[0]
+    assert ui_modules.open_record(ctx, "call", "citation", t.id, host)
+    view = _shown(qtbot, "CallDialog")
+    assert view.call_id() == c.id
+    wait_idle()
+    view.close()
