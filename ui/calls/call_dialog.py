@@ -3,6 +3,8 @@ complaints and petitions, citations, and every record at the address."""
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QDialog,
@@ -16,6 +18,8 @@ from PySide6.QtWidgets import (
 
 from fieldops.modules import Incident
 from fieldops.permissions import Permission, permitted
+from fieldops.reports.calls import citation_pdf, complaint_notice_pdf, petition_pdf
+from fieldops.rules import Profile
 from fieldops.rules import calls as rules
 from fieldops.services.calls.dispatching import link_impoundment
 from fieldops.services.calls.places import address_history
@@ -23,11 +27,24 @@ from fieldops.services.calls.records import get_call, open_recheck
 from fieldops.services.calls.views import CallView
 from ui import modules as ui_modules
 from ui.calls import action_dialogs as act
+from ui.common import documents as docs
 from ui.common.text import day, escape_html, when
 from ui.context import AppContext
 
 
-class CallDialog(QDialog):
+def _document(kind: str, v: CallView, profile: Profile, at: datetime) -> bytes:
+    """One of the call's documents as a PDF (run off the GUI thread)."""
+    j, tz = profile.name, profile.timezone
+    if kind == "citation":
+        return citation_pdf(v.citations[-1], jurisdiction=j, tz=tz, printed_at=at)
+    if kind == "notice":
+        return complaint_notice_pdf(v, v.complaints[-1], jurisdiction=j, tz=tz, printed_at=at)
+    petitions = v.complaints[-1].petitions if v.complaints else ()
+    last = petitions[-1] if petitions else None
+    return petition_pdf(v, last, jurisdiction=j, tz=tz, printed_at=at)
+
+
+class CallDialog(docs.DocumentQuestions, QDialog):
     """One call; the buttons are what the officer does next."""
 
     def __init__(self, ctx: AppContext, view: CallView, parent: QWidget | None = None) -> None:
@@ -64,6 +81,9 @@ class CallDialog(QDialog):
             ("petition", "&Petition…"),
             ("cite", "Ci&te…"),
             ("caution", "C&aution…"),
+            ("notice_pdf", "Notice to o&wner"),
+            ("petition_pdf", "Petition &sheet"),
+            ("citation_pdf", "Citation sh&eet"),
             ("close", "&Close"),
         ):
             b[key] = QPushButton(text)
@@ -104,6 +124,8 @@ class CallDialog(QDialog):
         b["cite"].clicked.connect(lambda: self._open(act.CitationDialog(ctx, self.view, self)))
         b["caution"].clicked.connect(lambda: self._open(act.CautionDialog(ctx, self.view, self)))
         b["close"].clicked.connect(self.reject)
+        for kind in ("notice", "petition", "citation"):
+            b[f"{kind}_pdf"].clicked.connect(lambda _=False, k=kind: self.show_document(k))
         self.show_view(view)
 
     def call_id(self) -> int:
@@ -131,6 +153,9 @@ class CallDialog(QDialog):
         b["notice"].setEnabled(any(c.notified_at is None for c in v.complaints[-1:]))
         b["petition"].setEnabled(bool(v.complaints) and v.complaints[-1].notified_at is not None)
         b["cite"].setEnabled(v.owner_id is not None)
+        b["notice_pdf"].setEnabled(bool(v.complaints))
+        b["petition_pdf"].setEnabled(bool(v.complaints))
+        b["citation_pdf"].setEnabled(bool(v.citations))
         b["caution"].setVisible(permitted(self.ctx.actor.role, Permission.OVERRIDES))
         self.ctx.tasks.run(
             address_history,
@@ -239,6 +264,20 @@ class CallDialog(QDialog):
             self.view.id,
             owner=self,
             on_done=self._on_recheck_opened,
+        )
+
+    def show_document(self, kind: str) -> None:
+        """The notice, the petition (as received, or blank) or the latest citation, to print."""
+        self.ctx.tasks.run(
+            _document,
+            kind,
+            self.view,
+            self.ctx.profile,
+            self.ctx.now(),
+            owner=self,
+            on_done=lambda pdf: self.open_in_viewer(
+                str(docs.viewing_copy(pdf, f"call-{self.view.id}-{kind}.pdf", self.ctx.db.folder))
+            ),
         )
 
     def _on_recheck_opened(self, v: CallView) -> None:

@@ -162,6 +162,12 @@ def test_a_repeat_offenders_citations_climb_the_ladder(qtbot, ctx, host, ana, wa
     ]
     assert any("citation" in q.lower() for q in ctx.errors.questions)
     wait_idle()
+    opened: list[str] = []
+    view.open_in_viewer = opened.append  # type: ignore[method-assign]
+    _click(qtbot, view.buttons["citation_pdf"])
+    _click(qtbot, view.buttons["notice_pdf"])
+    qtbot.waitUntil(lambda: len(opened) == 2, timeout=10_000)
+    assert [p.endswith(("citation.pdf", "notice.pdf")) for p in opened] == [True, True]
     view.close()
 
 
