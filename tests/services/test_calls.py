@@ -235,3 +235,13 @@ def test_a_form_time_in_the_same_minute_is_not_before_the_step_it_follows(db, of
         at=comp.logged_at.replace(second=0, microsecond=0),
     )
     assert v.complaints[0].notified_how == "phone"
+
+
+def test_check_reports_a_call_whose_state_its_dispatches_do_not_support(db, officer, owner):
+    c = create_call(db, officer, _call(owner))
+    dispatch(db, officer, c.id, c.version, officer.username)
+    with db.write() as s:
+        s.execute(text("UPDATE field_call SET status = 'closed'"))
+    with db.read() as s:
+        problems = checks(s.connection())
+    assert any(f"#{c.id}" in p and "state" in p for p in problems)

@@ -5,7 +5,15 @@ from __future__ import annotations
 
 from datetime import date
 
-from PySide6.QtWidgets import QCheckBox, QComboBox, QDateEdit, QLineEdit, QPlainTextEdit, QWidget
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDateEdit,
+    QLabel,
+    QLineEdit,
+    QPlainTextEdit,
+    QWidget,
+)
 
 from fieldops.rules import calls as rules
 from fieldops.services.calls.citations import CitationInput, cite
@@ -25,8 +33,11 @@ from fieldops.services.calls.flags import set_flag
 from fieldops.services.calls.views import CallView, ComplaintView, DispatchView
 from ui.common.forms import FormFields, RecordDialog, combo, form_layout
 from ui.common.inputs import LocalDateTimeEdit, OptionalDateTimeEdit
+from ui.common.text import escape_html
 from ui.common.widgets import OptionalDateEdit, date_of, set_date
 from ui.context import AppContext
+
+CAUTION_STYLE = "background:#fde8e8; color:#a4161a; font-weight:bold; padding:6px;"
 
 
 def _text_box(height: int = 60) -> QPlainTextEdit:
@@ -53,6 +64,13 @@ class CallActionDialog(RecordDialog):
     def __init__(self, ctx: AppContext, call: CallView, title: str, parent: QWidget | None) -> None:
         super().__init__(ctx, f"{title}: call #{call.id}", parent)
         self.call = call
+        # Officer safety: every caution on the address or the people, on every form.
+        self.caution = QLabel("<br>".join(escape_html(f.words()) for f in call.flags))
+        self.caution.setObjectName("CautionBanner")
+        self.caution.setWordWrap(True)
+        self.caution.setStyleSheet(CAUTION_STYLE)
+        self.caution.setVisible(bool(call.flags))
+        self.body.addWidget(self.caution)
         self.form = form_layout()
         self.fields = FormFields(self.form)
         self.body.addLayout(self.form)

@@ -59,9 +59,7 @@ class CallDialog(docs.DocumentQuestions, QDialog):
         self.caution = QLabel()
         self.caution.setObjectName("CautionBanner")
         self.caution.setWordWrap(True)
-        self.caution.setStyleSheet(
-            "background:#fde8e8; color:#a4161a; font-weight:bold; padding:6px;"
-        )
+        self.caution.setStyleSheet(act.CAUTION_STYLE)
         self.details = QLabel()
         self.details.setWordWrap(True)
         self.details.setTextFormat(Qt.TextFormat.RichText)

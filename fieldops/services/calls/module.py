@@ -139,14 +139,11 @@ def checks(conn: Connection) -> list[str]:
         out.append(f"{n} call(s) have no audit trail of being received")
     stale = []
     with Session(bind=conn) as s:
+        last: dict[int, CallDispatch] = {}  # each call's latest dispatch, in one pass
+        for d in s.scalars(select(CallDispatch).order_by(CallDispatch.sent_at, CallDispatch.id)):
+            last[d.call_id] = d
         for c in s.scalars(select(FieldCall)):
-            last = s.scalar(
-                select(CallDispatch)
-                .where(CallDispatch.call_id == c.id)
-                .order_by(CallDispatch.sent_at.desc(), CallDispatch.id.desc())
-                .limit(1)
-            )
-            want = state_of(last)
+            want = state_of(last.get(c.id))
             if any(getattr(c, k) != val for k, val in want.items()):
                 stale.append(c.id)
     if stale:

@@ -136,13 +136,18 @@ def test_a_barking_complaint_through_notice_and_a_refused_then_accepted_petition
 
 
 def test_a_repeat_offenders_citations_climb_the_ladder(qtbot, ctx, host, ana, wait_idle):
-    c = complained_call(ctx.db, ctx.actor, ana.id)
+    from fieldops.services.calls.flags import set_flag
+    from fieldops.services.calls.records import get_call as reread
+
+    set_flag(ctx.db, ctx.actor, reason="Threatened an officer", person_id=ana.id)
+    c = reread(ctx.db, complained_call(ctx.db, ctx.actor, ana.id).id)
     view = CallDialog(ctx, c, host)
     qtbot.addWidget(view)
     view.show()
     for n, days in ((1, 1), (2, 2)):
         _click(qtbot, view.buttons["cite"])
         cit = _shown(qtbot, "CitationDialog")
+        assert cit.caution.isVisibleTo(cit) and "Threatened" in cit.caution.text()
         today = ctx.now().astimezone(ctx.timezone).date()
         from datetime import timedelta
 
