@@ -34,11 +34,25 @@ def complained_call(db, actor, owner_id: int):
 
 def call_dialogs(ctx, sup, db, supervisor, owner_id: int) -> list:
     """Every calls dialog, for the mnemonic walk (``sup`` a supervisor's context)."""
+    from datetime import date
+
+    from fieldops.rules import Profile
+    from fieldops.services.calls.citations import CitationInput, cite
+    from fieldops.services.calls.flags import set_flag
+    from fieldops.services.calls.records import get_call
     from ui.calls import action_dialogs as act
     from ui.calls.call_dialog import CallDialog
     from ui.calls.call_form import CallForm
 
+    set_flag(db, supervisor, reason="Dog has attacked", address="12 Elm St")
     v = complained_call(db, supervisor, owner_id)
+    cite(
+        db,
+        supervisor,
+        CitationInput(owner_id, "58-531", (date.today(),), "X", call_id=v.id),
+        Profile.default(),
+    )
+    v = get_call(db, v.id)
     return [
         ("call form", CallForm(ctx)),
         ("call view, supervisor", CallDialog(sup, v)),
@@ -49,4 +63,6 @@ def call_dialogs(ctx, sup, db, supervisor, owner_id: int) -> list:
         ("call petition", act.PetitionDialog(ctx, v, v.complaints[-1])),
         ("call citation", act.CitationDialog(ctx, v)),
         ("call caution", act.CautionDialog(sup, v)),
+        ("call clear caution", act.ClearCautionDialog(sup, v)),
+        ("call court or paid", act.CitationUpdateDialog(ctx, v)),
     ]

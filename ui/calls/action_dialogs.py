@@ -16,7 +16,7 @@ from PySide6.QtWidgets import (
 )
 
 from fieldops.rules import calls as rules
-from fieldops.services.calls.citations import CitationInput, cite
+from fieldops.services.calls.citations import CitationInput, cite, update_citation
 from fieldops.services.calls.complaints import (
     PetitionInput,
     file_petition,
@@ -29,8 +29,8 @@ from fieldops.services.calls.dispatching import (
     field_officers,
     update_dispatch,
 )
-from fieldops.services.calls.flags import set_flag
-from fieldops.services.calls.views import CallView, ComplaintView, DispatchView
+from fieldops.services.calls.flags import clear_flag, set_flag
+from fieldops.services.calls.views import CallView, CitationView, ComplaintView, DispatchView
 from ui.common.forms import FormFields, RecordDialog, combo, form_layout
 from ui.common.inputs import LocalDateTimeEdit, OptionalDateTimeEdit
 from ui.common.text import escape_html
@@ -351,4 +351,72 @@ class CautionDialog(CallActionDialog):
             reason=self.reason.toPlainText(),
             person_id=self.call.owner_id if owner else None,
             address="" if owner else self.address.text(),
+        )
+
+
+class ClearCautionDialog(CallActionDialog):
+    """A supervisor clears one of the cautions on the call, saying why."""
+
+    def __init__(self, ctx: AppContext, call: CallView, parent: QWidget | None = None) -> None:
+        super().__init__(ctx, call, "Clear a caution", parent)
+        self.setObjectName("ClearCautionDialog")
+        self.save_button.setText("C&lear caution")
+        self.flag = self.fields.add(
+            "flag", "Ca&ution:", combo({f.id: f.words() for f in call.flags})
+        )
+        self.reason = self.fields.add("clear_reason", "&Reason:", _text_box())
+
+    def save(self) -> None:
+        flag = next(f for f in self.call.flags if f.id == self.flag.currentData())
+        self.save_with(
+            clear_flag,
+            self.ctx.db,
+            self.ctx.actor,
+            flag.id,
+            flag.version,
+            self.reason.toPlainText(),
+        )
+
+
+class CitationUpdateDialog(CallActionDialog):
+    """The court date of a citation, and the day its forfeiture was paid."""
+
+    def __init__(self, ctx: AppContext, call: CallView, parent: QWidget | None = None) -> None:
+        super().__init__(ctx, call, "Court date or payment", parent)
+        self.setObjectName("CitationUpdateDialog")
+        self.citation = self.fields.add(
+            "citation",
+            "C&itation:",
+            combo(
+                {
+                    t.id: f"#{t.id} {t.person}, {t.section}, offence {t.offence_number}"
+                    for t in call.citations
+                }
+            ),
+        )
+        self.court_on = OptionalDateEdit("&No court date")
+        self.fields.add("court_on", "Co&urt date:", self.court_on)
+        self.paid_on = OptionalDateEdit("Not &paid")
+        self.fields.add("paid_on", "Pai&d on:", self.paid_on)
+        self.citation.currentIndexChanged.connect(self._on_citation_changed)
+        self._on_citation_changed()
+
+    def _chosen(self) -> CitationView:
+        return next(t for t in self.call.citations if t.id == self.citation.currentData())
+
+    def _on_citation_changed(self, *_args: object) -> None:
+        t = self._chosen()
+        self.court_on.set_value(t.court_on)
+        self.paid_on.set_value(t.paid_on)
+
+    def save(self) -> None:
+        t = self._chosen()
+        self.save_with(
+            update_citation,
+            self.ctx.db,
+            self.ctx.actor,
+            t.id,
+            t.version,
+            court_on=self.court_on.value(),
+            paid_on=self.paid_on.value(),
         )

@@ -82,6 +82,8 @@ class CallDialog(docs.DocumentQuestions, QDialog):
             ("notice_pdf", "Notice to o&wner"),
             ("petition_pdf", "Petition &sheet"),
             ("citation_pdf", "Citation sh&eet"),
+            ("court", "Co&urt or paid…"),
+            ("clear_caution", "C&lear caution…"),
             ("close", "&Close"),
         ):
             b[key] = QPushButton(text)
@@ -122,6 +124,12 @@ class CallDialog(docs.DocumentQuestions, QDialog):
         b["cite"].clicked.connect(lambda: self._open(act.CitationDialog(ctx, self.view, self)))
         b["caution"].clicked.connect(lambda: self._open(act.CautionDialog(ctx, self.view, self)))
         b["close"].clicked.connect(self.reject)
+        b["court"].clicked.connect(
+            lambda: self._open(act.CitationUpdateDialog(ctx, self.view, self))
+        )
+        b["clear_caution"].clicked.connect(
+            lambda: self._open(act.ClearCautionDialog(ctx, self.view, self))
+        )
         for kind in ("notice", "petition", "citation"):
             b[f"{kind}_pdf"].clicked.connect(lambda _=False, k=kind: self.show_document(k))
         self.show_view(view)
@@ -154,7 +162,11 @@ class CallDialog(docs.DocumentQuestions, QDialog):
         b["notice_pdf"].setEnabled(bool(v.complaints))
         b["petition_pdf"].setEnabled(bool(v.complaints))
         b["citation_pdf"].setEnabled(bool(v.citations))
-        b["caution"].setVisible(permitted(self.ctx.actor.role, Permission.OVERRIDES))
+        supervisor = permitted(self.ctx.actor.role, Permission.OVERRIDES)
+        b["caution"].setVisible(supervisor)
+        b["clear_caution"].setVisible(supervisor)
+        b["clear_caution"].setEnabled(bool(v.flags))
+        b["court"].setEnabled(bool(v.citations))
         self.ctx.tasks.run(
             address_history,
             self.ctx.db,
@@ -279,10 +291,8 @@ class CallDialog(docs.DocumentQuestions, QDialog):
         )
 
     def _on_recheck_opened(self, v: CallView) -> None:
-        from ui.calls.opening import open_call
-
         self.reload()
-        open_call(self.ctx, v.id, self.parentWidget() or self)
+        ui_modules.open_record(self.ctx, "call", "call", v.id, self.parentWidget() or self)
 
     def open_intake(self) -> QDialog | None:
         """The pound's intake, filled with what the call knows; saved, it is linked back."""

@@ -167,6 +167,17 @@ def test_a_repeat_offenders_citations_climb_the_ladder(qtbot, ctx, host, ana, wa
     ]
     assert any("citation" in q.lower() for q in ctx.errors.questions)
     wait_idle()
+    _click(qtbot, view.buttons["court"])
+    upd = _shown(qtbot, "CitationUpdateDialog")
+    upd.paid_on.set_value(ctx.now().astimezone(ctx.timezone).date())
+    _click(qtbot, upd.save_button)
+    qtbot.waitUntil(lambda: view.view.citations[0].paid_on is not None, timeout=10_000)
+    _click(qtbot, view.buttons["clear_caution"])
+    clr = _shown(qtbot, "ClearCautionDialog")
+    clr.reason.setPlainText("Resident moved away")
+    _click(qtbot, clr.save_button)
+    qtbot.waitUntil(lambda: view.view.flags == (), timeout=10_000)
+    assert not view.caution.isVisibleTo(view)
     opened: list[str] = []
     view.open_in_viewer = opened.append  # type: ignore[method-assign]
     _click(qtbot, view.buttons["citation_pdf"])

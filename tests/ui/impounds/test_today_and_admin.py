@@ -80,9 +80,10 @@ def test_nothing_due(qtbot, ctx, wait_idle):
     page = TodayWidget(ctx)
     qtbot.addWidget(page)
     wait_idle()
-    # Issues 9 and 10: the quarantine and vicious-animal modules list due items too.
+    # Issues 9, 10 and 16: the quarantine, vicious-animal and calls modules list due items too.
     assert page.summary.text() == (
-        "Nothing is due at the pound or the bite quarantines or the vicious animals today."
+        "Nothing is due at the pound or the bite quarantines or the vicious animals "
+        "or the field calls today."
     )
     assert not page.open_button.isEnabled()
 
