@@ -10,6 +10,8 @@ from PySide6.QtWidgets import (
     QDialog,
     QGridLayout,
     QLabel,
+    QListWidget,
+    QListWidgetItem,
     QPushButton,
     QScrollArea,
     QVBoxLayout,
@@ -63,10 +65,12 @@ class CallDialog(docs.DocumentQuestions, QDialog):
         self.details = QLabel()
         self.details.setWordWrap(True)
         self.details.setTextFormat(Qt.TextFormat.RichText)
-        self.history = QLabel("Reading the records at this address…")
-        self.history.setWordWrap(True)
-        self.history.setTextFormat(Qt.TextFormat.RichText)
+        # Every record at the address or of the owner, newest first; Enter or a double
+        # click opens it in its own module.
+        self.history = QListWidget()
         self.history.setObjectName("AddressHistory")
+        self.history.setMinimumHeight(160)
+        self.history.itemActivated.connect(self._on_history_item_activated)
         self.child: QDialog | None = None
         b = {}
         for key, text in (
@@ -244,14 +248,24 @@ class CallDialog(docs.DocumentQuestions, QDialog):
         return html
 
     def _show_history(self, records: tuple[Incident, ...]) -> None:
-        self.history_records = records
-        lines = [
-            f"{when(self.ctx, r.when)}: {escape_html(r.summary)}"
-            + (f" — {escape_html(r.place)}" if r.place else "")
-            for r in records
-            if not (r.module == "call" and r.kind == "call" and r.record_id == self.view.id)
-        ]
-        self.history.setText("<br>".join(lines) or "Nothing else on record here.")
+        self.history.clear()
+        for r in records:
+            if r.module == "call" and r.kind == "call" and r.record_id == self.view.id:
+                continue
+            text = f"{when(self.ctx, r.when)}: {r.summary}" + (f" — {r.place}" if r.place else "")
+            item = QListWidgetItem(text)
+            item.setData(Qt.ItemDataRole.UserRole, (r.module, r.kind, r.record_id))
+            self.history.addItem(item)
+        if not self.history.count():
+            self.history.addItem("Nothing else on record here.")
+
+    def history_texts(self) -> list[str]:
+        return [self.history.item(i).text() for i in range(self.history.count())]
+
+    def _on_history_item_activated(self, item: QListWidgetItem) -> None:
+        key = item.data(Qt.ItemDataRole.UserRole)
+        if key:
+            ui_modules.open_record(self.ctx, key[0], key[1], key[2], self)
 
     # -- actions -----------------------------------------------------------
 

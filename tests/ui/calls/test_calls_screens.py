@@ -81,7 +81,13 @@ def test_a_call_from_the_phone_to_dispatch_to_the_impoundment_opened_from_it(
     _click(qtbot, intake.save_button)
     qtbot.waitUntil(lambda: view.view.dispatches[-1].impoundment_id is not None, timeout=10_000)
     wait_idle()
-    assert "Impounded" in view.history.text()  # the pound's record, in the address history
+    # The pound's record, in the address history, opens in the pound's own window.
+    _shown(qtbot, "ImpoundmentDialog").close()  # the intake opened its record when saved
+    rows = [i for i in range(view.history.count()) if "Impounded" in view.history.item(i).text()]
+    assert rows
+    view.history.itemActivated.emit(view.history.item(rows[0]))
+    _shown(qtbot, "ImpoundmentDialog")
+    wait_idle()
     for w in QApplication.topLevelWidgets():
         if w.objectName() in ("ImpoundmentDialog", "CallDialog"):
             w.close()
