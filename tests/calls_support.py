@@ -55,6 +55,7 @@ def call_dialogs(ctx, sup, db, supervisor, owner_id: int) -> list:
     v = get_call(db, v.id)
     return [
         ("call form", CallForm(ctx)),
+        ("call form, correcting", CallForm(ctx, None, v)),
         ("call view, supervisor", CallDialog(sup, v)),
         ("call dispatch", act.DispatchDialog(ctx, v)),
         ("call outcome", act.OutcomeDialog(ctx, v, v.dispatches[-1])),

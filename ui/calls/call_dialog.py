@@ -88,6 +88,7 @@ class CallDialog(docs.DocumentQuestions, QDialog):
             ("citation_pdf", "Citation sh&eet"),
             ("court", "Co&urt or paid…"),
             ("clear_caution", "C&lear caution…"),
+            ("revise", "&Revise call…"),
             ("close", "&Close"),
         ):
             b[key] = QPushButton(text)
@@ -128,6 +129,7 @@ class CallDialog(docs.DocumentQuestions, QDialog):
         b["cite"].clicked.connect(lambda: self._open(act.CitationDialog(ctx, self.view, self)))
         b["caution"].clicked.connect(lambda: self._open(act.CautionDialog(ctx, self.view, self)))
         b["close"].clicked.connect(self.reject)
+        b["revise"].clicked.connect(self._on_revise_clicked)
         b["court"].clicked.connect(
             lambda: self._open(act.CitationUpdateDialog(ctx, self.view, self))
         )
@@ -276,6 +278,11 @@ class CallDialog(docs.DocumentQuestions, QDialog):
 
     def reload(self, *_args: object) -> None:
         self.ctx.tasks.run(get_call, self.ctx.db, self.view.id, owner=self, on_done=self.show_view)
+
+    def _on_revise_clicked(self) -> None:
+        from ui.calls.call_form import CallForm
+
+        self._open(CallForm(self.ctx, self, self.view))
 
     def _on_outcome_clicked(self) -> None:
         self._open(act.OutcomeDialog(self.ctx, self.view, self.view.dispatches[-1], self))

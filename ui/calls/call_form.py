@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from PySide6.QtWidgets import QCheckBox, QLineEdit, QPlainTextEdit, QWidget
 
 from fieldops.rules import calls as rules
-from fieldops.services.calls.records import CallInput, create_call
+from fieldops.services.calls.records import CallInput, create_call, update_call
 from fieldops.services.calls.views import CallView
 from ui.common.forms import FormFields, RecordDialog, combo, form_layout
 from ui.common.inputs import LocalDateTimeEdit, PersonField
@@ -24,8 +26,11 @@ class CallForm(RecordDialog):
 
     close_on_save = True
 
-    def __init__(self, ctx: AppContext, parent: QWidget | None = None) -> None:
-        super().__init__(ctx, "New call", parent)
+    def __init__(
+        self, ctx: AppContext, parent: QWidget | None = None, view: CallView | None = None
+    ) -> None:
+        super().__init__(ctx, "New call" if view is None else f"Call #{view.id}", parent)
+        self.editing = view
         self.setObjectName("CallForm")
         self.save_button.setText("&Save call")
         form = form_layout()
@@ -53,6 +58,31 @@ class CallForm(RecordDialog):
         self.animal_description = add("animal_description", "Ani&mal (described):", QLineEdit())
         self.body.addLayout(form)
         self.anonymous.toggled.connect(self._on_anonymous_toggled)
+        if view is not None:
+            self.save_button.setText("&Save changes")
+            self._fill(view)
+
+    def _fill(self, v: CallView) -> None:
+        """An existing call's answers, to correct (the change is audited)."""
+        self.address.setText(v.address)
+        self.kind.setCurrentIndex(self.kind.findData(v.kind))
+        self.priority.setCurrentIndex(self.priority.findData(v.priority))
+        self.description.setPlainText(v.description)
+        self.place.setText(v.place)
+        self.received_how.setCurrentIndex(self.received_how.findData(v.received_how))
+        self.received_at.set_value(v.received_at)
+        self.anonymous.setChecked(v.anonymous)
+        if v.caller_id is not None:
+            self.caller.set_person(v.caller_id, v.caller_name)
+        else:
+            self.caller_name.setText(v.caller_name)
+        self.caller_phone.setText(v.caller_phone)
+        if v.owner_id is not None:
+            self.owner.set_person(v.owner_id, v.owner)
+        else:
+            self.owner_description.setText(v.owner)
+        if v.animal_id is None:
+            self.animal_description.setText(v.animal)
 
     def initial_focus(self) -> QWidget | None:
         return self.address
@@ -80,6 +110,16 @@ class CallForm(RecordDialog):
         )
 
     def save(self) -> None:
+        if self.editing is not None:
+            inp = self.read_input()
+            v = self.editing
+            if v.animal_id is not None:  # kept: the form has no registry animal field
+                inp = replace(inp, animal_id=v.animal_id, animal_description="")
+            shown = inp.received_at
+            if shown is not None and shown == v.received_at.replace(second=0, microsecond=0):
+                inp = replace(inp, received_at=v.received_at)  # the form shows the minute
+            self.save_with(update_call, self.ctx.db, self.ctx.actor, v.id, v.version, inp)
+            return
         self.save_with(
             create_call, self.ctx.db, self.ctx.actor, self.read_input(), client_key=self.client_key
         )

@@ -155,6 +155,11 @@ def _search_text(s: Session, call: FieldCall) -> str:
 
 
 def _apply(s: Session, call: FieldCall, inp: CallInput) -> None:
+    with s.no_autoflush:  # one UPDATE (one version) for the whole change
+        _set(s, call, inp)
+
+
+def _set(s: Session, call: FieldCall, inp: CallInput) -> None:
     for name in FIELDS:
         if name in ("section", "recheck_of_id"):
             continue

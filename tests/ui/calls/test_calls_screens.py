@@ -96,10 +96,17 @@ def test_a_call_from_the_phone_to_dispatch_to_the_impoundment_opened_from_it(
 def test_a_barking_complaint_through_notice_and_a_refused_then_accepted_petition(
     qtbot, ctx, host, ana, wait_idle
 ):
-    c = create_call(ctx.db, ctx.actor, call_input(owner_id=ana.id))
+    c = create_call(ctx.db, ctx.actor, call_input("12 Elm", owner_id=ana.id))
     view = CallDialog(ctx, c, host)
     qtbot.addWidget(view)
     view.show()
+    _click(qtbot, view.buttons["revise"])  # the address corrected, audited
+    form = _shown(qtbot, "CallForm")
+    assert form.owner.person_id() == ana.id and form.caller_name.text() == "Nora Neighbour"
+    form.address.setText("12 Elm St")
+    _click(qtbot, form.save_button)
+    qtbot.waitUntil(lambda: view.view.address == "12 Elm St", timeout=10_000)
+    assert view.view.version == c.version + 1 and view.view.received_at == c.received_at
     _click(qtbot, view.buttons["complaint"])
     comp = _shown(qtbot, "ComplaintDialog")
     _click(qtbot, comp.save_button)
