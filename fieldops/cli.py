@@ -20,10 +20,9 @@ from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from fieldops import __version__, cli_backup, cli_migrate
+from fieldops import __version__, cli_backup, cli_licence, cli_migrate, cli_selftest
 from fieldops import cli_guard as guard
 from fieldops.errors import UserError, ValidationError
-from fieldops.permissions import FIRST_ROLE, ROLES
 
 if TYPE_CHECKING:
     from fieldops.db.engine import Database
@@ -60,6 +59,24 @@ class _ReportNames:
         return iter(report_names())
 
 
+class _Roles:
+    """The staff roles for ``--role``, read from fieldops.permissions only when needed.
+
+    That module brings SQLAlchemy with it: ``fieldops --version``, ``--help`` and the
+    window's start need not wait for it to build the parser.
+    """
+
+    def __contains__(self, name: object) -> bool:
+        from fieldops.permissions import ROLES
+
+        return name in ROLES
+
+    def __iter__(self) -> Iterator[str]:
+        from fieldops.permissions import ROLES
+
+        return iter(ROLES)
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="fieldops", description="Animal control records.")
     p.add_argument("--version", action="version", version=f"fieldops {__version__}")
@@ -72,6 +89,7 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         help="database file or URL (default: $FIELDOPS_DATABASE_URL, then the user's data folder)",
     )
+    cli_selftest.add_option(p)
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
     demo = sub.add_parser("demo", help="fill the database with deterministic demo data")
     demo.add_argument("--seed", type=int, default=1)
@@ -82,7 +100,7 @@ def build_parser() -> argparse.ArgumentParser:
     due.add_argument("--json", action="store_true", help="print JSON instead of text")
     staff = sub.add_parser("staff", help="list staff, or set one's role (administrators)")
     staff.add_argument("username", nargs="?", help="login name to add or change")
-    staff.add_argument("--role", choices=list(ROLES))
+    staff.add_argument("--role", choices=_Roles(), metavar="ROLE", help="%(choices)s")
     staff.add_argument(
         "--os-user", default=None, metavar="LOGIN", help="the computer login this account acts as"
     )
@@ -121,6 +139,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     cli_migrate.add_parser(sub)
     cli_backup.add_parsers(sub)
+    cli_licence.add_parsers(sub)
     return p
 
 
@@ -140,10 +159,13 @@ NO_DISPLAY = """fieldops: no display to open the window on (DISPLAY and WAYLAND_
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
+        if args.self_test:
+            return cli_selftest.run(args)
         if args.command is None:
             if not has_display():
                 print(NO_DISPLAY, file=sys.stderr)
                 return 2
+            # The database layer loads after the window's first paint (ui/app.py).
             # The one place the core reaches the front end, and only now: every other
             # command runs headless without Qt installed or loaded (tests/test_layering.py).
             window = importlib.import_module("ui.app")
@@ -391,6 +413,7 @@ def _password(args: argparse.Namespace) -> str | None:
 
 
 def cmd_staff(args: argparse.Namespace) -> int:
+    from fieldops.permissions import FIRST_ROLE
     from fieldops.services.context import os_username
     from fieldops.services.signin import create_first_admin, needs_first_admin, set_password
     from fieldops.services.staff import list_staff, set_staff
@@ -451,6 +474,7 @@ COMMANDS = {
     "staff": cmd_staff,
     "migrate-to": cli_migrate.cmd_migrate_to,
     **cli_backup.COMMANDS,
+    **cli_licence.COMMANDS,
 }
 
 

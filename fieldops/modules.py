@@ -28,6 +28,9 @@ one ``Module`` value naming what it contributes:
   module (a bite report), as ``Incident`` values another module's record may
   rest on by (module, kind, id) without reading the module's tables (a
   vicious-animal declaration's incidents).
+- ``self_test``: its steps of ``fieldops --self-test`` (``SelfTestStep``: create one
+  record of each of its kinds through its services, read it back, print it), run
+  after the shared person and animal are made (fieldops/selftest.py).
 - ``places(session, person_ids, address)``: the module's records of any of these
   people or at this address (``address_key`` of ``fieldops.rules.calls``), as
   ``Incident`` values: what an officer reads before knocking (the calls module's
@@ -68,6 +71,7 @@ INSTALLED: tuple[str, ...] = (
     "fieldops.services.quarantine.module",  # bite quarantines (58-527)
     "fieldops.services.vicious.module",  # vicious animals (58-524)
     "fieldops.services.calls.module",  # field calls, complaints, citations (58-534)
+    "fieldops.services.licences.module",  # dog licences (58-533(c))
     "fieldops.services.summary",  # the activity summary of every module's figures
 )
 """Where the installed modules are: ``package.file`` (its ``MODULE``) or ``package.file:NAME``.
@@ -254,6 +258,37 @@ class Incident:
 
 
 @dataclass(frozen=True)
+class SelfTestKit:
+    """What a module's self-test steps work with: the database, a writer allowed every
+    step, the profile, and ``made``: what earlier steps made, by name ("person",
+    "animal": the shared ``PersonView`` and ``AnimalView``; a step may add its own)."""
+
+    db: Any  # fieldops.db.engine.Database
+    actor: Any  # fieldops.services.context.Actor
+    profile: Profile
+    made: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class SelfTestResult:
+    """What one step made, read back from the database: ``summary`` in words (one line),
+    and ``pdf``, the record's document printed from what was read (None: printed by a
+    later step, said in the summary)."""
+
+    summary: str
+    pdf: bytes | None = None
+
+
+@dataclass(frozen=True)
+class SelfTestStep:
+    """One step of ``fieldops --self-test``: ``name`` is the kind of record it makes
+    ("impoundment"), ``run`` makes it through the services and reads it back, or raises."""
+
+    name: str
+    run: Callable[[SelfTestKit], SelfTestResult]
+
+
+@dataclass(frozen=True)
 class Module:
     """What one module contributes; every contribution is optional."""
 
@@ -276,6 +311,8 @@ class Module:
     activity: Callable[[Any, date, date], Sequence[ActivitySection]] | None = None
     # (session, animal_id) -> the animal's incidents on record in the module.
     incidents: Callable[[Any, int], Sequence[Incident]] | None = None
+    # Its steps of ``fieldops --self-test``, in order (fieldops/selftest.py).
+    self_test: Sequence[SelfTestStep] = ()
     # (session, person ids, address) -> its records of those people or at that address.
     places: Callable[[Any, tuple[int, ...], str], Sequence[Incident]] | None = None
 

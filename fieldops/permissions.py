@@ -40,6 +40,7 @@ class Permission(StrEnum):
     VICIOUS_CASES = "vicious_cases"
     NOTICES = "notices"
     CALLS = "calls"
+    LICENCES = "licences"  # dog licences: issue, renew, replace, transfer
     OVERRIDES = "overrides"
     CORRECTIONS = "corrections"
     FEE_SCHEDULES = "fee_schedules"
@@ -52,7 +53,7 @@ class Permission(StrEnum):
 
 
 P = Permission
-_POUND = frozenset({P.RECORDS, P.INTAKE, P.PAYMENTS, P.RELEASES, P.OWN_ACCOUNT})
+_POUND = frozenset({P.RECORDS, P.INTAKE, P.PAYMENTS, P.RELEASES, P.LICENCES, P.OWN_ACCOUNT})
 _FIELD = frozenset(
     {P.RECORDS, P.BITE_REPORTS, P.QUARANTINES, P.VICIOUS_CASES, P.NOTICES, P.CALLS, P.OWN_ACCOUNT}
 )
@@ -86,6 +87,7 @@ WHAT = {
     P.VICIOUS_CASES: "Recording a vicious-animal case",
     P.NOTICES: "Serving a notice",
     P.CALLS: "Recording a call",
+    P.LICENCES: "Issuing or changing a dog licence",
     P.OVERRIDES: "Overriding a block",
     P.CORRECTIONS: "Correcting a record",
     P.FEE_SCHEDULES: "Entering a fee schedule",

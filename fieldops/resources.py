@@ -31,7 +31,6 @@ APP_ID = "org.example.FieldOps"
 the name the window gives the desktop (``QGuiApplication.setDesktopFileName``)."""
 DESKTOP_FILE = f"{APP_ID}.desktop"
 METAINFO = f"{APP_ID}.metainfo.xml"
-PROFILES = "profiles"
 
 
 class ResourceMissing(FileNotFoundError):
@@ -86,14 +85,19 @@ def read_text(name: str) -> str:
 
 
 def example_profiles() -> dict[str, str]:
-    """The example jurisdiction profiles as {file stem: TOML text}, sorted by stem.
+    """The jurisdiction profiles shipped with FieldOps as {name: TOML text}, sorted by name.
 
-    ``city`` is a copy of the city's own profile (``fieldops/rules/default_profile.toml``,
-    which stays the one ``Profile.default()`` reads); the others are other towns'.
+    They are the rules package's own files (``Profile.named`` reads the same ones): ``city``
+    is ``fieldops/rules/default_profile.toml``, which ``Profile.default()`` reads; the others,
+    ``fieldops/rules/profiles/*.toml``, are other towns'. Start a new jurisdiction's profile
+    from one of them.
     """
-    folder = root().joinpath(PROFILES)
-    entries = sorted(
-        (e for e in folder.iterdir() if e.is_file() and e.name.endswith(".toml")),
-        key=lambda e: e.name,
-    )
-    return {e.name.removesuffix(".toml"): e.read_text(encoding="utf-8") for e in entries}
+    from importlib import resources as files
+
+    rules = files.files("fieldops.rules")
+    texts = {"city": rules.joinpath("default_profile.toml").read_text(encoding="utf-8")}
+    folder = rules.joinpath("profiles")
+    for entry in sorted(folder.iterdir(), key=lambda e: e.name) if folder.is_dir() else ():
+        if entry.is_file() and entry.name.endswith(".toml"):
+            texts[entry.name.removesuffix(".toml")] = entry.read_text(encoding="utf-8")
+    return dict(sorted(texts.items()))

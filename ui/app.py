@@ -2,31 +2,75 @@
 
 from __future__ import annotations
 
+import importlib
+import os
 import sys
+import time
 import traceback
 from collections.abc import Callable, Sequence
 from datetime import date, datetime
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
+from PySide6.QtCore import QEvent, QObject, QTimer
 from PySide6.QtGui import QIcon, QPixmap
 from PySide6.QtWidgets import QApplication, QMessageBox
 
 from fieldops import failures, resources
-from fieldops.db.engine import Database, describe_url, resolve_url
-from fieldops.rules import Profile
-from fieldops.services.context import Actor
-from fieldops.services.setup import open_database
-from ui.account.dialogs import sign_in_at_start
 from ui.areas import AREAS, Area
-from ui.context import AppContext
-from ui.errors import ErrorRouter
 from ui.main_window import MainWindow
-from ui.tasks import TaskRunner
+
+if TYPE_CHECKING:
+    from fieldops.db.engine import Database
+    from fieldops.services.context import Actor
+    from fieldops.services.setup import (
+        OpenedDatabase,
+        command_line_actor,
+        open_database,
+        take_daily_backup,
+    )
+    from ui.account.dialogs import sign_in_at_start
+    from ui.context import AppContext
+    from ui.errors import ErrorRouter
+
+# The database layer, imported once the window's frame is painted (issue 14): these names
+# are this module's, so that tests may replace them, and are loaded by the first use.
+_LATE = {
+    "command_line_actor": "fieldops.services.setup",
+    "open_database": "fieldops.services.setup",
+    "take_daily_backup": "fieldops.services.setup",
+    "sign_in_at_start": "ui.account.dialogs",
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _LATE:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(_LATE[name]), name)
+    globals()[name] = value
+    return value
+
+
+def _load_database_layer() -> None:
+    """Import what opening the database, signing in and the pages' context need."""
+    for name in _LATE:
+        if name not in globals():  # a test's replacement stays
+            __getattr__(name)
+
 
 # The window ends with the command line's exit statuses (fieldops/failures.py); 4 when
 # the failure to open is not one of the kinds there (a bug).
 EXIT_SCHEMA_TOO_NEW = failures.EXIT_CODES[failures.TOO_NEW]
 EXIT_CANNOT_OPEN = 4
+
+# Test-only (bench/startup.py times the start-up with it; no user sets it). Set, the
+# window signs in as the command line does (the staff account the real login is mapped
+# to, fieldops/services/setup.py: no more than ``fieldops staff`` may already do), prints
+# "painted SECONDS" at its frame's first paint (then "loaded-at-paint" and which of
+# WATCHED_AT_PAINT were imported by then: none) and "today SECONDS" once Today is filled,
+# and exits. SECONDS count from the variable's value, a time.time() taken before the process
+# was started (from run() when it is not a number).
+EXIT_AFTER_PAINT = "FIELDOPS_EXIT_AFTER_PAINT"
 
 
 def stylesheet() -> str:
@@ -61,6 +105,11 @@ def build_context(
     errors: ErrorRouter | None = None,
 ) -> AppContext:
     """Everything a page needs; ``today`` and ``errors`` are for tests to fix."""
+    from fieldops.rules import Profile
+    from ui.context import AppContext
+    from ui.errors import ErrorRouter
+    from ui.tasks import TaskRunner
+
     profile = Profile.default()  # the jurisdiction (RULES.md section 5)
     zone = profile.timezone
     errors = errors or ErrorRouter()
@@ -87,18 +136,27 @@ def build_main_window(
     backup: Path | None = None,
     backup_problem: str = "",
     areas: Sequence[Area] = AREAS,
+    window: MainWindow | None = None,
 ) -> MainWindow:
-    """The main window for an open database and a signed-in actor (not yet shown)."""
+    """The main window for an open database and a signed-in actor (not yet shown);
+    given ``window``, the frame already on screen gets its context and pages."""
     from ui.account.lock import SessionController
 
     ctx = build_context(db, actor, today=today, errors=errors)
-    window = MainWindow(ctx, areas, backup=backup, backup_problem=backup_problem)
+    if window is None:
+        window = MainWindow(ctx, areas, backup=backup, backup_problem=backup_problem)
+    else:
+        window.attach(ctx, backup=backup, backup_problem=backup_problem)
     window.session = SessionController(window)  # type: ignore[attr-defined]
     return window
 
 
 def show_startup_error(title: str, message: str, details: str = "") -> None:
+    # Over the window's frame, which is on screen while the database opens.
     box = QMessageBox(QMessageBox.Icon.Critical, "FieldOps", f"<b>{title}</b>")
+    parent = next((w for w in QApplication.topLevelWidgets() if isinstance(w, MainWindow)), None)
+    if parent is not None and parent.isVisible():
+        box.setParent(parent, box.windowFlags())
     box.setInformativeText(message)
     if details:
         box.setDetailedText(details)
@@ -106,6 +164,8 @@ def show_startup_error(title: str, message: str, details: str = "") -> None:
 
 
 def _database_name(db_arg: str | None) -> str:
+    from fieldops.db.engine import describe_url, resolve_url
+
     try:
         return describe_url(resolve_url(db_arg))
     except Exception:  # an unparseable --db: show what was typed
@@ -114,6 +174,8 @@ def _database_name(db_arg: str | None) -> str:
 
 def _refuse_start(db_arg: str | None, exc: Exception) -> int:
     """Say why the database cannot be used, and what to do; the exit status."""
+    from fieldops.db.engine import resolve_url
+
     said = failures.describe(exc, resolve_url(db_arg) if _parses(db_arg) else db_arg)
     if said.kind == failures.TOO_NEW:
         show_startup_error("This database is newer than this copy of FieldOps.", said.line())
@@ -137,6 +199,8 @@ def _refuse_start(db_arg: str | None, exc: Exception) -> int:
 
 
 def _parses(db_arg: str | None) -> bool:
+    from fieldops.db.engine import resolve_url
+
     try:
         resolve_url(db_arg)
     except Exception:
@@ -145,34 +209,152 @@ def _parses(db_arg: str | None) -> bool:
 
 
 def run(db_arg: str | None) -> int:
-    """Open the database, sign in (the first administrator on a new one), show the window."""
+    """Show the window's frame, then open the database, sign in (the first administrator
+    on a new one) and fill the window; the exit status."""
     running = QApplication.instance()  # a QCoreApplication, as Qt declares it
     app = running if isinstance(running, QApplication) else QApplication(sys.argv[:1])
     configure_application(app)
-    try:
-        # Refuses, before the window, a damaged file (PRAGMA quick_check), a missing
-        # folder or dangling link, a read-only or unreadable one, and a newer schema.
-        opened = open_database(db_arg, named_by_user=True)
-    except Exception as exc:
-        return _refuse_start(db_arg, exc)
-    try:
-        # A new database asks for its first administrator; then everyone signs in.
-        actor = sign_in_at_start(opened.db)
-    except Exception as exc:
-        opened.db.dispose()
-        said = failures.describe(exc, opened.db.url)
-        message = f"{said.message}\n\n{said.what_to_do}".strip() if said.environment else str(exc)
-        show_startup_error("FieldOps could not sign you in.", message, traceback.format_exc())
-        return said.exit_code if said.environment else EXIT_CANNOT_OPEN
-    if actor is None:  # sign-in cancelled: nothing to show
-        opened.db.dispose()
-        return 0
-    window = build_main_window(
-        opened.db, actor, backup=opened.upgrade.backup, backup_problem=opened.backup_problem
+    timing, began = os.environ.get(EXIT_AFTER_PAINT), time.time()
+    # Painted from PySide6 and the window's own modules alone; the database layer (about
+    # half a second of imports) loads after the first paint (issue 14).
+    window = MainWindow(None)
+    start = _Start(
+        app, window, db_arg, _StartupTimer(window, _since(timing, began)) if timing else None
     )
     window.show()
     try:
-        return app.exec()
+        code = app.exec()
     finally:
-        window.ctx.shutdown()
-        opened.db.dispose()
+        if window.attached:
+            window.ctx.shutdown()
+        if start.opened is not None:
+            start.opened.db.dispose()
+        window.hide()
+        window.deleteLater()
+    return start.exit_code if start.exit_code is not None else code
+
+
+class _Start(QObject):
+    """After the frame's first paint: open the database (each refusal said over the frame,
+    then the exit status), sign in, and give the window its context and pages."""
+
+    def __init__(
+        self, app: QApplication, window: MainWindow, db_arg: str | None, timer: _StartupTimer | None
+    ) -> None:
+        super().__init__(window)
+        self.app, self.window, self.db_arg, self.timer = app, window, db_arg, timer
+        self.opened: OpenedDatabase | None = None
+        self.exit_code: int | None = None
+        self.begun = False
+        window.installEventFilter(self)
+        # Should no paint come (a window manager that never exposes it), open anyway.
+        QTimer.singleShot(2000, self, self._begin)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.Paint and not self.begun:
+            self.window.removeEventFilter(self)
+            QTimer.singleShot(0, self, self._begin)  # once this paint is done
+        return False
+
+    def _begin(self) -> None:
+        if self.begun:
+            return
+        self.begun = True
+        if self.timer is not None:
+            self.timer.on_painted()
+        code = self._open()
+        if code is not None:
+            self.exit_code = code
+            self.app.exit(code)
+
+    def _open(self) -> int | None:
+        """None once the window shows Today; else the exit status to end with."""
+        _load_database_layer()
+        try:
+            # Refuses a damaged file (PRAGMA quick_check), a missing folder or dangling
+            # link, a read-only or unreadable one, and a newer schema; an older one is
+            # backed up and upgraded now. The day's backup waits until Today shows.
+            opened = open_database(self.db_arg, named_by_user=True, daily_backup=False)
+        except Exception as exc:
+            return _refuse_start(self.db_arg, exc)
+        self.opened = opened
+        try:
+            # A new database asks for its first administrator; then everyone signs in.
+            actor = command_line_actor(opened.db) if self.timer else sign_in_at_start(opened.db)
+        except Exception as exc:
+            said = failures.describe(exc, opened.db.url)
+            message = (
+                f"{said.message}\n\n{said.what_to_do}".strip() if said.environment else str(exc)
+            )
+            show_startup_error("FieldOps could not sign you in.", message, traceback.format_exc())
+            return said.exit_code if said.environment else EXIT_CANNOT_OPEN
+        if actor is None:  # sign-in cancelled: nothing to show
+            return 0
+        window = build_main_window(
+            opened.db,
+            actor,
+            backup=opened.upgrade.backup,
+            backup_problem=opened.backup_problem,
+            window=self.window,
+        )
+        if self.timer is not None:
+            self.timer.watch_today()
+        if opened.backup_due is not None:  # once Today shows, on a worker thread
+            due = opened.backup_due
+            QTimer.singleShot(0, window, lambda: _start_daily_backup(window, due))
+        return None
+
+
+def _start_daily_backup(window: MainWindow, path: Path) -> None:
+    """The day's first backup, made while the clerk already works; its problem is shown."""
+    window.ctx.tasks.run(take_daily_backup, path, owner=window, on_done=window.show_backup_problem)
+
+
+def _since(value: str | None, began: float) -> float:
+    try:
+        return float(value or "")
+    except ValueError:
+        return began
+
+
+# What ``EXIT_AFTER_PAINT`` says was loaded at the first paint (tests/test_startup_imports.py).
+WATCHED_AT_PAINT = ("sqlalchemy", "fieldops.db", "fieldops.services", "alembic", "reportlab")
+
+
+class _StartupTimer(QObject):
+    """``EXIT_AFTER_PAINT``: when the window was first painted and Today filled; then quit."""
+
+    def __init__(self, window: MainWindow, started: float) -> None:
+        super().__init__(window)
+        self.window = window
+        self.started = started
+        self.painted: float | None = None
+        self.filled: float | None = None
+        self.done = False
+
+    def on_painted(self) -> None:
+        """The frame's first paint is done (before the database layer is imported)."""
+        self.painted = time.time()
+        print(f"painted {self.painted - self.started:.4f}", flush=True)
+        loaded = [name for name in WATCHED_AT_PAINT if name in sys.modules]
+        print("loaded-at-paint " + ",".join(loaded), flush=True)
+
+    def watch_today(self) -> None:
+        today = self.window.page("today")
+        model = getattr(today, "model", None)
+        if model is None:  # no Today page: filled once the window has its pages
+            self.filled = time.time()
+            QTimer.singleShot(0, self, self._finish)
+        else:
+            model.modelReset.connect(self._on_today_filled)
+
+    def _on_today_filled(self) -> None:
+        self.filled = self.filled or time.time()
+        self._finish()
+
+    def _finish(self) -> None:
+        if self.done or not self.painted or self.filled is None:
+            return
+        self.done = True
+        print(f"today {self.filled - self.started:.4f}", flush=True)
+        QApplication.quit()

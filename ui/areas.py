@@ -1,11 +1,13 @@
 """The areas of the app, in navigation order: the one place a page plugs in.
 
 An area without a ``page`` shows a placeholder saying what will come. To add
-a page, give its area the widget class (or any ``(ctx) -> QWidget``), e.g.::
+a page, name its widget class as ``"module:Class"`` (or give any ``(ctx) -> QWidget``), e.g.::
 
-    Area("impounds", "Impounds", page=ImpoundsWidget, coming="..."),
+    Area("impounds", "Impounds", page="ui.impounds.page:ImpoundsWidget", coming="..."),
 
-A page is built the first time it is shown. It may offer, and the main
+A page's module is imported, and the page built, the first time it is shown: the
+start-up imports only the first screen's (a named page keeps ReportLab, say, out of
+the start until Reports is opened). It may offer, and the main
 window then wires up (all optional; the protocols are in ``ui.common.pages``):
 
 * ``focus_search()``  Records > Find (Ctrl+F): ``Searchable``
@@ -18,30 +20,25 @@ window then wires up (all optional; the protocols are in ``ui.common.pages``):
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
-from ui.admin.page import AdministrationWidget
-from ui.calls.page import CallsWidget
-from ui.context import AppContext
-from ui.impounds.page import ImpoundsWidget
-from ui.people.page import PeopleAndAnimalsWidget
-from ui.quarantine.page import QuarantinesWidget
-from ui.reports.page import ReportsWidget
-from ui.today.page import TodayWidget
-from ui.vicious.page import ViciousWidget
+if TYPE_CHECKING:  # the window's frame paints before the database layer loads
+    from ui.context import AppContext
 
-PageFactory = Callable[[AppContext], QWidget]
+PageFactory = Callable[["AppContext"], QWidget]
 
 
 @dataclass(frozen=True)
 class Area:
     key: str
     title: str
-    page: PageFactory | None = None
+    page: PageFactory | str | None = None  # "module:Class", imported when first shown
     coming: str = ""  # what the placeholder promises until the page exists
 
 
@@ -49,7 +46,7 @@ AREAS: tuple[Area, ...] = (
     Area(
         "today",
         "Today",
-        page=TodayWidget,
+        page="ui.today.page:TodayWidget",
         coming=(
             "What is due today, overdue first: holds that end, quarantine examinations and "
             "certificates due back, vicious-animal notices and deadlines."
@@ -58,7 +55,7 @@ AREAS: tuple[Area, ...] = (
     Area(
         "impounds",
         "Impounds",
-        page=ImpoundsWidget,
+        page="ui.impounds.page:ImpoundsWidget",
         coming=(
             "Animals taken in: intake, the hold period and the day it ends, boarding fees, "
             "release to the owner, adoption or other disposition."
@@ -67,7 +64,7 @@ AREAS: tuple[Area, ...] = (
     Area(
         "quarantines",
         "Quarantines",
-        page=QuarantinesWidget,
+        page="ui.quarantine.page:QuarantinesWidget",
         coming=(
             "Bite quarantines: the observation period, the examinations required, home or "
             "clinic quarantine, and the certificate due back."
@@ -76,18 +73,24 @@ AREAS: tuple[Area, ...] = (
     Area(
         "vicious",
         "Vicious animals",
-        page=ViciousWidget,
+        page="ui.vicious.page:ViciousWidget",
         coming=(
             "Vicious-animal declarations: notices served, conditions imposed, hearings "
             "and deadlines."
         ),
     ),
-    Area("calls", "Calls", page=CallsWidget),
-    Area("people", "People and animals", page=PeopleAndAnimalsWidget),
+    Area("calls", "Calls", page="ui.calls.page:CallsWidget"),
+    Area(
+        "licences",
+        "Licences and permits",
+        page="ui.licences.page:LicencesAndPermitsWidget",
+        coming="Dog licences and their renewals; chicken and animal fancier permits.",
+    ),
+    Area("people", "People and animals", page="ui.people.page:PeopleAndAnimalsWidget"),
     Area(
         "reports",
         "Reports",
-        page=ReportsWidget,
+        page="ui.reports.page:ReportsWidget",
         coming=(
             "Printable reports as PDF: daily activity, impound and quarantine registers, "
             "fees collected."
@@ -96,7 +99,7 @@ AREAS: tuple[Area, ...] = (
     Area(
         "admin",
         "Administration",
-        page=AdministrationWidget,
+        page="ui.admin.page:AdministrationWidget",
         coming=(
             "Staff and their roles, veterinary clinics, the jurisdiction profile (periods "
             "and fees) and backups."
@@ -125,5 +128,14 @@ class PlaceholderWidget(QWidget):
         self.text = text
 
 
+def page_factory(page: PageFactory | str) -> PageFactory:
+    """The callable that builds a page; a ``"module:Class"`` is imported now."""
+    if not isinstance(page, str):
+        return page
+    module, _, name = page.partition(":")
+    factory: PageFactory = getattr(importlib.import_module(module), name)
+    return factory
+
+
 def build_page(area: Area, ctx: AppContext) -> QWidget:
-    return area.page(ctx) if area.page is not None else PlaceholderWidget(area)
+    return page_factory(area.page)(ctx) if area.page is not None else PlaceholderWidget(area)

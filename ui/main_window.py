@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeySequence
@@ -12,17 +13,18 @@ from PySide6.QtWidgets import (
     QLabel,
     QListWidget,
     QMainWindow,
-    QMessageBox,
     QStackedWidget,
     QWidget,
 )
 
-from fieldops import __version__
-from fieldops.services.context import Actor
-from ui.account import may_create, restrict_page
 from ui.areas import AREAS, Area, build_page
 from ui.common.pages import Creates, HasPageActions, NamesNewRecord, Refreshable, Searchable
-from ui.context import AppContext
+
+if TYPE_CHECKING:  # the frame is painted before these (and SQLAlchemy) are imported
+    from fieldops.services.context import Actor
+    from ui.context import AppContext
+
+OPENING = "Opening the database…"
 
 
 def signed_in_text(actor: Actor) -> str:
@@ -45,23 +47,32 @@ class NavigationWidget(QListWidget):
 
 
 class MainWindow(QMainWindow):
+    """The window; built with ``ctx=None`` it is only its frame, saying the database is
+    being opened (painted before the database layer loads, issue 14), until ``attach``."""
+
+    ctx: AppContext
+
     def __init__(
         self,
-        ctx: AppContext,
+        ctx: AppContext | None,
         areas: Sequence[Area] = AREAS,
         *,
         backup: Path | None = None,
         backup_problem: str = "",
     ) -> None:
         super().__init__()
-        self.ctx = ctx
         self.areas = tuple(areas)
+        self.attached = False
         self.setObjectName("MainWindow")
-        self.setWindowTitle(f"FieldOps — {ctx.jurisdiction} — {ctx.db.description}")
+        self.setWindowTitle("FieldOps")
         self.resize(1280, 800)
         self._pages: dict[str, QWidget] = {}
         self.navigation = NavigationWidget(self.areas)
         self.stack = QStackedWidget()
+        self.opening = QLabel(OPENING)
+        self.opening.setObjectName("OpeningDatabase")
+        self.opening.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.stack.addWidget(self.opening)
         central = QWidget()
         row = QHBoxLayout(central)
         row.setContentsMargins(0, 0, 0, 0)
@@ -70,18 +81,44 @@ class MainWindow(QMainWindow):
         row.addWidget(self.stack, 1)
         self.setCentralWidget(central)
         self._build_menus()
-        self._build_status_bar(backup, backup_problem)
+        self._build_status_bar()
         self.navigation.currentRowChanged.connect(self._on_navigation_current_row_changed)
+        self.navigation.setEnabled(False)  # nothing to go to until the database is open
+        self._go_group.setEnabled(False)
+        if ctx is not None:
+            self.attach(ctx, backup=backup, backup_problem=backup_problem)
+
+    def attach(
+        self, ctx: AppContext, *, backup: Path | None = None, backup_problem: str = ""
+    ) -> None:
+        """The database is open and the user signed in: the window gets its pages."""
+        self.ctx = ctx
+        self.attached = True
+        self.setWindowTitle(f"FieldOps — {ctx.jurisdiction} — {ctx.db.description}")
+        if backup is not None:
+            self.backup_label.setText(f"The database was upgraded; the old one is kept at {backup}")
+            self.backup_label.show()
+        self.show_backup_problem(backup_problem)
+        self.database_label.setText(f"Database: {ctx.db.description}")
+        self.user_label.setText(signed_in_text(ctx.actor))
+        self.navigation.setEnabled(True)
+        self._go_group.setEnabled(True)
         start = next((a.key for a in self.areas if a.page is not None), self.areas[0].key)
         self.show_area(start)
+        self.stack.removeWidget(self.opening)
+        self.opening.deleteLater()
 
     # -- areas -----------------------------------------------------------
 
     def show_area(self, key: str) -> QWidget:
-        """Show an area's page, building it the first time."""
+        """Show an area's page, building it the first time (none while the database opens)."""
+        if not self.attached:
+            return self.current_page()
         index = next(i for i, a in enumerate(self.areas) if a.key == key)
         page = self._pages.get(key)
         if page is None:
+            from ui.account import restrict_page
+
             page = build_page(self.areas[index], self.ctx)
             restrict_page(self.ctx, key, page)  # what the role may not do is not offered
             self._pages[key] = page
@@ -135,7 +172,7 @@ class MainWindow(QMainWindow):
         self.refresh_action.triggered.connect(self._on_refresh_action_triggered)
 
         go_menu = bar.addMenu("&Go")
-        group = QActionGroup(self)
+        group = self._go_group = QActionGroup(self)
         self._go_actions: list[QAction] = []
         for i, area in enumerate(self.areas, start=1):
             action = go_menu.addAction(f"&{i} {area.title}")
@@ -154,6 +191,8 @@ class MainWindow(QMainWindow):
         help_menu.addAction("&About FieldOps").triggered.connect(self._on_about_action_triggered)
 
     def _update_records_menu(self, page: QWidget) -> None:
+        from ui.account import may_create
+
         # Page actions sit in the menu only while their page shows, so two
         # pages may use the same shortcut without making it ambiguous.
         self.records_menu.clear()
@@ -173,26 +212,30 @@ class MainWindow(QMainWindow):
 
     # -- status bar ------------------------------------------------------
 
-    def _build_status_bar(self, backup: Path | None, backup_problem: str) -> None:
+    def _build_status_bar(self) -> None:
         bar = self.statusBar()
         self.backup_label = QLabel(self)
         self.backup_label.setObjectName("BackupNote")
-        if backup_problem:  # work goes on, but nobody should think today is backed up
-            self.backup_label.setObjectName("BackupProblem")
-            self.backup_label.setText(f"Today's backup could not be made: {backup_problem}")
-            self.backup_label.setToolTip(
-                "An administrator can back up from Administration once the cause is fixed."
-            )
-            bar.addWidget(self.backup_label, 1)
-        elif backup is not None:
-            self.backup_label.setText(f"The database was upgraded; the old one is kept at {backup}")
-            bar.addWidget(self.backup_label, 1)
-        else:
-            self.backup_label.hide()
-        self.database_label = QLabel(f"Database: {self.ctx.db.description}")
-        self.user_label = QLabel(signed_in_text(self.ctx.actor))
+        bar.addWidget(self.backup_label, 1)
+        self.backup_label.hide()
+        self.database_label = QLabel()
+        self.user_label = QLabel()
         bar.addPermanentWidget(self.database_label)
         bar.addPermanentWidget(self.user_label)
+
+    def show_backup_problem(self, problem: str) -> None:
+        """Why the day's backup could not be made ("" : it was, or it was not due)."""
+        if not problem:
+            return
+        # Work goes on, but nobody should think today is backed up.
+        self.backup_label.setObjectName("BackupProblem")
+        self.backup_label.setText(f"Today's backup could not be made: {problem}")
+        self.backup_label.setToolTip(
+            "An administrator can back up from Administration once the cause is fixed."
+        )
+        self.backup_label.style().unpolish(self.backup_label)  # its look follows its name
+        self.backup_label.style().polish(self.backup_label)
+        self.backup_label.show()
 
     # -- slots -----------------------------------------------------------
 
@@ -232,12 +275,13 @@ class MainWindow(QMainWindow):
             page.refresh()
 
     def _on_about_action_triggered(self) -> None:
-        QMessageBox.about(
-            self,
-            "About FieldOps",
-            f"FieldOps {__version__}\nAnimal control records for {self.ctx.jurisdiction}.",
-        )
+        if not self.attached:
+            return
+        from ui.about import AboutDialog  # version, Qt and PySide6, the database (issue 14)
+
+        AboutDialog(self.ctx, self).exec()
 
     def closeEvent(self, event: QCloseEvent) -> None:
-        self.ctx.shutdown()
+        if self.attached:
+            self.ctx.shutdown()
         super().closeEvent(event)

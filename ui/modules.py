@@ -30,6 +30,7 @@ INSTALLED: tuple[str, ...] = (
     "ui.people.opening",  # the shared registry: people and animals
     "ui.quarantine.opening",  # bite quarantines: quarantines and bite reports
     "ui.vicious.opening",  # vicious animals: cases (58-524)
+    "ui.licences.opening",  # dog licences (58-533(c))
     "ui.calls.opening",  # field calls: calls (58-534)
 )
 
@@ -85,6 +86,12 @@ def admin_sections() -> tuple[Callable[[AppContext], QWidget], ...]:
     for path in INSTALLED:
         out.extend(getattr(importlib.import_module(path), "ADMIN_SECTIONS", ()))
     return tuple(out)
+
+
+def can_create(module: str, kind: str) -> bool:
+    """Whether an installed module makes new records of that kind (``CREATORS``)."""
+    openers()  # loads the installed files, and with them their creators
+    return (module, kind) in (_creators or {})
 
 
 def new_record(

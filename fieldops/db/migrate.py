@@ -5,23 +5,42 @@ one is first backed up into its backup folder (fieldops.backups: SQLite's online
 backup API, as a file copy of a live WAL database misses recent commits; 0600
 from the first byte; a damaged one is refused, not upgraded) and then upgraded; a
 database whose schema is newer than this app is refused.
+
+Alembic (and Mako, Pygments and every SQL dialect behind it) is imported only
+when a database needs upgrading: the revision a database is at is one plain query
+against ``alembic_version``, and the revisions this app knows are read from the
+migration files' ``revision =`` lines (``known_revisions``), so a start-up on an
+up-to-date database never loads it.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
-from alembic import command
-from alembic.config import Config
-from alembic.runtime.migration import MigrationContext
-from alembic.script import ScriptDirectory
-from sqlalchemy import Engine
+from sqlalchemy import Engine, inspect, text
 from sqlalchemy.engine import make_url
 
 from fieldops.errors import UserError
 
+if TYPE_CHECKING:
+    from alembic.config import Config
+    from alembic.script import ScriptDirectory
+
 MIGRATIONS = Path(__file__).with_name("migrations")
+VERSION_TABLE = "alembic_version"  # Alembic's own, one row: the revision a database is at
+
+
+def __getattr__(name: str) -> Any:
+    """``migrate.command``: Alembic's commands, imported on first use (tests patch them)."""
+    if name == "command":
+        from alembic import command
+
+        return command
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 class SchemaTooNewError(UserError, RuntimeError):
@@ -44,6 +63,8 @@ class UpgradeResult:
 
 
 def alembic_config(url: str) -> Config:
+    from alembic.config import Config
+
     cfg = Config()
     cfg.set_main_option("script_location", str(MIGRATIONS))
     # The option is read with configparser's interpolation: a "%" in a path or in a URL's
@@ -54,19 +75,51 @@ def alembic_config(url: str) -> Config:
 
 
 def script_directory() -> ScriptDirectory:
+    from alembic.script import ScriptDirectory
+
     return ScriptDirectory.from_config(alembic_config("sqlite://"))
 
 
-def head_revision() -> str:
-    head = script_directory().get_current_head()
-    if head is None:  # a broken install (e.g. a bundle without its migrations)
+_REVISION = re.compile(r"""^revision\s*(?::[^=]*)?=\s*["']([^"']+)["']""", re.MULTILINE)
+_DOWN = re.compile(r"""^down_revision\s*(?::[^=]*)?=\s*(None|["']([^"']+)["'])""", re.MULTILINE)
+
+
+@cache
+def known_revisions() -> tuple[tuple[str, ...], str]:
+    """Every revision the migration files define, and the head: read, not imported.
+
+    The chain is linear (tests/db/test_migrations.py); the head is the revision no
+    other file names as its ``down_revision``. Alembic reads the same two lines.
+    """
+    revisions: list[str] = []
+    downs: set[str] = set()
+    for script in sorted((MIGRATIONS / "versions").glob("*.py")):
+        source = script.read_text(encoding="utf-8")
+        rev, down = _REVISION.search(source), _DOWN.search(source)
+        if rev is None or down is None:
+            continue  # not a migration (Alembic skips it too)
+        revisions.append(rev.group(1))
+        if down.group(2):
+            downs.add(down.group(2))
+    heads = [r for r in revisions if r not in downs]
+    if len(heads) != 1:  # a broken install (e.g. a bundle without its migrations)
         raise RuntimeError(f"FieldOps cannot find its database migrations in {MIGRATIONS}")
-    return head
+    return tuple(revisions), heads[0]
+
+
+def head_revision() -> str:
+    return known_revisions()[1]
 
 
 def current_revision(engine: Engine) -> str | None:
+    """The revision the database is at (None: no FieldOps schema), by one plain query."""
     with engine.connect() as conn:
-        return MigrationContext.configure(conn).get_current_revision()
+        if not inspect(conn).has_table(VERSION_TABLE):
+            return None
+        rows = conn.execute(text(f"SELECT version_num FROM {VERSION_TABLE}")).scalars().all()
+    if len(rows) > 1:  # Alembic's own answer to a branched database
+        raise RuntimeError(f"the database is at several schema versions at once: {rows}")
+    return rows[0] if rows else None
 
 
 def backup_sqlite(url: str, revision: str | None) -> Path | None:
@@ -88,13 +141,14 @@ def upgrade(engine: Engine, url: str, *, backup_first: bool = True) -> UpgradeRe
     ``backup_first=False`` is for a file that is itself a copy (a restore upgrades
     its private copy of a backup before it replaces anything).
     """
-    scripts = script_directory()
     head = head_revision()
     before = current_revision(engine)
-    if before is not None and not _known(scripts, before):
+    if before is not None and not _is_known(before):
         raise SchemaTooNewError(_too_new(before, head))
     if before == head:
-        return UpgradeResult(before, head, None)
+        return UpgradeResult(before, head, None)  # the usual start: Alembic is not loaded
+    from alembic import command
+
     backup = None
     if backup_first and before is not None and engine.dialect.name == "sqlite":
         backup = backup_sqlite(url, before)
@@ -133,7 +187,7 @@ def require_head(revision: str | None, name: str) -> None:
         raise NotFieldOpsError(
             f"{name} holds no FieldOps data yet (no schema version); nothing was changed."
         )
-    if not _known(script_directory(), revision):
+    if not _is_known(revision):
         raise SchemaTooNewError(f"{name}: {_too_new(revision, head)}")
     raise SchemaTooOldError(
         f"{name} uses schema version {revision}, older than this FieldOps ({head}); "
@@ -148,6 +202,10 @@ def _too_new(revision: str, head: str) -> str:
         f"FieldOps understands (it knows up to {head}). Install the newer FieldOps; "
         "the database was not changed."
     )
+
+
+def _is_known(revision: str) -> bool:
+    return revision in known_revisions()[0]
 
 
 def _known(scripts: ScriptDirectory, revision: str) -> bool:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import replace
 from datetime import date, datetime, tzinfo
 from decimal import Decimal
@@ -12,6 +12,7 @@ from typing import Any
 from reportlab.lib.pagesizes import landscape, letter
 from reportlab.lib.units import inch
 from reportlab.platypus import Flowable
+from reportlab.platypus.doctemplate import FrameActionFlowable
 
 from fieldops.modules import Withheld
 from fieldops.reports.base import (
@@ -25,7 +26,7 @@ from fieldops.reports.base import (
 from fieldops.reports.frame import ReportDocument
 from fieldops.reports.impound_parts import party_line
 from fieldops.services.impound_views import DISPOSITIONS, PAYMENT_KINDS, ImpoundView, PartyView
-from fieldops.services.register_views import RegisterRow, fees_paid_by_kind
+from fieldops.services.register_views import RegisterRow, RegisterTally
 
 __all__ = [
     "REGISTER_COLUMNS",
@@ -33,6 +34,8 @@ __all__ = [
     "impound_register",
     "redact_row",
     "register_cells",
+    "register_lines",
+    "register_pdf",
 ]
 
 REGISTER_COLUMNS = (
@@ -102,19 +105,55 @@ def register_cells(row: RegisterRow, tz: tzinfo) -> tuple[str, ...]:
     )
 
 
+#: Lines per table: ReportLab's page-splitting of one long table grows with the square
+#: of its length (TOOLCHAIN.md), so the register is drawn as tables of this many lines.
+TABLE_LINES = 500
+
+
+def register_lines(
+    rows: Iterable[RegisterRow], tz: tzinfo, *, redacted: bool = False
+) -> tuple[list[tuple[str, ...]], RegisterTally]:
+    """The lines as the register prints them (``register_cells``; the recipients'
+    contacts withheld when ``redacted``), and their tally, in one pass over ``rows``
+    (which may stream: only the printed text of each line is kept)."""
+    tally = RegisterTally()
+    lines = []
+    for row in rows:
+        tally.add(row)
+        lines.append(register_cells(redact_row(row) if redacted else row, tz))
+    return lines, tally
+
+
+class _Feed(FrameActionFlowable):  # type: ignore[misc]  # ReportLab is untyped
+    """Hands the document its next flowables only when the document reaches this
+    point, then itself again until ``parts`` runs out: the register's tables are
+    built a few at a time, each dropped once drawn, instead of all before the first
+    page (a year of lines held as ReportLab tables at once took over a gigabyte)."""
+
+    def __init__(self, parts: Iterator[list[Flowable]]) -> None:  # no super(): see the base
+        self._parts = parts
+
+    def frameAction(self, frame: Any) -> None:  # noqa: N802 (ReportLab's name)
+        part = next(self._parts, None)
+        if part is not None:
+            frame.add_generated_content(*part, self)
+
+
 class ImpoundRegister(ReportDocument):
-    """One line per impoundment for a period: the supervisor's 58-528 register."""
+    """One line per impoundment for a period: the supervisor's 58-528 register.
+
+    ``lines`` are the printed cells of each line in order of impoundment
+    (``register_lines``) and ``tally`` what the closing lines add up.
+    """
 
     title = "Register of impounded animals"
     pagesize = landscape(letter)
     margin = 0.5 * inch
 
-    def __init__(self, rows: Sequence[RegisterRow | ImpoundView], **kwargs: Any) -> None:
+    def __init__(self, lines: Sequence[Sequence[str]], tally: RegisterTally, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        lines = [r if isinstance(r, RegisterRow) else RegisterRow.from_view(r) for r in rows]
-        if self.redacted:
-            lines = [redact_row(r) for r in lines]
-        self.rows = sorted(lines, key=lambda r: (r.impounded_at, r.id))
+        self.lines = lines
+        self.tally = tally
 
     def footer_note(self) -> str:
         return "Record kept under city code 58-528"
@@ -126,12 +165,14 @@ class ImpoundRegister(ReportDocument):
         w = self.body_width
         widths = [0.6 * inch, 1.0 * inch, 0, 1.45 * inch, 2.3 * inch, 1.0 * inch, 1.45 * inch]
         widths[2] = w - sum(widths)
-        rows = [list(register_cells(r, self.tz)) for r in self.rows]
-        total = sum((r.fees_paid_total for r in self.rows), Decimal("0.00"))
-        count = len(self.rows)
+        rows = self.lines
+        total = self.tally.total
+        count = self.tally.count
         totals = [["", "", f"Total: {count} impoundments", "", "", "", money(total)]]
 
-        def table(part: list[list[str]], *, header: bool, with_totals: bool) -> list[Flowable]:
+        def table(
+            part: Sequence[Sequence[str]], *, header: bool, with_totals: bool
+        ) -> list[Flowable]:
             return self.data_table(
                 list(REGISTER_COLUMNS),
                 part,
@@ -141,14 +182,29 @@ class ImpoundRegister(ReportDocument):
                 font_size=8,
                 total_rows=totals if with_totals else (),
                 show_header=header,
+                chunk=TABLE_LINES,
             )
 
         # The last lines, the totals, the summary and the signature line stay together:
         # under the table when the page has room, else on the next page with the
         # header repeated (a summary or a signature alone on a page reads as a loose sheet).
         keep = 2 if len(rows) > 2 else len(rows)
-        head, tail = rows[: len(rows) - keep], rows[len(rows) - keep :]
-        closing = [self.spacer(10), *self._summary(total), *self.signature_block(keep=False)]
+        head = len(rows) - keep
+        tail = rows[head:]
+
+        def parts() -> Iterator[list[Flowable]]:
+            for first in range(0, head, TABLE_LINES):
+                yield table(
+                    rows[first : min(first + TABLE_LINES, head)], header=True, with_totals=False
+                )
+            closing = [self.spacer(10), *self._summary(total), *self.signature_block(keep=False)]
+            yield [
+                FirstThatFits(
+                    [*table(tail, header=not head, with_totals=True), *closing],
+                    overflow=[*table(tail, header=True, with_totals=True), *closing],
+                )
+            ]
+
         return [
             self.text(
                 markup(
@@ -162,11 +218,7 @@ class ImpoundRegister(ReportDocument):
                 )
             ),
             self.spacer(6),
-            *(table(head, header=True, with_totals=False) if head else []),
-            FirstThatFits(
-                [*table(tail, header=not head, with_totals=True), *closing],
-                overflow=[*table(tail, header=True, with_totals=True), *closing],
-            ),
+            _Feed(parts()),
         ]
 
     def _summary(self, total: Decimal) -> list[Flowable]:
@@ -175,7 +227,7 @@ class ImpoundRegister(ReportDocument):
         Across rather than down: a column of ten lines did not fit under a short
         register and took a page of its own.
         """
-        counts = Counter(v.disposition.kind if v.disposition else "" for v in self.rows)
+        counts = Counter(self.tally.dispositions)
         heads = ["In custody"]
         values = [str(counts.pop("", 0))]
         for kind, label in DISPOSITIONS.items():
@@ -185,12 +237,12 @@ class ImpoundRegister(ReportDocument):
             heads.append(kind)
             values.append(str(n))
         heads += ["All", "Fees paid"]
-        values += [str(len(self.rows)), money(total)]
+        values += [str(self.tally.count), money(total)]
         width = min(1.15 * inch, self.body_width / len(heads))
         table = self.data_table(
             heads, [values], [width] * len(heads), right=set(range(len(heads))), zebra=False
         )
-        by_kind = fees_paid_by_kind(self.rows)
+        by_kind = self.tally.fees_by_kind()
         fee_heads = [fee_kind_label(k) for k, _ in by_kind] + ["All fees"]
         fee_values = [money(a) for _, a in by_kind] + [money(total)]
         fee_width = min(1.4 * inch, self.body_width / len(fee_heads))
@@ -228,10 +280,44 @@ def impound_register(
     description, disposition, released to (name and address), date of delivery
     or disposition, every fee paid; totals, by disposition and by fee kind, at
     the end. ``redacted`` prints the public-records copy (``REGISTER_WITHHELD``).
-    The caller chooses the rows (``fieldops.services.registers.impound_register_rows``).
+    The caller chooses the rows (``fieldops.services.registers.impound_register_rows``);
+    ``register_pdf`` prints lines already made (``register_lines``).
     """
+    lines = [r if isinstance(r, RegisterRow) else RegisterRow.from_view(r) for r in rows]
+    lines.sort(key=lambda r: (r.impounded_at, r.id))
+    cells, tally = register_lines(lines, tz, redacted=redacted)
+    return register_pdf(
+        cells,
+        tally,
+        period_start=period_start,
+        period_end=period_end,
+        jurisdiction=jurisdiction,
+        tz=tz,
+        printed_at=printed_at,
+        printed_by=printed_by,
+        redacted=redacted,
+        audit_head=audit_head,
+    )
+
+
+def register_pdf(
+    lines: Sequence[Sequence[str]],
+    tally: RegisterTally,
+    *,
+    period_start: date,
+    period_end: date,
+    jurisdiction: str,
+    tz: tzinfo,
+    printed_at: datetime,
+    printed_by: str = "",
+    redacted: bool = False,
+    audit_head: str = "",
+) -> bytes:
+    """The register from its printed lines, in order, and their tally (``register_lines``:
+    already redacted for a public-records copy, which ``redacted`` then says it is)."""
     return ImpoundRegister(
-        rows,
+        lines,
+        tally,
         period_start=period_start,
         period_end=period_end,
         jurisdiction=jurisdiction,

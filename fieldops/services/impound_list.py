@@ -14,7 +14,7 @@ has moved past is interrupted instead of holding a core.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date, datetime
 from typing import Any, TypeVar
 
@@ -135,8 +135,13 @@ def _where(
     text_cond = _text(db, f.text)
     sqlite = db.dialect == "sqlite"
     searching = sqlite and text_cond is not None
+    # A period's page walks the custody day's index; the status only filters it.
+    by_day = sqlite and not counting and _by_custody_day(f)
     conds = _status(
-        f.status, at, _not_indexed if searching else _indexed, counting and not searching
+        f.status,
+        at,
+        _not_indexed if searching or by_day else _indexed,
+        counting and not searching,
     )
     if f.species:
         species = _not_indexed if sqlite and (searching or not counting) else _indexed
@@ -150,11 +155,22 @@ def _where(
     return conds
 
 
+def _by_custody_day(f: ImpoundFilter) -> bool:
+    """A period sorted by impoundment time: walked on the custody day's index.
+
+    The custody day is the local date of the impoundment (rules.impound), so
+    ordering by it first changes no order; it lets the period's range and the
+    order come from one index (0016) instead of sorting the period's rows
+    (98 ms for a year of 10,000, measured).
+    """
+    return f.sort == "impounded_at" and (f.date_from is not None or f.date_to is not None)
+
+
 def _order(f: ImpoundFilter) -> list[ColumnElement[Any]]:
     key = SORTS.get(f.sort, Impoundment.impounded_at)
-    if f.descending:
-        return [key.desc(), Impoundment.id.desc()]
-    return [key.asc(), Impoundment.id.asc()]
+    keys = [Impoundment.custody_day, key] if _by_custody_day(f) else [key]
+    keys.append(Impoundment.id)
+    return [k.desc() if f.descending else k.asc() for k in keys]
 
 
 def count_query(db: Database, f: ImpoundFilter, at: datetime) -> Select[int]:
@@ -172,15 +188,52 @@ def ids_query(db: Database, f: ImpoundFilter, at: datetime, offset: int, limit: 
     )
 
 
-def count_impounds(db: Database, f: ImpoundFilter, at: datetime) -> int:
+# Past this offset a page is walked from whichever end of the list is nearer.
+DEEP_OFFSET = 5_000
+
+
+def _nearer_end(
+    db: Database, f: ImpoundFilter, at: datetime, offset: int, limit: int
+) -> Select[int] | None:
+    """A deep page's ids walked from the list's far end when that end is nearer, else None.
+
+    An OFFSET walks every row before the page: the last page of a million
+    impoundments stepped a million index entries (the list scrolled to its end).
+    The same rows in the reverse order are the first rows there; counting the
+    matches first costs an index count. The page is put back in list order by
+    its caller's ORDER BY.
+    """
+    if offset < DEEP_OFFSET:
+        return None
     with db.read() as s, cancellable(s):
+        total = s.execute(count_query(db, f, at)).scalar_one()
+    after = total - offset - limit  # matches after this page
+    if after >= offset:
+        return None
+    start = max(after, 0)
+    n = min(limit, total - offset)
+    if n <= 0:
+        return ids_query(db, f, at, 0, 0)
+    return ids_query(db, replace(f, descending=not f.descending), at, start, n)
+
+
+def count_impounds(db: Database, f: ImpoundFilter, at: datetime) -> int:
+    """How many match. "All dispositions" alone is every impoundment less those in custody:
+    the table's own count and a few custody rows, where counting the disposed ones
+    stepped through nearly every row (72 ms at 100,000, measured)."""
+    with db.read() as s, cancellable(s):
+        if f == ImpoundFilter(status="disposed", sort=f.sort, descending=f.descending):
+            total: int = s.execute(select(func.count()).select_from(Impoundment)).scalar_one()
+            custody = replace(f, status="in_custody")
+            return total - s.execute(count_query(db, custody, at)).scalar_one()
         return s.execute(count_query(db, f, at)).scalar_one()
 
 
 def impounds_page(
     db: Database, f: ImpoundFilter, offset: int, limit: int, at: datetime, profile: Profile
 ) -> Page[ImpoundRow]:
-    ids = ids_query(db, f, at, offset, limit).subquery()
+    walk = _nearer_end(db, f, at, offset, limit)
+    ids = (walk if walk is not None else ids_query(db, f, at, offset, limit)).subquery()
     q = (
         select(
             Impoundment.id,

@@ -55,6 +55,9 @@ def fts_ids(db: Database, table: str, text_: str) -> Select[int] | None:
     )
 
 
+# Past this offset a page is walked from whichever end of the list is nearer.
+DEEP_OFFSET = 5_000
+
 # The registers a paged list walks: each has an id and an archived_at.
 Listed = type[Person] | type[Animal]
 
@@ -97,10 +100,21 @@ def page_ids(
     measured, against 0.1 ms). With a search the matches are few; sorting
     them beats walking the whole index, so the planner is left alone.
     """
+    backwards = False
+    if offset >= DEEP_OFFSET:
+        # A deep page from the nearer end: the last page of a million people stepped a
+        # million index entries (500 ms measured); walked backwards it is a first page.
+        # The caller's ORDER BY puts the page back in list order.
+        with db.read() as s:
+            total = active_count(s, model, text_ids)
+        after = total - offset - limit  # rows after this page
+        if after < offset:
+            backwards = True
+            offset, limit = max(after, 0), max(min(limit, total - offset), 0)
     if text_ids is None and db.dialect == "sqlite":
         # SQLAlchemy renders no table hints for SQLite, so this one query is text.
         table = model.__tablename__
-        columns = ", ".join(c.name for c in order)
+        columns = ", ".join(c.name + (" DESC" if backwards else "") for c in order)
         return (
             text(
                 f"SELECT id FROM {table} INDEXED BY {order_index} WHERE archived_at IS NULL "
@@ -113,4 +127,5 @@ def page_ids(
     q = select(model.id).where(model.archived_at.is_(None))
     if text_ids is not None:
         q = q.where(model.id.in_(text_ids))
-    return q.order_by(*order).offset(offset).limit(limit).subquery()
+    keys = [c.desc() for c in order] if backwards else list(order)
+    return q.order_by(*keys).offset(offset).limit(limit).subquery()

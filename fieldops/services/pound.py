@@ -18,6 +18,7 @@ from fieldops.db.models import Animal, Impoundment
 from fieldops.modules import Demo, DueItem, Incident, Module
 from fieldops.rules import Profile, format_day_short, plural
 from fieldops.rules.impound import no_claim_period
+from fieldops.selftest_records import POUND_STEPS
 from fieldops.services.pound_activity import activity as _activity
 from fieldops.services.pound_demo import impoundments as _demo_impoundments
 from fieldops.services.registers import IMPOUND_REGISTER
@@ -217,4 +218,5 @@ MODULE = Module(
     reports=(IMPOUND_REGISTER,),  # the 58-528 register (fieldops.services.registers)
     activity=_activity,
     places=places,
+    self_test=POUND_STEPS,  # fieldops --self-test (fieldops/selftest_records.py)
 )

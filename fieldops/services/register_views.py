@@ -7,9 +7,9 @@ them; ``RegisterRow.from_view`` gives the line a record view prints.
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from decimal import Decimal
 
@@ -94,8 +94,29 @@ def by_kind(paid: dict[str, Decimal]) -> tuple[tuple[str, Decimal], ...]:
 
 def fees_paid_by_kind(rows: Iterable[RegisterRow]) -> tuple[tuple[str, Decimal], ...]:
     """Every fee paid on these lines, totalled by kind (58-528 keeps every fee paid)."""
-    totals: dict[str, Decimal] = defaultdict(lambda: ZERO)
+    tally = RegisterTally()
     for row in rows:
+        tally.add(row)
+    return tally.fees_by_kind()
+
+
+@dataclass
+class RegisterTally:
+    """What the register's closing lines print, added up one line at a time as the
+    lines stream past: how many, every fee paid (in all and by kind), and how many
+    of each disposition ("" for an animal still in custody)."""
+
+    count: int = 0
+    total: Decimal = ZERO
+    dispositions: Counter[str] = field(default_factory=Counter)
+    fees: dict[str, Decimal] = field(default_factory=dict)
+
+    def add(self, row: RegisterRow) -> None:
+        self.count += 1
+        self.total += row.fees_paid_total
+        self.dispositions[row.disposition.kind if row.disposition else ""] += 1
         for kind, amount in row.fees_paid:
-            totals[kind] += amount
-    return by_kind(totals)
+            self.fees[kind] = self.fees.get(kind, ZERO) + amount
+
+    def fees_by_kind(self) -> tuple[tuple[str, Decimal], ...]:
+        return by_kind(self.fees)

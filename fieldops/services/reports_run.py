@@ -11,17 +11,21 @@ committed only once the file is in place.
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import io
-from collections.abc import Callable
+import os
+import uuid
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import date, datetime
 from pathlib import Path
+from typing import BinaryIO, TextIO
 
 from fieldops.db.engine import Database
 from fieldops.db.flush_net import bad_character
 from fieldops.errors import Collector, UserError, ValidationError
-from fieldops.files import write_whole_file
+from fieldops.files import PRIVATE_FILE, sync_folder
 from fieldops.modules import ReportKind, ReportOutput, ReportRequest, ReportTable, report_kinds
 from fieldops.permissions import Permission, requires
 from fieldops.rules import Profile
@@ -151,23 +155,54 @@ def export(
     """Write a built report to ``path`` as PDF or CSV (by its suffix), all or nothing,
     and audit it as ``report:exported``. The event is committed with the file in
     place: a failed write leaves neither a file nor an event. ``check_path`` may
-    refuse the place first (the window refuses the database's folder)."""
+    refuse the place first (the window refuses the database's folder).
+
+    The file is written whole beside its place (a ``.part`` file, flushed to disk)
+    before the write lock is taken; under the lock only the event is written and
+    the file renamed into place, so a year's register never holds up the saves of
+    the staff still working while it is written.
+    """
     check_file_name(path)
     fmt = file_format(path)
     if check_path is not None:
         check_path(Path(path))
-    content = produced.output.pdf if fmt == "pdf" else csv_bytes(produced.output.table)
-    with db.write() as s:
-        audit(
-            s,
-            actor,
-            "exported",
-            ENTITY,
-            0,
-            after={**_what(produced, fmt), "file": Path(path).name},
-        )
-        written = write_whole_file(path, content)
-    return written
+    target = Path(path)
+    part = target.with_name(f".{target.name}.{uuid.uuid4().hex[:8]}.part")
+    try:
+        with _private_file(part) as f:
+            if fmt == "pdf":
+                f.write(produced.output.pdf)
+            else:
+                write_csv(produced.output.table, f)
+        with db.write() as s:
+            audit(
+                s,
+                actor,
+                "exported",
+                ENTITY,
+                0,
+                after={**_what(produced, fmt), "file": target.name},
+            )
+            os.replace(part, target)  # before the commit: a failed rename writes no event
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(part)
+        raise
+    sync_folder(target.parent)
+    return target
+
+
+@contextlib.contextmanager
+def _private_file(path: Path) -> Iterator[BinaryIO]:
+    """A new file only its owner may read, from the first byte (``fieldops.files``),
+    flushed to disk when the block ends without an error."""
+    fd = os.open(
+        path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), PRIVATE_FILE
+    )
+    with os.fdopen(fd, "wb") as f:
+        yield f
+        f.flush()
+        os.fsync(f.fileno())
 
 
 @requires(Permission.REPORTS)
@@ -209,16 +244,31 @@ def neutralize(cell: str) -> str:
 def csv_text(table: ReportTable) -> str:
     """The report's rows as CSV text: the header, then the same rows the PDF prints."""
     buffer = io.StringIO(newline="")
-    writer = csv.writer(buffer, lineterminator="\r\n")
-    writer.writerow([neutralize(c) for c in table.columns])
-    for row in table.rows:
-        writer.writerow([neutralize(str(c)) for c in row])
+    _write_rows(table, buffer)
     return buffer.getvalue()
 
 
 def csv_bytes(table: ReportTable) -> bytes:
     """UTF-8 with a byte-order mark, so a spreadsheet reads accented names right."""
     return csv_text(table).encode("utf-8-sig")
+
+
+def write_csv(table: ReportTable, f: BinaryIO) -> None:
+    """``csv_bytes(table)`` written to ``f`` as the rows go: a year's register is never
+    held whole as text."""
+    text = io.TextIOWrapper(f, encoding="utf-8-sig", newline="", write_through=False)
+    try:
+        _write_rows(table, text)
+        text.flush()
+    finally:
+        text.detach()  # ``f`` stays open: its owner closes it
+
+
+def _write_rows(table: ReportTable, out: TextIO) -> None:
+    writer = csv.writer(out, lineterminator="\r\n")
+    writer.writerow([neutralize(c) for c in table.columns])
+    for row in table.rows:
+        writer.writerow([neutralize(str(c)) for c in row])
 
 
 def default_file_name(kind: ReportKind, start: date, end: date, fmt: str, redacted: bool) -> str:

@@ -53,15 +53,20 @@ class OpenedDatabase:
     upgrade: UpgradeResult
     created: bool = False  # there was no database file before this opening
     backup_problem: str = ""  # why the day's first backup could not be made, if it could not
+    backup_due: Path | None = None  # the file whose daily backup was left to the caller
 
 
-def open_database(db_arg: str | None = None, *, named_by_user: bool = False) -> OpenedDatabase:
+def open_database(
+    db_arg: str | None = None, *, named_by_user: bool = False, daily_backup: bool = True
+) -> OpenedDatabase:
     """Open (creating on first use) and upgrade the database; SchemaTooNewError if it is newer.
 
     A file that is not a database, or a SQLite database some other program made, is
     refused (``NotADatabaseError``, ``NotFieldOpsError``) without being changed; so are
     a damaged file (``PRAGMA quick_check``) and one this process could not write. An
-    existing SQLite file gets the day's first backup (fieldops.backups).
+    existing SQLite file gets the day's first backup (fieldops.backups); with
+    ``daily_backup=False`` (the window, which makes it after its first paint) it is
+    left to the caller, named in ``backup_due`` (``take_daily_backup``).
     ``named_by_user`` (the window and the commands): a ``--db`` or
     ``FIELDOPS_DATABASE_URL`` in a folder that does not exist, or through a dangling
     link, is refused rather than created; the default database is made with its folder.
@@ -88,14 +93,15 @@ def open_database(db_arg: str | None = None, *, named_by_user: bool = False) -> 
     db = Database(url)
     try:
         result = upgrade(db.engine, url)
-        problem = _daily_backup(path) if path is not None and not created else ""
+        due = path if path is not None and not created else None
+        problem = take_daily_backup(due) if due is not None and daily_backup else ""
     except Exception:
         db.dispose()
         raise
-    return OpenedDatabase(db, result, created, problem)
+    return OpenedDatabase(db, result, created, problem, None if daily_backup else due)
 
 
-def _daily_backup(path: Path) -> str:
+def take_daily_backup(path: Path) -> str:
     """The day's first backup (fieldops.backups); why it failed, or "".
 
     A damaged database raises ``DamagedDatabaseError``: nobody works on it. A backup

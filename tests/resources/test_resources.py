@@ -92,7 +92,7 @@ def test_installed_resources_are_read_through_the_package(installed_only):
         REPO / "resources" / "style.qss"
     ).read_text(encoding="utf-8")
     assert png_size(resources.read_bytes(resources.icon_png(16))) == (16, 16)
-    assert set(resources.example_profiles()) >= {"city", "dodgeville", "village-ch12"}
+    assert set(resources.example_profiles()) >= {"city", "dodgeville", "village"}
 
 
 def test_without_the_package_the_error_says_to_reinstall(monkeypatch):

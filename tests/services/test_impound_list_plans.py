@@ -300,3 +300,53 @@ def test_the_integrity_check_reports_a_stale_copy(db, operator, rex, impound, pr
         conn.execute(text("UPDATE impoundment SET disposition_kind = NULL"))
     (problem,) = integrity_problems(db)
     assert "1 impoundment(s)" in problem
+
+
+def test_a_deep_page_is_the_same_walked_from_either_end(
+    db, operator, impound, profile, today, monkeypatch
+):
+    """The last page of a million is read from the list's far end: the same rows, in order."""
+    from fieldops.services import impound_list
+
+    for i, name in enumerate(("Abe", "Bo", "Cy", "Di", "Ed", "Flo", "Gus")):
+        a = create_animal(db, operator, AnimalInput(species="dog", name=name), today=today)
+        impound(a.id, local(2026, 11, 1 + i))
+    f = ImpoundFilter(status="all", sort="animal", descending=False)
+
+    def pages(deep):
+        monkeypatch.setattr(impound_list, "DEEP_OFFSET", deep)
+        return [
+            [r.animal for r in impounds_page(db, f, offset, 3, AT, profile).rows]
+            for offset in (0, 3, 5, 6, 7, 9)
+        ]
+
+    forward = pages(10**9)
+    assert forward[1] == ["Di", "Ed", "Flo"] and forward[3] == ["Gus"] and forward[4] == []
+    assert pages(1) == forward
+    assert pages(0) == forward
+
+
+@pytest.mark.parametrize("status", ["all", "in_custody", "disposed"])
+@pytest.mark.parametrize("descending", [False, True])
+def test_a_period_in_time_order_walks_the_custody_days(db, status, descending):
+    f = ImpoundFilter(
+        status=status,
+        date_from=date(2025, 12, 1),
+        date_to=date(2026, 11, 30),
+        descending=descending,
+    )
+    _assert_indexed(db, ids_query(db, f, AT, 0, 100), f"page {f}")
+
+
+def test_a_period_keeps_its_time_order_and_disposed_are_counted(
+    db, operator, rex, impound, profile
+):
+    days = [local(2026, 11, d, h) for d, h in ((3, 9), (2, 23), (3, 1), (4, 0))]
+    ids = [impound(rex.id, when).id for when in days]
+    for imp_id in ids[:2]:
+        record_escape(db, operator, imp_id, profile, at=local(2026, 11, 5), notes="gate")
+    f = ImpoundFilter(status="all", date_from=date(2026, 11, 1), date_to=date(2026, 11, 30))
+    by_time = [i for _, i in sorted(zip(days, ids, strict=True), reverse=True)]
+    assert [r.id for r in impounds_page(db, f, 0, 10, AT, profile).rows] == by_time
+    assert count_impounds(db, ImpoundFilter(status="disposed"), AT) == 2
+    assert count_impounds(db, ImpoundFilter(status="disposed", species="cat"), AT) == 0

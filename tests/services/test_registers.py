@@ -29,7 +29,7 @@ from fieldops.services.impounds import IntakeInput, build_view, intake
 from fieldops.services.payments import LineInput, PaymentInput, quote, record_payment
 from fieldops.services.people import PersonInput, create_person
 from fieldops.services.register_views import RegisterRow, fees_paid_by_kind
-from fieldops.services.registers import impound_register_rows
+from fieldops.services.registers import CHUNK, impound_register_rows, register_rows
 
 AUGUST = (date(2026, 8, 1), date(2026, 8, 31))  # one group of ten
 AUTUMN = (date(2026, 9, 1), date(2026, 10, 31))  # twenty groups: 200 impoundments
@@ -291,6 +291,8 @@ def test_the_rows_print_what_the_record_views_gave(db, pound, profile):
         for line in (x for v in views for p in v.payments for x in p.lines):
             paid[line.kind] = paid.get(line.kind, Decimal("0.00")) + line.amount
         assert dict(fees_paid_by_kind(rows)) == paid
+        with db.read() as s:  # read in chunks of 7: the same lines, in the same order
+            assert list(register_rows(s.connection(), *period, chunk=7)) == list(rows)
     # The set covers what the register must get right.
     kinds = {r.disposition.kind if r.disposition else None for r in rows}
     assert kinds == {None, "reclaimed", "adopted", "transferred", "euthanized", "died", "escaped"}
@@ -337,7 +339,8 @@ def test_the_period_is_found_through_its_index_not_by_reading_every_impoundment(
         plan = " ".join(
             str(r[3])
             for r in conn.exec_driver_sql(
-                f"EXPLAIN QUERY PLAN {first}", (AUGUST[0].isoformat(), AUGUST[1].isoformat())
+                f"EXPLAIN QUERY PLAN {first}",
+                (AUGUST[0].isoformat(), AUGUST[1].isoformat(), CHUNK, 0),  # the first chunk
             )
         )
     assert "USING INDEX ix_impoundment_custody_day" in plan, plan

@@ -69,3 +69,27 @@ def test_countdown_words():
     assert countdown_text(AT + timedelta(days=1, hours=2, minutes=5), AT) == "1 d 2 h 5 min left"
     assert countdown_text(AT - timedelta(minutes=7), AT) == "overdue by 7 min"
     assert countdown_text(None, AT) == ""
+
+
+@pytest.mark.parametrize("descending", [False, True])
+def test_all_cases_by_opening_walk_its_index(db, descending):
+    """No sort of every case for a page (a city's 20,000): the opening time is never empty."""
+    from datetime import UTC, datetime
+
+    from fieldops.services.vicious.listing import ids_query
+
+    f = CaseFilter(status="all", sort="opened", descending=descending)
+    sql = str(
+        ids_query(db, f, datetime(2026, 11, 30, tzinfo=UTC), 0, 100).compile(
+            db.engine, compile_kwargs={"literal_binds": True}
+        )
+    )
+    with db.engine.begin() as conn:
+        if db.dialect == "sqlite":
+            plan = " | ".join(r[3] for r in conn.exec_driver_sql(f"EXPLAIN QUERY PLAN {sql}"))
+            assert "TEMP B-TREE" not in plan and "ix_vicious_case_opened" in plan, plan
+        else:
+            conn.exec_driver_sql("SET LOCAL enable_sort = off")
+            conn.exec_driver_sql("SET LOCAL enable_seqscan = off")
+            plan = str(conn.exec_driver_sql(f"EXPLAIN (FORMAT JSON) {sql}").one()[0])
+            assert "'Node Type': 'Sort'" not in plan, plan

@@ -68,6 +68,12 @@ def test_run_opens_the_window_on_the_database_and_returns_when_it_closes(qapp, t
             return
         d = dialogs[0]
         seen["asked"] = True
+        # Issue 14: asked over the window's frame, painted before the database opened.
+        seen["over"] = [
+            w.opening.text()
+            for w in QApplication.topLevelWidgets()
+            if isinstance(w, MainWindow) and w.isVisible() and not w.attached
+        ]
         d.username.setText("ada")
         d.full_name.setText("Ada Admin")
         d.password.setText("correct horse battery")
@@ -89,6 +95,7 @@ def test_run_opens_the_window_on_the_database_and_returns_when_it_closes(qapp, t
     assert shown == []
     assert seen["title"] == f"FieldOps — City Animal Control — {path}"
     assert seen["asked"]
+    assert seen["over"] == ["Opening the database…"]
     assert seen["user"] == "Signed in as Ada Admin (ada), admin"
     assert QApplication.applicationName() == "FieldOps"
 

@@ -19,6 +19,7 @@ AREA_TITLES = [
     "Quarantines",
     "Vicious animals",
     "Calls",
+    "Licences and permits",
     "People and animals",
     "Reports",
     "Administration",
@@ -74,7 +75,11 @@ def test_areas_not_built_yet_say_what_will_come(qtbot, sqlite_db, operator, erro
 def test_ctrl_digit_goes_to_an_area(qtbot, window):
     qtbot.keyClick(window, Qt.Key.Key_3, Qt.KeyboardModifier.ControlModifier)
     assert window.current_area() == "quarantines"
+    qtbot.keyClick(window, Qt.Key.Key_5, Qt.KeyboardModifier.ControlModifier)
+    assert window.current_area() == "calls"
     qtbot.keyClick(window, Qt.Key.Key_6, Qt.KeyboardModifier.ControlModifier)
+    assert window.current_area() == "licences"
+    qtbot.keyClick(window, Qt.Key.Key_7, Qt.KeyboardModifier.ControlModifier)
     assert window.current_area() == "people"
     assert window.current_page().search.hasFocus()
 

@@ -194,6 +194,36 @@ def quarantine_dialogs(ctx, db, rex, profile):
     ] + [(f"quarantine event {k}", EventDialog(ctx, view.id, k)) for k in EVENTS]
 
 
+def licence_dialogs(ctx, sup, db, rex, profile):
+    """The dog licence module's dialogs (issue 15), on a licence issued for Rex."""
+    from datetime import date
+
+    from fieldops.services.licences.issue import LicenceInput, issue_licence
+    from ui.licences.change_dialogs import KINDS, LicenceChangeDialog
+    from ui.licences.issue_dialog import IssueLicenceDialog
+    from ui.licences.record_dialog import LicenceDialog
+
+    sam = enrol(db, Actor("sam", "supervisor"))
+    view = issue_licence(
+        db,
+        sam,
+        LicenceInput(
+            animal_id=rex.id,
+            licence_year=2026,
+            tag_number="26-1",
+            altered=True,
+            applied_on=date(2026, 11, 2),
+            rabies_vaccinated_on=date(2026, 1, 2),
+        ),
+        profile,
+    )
+    return [
+        ("licence (new)", IssueLicenceDialog(ctx)),
+        ("licence (at the pound)", IssueLicenceDialog(ctx, animal_id=rex.id)),
+        ("licence", LicenceDialog(sup, view)),
+    ] + [(f"licence {k}", LicenceChangeDialog(sup, view, k)) for k in KINDS]
+
+
 @pytest.fixture
 def records(sqlite_db, operator, supervisor, today):
     db = sqlite_db
@@ -272,6 +302,7 @@ def test_no_mnemonic_is_used_twice_in_one_place(
         ("vicious ending", EndingDialog(sup, case)),
     ] + [(TITLES[kind], DispositionDialog(ctx, held, kind)) for kind in TITLES]
     dialogs += quarantine_dialogs(ctx, sqlite_db, rex, profile)
+    dialogs += licence_dialogs(ctx, sup, sqlite_db, rex, profile)
     from calls_support import call_dialogs
 
     dialogs += call_dialogs(ctx, sup, sqlite_db, supervisor, ana.id)

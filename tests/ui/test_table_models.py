@@ -134,6 +134,37 @@ def test_the_old_rows_stay_while_a_new_search_runs(qtbot, tasks, wait):
     assert model.rowCount() == len(source.matching("7"))
 
 
+def test_the_first_rows_show_before_a_slow_count_arrives(qtbot, tasks):
+    source = FakeList(1000)
+    model = paged(tasks, source)
+    source.gate = threading.Event()  # the count of a million rows, still running
+    model.search("")
+    qtbot.waitUntil(lambda: not model.is_searching(), timeout=5000)
+    assert model.is_counting() and not model.has_answer()
+    assert model.rowCount() == 50  # the first page, shown
+    assert model.index(3, 1).data() == "9"
+    with qtbot.waitSignal(model.rowsInserted), qtbot.waitSignal(model.counted) as blocker:
+        source.gate.set()
+    assert blocker.args == [1000]
+    assert model.rowCount() == 1000 and model.has_answer()
+    assert model.index(3, 1).data() == "9"  # the rows shown stayed
+
+
+def test_a_refresh_keeps_the_row_count_until_the_new_count(qtbot, tasks, wait):
+    source = FakeList(1000)
+    model = paged(tasks, source)
+    model.search("")
+    wait()
+    source.gate = threading.Event()
+    model.refresh()
+    qtbot.waitUntil(lambda: not model.is_searching(), timeout=5000)
+    assert model.is_refresh() and model.rowCount() == 1000  # the view keeps its place
+    source.items = source.items[:900]
+    source.gate.set()
+    wait()
+    assert model.rowCount() == 900
+
+
 def test_a_list_that_shrank_since_counting_shows_blank_rows(qtbot, tasks, wait):
     source = FakeList(120)
     model = paged(tasks, source)

@@ -82,6 +82,8 @@ class ListPage(QWidget, Generic[M]):
     def _on_model_searching_changed(self, searching: bool) -> None:
         if searching:
             self.count.setText("Searching…")
+        elif self.model.is_counting():  # the rows are shown; their count comes after
+            self.count.setText("Counting…")
 
     def _on_model_counted(self, count: int) -> None:
         self.count.setText(f"{count:,} {self.count_noun}" + ("" if count == 1 else "s"))

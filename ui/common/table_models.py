@@ -5,7 +5,8 @@ filters, sorts and counts; the model holds only the pages a view has asked
 for. Counting and every page fetch run through ``ui.tasks`` because neither is
 cheap on a million rows (a deep OFFSET page took over a second in
 measurement), so the GUI thread never waits: rows not yet fetched show
-"Loading…" until their page arrives.
+"Loading…" until their page arrives. The count runs in a task of its own and
+never holds back the first rows (issue 14: they show first, then the count).
 """
 
 from __future__ import annotations
@@ -108,8 +109,8 @@ class PagedTableModel(_ColumnsMixin, QAbstractTableModel):
     blanks the list.
     """
 
-    searching_changed = Signal(bool)
-    counted = Signal(int)  # a search's answer arrived: how many rows match
+    searching_changed = Signal(bool)  # True: a new answer runs; False: its first rows are shown
+    counted = Signal(int)  # the answer's count arrived (after its first rows): how many match
 
     MAX_IN_FLIGHT = 2  # page fetches at once; later wishes wait, newest first
 
@@ -132,30 +133,52 @@ class PagedTableModel(_ColumnsMixin, QAbstractTableModel):
         self._page_size = page_size
         self._cache_pages = cache_pages
         self._text = ""
-        self._count = 0
+        self._count = 0  # the rows the view has: the count, or the first page until it arrives
         self._counted = False
         self._generation = 0
         self._pages: OrderedDict[int, tuple[Any, ...]] = OrderedDict()
         self._wanted: list[int] = []
         self._in_flight: dict[int, int] = {}
-        self._search_task = 0
+        self._search_task = 0  # the answer's first page
+        self._count_task = 0  # its count, in a task of its own
+        self._shown = False  # the answer's first page is in the model
+        self._early_count: int | None = None  # a count that arrived before the first page
         self._repeat = False
 
     # -- the search ------------------------------------------------------
 
     def search(self, text: str) -> None:
-        """Count and fetch the first page for ``text``; the old rows stay until then."""
+        """Fetch the first page for ``text`` and count it, each in its own task.
+
+        The old rows stay until the first page arrives; the count may take
+        longer (a million rows) and never holds the rows back: until it
+        arrives the model has the first page's rows, and ``counted`` says when
+        it has them all.
+        """
         self._generation += 1
         self._repeat = text == self._text and self._counted
         self._text = text
         self._forget_fetches()
         self._tasks.cancel(self._search_task)
+        self._tasks.cancel(self._count_task)
+        self._shown = False
+        self._early_count = None
+        generation = self._generation
         self._search_task = self._tasks.run(
-            self._count_and_first_page,
+            self._page_fn,
+            text,
+            0,
+            self._page_size,
+            owner=self,
+            on_done=partial(self._on_first_page, generation),
+            on_error=self._on_search_failed,
+        )
+        self._count_task = self._tasks.run(
+            self._count_fn,
             text,
             owner=self,
-            on_done=partial(self._on_search_done, self._generation),
-            on_error=self._on_search_failed,
+            on_done=partial(self._on_count, generation),
+            on_error=self._on_count_failed,
         )
         self.searching_changed.emit(True)
 
@@ -170,14 +193,19 @@ class PagedTableModel(_ColumnsMixin, QAbstractTableModel):
         return self._repeat
 
     def is_searching(self) -> bool:
+        """True until the current answer's first rows are shown."""
         return self._tasks.is_pending(self._search_task)
+
+    def is_counting(self) -> bool:
+        """True while the current answer's count has not arrived."""
+        return self._tasks.is_pending(self._count_task)
 
     def has_answer(self) -> bool:
         """True once a search has been counted (0 rows then means "none match")."""
         return self._counted
 
     def is_loading(self) -> bool:
-        return self.is_searching() or bool(self._in_flight)
+        return self.is_searching() or self.is_counting() or bool(self._in_flight)
 
     def row_object(self, row: int) -> Any:
         """The row's data object, or None while its page is still loading."""
@@ -185,26 +213,48 @@ class PagedTableModel(_ColumnsMixin, QAbstractTableModel):
         rows = self._pages.get(page_no)
         return rows[i] if rows is not None and i < len(rows) else None
 
-    def _count_and_first_page(self, text: str) -> tuple[int, Page[object]]:
-        # Runs on a worker thread: service calls only, no Qt.
-        return self._count_fn(text), self._page_fn(text, 0, self._page_size)
-
-    def _on_search_done(self, generation: int, answer: tuple[int, Page[object]]) -> None:
+    def _on_first_page(self, generation: int, first: Page[object]) -> None:
         if generation != self._generation:
             return
-        count, first = answer
         self.beginResetModel()
-        self._count = count
-        self._counted = True
+        if self._early_count is not None:
+            self._count = self._early_count
+        elif not self._repeat:
+            self._count = len(first.rows)
+        # else a refresh keeps the old count until the new one arrives, so the view keeps
+        # its place (rows past the first page are fetched again as it shows them).
         self._pages.clear()
         self._pages[0] = first.rows
+        self._shown = True
         self.endResetModel()
         self.searching_changed.emit(False)
+        if self._early_count is not None:
+            self._counted = True
+            self.counted.emit(self._count)
+
+    def _on_count(self, generation: int, count: int) -> None:
+        if generation != self._generation:
+            return
+        if not self._shown:
+            self._early_count = count
+            return
+        if count > self._count:
+            self.beginInsertRows(QModelIndex(), self._count, count - 1)
+            self._count = count
+            self.endInsertRows()
+        elif count < self._count:
+            self.beginRemoveRows(QModelIndex(), count, self._count - 1)
+            self._count = count
+            self.endRemoveRows()
+        self._counted = True
         self.counted.emit(count)
 
     def _on_search_failed(self, _exc: BaseException) -> bool:
         self.searching_changed.emit(False)
         return False  # still reported by the router
+
+    def _on_count_failed(self, _exc: BaseException) -> bool:
+        return False  # reported by the router; the rows shown stay
 
     # -- pages -----------------------------------------------------------
 

@@ -49,6 +49,7 @@ from fieldops.services.dispositions import (
 )
 from fieldops.services.impound_views import FeeSummary, ImpoundView
 from fieldops.services.payments import quote
+from ui import modules
 from ui.common.inputs import LocalDateTimeEdit, PersonField
 from ui.common.style import POUND_STYLE
 from ui.common.text import day, when
@@ -201,6 +202,11 @@ class RequirementsPage(QWizardPage):
             label.setBuddy(widget)
             evidence.addRow(label, widget)
         evidence.addRow("", self.licence_agreement)
+        # A module that issues licences (ui.modules) offers its form here, prefilled.
+        self.issue_licence_button = QPushButton("&Issue licence now…")
+        self.issue_licence_button.setAutoDefault(False)
+        evidence.addRow("", self.issue_licence_button)
+        evidence.setRowVisible(self.issue_licence_button, False)
         # Shown once the check says which requirements this release has (show_evidence_rows).
         for row in self._evidence_rows():
             evidence.setRowVisible(row, False)
@@ -231,6 +237,7 @@ class RequirementsPage(QWizardPage):
         self.checklist.override_edited.connect(self._on_evidence_changed)
         self._timer.timeout.connect(self.check_now)
         self.pay_button.clicked.connect(self._on_pay_button_clicked)
+        self.issue_licence_button.clicked.connect(self._on_issue_licence_button_clicked)
         ctx.bus.changed.connect(self._on_bus_changed)
 
     def initializePage(self) -> None:
@@ -307,6 +314,10 @@ class RequirementsPage(QWizardPage):
         self.fees = result.fees
         self.fees_label.setText(totals_text(result.fees))
         self.checklist.show_checked(result.requirements)
+        unlicensed = any(c.requirement.code == "licence" and not c.met for c in result.requirements)
+        self.evidence.setRowVisible(
+            self.issue_licence_button, unlicensed and modules.can_create("licences", "licence")
+        )
         unmet = self.checklist.unmet()
         self.unmet_label.setVisible(bool(unmet))
         self.unmet_label.setText(unmet_text(unmet) if unmet else "")
@@ -357,6 +368,22 @@ class RequirementsPage(QWizardPage):
         )
         self.payment_dialog = PaymentDialog(self.ctx, self.view, fees, self.wizard(), payer=payer)
         self.payment_dialog.open()
+
+    def _on_issue_licence_button_clicked(self) -> None:
+        self.licence_dialog = modules.new_record(
+            self.ctx,
+            "licences",
+            "licence",
+            self.wizard(),
+            animal_id=self.view.animal.id,
+            owner_id=self.who.recipient.person_id(),
+            impoundment_id=self.view.id,
+        )
+        if self.licence_dialog is not None:
+            self.licence_dialog.finished.connect(self._on_licence_dialog_finished)
+
+    def _on_licence_dialog_finished(self, _result: int) -> None:
+        self.check_now()  # a licence issued is on the dog: the requirement checks again
 
     def _on_bus_changed(self, entity: str, entity_id: int) -> None:
         if entity == "impoundment" and entity_id == self.view.id and self.isVisible():

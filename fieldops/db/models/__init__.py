@@ -23,6 +23,7 @@ from fieldops.db.models.impound import (
     PaymentLine,
     ReleaseEvidence,
 )
+from fieldops.db.models.licence import DogLicence
 from fieldops.db.models.quarantine import (
     BiteReport,
     Quarantine,
@@ -79,6 +80,7 @@ __all__ = [
     "CautionFlag",
     "Clinic",
     "Disposition",
+    "DogLicence",
     "FeeScheduleEntry",
     "FieldCall",
     "ImpoundPhoto",

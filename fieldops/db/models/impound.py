@@ -61,6 +61,8 @@ class Impoundment(Timestamped, Base):
         Index("ix_impoundment_disposition_kind", "disposition_kind"),  # counts by kind
         # The 58-528 register reads a period of custody days (migration 0008).
         Index("ix_impoundment_custody_day", "custody_day"),
+        # A period of the list in time order (0016).
+        Index("ix_impoundment_custody_day_order", "custody_day", "impounded_at", "id"),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)

@@ -90,6 +90,13 @@ class Quarantine(Timestamped, Base):
         Index("ix_quarantine_next_exam_by", "next_exam_by"),
         Index("ix_quarantine_certificate_due", "certificate_due"),
         Index("ix_quarantine_deliver_by", "deliver_by"),
+        # The list's sorts across statuses, and the certificates not received (0016).
+        Index("ix_quarantine_order_first_exam_day", "first_exam_day", "id"),
+        Index("ix_quarantine_order_animal_name", "animal_name", "id"),
+        Index("ix_quarantine_order_owner_name", "owner_name", "id"),
+        Index("ix_quarantine_order_last_day", "last_day", "id"),
+        Index("ix_quarantine_order_status", "status", "id"),
+        Index("ix_quarantine_certificate_received", "certificate_received_on", "certificate_due"),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)

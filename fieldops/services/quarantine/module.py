@@ -29,6 +29,7 @@ from fieldops.rules import (
     plural,
 )
 from fieldops.rules.release import open_quarantine_block
+from fieldops.selftest_records import QUARANTINE_STEPS
 from fieldops.services.context import now
 from fieldops.services.quarantine.fees import release_charges
 from fieldops.services.quarantine.history_words import EVENT_KINDS as HISTORY_WORDS
@@ -376,4 +377,5 @@ MODULE = Module(
     activity=_activity,
     incidents=bite_incidents,
     places=places,
+    self_test=QUARANTINE_STEPS,  # fieldops --self-test (fieldops/selftest_records.py)
 )

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import ColumnElement, func, or_, select
+from sqlalchemy import ColumnElement, Select, func, or_, select
 
 from fieldops.db.cancel import cancellable
 from fieldops.db.engine import Database
@@ -110,14 +110,35 @@ def count_cases(db: Database, f: CaseFilter, at: datetime) -> int:
         )
 
 
-def cases_page(db: Database, f: CaseFilter, offset: int, limit: int, at: datetime) -> Page[CaseRow]:
+def _order(f: CaseFilter) -> list[Any]:
     key = SORTS.get(f.sort, ViciousCase.notice_deadline)
-    # Cases with no deadline (before a notice, or closed) sort after those with one.
+    # Cases with no deadline (before a notice, or closed) sort after those with one. The
+    # opening time is never empty: without that term its index delivers the order (a sort
+    # of every case took 80 ms at 20,000, measured).
     order = [
-        key.is_(None),
+        *([key.is_(None)] if key.nullable else []),
         key.desc() if f.descending else key,
         ViciousCase.id.desc() if f.descending else ViciousCase.id,
     ]
+    return order
+
+
+def ids_query(db: Database, f: CaseFilter, at: datetime, offset: int, limit: int) -> Select[int]:
+    """One page's ids in list order, sorted on the case row alone."""
+    return (
+        select(ViciousCase.id)
+        .where(*_where(db, f, at))
+        .order_by(*_order(f))
+        .offset(offset)
+        .limit(limit)
+    )
+
+
+def cases_page(db: Database, f: CaseFilter, offset: int, limit: int, at: datetime) -> Page[CaseRow]:
+    order = _order(f)
+    # The page's ids first, then their columns: the joins are made for one page, not for
+    # every case before it is sorted.
+    ids = ids_query(db, f, at, offset, limit).subquery()
     with db.read() as s, cancellable(s):
         rows = s.execute(
             select(
@@ -131,12 +152,10 @@ def cases_page(db: Database, f: CaseFilter, offset: int, limit: int, at: datetim
                 ViciousCase.notice_deadline,
                 ViciousCase.next_step_due,
             )
+            .join(ids, ids.c.id == ViciousCase.id)
             .join(Animal, Animal.id == ViciousCase.animal_id)
             .outerjoin(Person, Person.id == ViciousCase.owner_id)
-            .where(*_where(db, f, at))
             .order_by(*order)
-            .offset(offset)
-            .limit(limit)
         ).all()
     out = []
     for cid, status, name, species, breed, owner, opened, deadline, step in rows:

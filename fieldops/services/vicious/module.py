@@ -24,6 +24,7 @@ from fieldops.rules import Profile, format_day, format_instant, start_of_local_d
 from fieldops.rules import vicious as rules
 from fieldops.rules.release import vicious_block
 from fieldops.rules.requirement import Requirement
+from fieldops.selftest_records import VICIOUS_STEPS
 from fieldops.services.context import now
 from fieldops.services.vicious.activity import activity
 from fieldops.services.vicious.cases import declared_case
@@ -309,4 +310,5 @@ MODULE = Module(
     reports=(CASES_REPORT,),
     activity=activity,
     places=places,
+    self_test=VICIOUS_STEPS,  # fieldops --self-test (fieldops/selftest_records.py)
 )

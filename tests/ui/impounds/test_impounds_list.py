@@ -251,3 +251,28 @@ def test_closing_the_list_cancels_its_query(qtbot, ctx, impounds, wait_idle, slo
     widget.deleteLater()
     qtbot.waitUntil(slow_count.ended.is_set, timeout=30_000)
     assert ctx.tasks.pending_count() == 0
+
+
+def test_the_rows_show_first_and_the_count_after(qtbot, ctx, impounds, wait_idle, monkeypatch):
+    import threading
+
+    from fieldops.services import impound_list
+    from ui.impounds import list_model
+
+    gate = threading.Event()
+
+    def slow_count(*args):  # a million impoundments: the count comes last
+        gate.wait(5)
+        return impound_list.count_impounds(*args)
+
+    monkeypatch.setattr(list_model, "count_impounds", slow_count)
+    page = ImpoundsWidget(ctx)
+    qtbot.addWidget(page)
+    qtbot.waitUntil(lambda: not page.model.is_searching(), timeout=5000)
+    assert page.model.is_counting()
+    assert column(page, "Animal") == ["Zed", "Rex, Beagle", "Tom"]  # shown, not waiting
+    assert page.count.text() == "Counting…"
+    gate.set()
+    wait_idle()
+    assert page.count.text() == "3 impoundments"
+    assert page.model.rowCount() == 3

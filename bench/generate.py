@@ -1,0 +1,184 @@
+"""A city's records for the benchmarks: ``python -m bench.generate --size 100000``.
+
+Deterministic (fixed seeds, a fixed "today": ``TODAY``): the same size and
+generator version give the same rows. At 1,000,000 impoundments over ten years
+there are 1,000,000 people and 1,000,000 animals, the impoundments with their
+dispositions (all but about 3,218 of the last days' animals disposed of, one in
+fifty corrected), payments with their lines, about 210,000 bite reports with
+200,000 quarantines (exams and events), 20,000 vicious-animal cases with their
+declarations, incidents, notices, outcomes and steps, and one audit event per
+change as the services write it (about 6.9 million: an intake writes two, and
+each quarantine exam and event one), chained as migration 0014
+and ``fieldops.services.context.append_audit`` chain them, so ``fieldops check``
+accepts the file. Other sizes scale every count.
+
+The schema comes from the real migrations (``fieldops.db.migrate.upgrade``)
+with their indexes and triggers (the impoundment's list copies, the search
+indexes, the append-only guards), then rows go in with sqlite3 ``executemany``
+in storage form (UTC instants as SQLAlchemy writes them, money in cents). The
+file is kept in ``--dir`` as ``city-N.db`` beside ``city-N.stamp`` holding
+``VERSION`` and the schema's head revision: change what the generator writes,
+bump ``VERSION`` (or add a migration), and the next run rebuilds.
+
+Each part of the city is one function of ``GENERATORS``; a module that lands
+(licences, calls) adds its own function there, one line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sqlite3
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from bench.city import Audit, City
+from bench.generate_cases import bites_and_quarantines, vicious_cases
+from bench.generate_pound import animals, impoundments, people, staff
+from fieldops.rules import Profile
+
+#: Bump when the rows written change: kept files are rebuilt.
+VERSION = "2"
+
+Generator = Callable[[City], None]
+#: One function per part; licences (300,000 at 1M) and calls (500,000) add theirs here.
+GENERATORS: tuple[Generator, ...] = (
+    staff,
+    people,
+    animals,
+    impoundments,
+    bites_and_quarantines,
+    vicious_cases,
+)
+
+
+def build(path: Path, size: int, generators: Sequence[Generator] = GENERATORS) -> None:
+    """Write a fresh city of ``size`` impoundments to ``path`` (replaced if there)."""
+    path.unlink(missing_ok=True)
+    migrate(path)
+    fill(path, size, generators)
+
+
+def migrate(path: Path) -> None:
+    """An empty database at ``path``, upgraded through the real migrations."""
+    from fieldops.db.engine import Database
+    from fieldops.db.migrate import upgrade
+
+    db = Database(f"sqlite:///{path}")
+    upgrade(db.engine, db.url)
+    db.dispose()
+
+
+def fill(path: Path, size: int, generators: Sequence[Generator] = GENERATORS) -> None:
+    """The city's rows, written into the freshly migrated (empty) database at ``path``."""
+    raw = sqlite3.connect(path, isolation_level=None)
+    raw.execute("PRAGMA journal_mode = OFF")  # one writer, and a failed build is thrown away
+    raw.execute("PRAGMA synchronous = OFF")
+    raw.execute("PRAGMA cache_size = -200000")
+    raw.execute("PRAGMA foreign_keys = ON")
+    raw.execute("BEGIN")
+    # The migrations' indexes are dropped for the load and made again from their own
+    # SQL after it: one sort each instead of a million inserts at random places
+    # (the same indexes; a unique one still refuses a duplicate when it is remade).
+    indexes = raw.execute(
+        "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL ORDER BY name"
+    ).fetchall()
+    for name, _ in indexes:
+        raw.execute(f'DROP INDEX "{name}"')
+    city = City(raw, size, Audit(raw), Profile.default())
+    for gen in generators:
+        gen(city)
+    city.audit.close()
+    for _, sql in indexes:
+        raw.execute(sql)
+    raw.execute("COMMIT")
+    raw.execute("ANALYZE")
+    raw.execute("PRAGMA journal_mode = WAL")  # as the app keeps it
+    raw.close()
+
+
+def stamp_text() -> str:
+    """The generator's version and the schema's head: a change to either rebuilds."""
+    from fieldops.db.migrate import head_revision
+
+    return f"{VERSION} {head_revision()}"
+
+
+def stamp_path(path: Path) -> Path:
+    return path.with_suffix(".stamp")
+
+
+def city_path(directory: Path, size: int) -> Path:
+    return directory / f"city-{size}.db"
+
+
+def ensure(directory: Path, size: int, *, quiet: bool = False) -> Path:
+    """The kept ``city-N.db`` in ``directory``, built (or rebuilt) when missing or stale.
+
+    Several runs may share the folder: a lock file makes the second wait for the
+    first one's build and then use it."""
+    import fcntl
+
+    directory.mkdir(parents=True, exist_ok=True)
+    path = city_path(directory, size)
+    stamp = stamp_path(path)
+    with open(path.with_suffix(".lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if path.exists() and stamp.exists() and stamp.read_text().strip() == stamp_text():
+            return path
+        stamp.unlink(missing_ok=True)
+        part = path.with_name(f"{path.name}.part-{os.getpid()}")
+        t0 = time.perf_counter()
+        try:
+            build(part, size)
+        except BaseException:
+            part.unlink(missing_ok=True)
+            raise
+        for suffix in ("-wal", "-shm"):
+            Path(str(path) + suffix).unlink(missing_ok=True)
+        part.replace(path)
+        stamp.write_text(stamp_text() + "\n")
+    if not quiet:
+        mb = path.stat().st_size / 1e6
+        print(f"   (built {path.name}: {mb:,.0f} MB in {time.perf_counter() - t0:.0f} s)")
+    return path
+
+
+_scratch: dict[Path, Path] = {}
+
+
+def scratch_copy(path: Path) -> Path:
+    """A copy of the kept ``path`` for figures that write (a save, a printed report's
+    audit event), so the kept file stays as generated: made once per process,
+    beside it as ``city-N-scratch-PID.db``, and removed when the process ends."""
+    if path in _scratch:
+        return _scratch[path]
+    import atexit
+    import shutil
+
+    copy = path.with_name(f"{path.stem}-scratch-{os.getpid()}.db")
+    shutil.copyfile(path, copy)
+    _scratch[path] = copy
+    atexit.register(_remove, copy)
+    return copy
+
+
+def _remove(path: Path) -> None:
+    for suffix in ("", "-wal", "-shm"):
+        Path(str(path) + suffix).unlink(missing_ok=True)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="bench.generate")
+    p.add_argument("--size", type=int, default=100_000, help="impoundments")
+    p.add_argument("--dir", type=Path, default=Path(tempfile.gettempdir()) / "fieldops-bench")
+    args = p.parse_args(argv)
+    print(ensure(args.dir, args.size))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,76 @@
+"""Today: every module's due items, through the service the Today page calls.
+
+``fieldops.services.due.due_items`` (every installed module's items, merged)
+on the generated city's "today", on the real ``Database`` with the app's
+pragmas. The baseline is the same SQL statements, captured from this very call
+(``before_cursor_execute``) and replayed in raw sqlite3 on the same file in the
+same run: what remains is the services' own cost (SQLAlchemy, the rules that
+word each item). Target: within 3x of that and under 50 ms (issue 14).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import event
+
+from bench.city import TODAY
+from bench.common import Result, median_time
+
+MAX_RATIO = 3.0
+MAX_SECONDS = 0.050
+
+
+def capture_queries(db: Any, fn: Any) -> list[tuple[str, Any]]:
+    """The SELECT statements (with their parameters) ``fn()`` sends to the database."""
+    seen: list[tuple[str, Any]] = []
+
+    def note(conn: Any, cursor: Any, statement: str, parameters: Any, *rest: Any) -> None:
+        if statement.lstrip().upper().startswith(("SELECT", "WITH")):
+            seen.append((statement, parameters))
+
+    event.listen(db.engine, "before_cursor_execute", note)
+    try:
+        fn()
+    finally:
+        event.remove(db.engine, "before_cursor_execute", note)
+    return seen
+
+
+def run(path: Path, size: int) -> list[Result]:
+    from fieldops.db.engine import Database
+    from fieldops.rules import Profile
+    from fieldops.services.due import due_items
+
+    db = Database(f"sqlite:///{path}")
+    profile = Profile.default()
+
+    def service() -> object:
+        return due_items(db, TODAY, profile)
+
+    items = service()  # warms the file cache and SQLAlchemy's statement cache
+    queries = capture_queries(db, service)
+    raw = sqlite3.connect(path)
+
+    def raw_queries() -> None:
+        for sql, params in queries:
+            raw.execute(sql, params).fetchall()
+
+    base = median_time(raw_queries, 9)
+    took = median_time(service, 9)
+    raw.close()
+    db.dispose()
+    n = len(items) if isinstance(items, tuple) else 0
+    print(f"   Today on {TODAY}: {n:,} items from {len(queries)} queries")
+    return [
+        Result(
+            "Today: every module's due items",
+            took,
+            "raw sqlite3, the same queries",
+            base,
+            MAX_RATIO,
+            max_seconds=MAX_SECONDS,
+        )
+    ]

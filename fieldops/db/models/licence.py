@@ -1,0 +1,88 @@
+"""Dog licences (city code 58-533(c); Wis. Stat. ch. 174; RULES.md section 6).
+
+One row is one licence for one licence year: the dog, its owner, the tag, what the
+rules quoted (rate, half rate, late fee, total) and what was paid, the rabies
+certificate it was issued on, and where (the counter, or the pound with the
+impoundment). A licence is never deleted. Replacing a lost tag or transferring the
+licence to a new owner writes a new row naming the one it follows (``previous_id``)
+and marks that one "replaced" or "transferred"; a void keeps its reason. Every change
+is in the audit trail, and ``version`` refuses a stale edit.
+"""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+from decimal import Decimal
+
+from sqlalchemy import CheckConstraint, ForeignKey, Index, String, Text, text
+from sqlalchemy.orm import Mapped, mapped_column
+
+from fieldops.db.models.base import Base, Timestamped
+from fieldops.db.types import Money, UTCDateTime
+
+LICENCE_STATUSES = ("current", "replaced", "transferred", "void")
+LICENCE_ORIGINS = ("new", "renewal", "replacement", "transfer")
+ISSUE_PLACES = ("counter", "pound")
+
+
+def _in(column: str, values: tuple[str, ...]) -> str:
+    return f"{column} IN ({', '.join(repr(v) for v in values)})"
+
+
+# A transfer keeps the dog's tag; every other licence has a tag of its own that year.
+OWN_TAG = "origin <> 'transfer'"
+
+
+class DogLicence(Timestamped, Base):
+    __tablename__ = "dog_licence"
+    __table_args__ = (
+        CheckConstraint(_in("status", LICENCE_STATUSES), name="status"),
+        CheckConstraint(_in("origin", LICENCE_ORIGINS), name="origin"),
+        CheckConstraint(_in("issued_place", ISSUE_PLACES), name="issued_place"),
+        CheckConstraint("total >= 0 AND paid_amount >= 0 AND late_fee >= 0", name="amounts"),
+        Index(
+            "ix_dog_licence_year_tag",
+            "licence_year",
+            "tag_number",
+            unique=True,
+            sqlite_where=text(OWN_TAG),
+            postgresql_where=text(OWN_TAG),
+        ),
+        Index("ix_dog_licence_tag_number", "tag_number"),
+        Index("ix_dog_licence_receipt_number", "receipt_number"),
+        Index("ix_dog_licence_animal_year", "animal_id", "licence_year"),
+        Index("ix_dog_licence_owner_id", "owner_id"),
+        Index("ix_dog_licence_status_year", "status", "licence_year", "id"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    animal_id: Mapped[int] = mapped_column(ForeignKey("animal.id"))
+    owner_id: Mapped[int] = mapped_column(ForeignKey("person.id"))
+    licence_year: Mapped[int]
+    tag_number: Mapped[str] = mapped_column(String(30))
+    origin: Mapped[str] = mapped_column(String(12), default="new")
+    previous_id: Mapped[int | None] = mapped_column(ForeignKey("dog_licence.id"), default=None)
+    applied_on: Mapped[date]  # the local day of the application (the quote's day)
+    altered: Mapped[bool]
+    rate: Mapped[Decimal] = mapped_column(Money)
+    half_rate: Mapped[bool] = mapped_column(default=False)
+    due_by: Mapped[date]  # the last day without the late fee
+    late: Mapped[bool] = mapped_column(default=False)
+    late_fee: Mapped[Decimal] = mapped_column(Money)
+    total: Mapped[Decimal] = mapped_column(Money)
+    # The rabies certificate the licence was issued on (58-533(c)(5)).
+    rabies_certificate: Mapped[str] = mapped_column(String(50), default="")
+    rabies_vaccinated_on: Mapped[date | None] = mapped_column(default=None)
+    rabies_expires_on: Mapped[date | None] = mapped_column(default=None)
+    paid_amount: Mapped[Decimal] = mapped_column(Money)
+    payment_method: Mapped[str] = mapped_column(String(10), default="cash")
+    # The receipt the operator gives; blank at issue: the licence's own ("DL-000123").
+    receipt_number: Mapped[str] = mapped_column(String(30), default="")
+    issued_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    issued_place: Mapped[str] = mapped_column(String(10), default="counter")
+    impoundment_id: Mapped[int | None] = mapped_column(ForeignKey("impoundment.id"), default=None)
+    issued_by: Mapped[str] = mapped_column(String(100))
+    status: Mapped[str] = mapped_column(String(12), default="current")
+    ended_at: Mapped[datetime | None] = mapped_column(UTCDateTime, default=None)
+    void_reason: Mapped[str] = mapped_column(Text, default="")
+    notes: Mapped[str] = mapped_column(Text, default="")

@@ -1,0 +1,140 @@
+"""Start-up loads only what the first screen needs (issue 14).
+
+Alembic (with Mako and Pygments) is for upgrading a database, ReportLab for
+printing: the window opening on an up-to-date database, ``fieldops due`` and
+``fieldops --version`` load none of them. Each case runs in a fresh process, as
+a user starts it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+
+from fieldops.db.engine import Database
+from fieldops.services.context import os_username
+from fieldops.services.signin import create_first_admin
+
+ROOT = Path(__file__).resolve().parents[1]
+HEAVY = ("alembic", "reportlab", "mako", "pygments")
+
+# Runs ``fieldops ARGS`` in this process, then says which of the modules were loaded.
+SCRIPT = textwrap.dedent("""
+    import json, sys
+    import fieldops.cli
+    try:
+        code = fieldops.cli.main(sys.argv[2:])
+    except SystemExit as exc:  # --version
+        code = exc.code
+    loaded = [m for m in json.loads(sys.argv[1]) if m in sys.modules]
+    print("loaded " + json.dumps(loaded), flush=True)
+    sys.exit(code)
+""")
+
+
+@pytest.fixture(scope="module")
+def database(tmp_path_factory: pytest.TempPathFactory, sqlite_template: Path) -> Path:
+    """An up-to-date database whose administrator is this computer login (no dialog)."""
+    path = tmp_path_factory.mktemp("startup") / "fieldops.db"
+    shutil.copyfile(sqlite_template, path)
+    db = Database(f"sqlite:///{path}")
+    try:
+        create_first_admin(db, "ada", "Ada Admin", "x" * 12, os_user=os_username())
+    finally:
+        db.dispose()
+    return path
+
+
+def _start(*args: str, watch: tuple[str, ...] = HEAVY, **env: str) -> tuple[list[str], str]:
+    done = subprocess.run(
+        [sys.executable, "-c", SCRIPT, json.dumps(watch), *args],
+        env={
+            **os.environ,
+            "QT_QPA_PLATFORM": "offscreen",
+            "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]),
+            **env,
+        },
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    (line,) = [x for x in done.stdout.splitlines() if x.startswith("loaded ")]
+    loaded: list[str] = json.loads(line.removeprefix("loaded "))
+    return loaded, done.stdout
+
+
+def test_the_window_opens_and_fills_today_without_alembic_or_reportlab(database: Path) -> None:
+    started = time.time()
+    loaded, out = _start("--db", str(database), FIELDOPS_EXIT_AFTER_PAINT=repr(started))
+    assert loaded == []
+    # The frame was painted before the database layer was imported (ui/app.py).
+    assert "loaded-at-paint " in out.splitlines()
+    said = dict(line.split(" ", 1) for line in out.splitlines() if " " in line)
+    # The timing option saw the window painted, then Today filled, after the start.
+    assert 0 < float(said["painted"]) <= float(said["today"]) < time.time() - started
+
+
+def test_fieldops_due_reads_without_alembic_or_reportlab(database: Path) -> None:
+    loaded, out = _start("--db", str(database), "due")
+    assert loaded == []
+    assert "Due on" in out
+
+
+def test_fieldops_version_loads_neither_the_database_layer_nor_qt() -> None:
+    loaded, out = _start("--version", watch=(*HEAVY, "sqlalchemy", "PySide6"))
+    assert loaded == []
+    assert out.startswith("fieldops ")
+
+
+# A refused database, in a fresh process: its message is shown over the window's frame,
+# already painted without the database layer, and the process ends with its status.
+REFUSED = textwrap.dedent("""
+    import sys
+    import fieldops.cli
+    import ui.app
+    from PySide6.QtWidgets import QApplication
+
+    def said(title, message, details=""):
+        frames = [w for w in QApplication.topLevelWidgets()
+                  if isinstance(w, ui.app.MainWindow) and w.isVisible()]
+        over = frames and not frames[0].attached and frames[0].opening.text()
+        print("refused " + title + " | over " + str(over), flush=True)
+
+    ui.app.show_startup_error = said
+    sys.exit(fieldops.cli.main(sys.argv[1:]))
+""")
+
+
+def test_a_refused_database_is_said_over_the_painted_frame_with_its_status(
+    tmp_path: Path,
+) -> None:
+    from fieldops.failures import EXIT_CODES, NOT_A_DATABASE
+
+    folder = tmp_path / "a-folder.db"
+    folder.mkdir()
+    done = subprocess.run(
+        [sys.executable, "-c", REFUSED, "--db", str(folder)],
+        env={
+            **os.environ,
+            "QT_QPA_PLATFORM": "offscreen",
+            "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]),
+            "FIELDOPS_EXIT_AFTER_PAINT": repr(time.time()),
+        },
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    lines = done.stdout.splitlines()
+    assert done.returncode == EXIT_CODES[NOT_A_DATABASE], done.stdout + done.stderr
+    assert "loaded-at-paint " in lines  # neither SQLAlchemy nor fieldops.db at the paint
+    assert "refused FieldOps could not open its database. | over Opening the database…" in lines
+    assert not any(line.startswith("today ") for line in lines)

@@ -1,0 +1,1 @@
+"""The dog licences screens (issue 15)."""
