@@ -31,6 +31,10 @@ one ``Module`` value naming what it contributes:
 - ``self_test``: its steps of ``fieldops --self-test`` (``SelfTestStep``: create one
   record of each of its kinds through its services, read it back, print it), run
   after the shared person and animal are made (fieldops/selftest.py).
+- ``places(session, person_ids, address)``: the module's records of any of these
+  people or at this address (``address_key`` of ``fieldops.rules.calls``), as
+  ``Incident`` values: what an officer reads before knocking (the calls module's
+  history by address and by owner).
 
 Adding a module is its new files plus one line in ``INSTALLED`` (and, for its
 screens, one line in ``ui.modules.INSTALLED`` naming a file whose ``OPENERS``
@@ -66,6 +70,7 @@ INSTALLED: tuple[str, ...] = (
     "fieldops.services.pound",
     "fieldops.services.quarantine.module",  # bite quarantines (58-527)
     "fieldops.services.vicious.module",  # vicious animals (58-524)
+    "fieldops.services.calls.module",  # field calls, complaints, citations (58-534)
     "fieldops.services.licences.module",  # dog licences (58-533(c))
     "fieldops.services.permits.module",  # chicken and animal fancier's permits (58-533)
     "fieldops.services.summary",  # the activity summary of every module's figures
@@ -309,6 +314,8 @@ class Module:
     incidents: Callable[[Any, int], Sequence[Incident]] | None = None
     # Its steps of ``fieldops --self-test``, in order (fieldops/selftest.py).
     self_test: Sequence[SelfTestStep] = ()
+    # (session, person ids, address) -> its records of those people or at that address.
+    places: Callable[[Any, tuple[int, ...], str], Sequence[Incident]] | None = None
 
 
 _loaded: tuple[Module, ...] | None = None
@@ -437,6 +444,15 @@ def animal_incidents(session: Any, animal_id: int) -> tuple[Incident, ...]:
         if m.incidents is not None:
             out.extend(m.incidents(session, animal_id))
     return tuple(sorted(out, key=lambda i: (i.when, i.module, i.kind, i.record_id)))
+
+
+def place_records(session: Any, person_ids: tuple[int, ...], address: str) -> tuple[Incident, ...]:
+    """Every installed module's records of these people or at this address, newest first."""
+    out: list[Incident] = []
+    for m in installed_modules():
+        if m.places is not None:
+            out.extend(m.places(session, person_ids, address))
+    return tuple(sorted(out, key=lambda i: (i.when, i.module, i.record_id), reverse=True))
 
 
 def append_only_tables() -> tuple[str, ...]:

@@ -79,6 +79,7 @@ AREAS: tuple[Area, ...] = (
             "and deadlines."
         ),
     ),
+    Area("calls", "Calls", page="ui.calls.page:CallsWidget"),
     Area(
         "licences",
         "Licences and permits",

@@ -32,6 +32,7 @@ INSTALLED: tuple[str, ...] = (
     "ui.vicious.opening",  # vicious animals: cases (58-524)
     "ui.licences.opening",  # dog licences (58-533(c))
     "ui.permits.opening",  # chicken and animal fancier's permits (58-533)
+    "ui.calls.opening",  # field calls: calls (58-534)
 )
 
 _loaded: dict[tuple[str, str], Opener] | None = None

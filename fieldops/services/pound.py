@@ -15,7 +15,7 @@ from sqlalchemy import Connection, select, text
 
 from fieldops.db.engine import Database
 from fieldops.db.models import Animal, Impoundment
-from fieldops.modules import Demo, DueItem, Module
+from fieldops.modules import Demo, DueItem, Incident, Module
 from fieldops.rules import Profile, format_day_short, plural
 from fieldops.rules.impound import no_claim_period
 from fieldops.selftest_records import POUND_STEPS
@@ -174,6 +174,39 @@ def checks(conn: Connection) -> list[str]:
     return out
 
 
+def places(session: Any, person_ids: tuple[int, ...], address: str) -> list[Incident]:
+    """Impoundments of these people's animals, or found at this address (the calls
+    module's history by address and by owner), newest first."""
+    from sqlalchemy import ColumnElement, func, or_
+
+    from fieldops.rules.calls import street_part
+
+    part = street_part(address)
+    where: list[ColumnElement[bool]] = [Impoundment.owner_id.in_(person_ids)] if person_ids else []
+    if part:
+        where.append(func.lower(Impoundment.found_place).contains(part, autoescape=True))
+    if not where:
+        return []
+    rows = session.execute(
+        select(Impoundment, Animal.name, Animal.species)
+        .join(Animal, Animal.id == Impoundment.animal_id)
+        .where(or_(*where))
+        .order_by(Impoundment.impounded_at.desc())
+        .limit(200)
+    )
+    return [
+        Incident(
+            KEY,
+            "impoundment",
+            imp.id,
+            imp.impounded_at,
+            imp.found_place,
+            f"Impounded {name or '(no name)'} ({species}), {imp.reason.replace('_', ' ')}",
+        )
+        for imp, name, species in rows
+    ]
+
+
 MODULE = Module(
     KEY,
     "Pound",
@@ -184,5 +217,6 @@ MODULE = Module(
     append_only=("disposition", "release_evidence", "payment", "payment_line"),
     reports=(IMPOUND_REGISTER,),  # the 58-528 register (fieldops.services.registers)
     activity=_activity,
+    places=places,
     self_test=POUND_STEPS,  # fieldops --self-test (fieldops/selftest_records.py)
 )

@@ -18,6 +18,7 @@ AREA_TITLES = [
     "Impounds",
     "Quarantines",
     "Vicious animals",
+    "Calls",
     "Licences and permits",
     "People and animals",
     "Reports",
@@ -75,8 +76,10 @@ def test_ctrl_digit_goes_to_an_area(qtbot, window):
     qtbot.keyClick(window, Qt.Key.Key_3, Qt.KeyboardModifier.ControlModifier)
     assert window.current_area() == "quarantines"
     qtbot.keyClick(window, Qt.Key.Key_5, Qt.KeyboardModifier.ControlModifier)
-    assert window.current_area() == "licences"
+    assert window.current_area() == "calls"
     qtbot.keyClick(window, Qt.Key.Key_6, Qt.KeyboardModifier.ControlModifier)
+    assert window.current_area() == "licences"
+    qtbot.keyClick(window, Qt.Key.Key_7, Qt.KeyboardModifier.ControlModifier)
     assert window.current_area() == "people"
     assert window.current_page().search.hasFocus()
 

@@ -16,6 +16,7 @@ NEW_RECORD: dict[str, tuple[Permission, str]] = {
     "impounds": (Permission.INTAKE, "intake_button"),
     "quarantines": (Permission.BITE_REPORTS, "bite_button"),
     "vicious": (Permission.VICIOUS_CASES, "new_button"),
+    "calls": (Permission.CALLS, "new_button"),
     "people": (Permission.RECORDS, ""),
 }
 

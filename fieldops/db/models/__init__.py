@@ -2,6 +2,14 @@
 
 from fieldops.db.models.audit import AuditChainHead, AuditEvent
 from fieldops.db.models.base import NAMING_CONVENTION, Base
+from fieldops.db.models.calls import (
+    CallCitation,
+    CallComplaint,
+    CallDispatch,
+    CallPetition,
+    CautionFlag,
+    FieldCall,
+)
 from fieldops.db.models.impound import (
     DISPOSITION_CODES,
     PAYMENT_KIND_CODES,
@@ -81,10 +89,16 @@ __all__ = [
     "AuditEvent",
     "Base",
     "BiteReport",
+    "CallCitation",
+    "CallComplaint",
+    "CallDispatch",
+    "CallPetition",
+    "CautionFlag",
     "Clinic",
     "Disposition",
     "DogLicence",
     "FeeScheduleEntry",
+    "FieldCall",
     "ImpoundPhoto",
     "Impoundment",
     "Payment",

@@ -13,6 +13,7 @@ from fieldops.modules import (
     ActivitySection,
     Demo,
     DueItem,
+    Incident,
     Module,
     ReleaseCase,
     ReportKind,
@@ -324,6 +325,35 @@ def demo(d: Demo) -> str:
     return f"{n} bite reports" if n else ""
 
 
+def places(session: Session, person_ids: tuple[int, ...], address: str) -> list[Incident]:
+    """Bites by these people's animals, or at this address (the calls module's history
+    by address and by owner), newest first; no victim's details."""
+    from sqlalchemy import ColumnElement, func, or_
+
+    from fieldops.rules.calls import street_part
+
+    part = street_part(address)
+    where: list[ColumnElement[bool]] = [BiteReport.owner_id.in_(person_ids)] if person_ids else []
+    if part:
+        where.append(func.lower(BiteReport.place).contains(part, autoescape=True))
+    if not where:
+        return []
+    rows = session.scalars(
+        select(BiteReport).where(or_(*where)).order_by(BiteReport.bitten_at.desc()).limit(200)
+    )
+    return [
+        Incident(
+            KEY,
+            "bite",
+            b.id,
+            b.bitten_at,
+            b.place,
+            f"Bite by a {b.animal_description or b.species} (bite report #{b.id})",
+        )
+        for b in rows
+    ]
+
+
 MODULE = Module(
     KEY,
     "Bite quarantines",
@@ -346,5 +376,6 @@ MODULE = Module(
     ),
     activity=_activity,
     incidents=bite_incidents,
+    places=places,
     self_test=QUARANTINE_STEPS,  # fieldops --self-test (fieldops/selftest_records.py)
 )

@@ -13,12 +13,13 @@ from fieldops.db.models import (
     Animal,
     Person,
     ViciousCase,
+    ViciousDeclaration,
     ViciousIncident,
     ViciousStep,
     ViciousStepDone,
 )
 from fieldops.db.models.vicious import APPEND_ONLY
-from fieldops.modules import Demo, DueItem, Module, ReleaseCase, animal_incidents
+from fieldops.modules import Demo, DueItem, Incident, Module, ReleaseCase, animal_incidents
 from fieldops.rules import Profile, format_day, format_instant, start_of_local_day, to_local
 from fieldops.rules import vicious as rules
 from fieldops.rules.release import vicious_block
@@ -263,6 +264,39 @@ def _link_checks(conn: Connection) -> list[str]:
     return []
 
 
+def places(session: Session, person_ids: tuple[int, ...], address: str) -> list[Incident]:
+    """Vicious-animal cases of these people's animals, or declared at this owner's
+    address (the calls module's history by address and by owner), newest first."""
+    from sqlalchemy import ColumnElement, func, or_
+
+    from fieldops.rules.calls import street_part
+
+    part = street_part(address)
+    where: list[ColumnElement[bool]] = [ViciousCase.owner_id.in_(person_ids)] if person_ids else []
+    if part:
+        where.append(func.lower(ViciousDeclaration.owner_address).contains(part, autoescape=True))
+    if not where:
+        return []
+    rows = session.execute(
+        select(ViciousCase, ViciousDeclaration.owner_address)
+        .join(ViciousDeclaration, ViciousDeclaration.case_id == ViciousCase.id)
+        .where(or_(*where))
+        .order_by(ViciousCase.opened_at.desc())
+        .limit(200)
+    )
+    return [
+        Incident(
+            KEY,
+            "case",
+            case.id,
+            case.opened_at,
+            where_,
+            f"Vicious-animal case #{case.id} ({case.status.replace('_', ' ')})",
+        )
+        for case, where_ in rows
+    ]
+
+
 MODULE = Module(
     KEY,
     "Vicious animals",
@@ -275,5 +309,6 @@ MODULE = Module(
     event_kinds=HISTORY_WORDS,
     reports=(CASES_REPORT,),
     activity=activity,
+    places=places,
     self_test=VICIOUS_STEPS,  # fieldops --self-test (fieldops/selftest_records.py)
 )

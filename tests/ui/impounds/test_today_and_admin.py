@@ -80,10 +80,11 @@ def test_nothing_due(qtbot, ctx, wait_idle):
     page = TodayWidget(ctx)
     qtbot.addWidget(page)
     wait_idle()
-    # Issues 9, 10 and 15: the quarantine, vicious-animal and licence modules list due items too.
+    # Issues 9, 10, 15 and 16: the quarantine, vicious-animal, licence and calls modules list
+    # due items too.
     assert page.summary.text() == (
         "Nothing is due at the pound or the bite quarantines or the vicious animals or the "
-        "dog licences today."
+        "field calls or the dog licences today."
     )
     assert not page.open_button.isEnabled()
 

@@ -1,0 +1,200 @@
+"""Field calls, dispatches, complaints, petitions, citations and caution flags (58-534).
+
+A call and what follows from it are edited through the services (audited, the
+version column refusing a stale screen). A petition is written once, accepted
+or refused, and never changed (append-only, migration 0019). The call row
+carries copies of its state (status, outcome, officer, follow-up) for the
+list's filters and the due items; the services rewrite them after each
+dispatch change and ``fieldops check`` compares them.
+"""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+from decimal import Decimal
+
+from sqlalchemy import JSON, CheckConstraint, ForeignKey, Index, String, Text, UniqueConstraint
+from sqlalchemy.orm import Mapped, mapped_column
+
+from fieldops.db.models.base import Base, Timestamped
+from fieldops.db.types import Money, UTCDateTime
+from fieldops.rules.calls import CALL_KINDS, NOTIFY_METHODS, OUTCOMES, RECEIVED_HOW, REFERRALS
+
+CALL_STATUSES = ("open", "dispatched", "closed")
+
+
+def _in(column: str, values: tuple[str, ...]) -> str:
+    return f"{column} IN ({', '.join(repr(v) for v in values)})"
+
+
+class FieldCall(Timestamped, Base):
+    """One call for service: who called, how, where, what kind, how urgent."""
+
+    __tablename__ = "field_call"
+    __table_args__ = (
+        CheckConstraint(_in("received_how", tuple(RECEIVED_HOW)), name="received_how"),
+        CheckConstraint(_in("kind", tuple(CALL_KINDS)), name="kind"),
+        CheckConstraint(_in("status", CALL_STATUSES), name="status"),
+        CheckConstraint("priority BETWEEN 1 AND 3", name="priority"),
+        Index("ix_field_call_status_priority", "status", "priority", "received_at"),
+        Index("ix_field_call_address_key", "address_key"),
+        Index("ix_field_call_follow_up_on", "follow_up_on"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    received_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    received_how: Mapped[str] = mapped_column(String(12))
+    anonymous: Mapped[bool] = mapped_column(default=False)
+    caller_id: Mapped[int | None] = mapped_column(ForeignKey("person.id"), default=None)
+    caller_name: Mapped[str] = mapped_column(String(200), default="")
+    caller_phone: Mapped[str] = mapped_column(String(50), default="")
+    address: Mapped[str] = mapped_column(String(300))
+    address_key: Mapped[str] = mapped_column(String(300))
+    place: Mapped[str] = mapped_column(Text, default="")
+    kind: Mapped[str] = mapped_column(String(12))
+    section: Mapped[str] = mapped_column(String(20), default="")
+    priority: Mapped[int] = mapped_column(default=3)
+    description: Mapped[str] = mapped_column(Text, default="")
+    owner_id: Mapped[int | None] = mapped_column(ForeignKey("person.id"), default=None, index=True)
+    owner_description: Mapped[str] = mapped_column(String(300), default="")
+    animal_id: Mapped[int | None] = mapped_column(ForeignKey("animal.id"), default=None, index=True)
+    animal_description: Mapped[str] = mapped_column(String(300), default="")
+    recheck_of_id: Mapped[int | None] = mapped_column(
+        ForeignKey("field_call.id"), default=None, index=True
+    )
+    # Copies of the state, rewritten by the services from the dispatches.
+    status: Mapped[str] = mapped_column(String(12), default="open")
+    officer: Mapped[str] = mapped_column(String(100), default="")
+    outcome: Mapped[str | None] = mapped_column(String(20), default=None)
+    follow_up_on: Mapped[date | None] = mapped_column(default=None)
+    search_text: Mapped[str] = mapped_column(String(1000), default="")
+    recorded_by: Mapped[str] = mapped_column(String(100))
+
+
+class CallDispatch(Timestamped, Base):
+    """An officer sent to a call: when sent, arrived, cleared; the outcome."""
+
+    __tablename__ = "call_dispatch"
+    __table_args__ = (
+        CheckConstraint("outcome IS NULL OR " + _in("outcome", tuple(OUTCOMES)), name="outcome"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    call_id: Mapped[int] = mapped_column(ForeignKey("field_call.id"), index=True)
+    officer: Mapped[str] = mapped_column(String(100))
+    sent_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    arrived_at: Mapped[datetime | None] = mapped_column(UTCDateTime, default=None)
+    cleared_at: Mapped[datetime | None] = mapped_column(UTCDateTime, default=None)
+    outcome: Mapped[str | None] = mapped_column(String(20), default=None)
+    follow_up_on: Mapped[date | None] = mapped_column(default=None)
+    impoundment_id: Mapped[int | None] = mapped_column(ForeignKey("impoundment.id"), default=None)
+    notes: Mapped[str] = mapped_column(Text, default="")
+    recorded_by: Mapped[str] = mapped_column(String(100))
+
+
+class CallComplaint(Timestamped, Base):
+    """A complaint logged under 58-534(a), and the owner's notification of it."""
+
+    __tablename__ = "call_complaint"
+    __table_args__ = (
+        CheckConstraint(
+            "notified_how IS NULL OR " + _in("notified_how", tuple(NOTIFY_METHODS)),
+            name="notified_how",
+        ),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    call_id: Mapped[int] = mapped_column(ForeignKey("field_call.id"), index=True)
+    complainant: Mapped[str] = mapped_column(String(200))
+    complainant_adult: Mapped[bool] = mapped_column(default=True)
+    alleged: Mapped[str] = mapped_column(Text)
+    logged_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    notified_how: Mapped[str | None] = mapped_column(String(20), default=None)
+    notified_at: Mapped[datetime | None] = mapped_column(UTCDateTime, default=None)
+    notified_by: Mapped[str] = mapped_column(String(100), default="")
+    recorded_by: Mapped[str] = mapped_column(String(100))
+
+
+class CallPetition(Base):
+    """A written petition after a later violation (58-534(a)): accepted and referred, or
+    refused naming the parts it lacks. Append-only."""
+
+    __tablename__ = "call_petition"
+    __table_args__ = (
+        CheckConstraint(_in("status", ("accepted", "refused")), name="status"),
+        CheckConstraint(
+            "referred_to IS NULL OR " + _in("referred_to", tuple(REFERRALS)), name="referred_to"
+        ),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    complaint_id: Mapped[int] = mapped_column(ForeignKey("call_complaint.id"), index=True)
+    call_id: Mapped[int] = mapped_column(ForeignKey("field_call.id"), index=True)
+    received_on: Mapped[date]
+    petitioners: Mapped[str] = mapped_column(Text, default="")
+    animal: Mapped[str] = mapped_column(Text, default="")
+    violations: Mapped[str] = mapped_column(Text, default="")
+    reported_on: Mapped[str] = mapped_column(Text, default="")
+    will_testify: Mapped[bool] = mapped_column(default=False)
+    status: Mapped[str] = mapped_column(String(10))
+    missing: Mapped[list[str]] = mapped_column(JSON, default=list)
+    referred_to: Mapped[str | None] = mapped_column(String(30), default=None)
+    referred_on: Mapped[date | None] = mapped_column(default=None)
+    recorded_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    recorded_by: Mapped[str] = mapped_column(String(100))
+
+
+class CallCitation(Timestamped, Base):
+    """One offence cited: one section, one person, one day (58-534(b))."""
+
+    __tablename__ = "call_citation"
+    __table_args__ = (
+        UniqueConstraint(
+            "person_id", "section", "offence_on", name="uq_call_citation_one_offence_a_day"
+        ),
+        CheckConstraint("offence_number >= 1", name="offence_number"),
+        CheckConstraint("forfeiture IS NULL OR forfeiture >= 0", name="forfeiture"),
+        Index("ix_call_citation_court_on", "court_on"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    call_id: Mapped[int | None] = mapped_column(
+        ForeignKey("field_call.id"), default=None, index=True
+    )
+    person_id: Mapped[int] = mapped_column(ForeignKey("person.id"))
+    section: Mapped[str] = mapped_column(String(20))
+    offence_on: Mapped[date]
+    offence_number: Mapped[int]
+    forfeiture: Mapped[Decimal | None] = mapped_column(Money, default=None)
+    warning: Mapped[bool] = mapped_column(default=False)
+    plus_court_costs: Mapped[bool] = mapped_column(default=False)
+    penalty_why: Mapped[str] = mapped_column(Text, default="")
+    address: Mapped[str] = mapped_column(String(300), default="")
+    address_key: Mapped[str] = mapped_column(String(300), default="", index=True)
+    description: Mapped[str] = mapped_column(Text, default="")
+    court_on: Mapped[date | None] = mapped_column(default=None)
+    paid_on: Mapped[date | None] = mapped_column(default=None)
+    issued_by: Mapped[str] = mapped_column(String(200))
+    issued_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    recorded_by: Mapped[str] = mapped_column(String(100))
+
+
+class CautionFlag(Timestamped, Base):
+    """A caution for officers on a person or an address, set and cleared by a supervisor."""
+
+    __tablename__ = "caution_flag"
+    __table_args__ = (
+        CheckConstraint("person_id IS NOT NULL OR address_key <> ''", name="on_something"),
+        Index("ix_caution_flag_address_key", "address_key"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    person_id: Mapped[int | None] = mapped_column(ForeignKey("person.id"), default=None, index=True)
+    address: Mapped[str] = mapped_column(String(300), default="")
+    address_key: Mapped[str] = mapped_column(String(300), default="")
+    reason: Mapped[str] = mapped_column(Text)
+    set_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    set_by: Mapped[str] = mapped_column(String(100))
+    cleared_at: Mapped[datetime | None] = mapped_column(UTCDateTime, default=None)
+    cleared_by: Mapped[str] = mapped_column(String(100), default="")
+    clear_reason: Mapped[str] = mapped_column(Text, default="")

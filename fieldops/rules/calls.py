@@ -1,0 +1,111 @@
+"""Field calls, complaints, petitions and citations (58-534; RULES.md section 7).
+
+The ordinance facts a call is recorded with: the kinds of call and the section
+each falls under, how a call comes in, its priority, a dispatch's outcomes,
+how an owner is notified of a complaint (58-534(a)) and where a complete
+petition goes. The petition's five parts are ``petition_missing`` in
+``fieldops.rules.permits``; a citation's forfeiture is ``penalty_for``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from fieldops.rules.profile_local import GENERAL
+
+if TYPE_CHECKING:  # pragma: no cover
+    from fieldops.rules.profile import Profile
+
+RECEIVED_HOW: dict[str, str] = {
+    "phone": "Phone",
+    "walk_in": "Walk-in",
+    "police": "Police referral",
+}
+
+#: code -> (words, the ordinance section the kind of call falls under, "" for none)
+CALL_KINDS: dict[str, tuple[str, str]] = {
+    "at_large": ("Animal at large", "58-521"),
+    "bite": ("Bite", "58-527"),
+    "vicious": ("Vicious animal", "58-524"),
+    "noise": ("Noise or habitual barking", "58-531"),
+    "waste": ("Animal waste", "58-529"),
+    "wild": ("Wild animal", "58-523"),
+    "not_allowed": ("Animal not allowed", "58-517"),
+    "welfare": ("Animal welfare", ""),
+    "dead": ("Dead animal", "58-522"),
+    "other": ("Other", ""),
+}
+
+#: 1 comes first in the list.
+PRIORITIES: dict[int, str] = {1: "Emergency", 2: "Urgent", 3: "Routine"}
+
+OUTCOMES: dict[str, str] = {
+    "gone_on_arrival": "Gone on arrival",
+    "returned_to_owner": "Returned to owner",
+    "impounded": "Impounded",
+    "warned": "Warned",
+    "cited": "Cited",
+    "referred_cd": "Referred to community development",
+    "no_violation": "No violation",
+}
+
+#: How the owner was told of a complaint (58-534(a)).
+NOTIFY_METHODS: dict[str, str] = {
+    "in_person": "In person",
+    "phone": "By phone",
+    "mail": "By mail",
+    "certified_mail": "By certified mail",
+    "posted": "Posted at the address",
+}
+
+#: Where a complete petition goes (58-534(a)).
+REFERRALS: dict[str, str] = {
+    "police": "Prosecution (police department)",
+    "community_development": "Zoning enforcement (community development)",
+}
+
+#: The petition form's field for each of 58-534(a)(1)-(5), and what it must carry.
+PETITION_PARTS: dict[str, str] = {
+    "petitioners": "(1) the petitioners' names, phone numbers and addresses",
+    "animal": "(2) a description of the animal and the owner's address (name if known)",
+    "violations": "(3) the dates and times of the violations, with a detailed description",
+    "reported_on": "(4) the dates the violations were reported",
+    "will_testify": "(5) a statement that the petitioners will testify",
+}
+
+
+#: The sections a citation may name: every kind's section, and the complaint section.
+CITABLE_SECTIONS: tuple[str, ...] = (
+    *dict.fromkeys(s for _, s in CALL_KINDS.values() if s),
+    "58-533",
+    "58-534",
+)
+
+
+def citable_sections(profile: Profile) -> tuple[str, ...]:
+    """The sections a citation may name: the city's, and any class of offence the
+    jurisdiction's profile has a ladder for (Dodgeville's "cruelty")."""
+    extra = tuple(k for k in profile.penalties if k != GENERAL and k not in CITABLE_SECTIONS)
+    return CITABLE_SECTIONS + extra
+
+
+def kind_section(kind: str) -> str:
+    """The ordinance section a kind of call falls under ("" when none)."""
+    return CALL_KINDS[kind][1]
+
+
+def kind_label(kind: str) -> str:
+    words, section = CALL_KINDS.get(kind, (kind, ""))
+    return f"{words} ({section})" if section else words
+
+
+def address_key(address: str) -> str:
+    """An address as it is compared between records: case and spacing do not matter."""
+    return " ".join((address or "").lower().replace(",", " ").replace(".", " ").split())
+
+
+def street_part(address: str) -> str:
+    """The house number and street of an address ("12 elm st" of "12 Elm St, Madison"),
+    lower case: what another record's free-text place is searched for."""
+    first = (address or "").split(",")[0]
+    return " ".join(first.lower().replace(".", " ").split())

@@ -1,0 +1,180 @@
+"""The field calls module on the seam: due items, checks, demo data, history words."""
+
+from __future__ import annotations
+
+from datetime import UTC, date, datetime, time
+from decimal import Decimal
+
+from sqlalchemy import Connection, select, text
+from sqlalchemy.orm import Session
+
+from fieldops.db.engine import Database
+from fieldops.db.models import CallCitation, CallDispatch, FieldCall, Person
+from fieldops.modules import Demo, DueItem, Incident, Module
+from fieldops.rules import Profile, format_day_short
+from fieldops.rules import calls as rules
+from fieldops.services.calls.history_words import EVENT_KINDS as HISTORY_WORDS
+
+KEY = "call"
+
+CATEGORIES = {
+    f"{KEY}.not_dispatched": "Call not yet dispatched",
+    f"{KEY}.no_outcome": "Call dispatched, no outcome recorded",
+    f"{KEY}.follow_up_due": "Call follow-up due",
+    f"{KEY}.citation_unpaid": "Citation unpaid past its court date",
+}
+
+
+def _item(
+    cat: str, kind: str, rid: int, due: date | datetime, text_: str, overdue: bool, *rank: object
+) -> DueItem:
+    code = f"{KEY}.{cat}"
+    return DueItem(
+        module=KEY,
+        kind=kind,
+        record_id=rid,
+        due=due,
+        category=code,
+        category_label=CATEGORIES[code],
+        text=text_,
+        overdue=overdue,
+        sort_key=(list(CATEGORIES).index(code), *rank, rid),
+    )
+
+
+def due_items(db: Database, day: date, profile: Profile) -> tuple[DueItem, ...]:
+    """Calls waiting for an officer or an outcome, follow-ups due, citations unpaid."""
+    start = datetime.combine(day, time(0), profile.timezone).astimezone(UTC)
+    items: list[DueItem] = []
+    with db.read() as s:
+        rechecked = select(FieldCall.recheck_of_id).where(FieldCall.recheck_of_id.is_not(None))
+        for c in s.scalars(
+            select(FieldCall)
+            .where(
+                FieldCall.status.in_(("open", "dispatched"))
+                | (
+                    FieldCall.follow_up_on.is_not(None)
+                    & (FieldCall.follow_up_on <= day)
+                    & FieldCall.id.not_in(rechecked)
+                )
+            )
+            .order_by(FieldCall.priority, FieldCall.received_at, FieldCall.id)
+        ):
+            what = f"#{c.id} {rules.kind_label(c.kind)} at {c.address}"
+            if c.status == "open":
+                items.append(
+                    _item(
+                        "not_dispatched",
+                        "call",
+                        c.id,
+                        c.received_at,
+                        f"{what} ({rules.PRIORITIES[c.priority].lower()}): no officer sent",
+                        c.priority < 3 or c.received_at < start,
+                        c.priority,
+                    )
+                )
+            elif c.status == "dispatched":
+                items.append(
+                    _item(
+                        "no_outcome",
+                        "call",
+                        c.id,
+                        c.received_at,
+                        f"{what}: {c.officer} sent, no outcome recorded",
+                        c.received_at < start,
+                        c.priority,
+                    )
+                )
+            if c.follow_up_on is not None and c.follow_up_on <= day and c.status == "closed":
+                items.append(
+                    _item(
+                        "follow_up_due",
+                        "call",
+                        c.id,
+                        c.follow_up_on,
+                        f"{what}: follow-up due {format_day_short(c.follow_up_on, day)}",
+                        c.follow_up_on < day,
+                        c.follow_up_on,
+                    )
+                )
+        for cit, name in s.execute(
+            select(CallCitation, Person.full_name)
+            .join(Person, Person.id == CallCitation.person_id)
+            .where(
+                CallCitation.forfeiture.is_not(None),
+                CallCitation.forfeiture > Decimal("0.00"),
+                CallCitation.paid_on.is_(None),
+                CallCitation.court_on < day,
+            )
+            .order_by(CallCitation.court_on, CallCitation.id)
+        ):
+            court = cit.court_on or day  # the query asked for a court date
+            items.append(
+                _item(
+                    "citation_unpaid",
+                    "citation",
+                    cit.id,
+                    court,
+                    f"Citation #{cit.id}, {name}, {cit.section}: ${cit.forfeiture} unpaid, "
+                    f"court date {format_day_short(court, day)}",
+                    True,
+                    court,
+                )
+            )
+    return tuple(sorted(items, key=lambda i: i.sort_key))
+
+
+def checks(conn: Connection) -> list[str]:
+    """Calls written past the services, and calls whose state is out of step."""
+    from fieldops.services.calls.records import state_of
+
+    out = []
+    n = conn.execute(
+        text(
+            "SELECT count(*) FROM field_call t WHERE NOT EXISTS (SELECT 1 FROM audit_event e "
+            "WHERE e.entity = 'field_call' AND e.entity_id = t.id AND e.action = 'create_call')"
+        )
+    ).scalar_one()
+    if n:
+        out.append(f"{n} call(s) have no audit trail of being received")
+    stale = []
+    with Session(bind=conn) as s:
+        last: dict[int, CallDispatch] = {}  # each call's latest dispatch, in one pass
+        for d in s.scalars(select(CallDispatch).order_by(CallDispatch.sent_at, CallDispatch.id)):
+            last[d.call_id] = d
+        for c in s.scalars(select(FieldCall)):
+            want = state_of(last.get(c.id))
+            if any(getattr(c, k) != val for k, val in want.items()):
+                stale.append(c.id)
+    if stale:
+        out.append(
+            f"{len(stale)} call(s) show a state their dispatches do not support: "
+            + ", ".join(f"#{i}" for i in stale[:10])
+        )
+    return out
+
+
+def places(session: Session, person_ids: tuple[int, ...], address: str) -> list[Incident]:
+    from fieldops.services.calls.places import places as call_places
+
+    return call_places(session, person_ids, address)
+
+
+def demo(d: Demo) -> str:
+    from fieldops.services.calls.demo import fill
+
+    n = fill(d)
+    return f"{n} calls" if n else ""
+
+
+MODULE = Module(
+    KEY,
+    "Field calls",
+    due_items=due_items,
+    categories=CATEGORIES,
+    demo=demo,
+    checks=checks,
+    append_only=("call_petition",),
+    event_kinds=HISTORY_WORDS,
+    places=places,
+)

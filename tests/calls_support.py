@@ -1,0 +1,69 @@
+"""Helpers for the field calls tests: a call with a notified complaint, and its dialogs."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+from fieldops.services.calls.complaints import log_complaint, record_notification
+from fieldops.services.calls.dispatching import dispatch
+from fieldops.services.calls.records import CallInput, create_call
+
+
+def call_input(address: str = "12 Elm St", owner_id: int | None = None, **kw) -> CallInput:
+    data = {
+        "received_at": datetime.now(UTC) - timedelta(hours=1),
+        "received_how": "phone",
+        "kind": "noise",
+        "address": address,
+        "priority": 2,
+        "caller_name": "Nora Neighbour",
+        "owner_id": owner_id,
+        "description": "Barking all night.",
+    }
+    data.update(kw)
+    return CallInput(**data)
+
+
+def complained_call(db, actor, owner_id: int):
+    """A barking call, dispatched, with a complaint whose owner was notified."""
+    c = create_call(db, actor, call_input(owner_id=owner_id))
+    c = dispatch(db, actor, c.id, c.version, actor.username)
+    c = log_complaint(db, actor, c.id, complainant="Nora Neighbour", alleged="Barking")
+    return record_notification(db, actor, c.complaints[0].id, c.complaints[0].version, how="mail")
+
+
+def call_dialogs(ctx, sup, db, supervisor, owner_id: int) -> list:
+    """Every calls dialog, for the mnemonic walk (``sup`` a supervisor's context)."""
+    from datetime import date
+
+    from fieldops.rules import Profile
+    from fieldops.services.calls.citations import CitationInput, cite
+    from fieldops.services.calls.flags import set_flag
+    from fieldops.services.calls.records import get_call
+    from ui.calls import action_dialogs as act
+    from ui.calls.call_dialog import CallDialog
+    from ui.calls.call_form import CallForm
+
+    set_flag(db, supervisor, reason="Dog has attacked", address="12 Elm St")
+    v = complained_call(db, supervisor, owner_id)
+    cite(
+        db,
+        supervisor,
+        CitationInput(owner_id, "58-531", (date.today(),), "X", call_id=v.id),
+        Profile.default(),
+    )
+    v = get_call(db, v.id)
+    return [
+        ("call form", CallForm(ctx)),
+        ("call form, correcting", CallForm(ctx, None, v)),
+        ("call view, supervisor", CallDialog(sup, v)),
+        ("call dispatch", act.DispatchDialog(ctx, v)),
+        ("call outcome", act.OutcomeDialog(ctx, v, v.dispatches[-1])),
+        ("call complaint", act.ComplaintDialog(ctx, v)),
+        ("call owner notified", act.NoticeDialog(ctx, v, v.complaints[-1])),
+        ("call petition", act.PetitionDialog(ctx, v, v.complaints[-1])),
+        ("call citation", act.CitationDialog(ctx, v)),
+        ("call caution", act.CautionDialog(sup, v)),
+        ("call clear caution", act.ClearCautionDialog(sup, v)),
+        ("call court or paid", act.CitationUpdateDialog(ctx, v)),
+    ]

@@ -1,0 +1,348 @@
+"""The call view: what was reported, cautions first, the dispatches and their outcome,
+complaints and petitions, citations, and every record at the address."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QDialog,
+    QGridLayout,
+    QLabel,
+    QListWidget,
+    QListWidgetItem,
+    QPushButton,
+    QScrollArea,
+    QVBoxLayout,
+    QWidget,
+)
+
+from fieldops.modules import Incident
+from fieldops.permissions import Permission, permitted
+from fieldops.reports.calls import citation_pdf, complaint_notice_pdf, petition_pdf
+from fieldops.rules import Profile
+from fieldops.rules import calls as rules
+from fieldops.services.calls.dispatching import link_impoundment
+from fieldops.services.calls.places import address_history
+from fieldops.services.calls.records import get_call, open_recheck
+from fieldops.services.calls.views import CallView
+from ui import modules as ui_modules
+from ui.calls import action_dialogs as act
+from ui.common import documents as docs
+from ui.common.text import day, escape_html, when
+from ui.context import AppContext
+
+
+def _document(kind: str, v: CallView, profile: Profile, at: datetime) -> bytes:
+    """One of the call's documents as a PDF (run off the GUI thread)."""
+    j, tz = profile.name, profile.timezone
+    if kind == "citation":
+        return citation_pdf(v.citations[-1], jurisdiction=j, tz=tz, printed_at=at)
+    if kind == "notice":
+        return complaint_notice_pdf(v, v.complaints[-1], jurisdiction=j, tz=tz, printed_at=at)
+    petitions = v.complaints[-1].petitions if v.complaints else ()
+    last = petitions[-1] if petitions else None
+    return petition_pdf(v, last, jurisdiction=j, tz=tz, printed_at=at)
+
+
+class CallDialog(docs.DocumentQuestions, QDialog):
+    """One call; the buttons are what the officer does next."""
+
+    def __init__(self, ctx: AppContext, view: CallView, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.ctx = ctx
+        self.view = view
+        self.setObjectName("CallDialog")
+        self.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        self.resize(820, 720)
+        self.heading = QLabel()
+        self.heading.setObjectName("PageHeading")
+        self.caution = QLabel()
+        self.caution.setObjectName("CautionBanner")
+        self.caution.setWordWrap(True)
+        self.caution.setStyleSheet(act.CAUTION_STYLE)
+        self.details = QLabel()
+        self.details.setWordWrap(True)
+        self.details.setTextFormat(Qt.TextFormat.RichText)
+        # Every record at the address or of the owner, newest first; Enter or a double
+        # click opens it in its own module.
+        self.history = QListWidget()
+        self.history.setObjectName("AddressHistory")
+        self.history.setMinimumHeight(160)
+        self.history.itemActivated.connect(self._on_history_item_activated)
+        self.child: QDialog | None = None
+        b = {}
+        for key, text in (
+            ("dispatch", "&Dispatch…"),
+            ("outcome", "&Outcome…"),
+            ("intake", "Open &intake…"),
+            ("recheck", "Rec&heck"),
+            ("complaint", "Co&mplaint…"),
+            ("notice", "Owner &notified…"),
+            ("petition", "&Petition…"),
+            ("cite", "Ci&te…"),
+            ("caution", "C&aution…"),
+            ("notice_pdf", "Notice to o&wner"),
+            ("petition_pdf", "Petition &sheet"),
+            ("citation_pdf", "Citation sh&eet"),
+            ("court", "Co&urt or paid…"),
+            ("clear_caution", "C&lear caution…"),
+            ("revise", "&Revise call…"),
+            ("close", "&Close"),
+        ):
+            b[key] = QPushButton(text)
+            b[key].setAutoDefault(False)
+        self.buttons = b
+        grid = QGridLayout()
+        for i, key in enumerate(b):
+            grid.addWidget(b[key], i // 5, i % 5)
+        inner = QWidget()
+        column = QVBoxLayout(inner)
+        column.addWidget(self.details)
+        history_heading = QLabel("At this address and of this owner")
+        history_heading.setObjectName("SectionHeading")
+        column.addWidget(history_heading)
+        column.addWidget(self.history)
+        column.addStretch(1)
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setWidget(inner)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.heading)
+        layout.addWidget(self.caution)
+        layout.addWidget(scroll, 1)
+        layout.addLayout(grid)
+        b["dispatch"].clicked.connect(lambda: self._open(act.DispatchDialog(ctx, self.view, self)))
+        b["outcome"].clicked.connect(self._on_outcome_clicked)
+        b["intake"].clicked.connect(self.open_intake)
+        b["recheck"].clicked.connect(self._on_recheck_clicked)
+        b["complaint"].clicked.connect(
+            lambda: self._open(act.ComplaintDialog(ctx, self.view, self))
+        )
+        b["notice"].clicked.connect(
+            lambda: self._open(act.NoticeDialog(ctx, self.view, self.view.complaints[-1], self))
+        )
+        b["petition"].clicked.connect(
+            lambda: self._open(act.PetitionDialog(ctx, self.view, self.view.complaints[-1], self))
+        )
+        b["cite"].clicked.connect(lambda: self._open(act.CitationDialog(ctx, self.view, self)))
+        b["caution"].clicked.connect(lambda: self._open(act.CautionDialog(ctx, self.view, self)))
+        b["close"].clicked.connect(self.reject)
+        b["revise"].clicked.connect(self._on_revise_clicked)
+        b["court"].clicked.connect(
+            lambda: self._open(act.CitationUpdateDialog(ctx, self.view, self))
+        )
+        b["clear_caution"].clicked.connect(
+            lambda: self._open(act.ClearCautionDialog(ctx, self.view, self))
+        )
+        for kind in ("notice", "petition", "citation"):
+            b[f"{kind}_pdf"].clicked.connect(lambda _=False, k=kind: self.show_document(k))
+        self.show_view(view)
+
+    def call_id(self) -> int:
+        return self.view.id
+
+    # -- showing -----------------------------------------------------------
+
+    def show_view(self, v: CallView) -> None:
+        self.view = v
+        self.setWindowTitle(f"Call #{v.id}")
+        status = {"open": "not dispatched", "dispatched": f"dispatched to {v.officer}"}.get(
+            v.status, "closed"
+        )
+        self.heading.setText(f"Call #{v.id}: {v.kind_label}, {v.priority_label.lower()}, {status}")
+        self.caution.setText("<br>".join(escape_html(f.words()) for f in v.flags))
+        self.caution.setVisible(bool(v.flags))
+        self.details.setText(self._details_html(v))
+        last = v.dispatches[-1] if v.dispatches else None
+        b = self.buttons
+        b["dispatch"].setEnabled(v.status != "dispatched")
+        b["outcome"].setEnabled(last is not None)
+        b["intake"].setEnabled(
+            last is not None and last.outcome == "impounded" and last.impoundment_id is None
+        )
+        b["notice"].setEnabled(any(c.notified_at is None for c in v.complaints[-1:]))
+        b["petition"].setEnabled(bool(v.complaints) and v.complaints[-1].notified_at is not None)
+        b["cite"].setEnabled(v.owner_id is not None)
+        b["notice_pdf"].setEnabled(bool(v.complaints))
+        b["petition_pdf"].setEnabled(bool(v.complaints))
+        b["citation_pdf"].setEnabled(bool(v.citations))
+        supervisor = permitted(self.ctx.actor.role, Permission.OVERRIDES)
+        b["caution"].setVisible(supervisor)
+        b["clear_caution"].setVisible(supervisor)
+        b["clear_caution"].setEnabled(bool(v.flags))
+        b["court"].setEnabled(bool(v.citations))
+        self.ctx.tasks.run(
+            address_history,
+            self.ctx.db,
+            v.address,
+            tuple(p for p in (v.owner_id,) if p is not None),
+            owner=self,
+            on_done=self._show_history,
+        )
+
+    def _details_html(self, v: CallView) -> str:
+        e = escape_html
+        caller = "anonymous" if v.anonymous else f"{v.caller_name} {v.caller_phone}".strip()
+        rows = [
+            (
+                "Received",
+                f"{when(self.ctx, v.received_at)} ({e(v.received_how.replace('_', ' '))})",
+            ),
+            ("Caller", e(caller or "not given")),
+            ("Address", e(v.address) + (f" — {e(v.place)}" if v.place else "")),
+            ("Owner", e(v.owner or "not known")),
+            ("Animal", e(v.animal or "not described")),
+            ("Reported", e(v.description)),
+        ]
+        if v.recheck_of_id:
+            rows.append(("Recheck of", f"call #{v.recheck_of_id}"))
+        if v.rechecks:
+            rows.append(("Rechecked by", ", ".join(f"call #{i}" for i in v.rechecks)))
+        html = (
+            "<table>"
+            + "".join(f"<tr><td><b>{k}</b>&nbsp;&nbsp;</td><td>{val}</td></tr>" for k, val in rows)
+            + "</table>"
+        )
+        html += "<h3>Dispatches</h3>"
+        for d in v.dispatches or ():
+            parts = [f"{e(d.officer)} sent {when(self.ctx, d.sent_at)}"]
+            if d.arrived_at:
+                parts.append(f"arrived {when(self.ctx, d.arrived_at)}")
+            if d.cleared_at:
+                parts.append(f"cleared {when(self.ctx, d.cleared_at)}")
+            if d.outcome_label:
+                parts.append(f"<b>{e(d.outcome_label)}</b>")
+            if d.impoundment_id:
+                parts.append(f"impoundment #{d.impoundment_id}")
+            if d.follow_up_on:
+                parts.append(f"follow-up {day(d.follow_up_on)}")
+            html += "<p>" + ", ".join(parts) + "</p>"
+        if not v.dispatches:
+            html += "<p>No officer sent yet.</p>"
+        if v.complaints:
+            html += "<h3>Complaints (58-534(a))</h3>"
+            for c in v.complaints:
+                notified = (
+                    f"owner notified {e(c.notified_how_label.lower())} {when(self.ctx, c.notified_at)}"
+                    if c.notified_at
+                    else "<b>owner not yet notified</b>"
+                )
+                html += f"<p>From {e(c.complainant)}: {e(c.alleged.rstrip('.'))}; {notified}</p>"
+                for p in c.petitions:
+                    if p.status == "refused":
+                        html += f"<p>&nbsp;&nbsp;Petition of {day(p.received_on)} <b>refused</b>: lacks {e('; '.join(rules.PETITION_PARTS.get(k, k) for k in p.missing))}</p>"
+                    else:
+                        html += (
+                            f"<p>&nbsp;&nbsp;Petition of {day(p.received_on)} accepted, referred to "
+                            f"{e(p.referred_to_label)} on {day(p.referred_on)}</p>"
+                        )
+        if v.citations:
+            html += "<h3>Citations (58-534(b))</h3>"
+            for t in v.citations:
+                money = f"${t.forfeiture}" if t.forfeiture is not None else "warning"
+                paid = "paid " + day(t.paid_on) if t.paid_on else ("unpaid" if t.forfeiture else "")
+                html += (
+                    f"<p>#{t.id} {e(t.person)}, {e(t.section)}, {day(t.offence_on)}: offence "
+                    f"{t.offence_number}, {money} {paid}<br><small>{e(t.penalty_why)}</small></p>"
+                )
+        return html
+
+    def _show_history(self, records: tuple[Incident, ...]) -> None:
+        self.history.clear()
+        for r in records:
+            if r.module == "call" and r.kind == "call" and r.record_id == self.view.id:
+                continue
+            text = f"{when(self.ctx, r.when)}: {r.summary}" + (f" — {r.place}" if r.place else "")
+            item = QListWidgetItem(text)
+            item.setData(Qt.ItemDataRole.UserRole, (r.module, r.kind, r.record_id))
+            self.history.addItem(item)
+        if not self.history.count():
+            self.history.addItem("Nothing else on record here.")
+
+    def history_texts(self) -> list[str]:
+        return [self.history.item(i).text() for i in range(self.history.count())]
+
+    def _on_history_item_activated(self, item: QListWidgetItem) -> None:
+        key = item.data(Qt.ItemDataRole.UserRole)
+        if key:
+            ui_modules.open_record(self.ctx, key[0], key[1], key[2], self)
+
+    # -- actions -----------------------------------------------------------
+
+    def _open(self, dialog: QDialog) -> None:
+        self.child = dialog
+        dialog.saved.connect(self.reload)  # type: ignore[attr-defined]
+        dialog.show()
+
+    def reload(self, *_args: object) -> None:
+        self.ctx.tasks.run(get_call, self.ctx.db, self.view.id, owner=self, on_done=self.show_view)
+
+    def _on_revise_clicked(self) -> None:
+        from ui.calls.call_form import CallForm
+
+        self._open(CallForm(self.ctx, self, self.view))
+
+    def _on_outcome_clicked(self) -> None:
+        self._open(act.OutcomeDialog(self.ctx, self.view, self.view.dispatches[-1], self))
+
+    def _on_recheck_clicked(self) -> None:
+        self.ctx.tasks.run(
+            open_recheck,
+            self.ctx.db,
+            self.ctx.actor,
+            self.view.id,
+            owner=self,
+            on_done=self._on_recheck_opened,
+        )
+
+    def show_document(self, kind: str) -> None:
+        """The notice, the petition (as received, or blank) or the latest citation, to print."""
+        self.ctx.tasks.run(
+            _document,
+            kind,
+            self.view,
+            self.ctx.profile,
+            self.ctx.now(),
+            owner=self,
+            on_done=lambda pdf: self.open_in_viewer(
+                str(docs.viewing_copy(pdf, f"call-{self.view.id}-{kind}.pdf", self.ctx.db.folder))
+            ),
+        )
+
+    def _on_recheck_opened(self, v: CallView) -> None:
+        self.reload()
+        ui_modules.open_record(self.ctx, "call", "call", v.id, self.parentWidget() or self)
+
+    def open_intake(self) -> QDialog | None:
+        """The pound's intake, filled with what the call knows; saved, it is linked back."""
+        v = self.view
+        d = v.dispatches[-1]
+        dialog = ui_modules.new_record(
+            self.ctx,
+            "impound",
+            "impoundment",
+            self,
+            found_place=v.address + (f", {v.place}" if v.place else ""),
+            owner_id=v.owner_id,
+            owner_name=v.owner,
+            officer=d.officer,
+            notes=f"From call #{v.id}: {v.description}",
+        )
+        if dialog is None:
+            return None
+        self.child = dialog
+        dialog.saved.connect(  # type: ignore[attr-defined]
+            lambda imp: self.ctx.tasks.run(
+                link_impoundment,
+                self.ctx.db,
+                self.ctx.actor,
+                d.id,
+                d.version,
+                imp.id,
+                owner=self,
+                on_done=self.show_view,
+            )
+        )
+        return dialog
