@@ -305,7 +305,7 @@ def test_no_mnemonic_is_used_twice_in_one_place(
     dialogs += quarantine_dialogs(ctx, sqlite_db, rex, profile)
     dialogs += licence_dialogs(ctx, sup, sqlite_db, rex, profile)
     dialogs += permit_dialogs(ctx, sup, sqlite_db, ana, profile)
-    from calls_support import call_dialogs  # noqa: PLC0415
+    from calls_support import call_dialogs
 
     dialogs += call_dialogs(ctx, sup, sqlite_db, supervisor, ana.id)
     for scope, dialog in dialogs:

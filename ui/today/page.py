@@ -44,10 +44,11 @@ def due_columns(ctx: AppContext) -> tuple[Column, ...]:
 
 def counts_text(items: tuple[DueItem, ...]) -> str:
     if not items:
-        where = " or the ".join(
-            m.title.lower() for m in modules.installed_modules() if m.due_items is not None
-        )
-        return f"Nothing is due at the {where} today." if where else "Nothing is due today."
+        titles = [m.title.lower() for m in modules.installed_modules() if m.due_items is not None]
+        if not titles:
+            return "Nothing is due today."
+        where = titles[0] if len(titles) == 1 else f"{', '.join(titles[:-1])} or {titles[-1]}"
+        return f"Nothing is due today in the {where}."
     counts = Counter(i.category for i in items)
     labels = {i.category: i.category_label for i in items}  # in the list's order
     return " · ".join(f"{label}: {counts[key]}" for key, label in labels.items())

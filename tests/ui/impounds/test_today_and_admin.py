@@ -80,11 +80,10 @@ def test_nothing_due(qtbot, ctx, wait_idle):
     page = TodayWidget(ctx)
     qtbot.addWidget(page)
     wait_idle()
-    # Issues 9, 10, 15 and 16: the quarantine, vicious-animal, licence and calls modules list
-    # due items too.
+    # Issues 9, 10, 15 and 16: every module with due items is named, in Today's order.
     assert page.summary.text() == (
-        "Nothing is due at the pound or the bite quarantines or the vicious animals or the "
-        "field calls or the dog licences today."
+        "Nothing is due today in the pound, bite quarantines, vicious animals, field calls, "
+        "dog licences or permits."
     )
     assert not page.open_button.isEnabled()
 
