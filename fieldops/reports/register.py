@@ -25,6 +25,7 @@ from fieldops.reports.base import (
 )
 from fieldops.reports.frame import ReportDocument
 from fieldops.reports.impound_parts import party_line
+from fieldops.reports.register_draw import RegisterTable
 from fieldops.services.impound_views import DISPOSITIONS, PAYMENT_KINDS, ImpoundView, PartyView
 from fieldops.services.register_views import RegisterRow, RegisterTally
 
@@ -173,17 +174,19 @@ class ImpoundRegister(ReportDocument):
         def table(
             part: Sequence[Sequence[str]], *, header: bool, with_totals: bool
         ) -> list[Flowable]:
-            return self.data_table(
-                list(REGISTER_COLUMNS),
-                part,
-                widths,
-                wrap={2, 3, 4, 6},
-                right={6},
-                font_size=8,
-                total_rows=totals if with_totals else (),
-                show_header=header,
-                chunk=TABLE_LINES,
-            )
+            return [
+                RegisterTable(
+                    REGISTER_COLUMNS if header else None,
+                    part,
+                    widths,
+                    font=self.font,
+                    bold=self.bold,
+                    font_size=8,
+                    wrap={2, 3, 4, 6},
+                    right={6},
+                    totals=totals if with_totals else (),
+                )
+            ]
 
         # The last lines, the totals, the summary and the signature line stay together:
         # under the table when the page has room, else on the next page with the
