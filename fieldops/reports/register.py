@@ -106,8 +106,10 @@ def register_cells(row: RegisterRow, tz: tzinfo) -> tuple[str, ...]:
     )
 
 
-#: Lines per table: ReportLab's page-splitting of one long table grows with the square
-#: of its length (TOOLCHAIN.md), so the register is drawn as tables of this many lines.
+#: Lines per table: the register is fed to the document as tables of this many lines,
+#: each built only when the document reaches it (``_Feed``), each with its header row
+#: (as when they were ReportLab tables, whose page-splitting grew with the square of
+#: their length: the printed register reads the same as before).
 TABLE_LINES = 500
 
 
