@@ -15,9 +15,11 @@ from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 from typing import Any
+from weakref import WeakKeyDictionary
 
 from reportlab.lib import colors
-from reportlab.pdfbase.pdfmetrics import stringWidth
+from reportlab.lib.rl_accel import escapePDF, fp_str
+from reportlab.pdfbase.pdfmetrics import getFont, stringWidth
 from reportlab.platypus import Flowable
 
 from fieldops.reports.base import CELL_PAD, GRID, HEAD_BG, ZEBRA
@@ -267,23 +269,84 @@ class RegisterTable(Flowable):  # type: ignore[misc]  # ReportLab is untyped
 
 
 class _Text:
-    """One text object: begun at its first line, the font set only when it changes."""
+    """One text object: begun at its first line, the font set only when it changes.
+
+    With a TrueType font (the usual case) its operators are written here, as
+    ``PDFTextObject`` writes them (a line: its origin, its runs of glyphs, each run's
+    subset and fallback font named when it changes, then ``T*``), each distinct line's
+    runs encoded once per document and each coordinate formatted once; a standard
+    font goes through ReportLab's text object.
+    """
 
     def __init__(self, canv: Any) -> None:
         self._canv = canv
-        self._text: Any = None
-        self._font = ""
+        self._doc = canv._doc
+        self._text: Any = None  # ReportLab's text object, for a standard font
+        self._code: list[str] = []
+        self._font: Any = None
+        self._subset = -1
+        self._tmpl = ""
+        self._memo = _memo(self._doc)
 
     def line(self, x: float, y: float, line: str, font: str, lay: _Layout) -> None:
-        if self._text is None:
-            self._text = self._canv.beginText(x, y)
-        else:
+        if self._font is None or font != self._font.fontName:
+            self._font = getFont(font)
+            self._subset = -1
+            self._tmpl = f"{fp_str(lay.size)} Tf {fp_str(lay.leading)} TL"
+            if not self._font._dynamicFont and self._text is None:
+                self._text = self._canv.beginText(x, y)
+            if self._text is not None:
+                self._text.setFont(font, lay.size, lay.leading)
+        if self._text is not None:
             self._text.setTextOrigin(x, y)
-        if font != self._font:
-            self._text.setFont(font, lay.size, lay.leading)
-            self._font = font
-        self._text.textLine(line)
+            self._text.textLine(line)
+            return
+        numbers, shown = self._memo
+        code = self._code
+        code.append(f"1 0 0 1 {_number(numbers, x)} {_number(numbers, y)} Tm")
+        key = (font, line, self._subset)
+        runs = shown.get(key)
+        if runs is None:
+            if len(shown) > 50_000:  # distinct lines of one document: bounded
+                shown.clear()
+            runs = shown[key] = self._runs(line)
+        code.append(runs[0])
+        self._subset = runs[1]
+
+    def _runs(self, line: str) -> tuple[str, int]:
+        out = []
+        current = self._subset
+        for subset, t in self._font.splitString(line, self._doc):
+            if subset != current:
+                out.append(f"{self._font.getSubsetInternalName(subset, self._doc)} {self._tmpl}")
+                current = subset
+            out.append(f"({escapePDF(t)}) Tj")
+        return f"{' '.join(out)} T*", current
 
     def draw(self) -> None:
         if self._text is not None:
             self._canv.drawText(self._text)
+        elif self._code:
+            self._canv.addLiteral(f"BT {' '.join(self._code)} ET")
+
+
+_MEMOS: WeakKeyDictionary[Any, tuple[dict[float, str], dict[tuple[str, str, int], tuple[str, int]]]]
+_MEMOS = WeakKeyDictionary()
+
+
+def _memo(doc: Any) -> tuple[dict[float, str], dict[tuple[str, str, int], tuple[str, int]]]:
+    """Formatted numbers and encoded lines of one PDF document (the subsets a line's
+    glyphs are in are the document's)."""
+    memo = _MEMOS.get(doc)
+    if memo is None:
+        memo = _MEMOS[doc] = ({}, {})
+    return memo
+
+
+def _number(numbers: dict[float, str], value: float) -> str:
+    text = numbers.get(value)
+    if text is None:
+        if len(numbers) > 50_000:
+            numbers.clear()
+        text = numbers[value] = fp_str(value)
+    return text

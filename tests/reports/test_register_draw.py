@@ -55,9 +55,14 @@ class Listing(ReportDocument):
 
     title = "Test register"
 
-    def __init__(self, rows, *, drawn: bool, header: bool, **kw):
+    def __init__(self, rows, *, drawn: bool, header: bool, standard: bool = False, **kw):
+        self.standard = standard
         super().__init__(**kw)
         self.rows, self.drawn, self.header = rows, drawn, header
+
+    def fonts(self):
+        """A machine without a Unicode TrueType family prints in Helvetica."""
+        return ("Helvetica", "Helvetica-Bold") if self.standard else super().fonts()
 
     def body(self):
         totals = [["", "", f"Total: {len(self.rows)}", "", "", "", "$1.00"]]
@@ -78,13 +83,19 @@ class Listing(ReportDocument):
         )
 
 
-@pytest.mark.parametrize(("count", "header"), [(0, True), (1, False), (70, True), (70, False)])
-def test_the_drawn_table_prints_what_the_reportlab_table_printed(count, header, doc_args, read_pdf):
+@pytest.mark.parametrize(
+    ("count", "header", "standard"),
+    [(0, True, False), (1, False, False), (70, True, False), (70, False, False), (9, True, True)],
+)
+def test_the_drawn_table_prints_what_the_reportlab_table_printed(
+    count, header, standard, doc_args, read_pdf
+):
     """Page for page: the cells' lines, wrapped words, header on every page, totals,
     page breaks (70 lines of one to three printed lines run over several pages)."""
     rows = lines(count)
-    old = read_pdf(Listing(rows, drawn=False, header=header, **MARCH, **doc_args).render())
-    new = read_pdf(Listing(rows, drawn=True, header=header, **MARCH, **doc_args).render())
+    kw = {"header": header, "standard": standard, **MARCH, **doc_args}
+    old = read_pdf(Listing(rows, drawn=False, **kw).render())
+    new = read_pdf(Listing(rows, drawn=True, **kw).render())
     assert new == old
     if count > 50:
         assert len(new) > 2
