@@ -151,17 +151,30 @@ class RegisterTable(Flowable):  # type: ignore[misc]  # ReportLab is untyped
         lines = [(r, False) for r in body] + [(layout.cells(t), True) for t in totals]
         self._init(layout, head, lines)
 
-    def _init(self, layout: _Layout, head: Row | None, lines: list[tuple[Row, bool]]) -> None:
+    def _init(
+        self,
+        layout: _Layout,
+        head: Row | None,
+        lines: list[tuple[Row, bool]],
+        heights: list[float] | None = None,
+    ) -> None:
         self._layout = layout
         self._head = head
         self._lines = lines  # (cells, is a totals line)
         self._head_h = layout.height(head) if head is not None else 0.0
-        self._heights = [layout.height(r) for r, _ in lines]
+        self._heights = heights if heights is not None else [layout.height(r) for r, _ in lines]
         self.hAlign = "LEFT"
         self.width = layout.total_width
         self.height = self._head_h + sum(self._heights)
 
-    def _piece(self, lines: list[tuple[Row, bool]]) -> RegisterTable:
+    def _piece(self, start: int, end: int | None = None) -> RegisterTable:
+        """Lines ``start:end`` with this table's header, measured already."""
+        piece: RegisterTable = RegisterTable.__new__(RegisterTable)
+        Flowable.__init__(piece)
+        piece._init(self._layout, self._head, self._lines[start:end], self._heights[start:end])
+        return piece
+
+    def _cut(self, lines: list[tuple[Row, bool]]) -> RegisterTable:
         piece: RegisterTable = RegisterTable.__new__(RegisterTable)
         Flowable.__init__(piece)
         piece._init(self._layout, self._head, lines)
@@ -186,7 +199,7 @@ class RegisterTable(Flowable):  # type: ignore[misc]  # ReportLab is untyped
             return [self]
         if n == 0:
             return self._split_tall_line(availHeight)
-        return [self._piece(self._lines[:n]), self._piece(self._lines[n:])]
+        return [self._piece(0, n), self._piece(n)]
 
     def _split_tall_line(self, availHeight: float) -> list[Flowable]:  # noqa: N803
         """A first line taller than ``TALL`` is cut between its printed lines (neither
@@ -199,7 +212,7 @@ class RegisterTable(Flowable):  # type: ignore[misc]  # ReportLab is untyped
             return []
         first = tuple(c[:fit] or ("",) for c in row)
         second = tuple(c[fit:] or ("",) for c in row)
-        return [self._piece([(first, total)]), self._piece([(second, total), *rest])]
+        return [self._cut([(first, total)]), self._cut([(second, total), *rest])]
 
     def draw(self) -> None:
         canv = self.canv
@@ -243,8 +256,13 @@ class RegisterTable(Flowable):  # type: ignore[misc]  # ReportLab is untyped
         canv.setLineJoin(1)
         canv.setStrokeColor(GRID)
         canv.setLineWidth(0.25)
-        bottoms = [top - rh for top, rh in zip(tops, self._heights, strict=True)]
-        canv.lines([(0, b, width, b) for b in bottoms])
+        numbers = _memo(canv._doc)[0]
+        w = _number(numbers, width)
+        rules = " ".join(
+            f"0 {b} m {w} {b} l"
+            for b in (_number(numbers, t - h) for t, h in zip(tops, self._heights, strict=True))
+        )
+        canv.addLiteral(f"n {rules} S")  # as canv.lines writes them
         canv.setStrokeColor(colors.black)
         canv.setLineWidth(0.8)
         if self._head is not None:
