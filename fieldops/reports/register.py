@@ -9,6 +9,7 @@ from datetime import date, datetime, tzinfo
 from decimal import Decimal
 from typing import Any
 
+from reportlab import rl_config
 from reportlab.lib.pagesizes import landscape, letter
 from reportlab.lib.units import inch
 from reportlab.platypus import Flowable
@@ -25,6 +26,7 @@ from fieldops.reports.base import (
 )
 from fieldops.reports.frame import ReportDocument
 from fieldops.reports.impound_parts import party_line
+from fieldops.reports.register_draw import RegisterTable
 from fieldops.services.impound_views import DISPOSITIONS, PAYMENT_KINDS, ImpoundView, PartyView
 from fieldops.services.register_views import RegisterRow, RegisterTally
 
@@ -105,8 +107,10 @@ def register_cells(row: RegisterRow, tz: tzinfo) -> tuple[str, ...]:
     )
 
 
-#: Lines per table: ReportLab's page-splitting of one long table grows with the square
-#: of its length (TOOLCHAIN.md), so the register is drawn as tables of this many lines.
+#: Lines per table: the register is fed to the document as tables of this many lines,
+#: each built only when the document reaches it (``_Feed``), each with its header row
+#: (as when they were ReportLab tables, whose page-splitting grew with the square of
+#: their length: the printed register reads the same as before).
 TABLE_LINES = 500
 
 
@@ -158,6 +162,18 @@ class ImpoundRegister(ReportDocument):
     def footer_note(self) -> str:
         return "Record kept under city code 58-528"
 
+    def render(self) -> bytes:
+        """The PDF, its page streams compressed without ReportLab's ASCII85 armour: a
+        PDF is binary anyway, and encoding a year's 5,000 pages in pure Python took
+        a tenth of the time (the setting is ReportLab's, so it is put back after;
+        a document another thread prints meanwhile is as valid either way)."""
+        armour = rl_config.useA85
+        rl_config.useA85 = 0
+        try:
+            return super().render()
+        finally:
+            rl_config.useA85 = armour
+
     def story(self) -> list[Flowable]:
         return [*self.frame_head(), *self.body()]  # the body ends with the signature
 
@@ -173,17 +189,19 @@ class ImpoundRegister(ReportDocument):
         def table(
             part: Sequence[Sequence[str]], *, header: bool, with_totals: bool
         ) -> list[Flowable]:
-            return self.data_table(
-                list(REGISTER_COLUMNS),
-                part,
-                widths,
-                wrap={2, 3, 4, 6},
-                right={6},
-                font_size=8,
-                total_rows=totals if with_totals else (),
-                show_header=header,
-                chunk=TABLE_LINES,
-            )
+            return [
+                RegisterTable(
+                    REGISTER_COLUMNS if header else None,
+                    part,
+                    widths,
+                    font=self.font,
+                    bold=self.bold,
+                    font_size=8,
+                    wrap={2, 3, 4, 6},
+                    right={6},
+                    totals=totals if with_totals else (),
+                )
+            ]
 
         # The last lines, the totals, the summary and the signature line stay together:
         # under the table when the page has room, else on the next page with the
