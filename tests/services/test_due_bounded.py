@@ -4,34 +4,17 @@ stay the same when the closed history grows. On SQLite and PostgreSQL (``db``)."
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from typing import Any
 
-from sqlalchemy import event, insert
+from due_support import reads
+from sqlalchemy import insert
 
 from fieldops.db.models import BiteReport, QuarantineEvent
 from fieldops.services.quarantine import module as quarantine_module
-from tests.conftest import TODAY
 
 AT = datetime(2026, 11, 1, 15, 0, tzinfo=UTC)
-
-
-def reads(db: Any, fn: Any) -> tuple[int, int]:
-    """(statements, rows returned) of ``fn()``: its SELECTs captured, then replayed."""
-    seen: list[tuple[str, Any]] = []
-
-    def note(conn: Any, cursor: Any, statement: str, parameters: Any, *rest: Any) -> None:
-        if statement.lstrip().upper().startswith(("SELECT", "WITH")):
-            seen.append((statement, parameters))
-
-    event.listen(db.engine, "before_cursor_execute", note)
-    try:
-        fn()
-    finally:
-        event.remove(db.engine, "before_cursor_execute", note)
-    with db.engine.connect() as conn:
-        rows = sum(len(conn.exec_driver_sql(sql, params).fetchall()) for sql, params in seen)
-    return len(seen), rows
+TODAY = date(2026, 11, 30)
 
 
 def add_referred_bites(db: Any, n: int, *, sent: bool) -> None:

@@ -8,15 +8,22 @@ release's licence evidence.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import date
+from typing import Any
 
-from sqlalchemy import Connection, text
+from sqlalchemy import Connection, func, select, text
 
 from fieldops.db.engine import Database
 from fieldops.modules import Demo, DueItem, Module, ReportKind, ReportOutput, ReportRequest
 from fieldops.rules import Profile, format_day_short
 from fieldops.services.licences.history_words import EVENT_KINDS
-from fieldops.services.licences.renewals import RenewalRow, renewals_due
+from fieldops.services.licences.renewals import (
+    RenewalRow,
+    adult_quote,
+    renewals_due,
+    unrenewed_query,
+)
 
 KEY = "licence"
 
@@ -87,6 +94,95 @@ def due_items(db: Database, day: date, profile: Profile) -> tuple[DueItem, ...]:
                 )
             )
     return tuple(sorted(items, key=lambda i: i.sort_key))
+
+
+@dataclass(frozen=True)
+class CountedDueItem(DueItem):
+    """A Today line standing for ``count`` records (the dogs of a renewal list)."""
+
+    count: int = 1
+
+    def as_json(self) -> dict[str, Any]:
+        return super().as_json() | {"count": self.count}
+
+
+# The licence list's "Show" filter a summary item opens on (ui.licences.opening).
+SUMMARY_SHOWS = {"lapsed": "due", "late": "late", "expiring": "current"}
+
+
+def unrenewed_count(db: Database, year: int) -> int:
+    """How many dogs licensed in ``year - 1`` have no current licence for ``year``: one
+    count, the database's, without reading the dogs."""
+    dogs = unrenewed_query(year).order_by(None).subquery()
+    with db.read() as s:
+        return int(s.execute(select(func.count()).select_from(dogs)).scalar_one())
+
+
+def due_summary(db: Database, day: date, profile: Profile) -> tuple[DueItem, ...]:
+    """Today's licence items: one a category with its count, not one a dog.
+
+    At a city's size thousands of dogs are unrenewed from January to the late-fee day
+    and every licence is unrenewed all December; a clerk works them from the renewal
+    list (letters, the late list), not one by one on Today, so Today says how many and
+    opens that list (``kind`` "renewals_" and the list's Show filter, ``record_id`` the
+    licence year). ``due_items`` (``fieldops due``) keeps one item a dog."""
+    items: list[DueItem] = []
+
+    def add(cat: str, year: int, n: int, due: date, text_: str, overdue: bool) -> None:
+        code = f"{KEY}.{cat}"
+        items.append(
+            CountedDueItem(
+                module=KEY,
+                kind=f"renewals_{SUMMARY_SHOWS[cat]}",
+                record_id=year,
+                due=due,
+                category=code,
+                category_label=CATEGORIES[code],
+                text=text_,
+                overdue=overdue,
+                sort_key=(list(CATEGORIES).index(code), "", 0),
+                count=n,
+            )
+        )
+
+    n = unrenewed_count(db, day.year)
+    if n:
+        q = adult_quote(day.year, day, profile, True)
+        dogs = f"{n:,} dog{'s' if n != 1 else ''} licensed for {day.year - 1}"
+        if q.late:
+            add(
+                "late",
+                day.year,
+                n,
+                q.due_by,
+                f"{dogs} not licensed for {day.year}: due by "
+                f"{format_day_short(q.due_by, day)}, the late fee now owed; open the late list",
+                True,
+            )
+        else:
+            add(
+                "lapsed",
+                day.year,
+                n,
+                q.due_by,
+                f"{dogs} not yet renewed for {day.year}: renew by "
+                f"{format_day_short(q.due_by, day)}; open the renewal list",
+                False,
+            )
+    if day.month == 12 and day.day >= EXPIRING_FROM:
+        n = unrenewed_count(db, day.year + 1)
+        end = date(day.year, 12, 31)
+        if n:
+            add(
+                "expiring",
+                day.year + 1,
+                n,
+                end,
+                f"{n:,} dog licence{'s' if n != 1 else ''} of {day.year} expire "
+                f"{format_day_short(end, day)}, not yet renewed for {day.year + 1}",
+                False,
+            )
+    return tuple(items)
 
 
 def checks(conn: Connection) -> list[str]:
