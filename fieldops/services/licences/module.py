@@ -55,7 +55,19 @@ def _item(cat: str, r: RenewalRow, due: date, text_: str, overdue: bool) -> DueI
 
 def due_items(db: Database, day: date, profile: Profile) -> tuple[DueItem, ...]:
     """Last year's licences not renewed (to renew until the late-fee day, late after it),
-    and, in December, this year's licences not yet renewed for the next."""
+    and, in December, this year's licences not yet renewed for the next: one item a dog."""
+    items = _renewal_items(db, day, profile)
+    if _expiring_shown(day):
+        items += _expiring_items(db, day, profile)
+    return tuple(sorted(items, key=lambda i: i.sort_key))
+
+
+def _expiring_shown(day: date) -> bool:
+    return day.month == 12 and day.day >= EXPIRING_FROM
+
+
+def _renewal_items(db: Database, day: date, profile: Profile) -> list[DueItem]:
+    """One item a dog licensed last year and not yet this year (lapsed, or late)."""
     items: list[DueItem] = []
     for r in renewals_due(db, day.year, day, profile):
         who = f"{r.animal_name} ({r.owner_name}), tag {r.last_tag} of {day.year - 1}"
@@ -81,20 +93,23 @@ def due_items(db: Database, day: date, profile: Profile) -> tuple[DueItem, ...]:
                     False,
                 )
             )
-    if day.month == 12 and day.day >= EXPIRING_FROM:
-        end = date(day.year, 12, 31)
-        for r in renewals_due(db, day.year + 1, day, profile):
-            items.append(
-                _item(
-                    "expiring",
-                    r,
-                    end,
-                    f"{r.animal_name} ({r.owner_name}), tag {r.last_tag}: expires "
-                    f"{format_day_short(end, day)}; renew for {day.year + 1}",
-                    False,
-                )
-            )
-    return tuple(sorted(items, key=lambda i: i.sort_key))
+    return items
+
+
+def _expiring_items(db: Database, day: date, profile: Profile) -> list[DueItem]:
+    """One item a licence of this year not yet renewed for the next (December)."""
+    end = date(day.year, 12, 31)
+    return [
+        _item(
+            "expiring",
+            r,
+            end,
+            f"{r.animal_name} ({r.owner_name}), tag {r.last_tag}: expires "
+            f"{format_day_short(end, day)}; renew for {day.year + 1}",
+            False,
+        )
+        for r in renewals_due(db, day.year + 1, day, profile)
+    ]
 
 
 @dataclass(frozen=True)
@@ -106,6 +121,10 @@ class CountedDueItem(DueItem):
     def as_json(self) -> dict[str, Any]:
         return super().as_json() | {"count": self.count}
 
+
+# Up to this many dogs a category, Today lists them one by one (a small town, the last
+# stragglers: each line opens its licence); above it, one line with the count.
+TODAY_EACH_UP_TO = 10
 
 # The licence list's "Show" filter a summary item opens on (ui.licences.opening).
 SUMMARY_SHOWS = {"lapsed": "due", "late": "late", "expiring": "current"}
@@ -126,7 +145,9 @@ def _count_statement(year: int) -> Select[Any]:
 
 
 def due_summary(db: Database, day: date, profile: Profile) -> tuple[DueItem, ...]:
-    """Today's licence items: one a category with its count, not one a dog.
+    """Today's licence items: one a category with its count, not one a dog, once a
+    category has more than ``TODAY_EACH_UP_TO`` dogs (up to it, one a dog as in
+    ``due_items``, read only after the count says they are few).
 
     At a city's size thousands of dogs are unrenewed from January to the late-fee day
     and every licence is unrenewed all December; a clerk works them from the renewal
@@ -153,7 +174,9 @@ def due_summary(db: Database, day: date, profile: Profile) -> tuple[DueItem, ...
         )
 
     n = unrenewed_count(db, day.year)
-    if n:
+    if 0 < n <= TODAY_EACH_UP_TO:
+        items += _renewal_items(db, day, profile)
+    elif n:
         q = adult_quote(day.year, day, profile, True)
         dogs = f"{n:,} dog{'s' if n != 1 else ''} licensed for {day.year - 1}"
         if q.late:
@@ -176,10 +199,12 @@ def due_summary(db: Database, day: date, profile: Profile) -> tuple[DueItem, ...
                 f"{format_day_short(q.due_by, day)}; open the renewal list",
                 False,
             )
-    if day.month == 12 and day.day >= EXPIRING_FROM:
+    if _expiring_shown(day):
         n = unrenewed_count(db, day.year + 1)
         end = date(day.year, 12, 31)
-        if n:
+        if 0 < n <= TODAY_EACH_UP_TO:
+            items += _expiring_items(db, day, profile)
+        elif n:
             add(
                 "expiring",
                 day.year + 1,

@@ -1,18 +1,21 @@
 """Today's dog licence line (issue 14): one line for the dogs still to renew, with the
-count, that opens the licence list on its filter."""
+count, once they are more than ``TODAY_EACH_UP_TO``, that opens the licence list on
+its filter."""
 
 from __future__ import annotations
 
 from datetime import date
 
 from fieldops.services.animals import AnimalInput, create_animal
+from fieldops.services.licences import module as licence_module
 from fieldops.services.licences.issue import LicenceInput, issue_licence
 from fieldops.services.people import PersonInput, create_person
 
 
 def test_the_late_dogs_are_one_line_that_opens_the_late_list(
-    qtbot, window, sqlite_db, operator, ctx, wait_idle
+    qtbot, window, sqlite_db, operator, ctx, wait_idle, monkeypatch
 ):
+    monkeypatch.setattr(licence_module, "TODAY_EACH_UP_TO", 2)  # three dogs are many here
     ana = create_person(sqlite_db, operator, PersonInput(full_name="Ana Ruiz", address="12 Elm"))
     for n, name in enumerate(("Rex", "Bo", "Zu")):
         dog = create_animal(
