@@ -37,11 +37,12 @@ from pathlib import Path
 
 from bench.city import Audit, City
 from bench.generate_cases import bites_and_quarantines, vicious_cases
+from bench.generate_licences import licences
 from bench.generate_pound import animals, impoundments, people, staff
 from fieldops.rules import Profile
 
 #: Bump when the rows written change: kept files are rebuilt.
-VERSION = "2"
+VERSION = "3"  # 3: dog licences
 
 Generator = Callable[[City], None]
 #: One function per part; licences (300,000 at 1M) and calls (500,000) add theirs here.
@@ -52,6 +53,7 @@ GENERATORS: tuple[Generator, ...] = (
     impoundments,
     bites_and_quarantines,
     vicious_cases,
+    licences,
 )
 
 

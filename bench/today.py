@@ -1,6 +1,7 @@
 """Today: every module's due items, through the service the Today page calls.
 
-``fieldops.services.due.due_items`` (every installed module's items, merged)
+``fieldops.services.due.today_items`` (every installed module's items, merged;
+dog licences to renew as one count a category)
 on the generated city's "today", on the real ``Database`` with the app's
 pragmas. The baseline is the same SQL statements, captured from this very call
 (``before_cursor_execute``) and replayed in raw sqlite3 on the same file in the
@@ -42,13 +43,13 @@ def capture_queries(db: Any, fn: Any) -> list[tuple[str, Any]]:
 def run(path: Path, size: int) -> list[Result]:
     from fieldops.db.engine import Database
     from fieldops.rules import Profile
-    from fieldops.services.due import due_items
+    from fieldops.services.due import today_items
 
     db = Database(f"sqlite:///{path}")
     profile = Profile.default()
 
     def service() -> object:
-        return due_items(db, TODAY, profile)
+        return today_items(db, TODAY, profile)
 
     items = service()  # warms the file cache and SQLAlchemy's statement cache
     queries = capture_queries(db, service)

@@ -60,6 +60,7 @@ def test_the_city_has_what_a_pound_keeps(city):
         assert n("SELECT count(*) FROM impoundment WHERE NOT disposed") == 1  # 3,218 per million
         assert n("SELECT count(*) FROM quarantine") == SIZE // 5
         assert n("SELECT count(*) FROM vicious_case") == SIZE // 50
+        assert n("SELECT count(*) FROM dog_licence") == SIZE * 3 // 10  # 300,000 per million
         assert n("SELECT count(*) FROM payment") > SIZE // 4
         assert n("SELECT seq FROM audit_chain") == n("SELECT count(*) FROM audit_event")
     finally:

@@ -8,7 +8,7 @@ prefixed with its module's key, e.g. ``impound.hold_ends_today``) and labels.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from datetime import date
 
 from fieldops import modules
@@ -34,8 +34,31 @@ CATEGORIES: Mapping[str, str] = _Categories()
 
 
 def due_items(db: Database, day: date, profile: Profile) -> tuple[DueItem, ...]:
-    """Every installed module's items for ``day`` (local date), overdue first."""
+    """Every installed module's items for ``day`` (local date), overdue first.
+
+    ``fieldops due`` lists these: one item a record, so a script finds each one."""
     return modules.due_items(db, day, profile)
 
 
-__all__ = ["CATEGORIES", "DueItem", "due_items"]
+def _summaries() -> dict[str, Callable[[Database, date, Profile], Sequence[DueItem]]]:
+    """Modules whose items Today shows as one a category with its count, because at a
+    city's size they are thousands a day (dog licences to renew)."""
+    from fieldops.services.licences.module import KEY, due_summary
+
+    return {KEY: due_summary}
+
+
+def today_items(db: Database, day: date, profile: Profile) -> tuple[DueItem, ...]:
+    """What the Today page lists: ``due_items``, except that a module in ``_summaries``
+    gives its counts instead of one item a record (each opens that module's list)."""
+    summaries = _summaries()
+    items: list[DueItem] = []
+    for m in modules.installed_modules():
+        if m.key in summaries:
+            items.extend(summaries[m.key](db, day, profile))
+        elif m.due_items is not None:
+            items.extend(m.due_items(db, day, profile))
+    return modules.merge_due(items)
+
+
+__all__ = ["CATEGORIES", "DueItem", "due_items", "today_items"]

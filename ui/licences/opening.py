@@ -43,7 +43,22 @@ def _show(dialog: QDialog) -> QDialog:
     return dialog
 
 
+def _renewals_opener(show: str):  # type: ignore[no-untyped-def]
+    """Today's licence counts open the licence list on that Show filter (``due_summary``)."""
+
+    def open_list(ctx: AppContext, _year: int, parent: QWidget) -> None:
+        window = parent.window()
+        if hasattr(window, "show_area"):
+            page = window.show_area("licences")
+            page.tabs.setCurrentWidget(page.licences)
+            page.licences.set_show(show)
+
+    return open_list
+
+
 # The module's key is "licence" (its due items' category prefix); the form is also known
 # by the area's name, as the release wizard asks for it.
-OPENERS = {("licence", "licence"): open_licence}
+OPENERS = {("licence", "licence"): open_licence} | {
+    ("licence", f"renewals_{show}"): _renewals_opener(show) for show in ("due", "late", "current")
+}
 CREATORS = {("licences", "licence"): new_licence, ("licence", "licence"): new_licence}

@@ -1,10 +1,11 @@
 """The "Today" area: what is due today in every installed module, in one list.
 
-The items come from ``fieldops.services.due.due_items``, which merges every
+The items come from ``fieldops.services.due.today_items``, which merges every
 module's (the pound's: holds ending today and tomorrow, animals that became
 adoptable, animals held past their hold without a disposition): overdue
 first, then each module's items in its working order. A Module column says
-whose each item is; Enter, a double-click or Open opens the item's record
+whose each item is (dog licences to renew are one line a category with
+the count, opening the licence list on that filter); Enter, a double-click or Open opens the item's record
 through ``ui.modules.open_record``, whatever the module.
 """
 
@@ -16,7 +17,7 @@ from datetime import UTC, datetime
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from fieldops import modules
-from fieldops.services.due import DueItem, due_items
+from fieldops.services.due import DueItem, today_items
 from ui import modules as ui_modules
 from ui.common.style import paint_page_white
 from ui.common.table_models import Column, ListTableModel
@@ -35,11 +36,16 @@ def due_columns(ctx: AppContext) -> tuple[Column, ...]:
     return (
         # At the default window every column is on screen: what to do takes the spare width.
         Column("Due", lambda i: ("Overdue: " if i.overdue else "") + i.category_label, 300),
-        Column("#", lambda i: str(i.record_id), 40),
+        Column("#", lambda i: "" if hasattr(i, "count") else str(i.record_id), 40),
         Column("Date", due, 168, fits=when(ctx, _WIDEST_INSTANT)),
         Column("What to do", lambda i: i.text, 380, stretch=True),
         Column("Module", lambda i: modules.module_title(i.module), 128),
     )
+
+
+def _count(i: DueItem) -> int:
+    """How many records a line stands for (a licence count stands for its dogs)."""
+    return int(getattr(i, "count", 1))
 
 
 def counts_text(items: tuple[DueItem, ...]) -> str:
@@ -49,7 +55,9 @@ def counts_text(items: tuple[DueItem, ...]) -> str:
             return "Nothing is due today."
         where = titles[0] if len(titles) == 1 else f"{', '.join(titles[:-1])} or {titles[-1]}"
         return f"Nothing is due today in the {where}."
-    counts = Counter(i.category for i in items)
+    counts: Counter[str] = Counter()
+    for i in items:
+        counts[i.category] += _count(i)
     labels = {i.category: i.category_label for i in items}  # in the list's order
     return " · ".join(f"{label}: {counts[key]}" for key, label in labels.items())
 
@@ -96,7 +104,7 @@ class TodayWidget(QWidget):
         self.heading.setText(f"Today — {day(today)}")
         self.summary.setText("Loading…")
         self.ctx.tasks.run(
-            due_items,
+            today_items,
             self.ctx.db,
             today,
             self.ctx.profile,

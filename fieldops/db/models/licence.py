@@ -53,6 +53,9 @@ class DogLicence(Timestamped, Base):
         Index("ix_dog_licence_animal_year", "animal_id", "licence_year"),
         Index("ix_dog_licence_owner_id", "owner_id"),
         Index("ix_dog_licence_status_year", "status", "licence_year", "id"),
+        # Today's count of dogs to renew reads these alone (migration 0020).
+        Index("ix_dog_licence_year_animal", "status", "licence_year", "animal_id"),
+        Index("ix_dog_licence_animal_year_status", "animal_id", "licence_year", "status"),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)

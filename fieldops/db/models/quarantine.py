@@ -50,6 +50,7 @@ class BiteReport(Base):
     __table_args__ = (
         CheckConstraint("species IN ('dog', 'cat', 'other')", name="species"),
         Index("ix_bite_report_bitten_at", "bitten_at"),
+        Index("ix_bite_report_referral", "referral", "id"),  # Today: referrals not sent
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -131,6 +132,7 @@ class QuarantineExam(Base):
     __table_args__ = (
         CheckConstraint(_in("finding", EXAM_FINDING_CODES), name="finding"),
         CheckConstraint("fee >= 0", name="fee"),
+        Index("ix_quarantine_exam_finding", "finding", "quarantine_id"),  # Today: signs
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -150,7 +152,11 @@ class QuarantineEvent(Base):
     """One thing that happened in a bite case after the report; append-only."""
 
     __tablename__ = "quarantine_event"
-    __table_args__ = (CheckConstraint(_in("kind", EVENT_KIND_CODES), name="kind"),)
+    __table_args__ = (
+        CheckConstraint(_in("kind", EVENT_KIND_CODES), name="kind"),
+        # Today asks "was a referral / specimen / signs report recorded for this bite".
+        Index("ix_quarantine_event_bite_kind", "bite_report_id", "kind"),
+    )
 
     id: Mapped[int] = mapped_column(primary_key=True)
     bite_report_id: Mapped[int] = mapped_column(ForeignKey("bite_report.id"), index=True)

@@ -8,15 +8,24 @@ release's licence evidence.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import date
+from functools import lru_cache
+from typing import Any
 
-from sqlalchemy import Connection, text
+from sqlalchemy import Connection, Select, exists, func, select, text
+from sqlalchemy.orm import aliased
 
 from fieldops.db.engine import Database
+from fieldops.db.models import Animal, DogLicence
 from fieldops.modules import Demo, DueItem, Module, ReportKind, ReportOutput, ReportRequest
 from fieldops.rules import Profile, format_day_short
 from fieldops.services.licences.history_words import EVENT_KINDS
-from fieldops.services.licences.renewals import RenewalRow, renewals_due
+from fieldops.services.licences.renewals import (
+    RenewalRow,
+    adult_quote,
+    renewals_due,
+)
 
 KEY = "licence"
 
@@ -47,7 +56,19 @@ def _item(cat: str, r: RenewalRow, due: date, text_: str, overdue: bool) -> DueI
 
 def due_items(db: Database, day: date, profile: Profile) -> tuple[DueItem, ...]:
     """Last year's licences not renewed (to renew until the late-fee day, late after it),
-    and, in December, this year's licences not yet renewed for the next."""
+    and, in December, this year's licences not yet renewed for the next: one item a dog."""
+    items = _renewal_items(db, day, profile)
+    if _expiring_shown(day):
+        items += _expiring_items(db, day, profile)
+    return tuple(sorted(items, key=lambda i: i.sort_key))
+
+
+def _expiring_shown(day: date) -> bool:
+    return day.month == 12 and day.day >= EXPIRING_FROM
+
+
+def _renewal_items(db: Database, day: date, profile: Profile) -> list[DueItem]:
+    """One item a dog licensed last year and not yet this year (lapsed, or late)."""
     items: list[DueItem] = []
     for r in renewals_due(db, day.year, day, profile):
         who = f"{r.animal_name} ({r.owner_name}), tag {r.last_tag} of {day.year - 1}"
@@ -73,20 +94,144 @@ def due_items(db: Database, day: date, profile: Profile) -> tuple[DueItem, ...]:
                     False,
                 )
             )
-    if day.month == 12 and day.day >= EXPIRING_FROM:
-        end = date(day.year, 12, 31)
-        for r in renewals_due(db, day.year + 1, day, profile):
-            items.append(
-                _item(
-                    "expiring",
-                    r,
-                    end,
-                    f"{r.animal_name} ({r.owner_name}), tag {r.last_tag}: expires "
-                    f"{format_day_short(end, day)}; renew for {day.year + 1}",
-                    False,
-                )
+    return items
+
+
+def _expiring_items(db: Database, day: date, profile: Profile) -> list[DueItem]:
+    """One item a licence of this year not yet renewed for the next (December)."""
+    end = date(day.year, 12, 31)
+    return [
+        _item(
+            "expiring",
+            r,
+            end,
+            f"{r.animal_name} ({r.owner_name}), tag {r.last_tag}: expires "
+            f"{format_day_short(end, day)}; renew for {day.year + 1}",
+            False,
+        )
+        for r in renewals_due(db, day.year + 1, day, profile)
+    ]
+
+
+@dataclass(frozen=True)
+class CountedDueItem(DueItem):
+    """A Today line standing for ``count`` records (the dogs of a renewal list)."""
+
+    count: int = 1
+
+    def as_json(self) -> dict[str, Any]:
+        return super().as_json() | {"count": self.count}
+
+
+# Up to this many dogs a category, Today lists them one by one (a small town, the last
+# stragglers: each line opens its licence); above it, one line with the count.
+TODAY_EACH_UP_TO = 10
+
+# The licence list's "Show" filter a summary item opens on (ui.licences.opening).
+SUMMARY_SHOWS = {"lapsed": "due", "late": "late", "expiring": "current"}
+
+
+def unrenewed_count(db: Database, year: int) -> int:
+    """How many dogs licensed in ``year - 1`` have no current licence for ``year``: one
+    count, the database's, without reading the dogs."""
+    with db.read() as s:
+        return int(s.execute(_count_statement(year)).scalar_one())
+
+
+@lru_cache(maxsize=4)
+def _count_statement(year: int) -> Select[Any]:
+    """The renewal list's conditions (``renewals.unrenewed_query``) as a count read from
+    two indexes alone (migration 0020): the owner join is left out, as every licence has
+    its owner (``owner_id`` is NOT NULL, a foreign key). Built once a year asked."""
+    this = aliased(DogLicence)
+    return (
+        select(func.count())
+        .select_from(DogLicence)
+        .join(Animal, Animal.id == DogLicence.animal_id)
+        .where(
+            DogLicence.licence_year == year - 1,
+            DogLicence.status == "current",
+            Animal.archived_at.is_(None),
+            ~exists().where(
+                this.animal_id == DogLicence.animal_id,
+                this.licence_year == year,
+                this.status == "current",
+            ),
+        )
+    )
+
+
+def due_summary(db: Database, day: date, profile: Profile) -> tuple[DueItem, ...]:
+    """Today's licence items: one a category with its count, not one a dog, once a
+    category has more than ``TODAY_EACH_UP_TO`` dogs (up to it, one a dog as in
+    ``due_items``, read only after the count says they are few).
+
+    At a city's size thousands of dogs are unrenewed from January to the late-fee day
+    and every licence is unrenewed all December; a clerk works them from the renewal
+    list (letters, the late list), not one by one on Today, so Today says how many and
+    opens that list (``kind`` "renewals_" and the list's Show filter, ``record_id`` the
+    licence year). ``due_items`` (``fieldops due``) keeps one item a dog."""
+    items: list[DueItem] = []
+
+    def add(cat: str, year: int, n: int, due: date, text_: str, overdue: bool) -> None:
+        code = f"{KEY}.{cat}"
+        items.append(
+            CountedDueItem(
+                module=KEY,
+                kind=f"renewals_{SUMMARY_SHOWS[cat]}",
+                record_id=year,
+                due=due,
+                category=code,
+                category_label=CATEGORIES[code],
+                text=text_,
+                overdue=overdue,
+                sort_key=(list(CATEGORIES).index(code), "", 0),
+                count=n,
             )
-    return tuple(sorted(items, key=lambda i: i.sort_key))
+        )
+
+    n = unrenewed_count(db, day.year)
+    if 0 < n <= TODAY_EACH_UP_TO:
+        items += _renewal_items(db, day, profile)
+    elif n:
+        q = adult_quote(day.year, day, profile, True)
+        dogs = f"{n:,} dog{'s' if n != 1 else ''} licensed for {day.year - 1}"
+        if q.late:
+            add(
+                "late",
+                day.year,
+                n,
+                q.due_by,
+                f"{dogs} not licensed for {day.year}: due by "
+                f"{format_day_short(q.due_by, day)}, the late fee now owed; open the late list",
+                True,
+            )
+        else:
+            add(
+                "lapsed",
+                day.year,
+                n,
+                q.due_by,
+                f"{dogs} not yet renewed for {day.year}: renew by "
+                f"{format_day_short(q.due_by, day)}; open the renewal list",
+                False,
+            )
+    if _expiring_shown(day):
+        n = unrenewed_count(db, day.year + 1)
+        end = date(day.year, 12, 31)
+        if 0 < n <= TODAY_EACH_UP_TO:
+            items += _expiring_items(db, day, profile)
+        elif n:
+            add(
+                "expiring",
+                day.year + 1,
+                n,
+                end,
+                f"{n:,} dog licence{'s' if n != 1 else ''} of {day.year} expire "
+                f"{format_day_short(end, day)}, not yet renewed for {day.year + 1}",
+                False,
+            )
+    return tuple(items)
 
 
 def checks(conn: Connection) -> list[str]:

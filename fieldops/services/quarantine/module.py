@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import date, datetime, time, timedelta
 
-from sqlalchemy import Connection, select, text
+from sqlalchemy import Connection, exists, select, text
 from sqlalchemy.orm import Session
 
 from fieldops.db.engine import Database
@@ -204,43 +204,56 @@ def due_items(db: Database, day: date, profile: Profile) -> tuple[DueItem, ...]:
     return tuple(sorted(items, key=lambda i: i.sort_key))
 
 
+def _not_recorded(kind: str, bite_id: object):  # type: ignore[no-untyped-def]
+    """No ``kind`` event for the bite (an index probe on ix_quarantine_event_bite_kind)."""
+    return ~exists().where(QuarantineEvent.bite_report_id == bite_id, QuarantineEvent.kind == kind)
+
+
 def _case_items(s: Session, day: date) -> list[DueItem]:
-    """Referrals not sent, specimens not sent, signs of rabies not reported."""
+    """Referrals not sent, specimens not sent, signs of rabies not reported.
+
+    Each is an anti-join on indexed columns, so only the cases still waiting are read,
+    never the table's closed history (its events, referred bites, deaths and exams)."""
     out: list[DueItem] = []
-    kinds: dict[int, set[str]] = {}
-    for bite_id, kind in s.execute(select(QuarantineEvent.bite_report_id, QuarantineEvent.kind)):
-        kinds.setdefault(bite_id, set()).add(kind)
-    for bite in s.scalars(select(BiteReport).where(BiteReport.referral.is_(True))):
-        if "referral_sent" not in kinds.get(bite.id, set()):
-            out.append(
-                _item(
-                    "referral_not_sent",
-                    "bite",
-                    bite.id,
-                    bite.reported_at,
-                    f"Bite #{bite.id} by a {bite.animal_description or bite.species}"
-                    f" at {bite.place}: refer to the health officer",
-                    True,
-                )
+    bites = select(BiteReport).where(
+        BiteReport.referral.is_(True), _not_recorded("referral_sent", BiteReport.id)
+    )
+    for bite in s.scalars(bites.order_by(BiteReport.id)):
+        out.append(
+            _item(
+                "referral_not_sent",
+                "bite",
+                bite.id,
+                bite.reported_at,
+                f"Bite #{bite.id} by a {bite.animal_description or bite.species}"
+                f" at {bite.place}: refer to the health officer",
+                True,
             )
-    for q in s.scalars(select(Quarantine).where(Quarantine.status.in_(("died", "euthanized")))):
-        if "specimen_sent" not in kinds.get(q.bite_report_id, set()):
-            out.append(
-                _item(
-                    "specimen_not_sent",
-                    "quarantine",
-                    q.id,
-                    # A died/euthanized status is always set with its event's time (plan.state_of);
-                    # the order's time stands in only for a row written past the services.
-                    q.closed_at or q.ordered_at,
-                    f"#{q.id} {q.animal_name}: {q.status}; send the specimen to the "
-                    "State Laboratory of Hygiene (do not damage the head)",
-                    True,
-                )
+        )
+    dead = select(Quarantine).where(
+        Quarantine.status.in_(("died", "euthanized")),
+        _not_recorded("specimen_sent", Quarantine.bite_report_id),
+    )
+    for q in s.scalars(dead):  # by ix_quarantine_order_status; sorted below
+        out.append(
+            _item(
+                "specimen_not_sent",
+                "quarantine",
+                q.id,
+                # A died/euthanized status is always set with its event's time (plan.state_of);
+                # the order's time stands in only for a row written past the services.
+                q.closed_at or q.ordered_at,
+                f"#{q.id} {q.animal_name}: {q.status}; send the specimen to the "
+                "State Laboratory of Hygiene (do not damage the head)",
+                True,
             )
+        )
     signs = select(QuarantineExam.quarantine_id).where(QuarantineExam.finding == "signs_of_rabies")
-    for q in s.scalars(select(Quarantine).where(Quarantine.id.in_(signs))):
-        if "signs_of_rabies" not in kinds.get(q.bite_report_id, set()) and _signs_stand(s, q):
+    unreported = select(Quarantine).where(
+        Quarantine.id.in_(signs), _not_recorded("signs_of_rabies", Quarantine.bite_report_id)
+    )
+    for q in s.scalars(unreported.order_by(Quarantine.id)):
+        if _signs_stand(s, q):
             out.append(
                 _item(
                     "signs_not_reported",

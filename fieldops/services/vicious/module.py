@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
-from sqlalchemy import Connection, select, text
+from sqlalchemy import Connection, exists, select, text
 from sqlalchemy.orm import Session
 
 from fieldops.db.engine import Database
@@ -141,7 +141,8 @@ def due_items(db: Database, day: date, profile: Profile) -> tuple[ViciousDueItem
             .where(
                 ViciousCase.status == "not_complied",
                 ViciousStep.due_on <= day,
-                ViciousStep.id.not_in(select(ViciousStepDone.step_id)),
+                # An anti-join probing the unique step_id, not a read of every step done.
+                ~exists().where(ViciousStepDone.step_id == ViciousStep.id),
             )
             .order_by(ViciousStep.due_on, ViciousStep.id)
         ).all()
