@@ -35,9 +35,7 @@ def test_the_city_form_asks_neither(qtbot, ctx, host):
     assert dialog.form().state_registered_on is None
 
 
-def test_the_village_form_asks_both_and_refuses_beside_the_field(
-    qtbot, village_ctx, host, holder
-):
+def test_the_village_form_asks_both_and_refuses_beside_the_field(qtbot, village_ctx, host, holder):
     ctx = village_ctx
     dialog = _dialog(qtbot, ctx, host)
     assert dialog.offers("residence_setback_feet")

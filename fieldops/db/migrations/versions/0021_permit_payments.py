@@ -24,12 +24,8 @@ def upgrade() -> None:
     op.add_column(
         "permit_issue", sa.Column("paid_amount", fieldops.db.types.Money(), nullable=True)
     )
-    op.add_column(
-        "permit_issue", sa.Column("payment_method", sa.String(length=10), nullable=True)
-    )
-    op.add_column(
-        "permit_issue", sa.Column("receipt_number", sa.String(length=30), nullable=True)
-    )
+    op.add_column("permit_issue", sa.Column("payment_method", sa.String(length=10), nullable=True))
+    op.add_column("permit_issue", sa.Column("receipt_number", sa.String(length=30), nullable=True))
     op.create_index(
         "ix_permit_issue_receipt_number", "permit_issue", ["receipt_number"], unique=False
     )
