@@ -17,6 +17,7 @@ from fieldops.modules import Demo, DueItem, Module, ReportKind, ReportOutput, Re
 from fieldops.rules import Profile, format_day_short
 from fieldops.services.licences.history_words import EVENT_KINDS
 from fieldops.services.licences.renewals import RenewalRow, renewals_due
+from fieldops.services.licences.selftest_steps import LICENCE_STEPS
 
 KEY = "licence"
 
@@ -136,6 +137,7 @@ MODULE = Module(
     demo=demo,
     checks=checks,
     event_kinds=EVENT_KINDS,
+    self_test=LICENCE_STEPS,  # fieldops --self-test (selftest_steps.py)
     reports=(
         ReportKind(
             "licence-register",
