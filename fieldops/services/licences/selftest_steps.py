@@ -8,10 +8,10 @@ from fieldops.modules import SelfTestKit, SelfTestResult, SelfTestStep
 
 def _licence(kit: SelfTestKit) -> SelfTestResult:
     from fieldops.selftest_records import new_dog
+    from fieldops.services.context import now
     from fieldops.services.licences.documents import certificate_pdf
     from fieldops.services.licences.issue import LicenceInput, issue_licence
     from fieldops.services.licences.views import get_licence
-    from fieldops.services.context import now
 
     dog = new_dog(kit, "Selftest Licensed")
     today = now().astimezone(kit.profile.timezone).date()
