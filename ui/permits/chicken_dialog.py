@@ -10,6 +10,7 @@ from fieldops.rules import permit_quote
 from fieldops.services.permits.applying import (
     ChickenInput,
     apply_chicken,
+    check_chicken,
     chicken_problems,
     renew_chicken,
 )
@@ -190,11 +191,13 @@ class ChickenPermitDialog(RecordDialog):
         self._hoa_rows()
         problems = self.problems()
         self.refuse_button.setEnabled(bool(problems))
-        self.check.setText(
-            "The rules refuse this application: " + " ".join(problems.values())
-            if problems
-            else "The application meets the rules."
-        )
+        missing, *_ = check_chicken(self.form(), self.ctx.profile, first=self.is_first())
+        if problems:
+            self.check.setText("The rules refuse this application: " + " ".join(problems.values()))
+        elif missing:
+            self.check.setText("Still to complete: " + " ".join(missing.values()))
+        else:
+            self.check.setText("The application meets the rules.")
         try:
             q = permit_quote(
                 "chicken",

@@ -155,10 +155,9 @@ def _asked(inp: ChickenInput, profile: Profile) -> dict[str, Any]:
 def chicken_problems(inp: ChickenInput, profile: Profile, *, first: bool) -> dict[str, str]:
     """What the rules refuse in this application, by form field ({} when it may be issued).
 
-    The form calls this as the clerk types; the service calls it again when saving."""
+    The form calls this as the clerk types; the service calls it again when saving. A
+    field with a mistake of its own (``check_chicken``) is left out: the rest are checked."""
     errors, hens, roosters, setback = check_chicken(inp, profile, first=first)
-    if errors:
-        return {}
     out: dict[str, str] = {}
     for p in chicken_permit_problems(
         profile,
@@ -171,7 +170,8 @@ def chicken_problems(inp: ChickenInput, profile: Profile, *, first: bool) -> dic
         neighbour_consent=inp.neighbour_consent,
         **_asked(inp, profile),
     ):
-        out.setdefault(p.field, p.message)
+        if p.field not in errors:  # a field still mistyped is the form's to say, not a refusal
+            out.setdefault(p.field, p.message)
     return out
 
 

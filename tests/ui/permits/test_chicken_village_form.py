@@ -52,6 +52,10 @@ def test_the_village_form_asks_both_and_refuses_beside_the_field(qtbot, village_
     dialog.state_registered_on.set_value(date(2022, 1, 10))  # over 3 years before
     assert "renewed every 3 years" in dialog.check.text()
     dialog.state_registered_on.set_value(None)
+    dialog.residence.setValue(20)  # still refused while another answer is missing
+    assert "25 feet" in dialog.check.text()
+    dialog.residence.setValue(30)
+    assert "Still to complete" in dialog.check.text() and "registration" in dialog.check.text()
     # the registration's date is "Not known" until given: never a silent today
     qtbot.mouseClick(dialog.save_button, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: ctx.tasks.pending_count() == 0, timeout=10_000)
