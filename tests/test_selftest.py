@@ -30,6 +30,9 @@ KINDS = (
     "exam",
     "vicious case",
     "notice",
+    "licence",
+    "permit",
+    "fancier",
 )
 
 
@@ -50,7 +53,7 @@ def test_the_self_test_passes_on_a_new_database_with_a_line_per_step(passed):
     done = [m.group(1).strip() for line in lines if (m := re.match(r"ok {4}(.{13})", line))]
     assert done == list(selftest.step_names())
     assert set(KINDS) <= set(done)
-    assert lines[-1].startswith("self-test passed: 12 steps")
+    assert lines[-1].startswith("self-test passed: 15 steps")
 
 
 # What each record's document must say: its own record, as the step made it.
@@ -63,6 +66,9 @@ PRINTED = {
     "exam": ("Dr. Self Test",),
     "vicious case": ("Selftest Vicious",),
     "notice": ("1 Self Test St",),
+    "licence": ("Selftest Licensed", "T-SELFTEST"),
+    "permit": ("Selftest Owner", "1 Self Test St", "P-SELFTEST"),
+    "fancier": ("Selftest Owner", "Selftest Homers"),
 }
 
 

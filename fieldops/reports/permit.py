@@ -64,8 +64,13 @@ class PermitDocument(Document):
                     ),
                 ),
             ]
-        if application is not None:
-            rows.append(("Fees paid", money(application.total)))
+        if issue.paid_amount is not None:
+            rows += [
+                ("Fees paid", f"{money(issue.paid_amount)} ({issue.payment_method})"),
+                ("Receipt", issue.receipt_number or ""),
+            ]
+        elif application is not None:  # issued before payments were recorded
+            rows.append(("Fees due", money(application.total)))
         story: list[Flowable] = [self.key_values(rows), self.spacer(8)]
         if v.kind == "fancier":
             story += self.heading("Animals kept")

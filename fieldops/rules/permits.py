@@ -83,12 +83,23 @@ def chicken_permit_problems(
     roosters: int,
     setback_feet: int,
     neighbour_consent: bool,
+    residence_setback_feet: int | None = None,
+    state_registered_on: date | None = None,
+    applied_on: date | None = None,
 ) -> tuple[Problem, ...]:
     """What stops a chicken permit under ``profile.chickens`` (58-533(b)); () when nothing does.
 
     Codes (field): "hoa_consent_missing" (hoa_consent), "hens_negative",
     "too_many_hens" (hens), "roosters_negative", "roosters_not_allowed"
     (roosters), "setback_negative", "setback_too_short" (setback_feet).
+    Under a profile that sets ``residence_setback_feet`` (village ch. 12 (d): the
+    hen house and pen at least 25 feet from a *neighbouring* residence):
+    "residence_setback_negative", "residence_setback_too_short"
+    (residence_setback_feet). Under one that sets ``state_registration_years``
+    (ch. 12 (i): the state premises registration, renewed every 3 years):
+    "state_registration_after_application", "state_registration_expired"
+    (state_registered_on; checked against ``applied_on``). A value not given
+    (None) is not checked here: the form asks for it, the service requires it.
     Arguments that are not whole numbers raise ``ValueError`` naming them.
     """
     rules = profile.chickens
@@ -143,7 +154,82 @@ def chicken_permit_problems(
                 f"property line{consent} ({src}); the application gives {setback_feet}.",
             )
         )
+    out.extend(_residence_problems(rules, residence_setback_feet))
+    out.extend(_registration_problems(rules, state_registered_on, applied_on))
     return tuple(out)
+
+
+def _residence_problems(rules: ChickenRules, feet: int | None) -> list[Problem]:
+    need = rules.residence_setback_feet
+    if need is None or feet is None:
+        return []
+    feet = _count(feet, "residence_setback_feet")
+    if feet < 0:
+        return [
+            Problem(
+                "residence_setback_negative",
+                "residence_setback_feet",
+                "The distance from a neighbouring residence cannot be negative.",
+            )
+        ]
+    if feet < need:
+        return [
+            Problem(
+                "residence_setback_too_short",
+                "residence_setback_feet",
+                f"The hen house and pen must be at least {need} feet from a neighbouring "
+                f"residence ({rules.source}); the application gives {feet}.",
+            )
+        ]
+    return []
+
+
+def state_registration_expires(registered_on: date, profile: Profile) -> date | None:
+    """The day a state premises registration made on ``registered_on`` must be renewed by.
+
+    ``registered_on`` plus ``state_registration_years`` (Feb 29 -> Feb 28); the
+    registration is good through the day before. None when the profile sets no period.
+    """
+    years = profile.chickens.state_registration_years
+    if years is None:
+        return None
+    return add_years(_day(registered_on, "state_registered_on"), years)
+
+
+def add_years(day: date, years: int) -> date:
+    """``day`` plus ``years``; Feb 29 becomes Feb 28 in a year without one."""
+    year = day.year + years
+    return date(year, day.month, min(day.day, _calendar.monthrange(year, day.month)[1]))
+
+
+def _registration_problems(
+    rules: ChickenRules, registered_on: date | None, applied_on: date | None
+) -> list[Problem]:
+    years = rules.state_registration_years
+    if years is None or registered_on is None or applied_on is None:
+        return []
+    registered_on = _day(registered_on, "state_registered_on")
+    applied_on = _day(applied_on, "applied_on")
+    if registered_on > applied_on:
+        return [
+            Problem(
+                "state_registration_after_application",
+                "state_registered_on",
+                "The state registration's date is after the application's.",
+            )
+        ]
+    expires = add_years(registered_on, years)
+    if applied_on >= expires:
+        return [
+            Problem(
+                "state_registration_expired",
+                "state_registered_on",
+                f"The state premises registration must be renewed every {plural(years, 'year')} "
+                f"({rules.source}): the one of {format_day(registered_on)} was due for renewal "
+                f"by {format_day(expires)}.",
+            )
+        ]
+    return []
 
 
 # --------------------------------------------------------------------------

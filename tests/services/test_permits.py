@@ -38,6 +38,9 @@ def _form(**kw) -> ChickenInput:
         "hoa_exists": True,
         "hoa_consent": True,
         "hoa_consent_on": date(2026, 2, 20),
+        # asked only where the profile sets them (Dodgeville, the village); ignored elsewhere
+        "residence_setback_feet": 40,
+        "state_registered_on": date(2025, 6, 1),
     }
     data.update(kw)
     return ChickenInput(**data)

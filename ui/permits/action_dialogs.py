@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QLabel, QLineEdit, QSpinBox, QWidget
 
+from fieldops.db.models import PAYMENT_METHOD_CODES
 from fieldops.db.models.permit import APPEAL_OUTCOMES
 from fieldops.rules import chicken_renewal, fancier_renewal, format_day
 from fieldops.services.permits.animal_list import note_animal_change, update_animal_list
@@ -26,8 +27,11 @@ from fieldops.services.permits.views import (
     PermitView,
 )
 from ui.common.forms import FormFields, RecordDialog, combo, form_layout
+from ui.common.text import money
 from ui.context import AppContext
 from ui.permits.inputs import AnimalsTable, date_edit, day_of, long_text
+
+METHODS = {m: m.capitalize() for m in PAYMENT_METHOD_CODES}
 
 
 class PermitActionDialog(RecordDialog):
@@ -74,13 +78,27 @@ class IssueDialog(PermitActionDialog):
         self.setObjectName("PermitIssueDialog")
         self.issued_on = date_edit(ctx.today())
         self.form_fields.add("issued_on", "Issued &on:", self.issued_on)
+        self.paid = self.form_fields.add(
+            "paid_amount", "A&mount paid:", QLineEdit(), hint="Blank: the fees quoted."
+        )
+        self.method = self.form_fields.add("payment_method", "Paid &with:", combo(METHODS))
+        self.receipt = self.form_fields.add(
+            "receipt_number", "&Receipt number:", QLineEdit(), hint="Blank: the permit's own."
+        )
         a = permit.pending_application
         if a is not None:
-            self.preview.setText(f"For {a.year}; fees {a.total} (paid at the counter).")
+            self.preview.setText(f"For {a.year}; fees {money(a.total)}, paid at the counter.")
         self.save_button.setText("&Issue")
 
     def save(self) -> None:
-        self.run(issue_permit, day_of(self.issued_on), self.ctx.profile)
+        self.run(
+            issue_permit,
+            day_of(self.issued_on),
+            self.ctx.profile,
+            paid_amount=self.paid.text().strip() or None,
+            payment_method=self.method.currentData(),
+            receipt_number=self.receipt.text(),
+        )
 
 
 class FancierRenewDialog(PermitActionDialog):

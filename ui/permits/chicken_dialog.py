@@ -10,6 +10,7 @@ from fieldops.rules import permit_quote
 from fieldops.services.permits.applying import (
     ChickenInput,
     apply_chicken,
+    check_chicken,
     chicken_problems,
     renew_chicken,
 )
@@ -17,6 +18,7 @@ from fieldops.services.permits.views import PermitView
 from ui.common.forms import FormFields, RecordDialog, form_layout
 from ui.common.inputs import PersonField
 from ui.common.text import money
+from ui.common.widgets import OptionalDateEdit
 from ui.context import AppContext
 from ui.permits.inputs import date_edit, day_of, long_text
 
@@ -63,6 +65,12 @@ class ChickenPermitDialog(RecordDialog):
         self.setback.setSuffix(" feet")
         self.setback.setValue(rules.setback_feet or 0)
         self.neighbour = QCheckBox("The neighbour's written consent to less is on fi&le")
+        self.residence = QSpinBox()
+        self.residence.setRange(0, NO_LIMIT)
+        self.residence.setSuffix(" feet")
+        self.residence.setValue(rules.residence_setback_feet or 0)
+        self.state_registered_on = OptionalDateEdit("Not &known")  # never a silent today
+        self.state_registered_on.set_default_date(today)
         self.notes = long_text(48)
         f = self.form_fields
         if permit is None:
@@ -88,6 +96,19 @@ class ChickenPermitDialog(RecordDialog):
         )
         f.add("setback_feet", "Enclosure &setback:", self.setback, hint=need)
         f.add("neighbour_consent", "", self.neighbour)
+        f.add(
+            "residence_setback_feet",
+            "From a neighbouring res&idence:",
+            self.residence,
+            hint=f"At least {rules.residence_setback_feet} feet ({rules.source}).",
+        )
+        years = rules.state_registration_years
+        f.add(
+            "state_registered_on",
+            "State &premises registered:",
+            self.state_registered_on,
+            hint=f"With the state; renewed every {years} years ({rules.source}).",
+        )
         f.add("notes", "&Notes:", self.notes)
         self.body.addLayout(layout)
         self.check = QLabel()
@@ -106,9 +127,11 @@ class ChickenPermitDialog(RecordDialog):
         self._shape_by_profile()
         for w in (self.first, self.hoa_exists, self.hoa_consent, self.neighbour):
             w.toggled.connect(self._on_form_changed)
-        for s in (self.hens, self.roosters, self.setback, self.year):
+        for s in (self.hens, self.roosters, self.setback, self.residence, self.year):
             s.valueChanged.connect(self._on_form_changed)
         self.applied_on.dateChanged.connect(self._on_form_changed)
+        self.state_registered_on.date_edit.dateChanged.connect(self._on_form_changed)
+        self.state_registered_on.unknown.toggled.connect(self._on_form_changed)
         self.refuse_button.clicked.connect(self._on_refuse_button_clicked)
         self._on_form_changed()
 
@@ -123,6 +146,8 @@ class ChickenPermitDialog(RecordDialog):
         self._row("hoa_exists", hoa)
         self._row("roosters", self.rules.roosters_allowed)
         self._row("neighbour_consent", self.rules.setback_waivable)
+        self._row("residence_setback_feet", self.rules.residence_setback_feet is not None)
+        self._row("state_registered_on", self.rules.state_registration_years is not None)
         self._hoa_rows()
 
     def _hoa_rows(self) -> None:
@@ -151,6 +176,12 @@ class ChickenPermitDialog(RecordDialog):
             hoa_consent=consent,
             hoa_consent_on=day_of(self.hoa_consent_on) if consent else None,
             notes=self.notes.toPlainText(),
+            residence_setback_feet=self.residence.value()
+            if self.rules.residence_setback_feet is not None
+            else None,
+            state_registered_on=self.state_registered_on.value()
+            if self.rules.state_registration_years is not None
+            else None,
         )
 
     def problems(self) -> dict[str, str]:
@@ -160,11 +191,13 @@ class ChickenPermitDialog(RecordDialog):
         self._hoa_rows()
         problems = self.problems()
         self.refuse_button.setEnabled(bool(problems))
-        self.check.setText(
-            "The rules refuse this application: " + " ".join(problems.values())
-            if problems
-            else "The application meets the rules."
-        )
+        missing, *_ = check_chicken(self.form(), self.ctx.profile, first=self.is_first())
+        if problems:
+            self.check.setText("The rules refuse this application: " + " ".join(problems.values()))
+        elif missing:
+            self.check.setText("Still to complete: " + " ".join(missing.values()))
+        else:
+            self.check.setText("The application meets the rules.")
         try:
             q = permit_quote(
                 "chicken",

@@ -26,6 +26,12 @@ def record_html(v: PermitView) -> str:
             f"<br><b>Year in force:</b> {v.year}, issued {day(v.issued_on)}, expires "
             f"{day(v.expires_on)}"
         )
+        paid = v.issues[-1] if v.issues else None
+        if paid is not None and paid.paid_amount is not None:
+            out.append(
+                f"<br><b>Fees paid:</b> {money(paid.paid_amount)} ({_e(paid.payment_method or '')}), "
+                f"receipt {_e(paid.receipt_number or '')}"
+            )
     if v.stayed:
         out.append(
             "<br><b>Appeal pending:</b> the decision is stayed and does not take effect "

@@ -116,9 +116,12 @@ class PermitApplication(Base):
 
 
 class PermitIssue(Base):
-    """An accepted application issued for its year: the first issue, or a renewal."""
+    """An accepted application issued for its year: the first issue, or a renewal, with the
+    fee paid (``paid_amount`` at least the application's total, ``payment_method``,
+    ``receipt_number``; NULL on issues recorded before payments were)."""
 
     __tablename__ = "permit_issue"
+    __table_args__ = (Index("ix_permit_issue_receipt_number", "receipt_number"),)
 
     id: Mapped[int] = mapped_column(primary_key=True)
     permit_id: Mapped[int] = mapped_column(ForeignKey("permit.id"), index=True)
@@ -128,6 +131,9 @@ class PermitIssue(Base):
     expires_on: Mapped[date]
     recorded_by: Mapped[str] = mapped_column(String(100))
     recorded_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    paid_amount: Mapped[Decimal | None] = mapped_column(Money, default=None)
+    payment_method: Mapped[str | None] = mapped_column(String(10), default=None)
+    receipt_number: Mapped[str | None] = mapped_column(String(30), default=None)
 
 
 class PermitAnimalList(Base):

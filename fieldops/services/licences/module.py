@@ -26,6 +26,7 @@ from fieldops.services.licences.renewals import (
     adult_quote,
     renewals_due,
 )
+from fieldops.services.licences.selftest_steps import LICENCE_STEPS
 
 KEY = "licence"
 
@@ -281,6 +282,7 @@ MODULE = Module(
     demo=demo,
     checks=checks,
     event_kinds=EVENT_KINDS,
+    self_test=LICENCE_STEPS,  # fieldops --self-test (selftest_steps.py)
     reports=(
         ReportKind(
             "licence-register",

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import date
+from typing import Any
 
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
@@ -55,6 +56,9 @@ class ChickenInput:
     hoa_consent: bool = False
     hoa_consent_on: date | None = None  # the day of the association's written consent
     notes: str = ""
+    # asked only when the profile sets them (village ch. 12 (d), (i))
+    residence_setback_feet: int | None = None  # from a neighbouring residence
+    state_registered_on: date | None = None  # the state premises registration's day
 
 
 @dataclass(frozen=True)
@@ -102,6 +106,26 @@ def check_chicken(
     hens = _count(c, "hens", inp.hens, "The number of hens", required=True)
     roosters = _count(c, "roosters", inp.roosters, "The number of roosters", required=False)
     setback = _count(c, "setback_feet", inp.setback_feet, "The enclosure's setback", required=True)
+    rules = profile.chickens
+    if rules.residence_setback_feet is not None:
+        _count(
+            c,
+            "residence_setback_feet",
+            inp.residence_setback_feet,
+            "The distance from a neighbouring residence",
+            required=True,
+        )
+    if rules.state_registration_years is not None:
+        if inp.state_registered_on is None:
+            c.add("state_registered_on", "Give the date of the state premises registration.")
+        elif v.day(c, "state_registered_on", inp.state_registered_on, "The registration's date"):
+            v.not_future(
+                c,
+                "state_registered_on",
+                inp.state_registered_on,
+                "The registration's date",
+                local_today(profile),
+            )
     if first and inp.hoa_exists and inp.hoa_consent:
         if inp.hoa_consent_on is None:
             c.add("hoa_consent_on", "Give the date of the association's written consent.")
@@ -116,13 +140,24 @@ def check_chicken(
     return {}, hens, roosters, setback
 
 
+def _asked(inp: ChickenInput, profile: Profile) -> dict[str, Any]:
+    """The answers the profile asks beyond the city's form, for the rules and the record."""
+    rules = profile.chickens
+    out: dict[str, Any] = {}
+    if rules.residence_setback_feet is not None:
+        out["residence_setback_feet"] = inp.residence_setback_feet
+    if rules.state_registration_years is not None:
+        out["state_registered_on"] = inp.state_registered_on
+        out["applied_on"] = inp.applied_on
+    return out
+
+
 def chicken_problems(inp: ChickenInput, profile: Profile, *, first: bool) -> dict[str, str]:
     """What the rules refuse in this application, by form field ({} when it may be issued).
 
-    The form calls this as the clerk types; the service calls it again when saving."""
+    The form calls this as the clerk types; the service calls it again when saving. A
+    field with a mistake of its own (``check_chicken``) is left out: the rest are checked."""
     errors, hens, roosters, setback = check_chicken(inp, profile, first=first)
-    if errors:
-        return {}
     out: dict[str, str] = {}
     for p in chicken_permit_problems(
         profile,
@@ -133,8 +168,10 @@ def chicken_problems(inp: ChickenInput, profile: Profile, *, first: bool) -> dic
         roosters=roosters,
         setback_feet=setback,
         neighbour_consent=inp.neighbour_consent,
+        **_asked(inp, profile),
     ):
-        out.setdefault(p.field, p.message)
+        if p.field not in errors:  # a field still mistyped is the form's to say, not a refusal
+            out.setdefault(p.field, p.message)
     return out
 
 
@@ -203,6 +240,7 @@ def _application(
             "hoa_consent": a.hoa_consent,
             "hoa_consent_on": a.hoa_consent_on,
         }
+        after |= {k: w for k, w in _asked(chicken, profile).items() if k != "applied_on"}
     if problems:
         after["problems"] = [p["message"] for p in problems]
     audit(
@@ -229,6 +267,7 @@ def _problem_rows(
         roosters=inp.roosters or 0,
         setback_feet=inp.setback_feet or 0,
         neighbour_consent=inp.neighbour_consent,
+        **_asked(inp, profile),
     ):
         rows.append({"code": p.code, "field": p.field, "message": p.message})
     return rows if problems else []

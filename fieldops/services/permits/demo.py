@@ -67,7 +67,9 @@ def permits(d: Demo) -> int:
     written = 0
 
     def hens_ok(day: date, y: int, **kw: object) -> ChickenInput:
-        return ChickenInput(day, y, hens, 0, setback, **kw)  # type: ignore[arg-type]
+        # the village's and Dodgeville's extra questions; ignored where not asked
+        asked = {"residence_setback_feet": 80, "state_registered_on": day - timedelta(days=400)}
+        return ChickenInput(day, y, hens, 0, setback, **(asked | kw))  # type: ignore[arg-type]
 
     def chicken(i: int, day: date, y: int) -> PermitView:
         nonlocal written
@@ -98,6 +100,8 @@ def permits(d: Demo) -> int:
         hoa_exists=True,
         hoa_consent=False,
         notes="Applied at the counter.",
+        residence_setback_feet=80,
+        state_registered_on=today - timedelta(days=400),
     )
     from fieldops.services.permits.applying import chicken_problems
 

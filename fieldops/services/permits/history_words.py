@@ -54,10 +54,16 @@ def sentence(e: Event, names: Names) -> str:
         return _clause(text)
     if e.action == "permit_issued":
         what = "Renewal issued" if a.get("renewal") else "Issued"
-        return _clause(
+        text = (
             f"{what} for {a.get('year')} on {names.day(a.get('issued_on'))}, in force to "
             f"{names.day(a.get('expires_on'))}"
         )
+        if a.get("paid_amount") is not None:
+            text += (
+                f"; paid {money(a.get('paid_amount'))} ({a.get('payment_method')}), "
+                f"receipt {a.get('receipt_number')}"
+            )
+        return _clause(text)
     if e.action == "permit_animals_changed":
         return _clause(
             f"Change in the animals on {names.day(a.get('changed_on'))} noted "

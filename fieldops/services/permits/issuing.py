@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from datetime import date
+from decimal import Decimal
 
 from sqlalchemy import select
 
 from fieldops.db.engine import Database
-from fieldops.db.models import PermitApplication, PermitIssue
-from fieldops.errors import Collector
+from fieldops.db.models import PAYMENT_METHOD_CODES, PermitApplication, PermitIssue
+from fieldops.errors import Collector, ValidationError
 from fieldops.permissions import Permission, requires
 from fieldops.rules import (
     Profile,
@@ -41,14 +42,32 @@ def issue_permit(
     *,
     version: int | None = None,
     client_key: str | None = None,
+    paid_amount: Decimal | str | None = None,
+    payment_method: str = "cash",
+    receipt_number: str = "",
 ) -> PermitView:
-    """Issue the accepted application (the fees paid at the counter): the first permit, or
-    the renewal for the next year."""
+    """Issue the accepted application: the first permit, or the renewal for the next year,
+    with the fee paid at the counter (``paid_amount`` blank: the application's total; less is
+    refused, as a licence's is; ``receipt_number`` blank: the issue's own, ``PT-`` and the
+    application's number)."""
     c = Collector()
     if issued_on is None:
         c.add("issued_on", "The day of issue is required.")
     elif v.day(c, "issued_on", issued_on, "The day of issue"):
         v.not_future(c, "issued_on", issued_on, "The day of issue", local_today(profile))
+    col = PermitIssue.__table__.c
+    receipt = v.clean(receipt_number)
+    v.optional_len(c, "receipt_number", receipt, "The receipt number", col.receipt_number)
+    c.check(
+        payment_method in PAYMENT_METHOD_CODES,
+        "payment_method",
+        "Choose how it was paid: cash, check, card or other.",
+    )
+    paid = (
+        None
+        if paid_amount in (None, "")
+        else v.money(c, "paid_amount", paid_amount, "The amount paid")
+    )
     c.raise_if_any()
     assert issued_on is not None
     with db.write() as s:
@@ -79,6 +98,12 @@ def issue_permit(
         expires = year_end(app.year)
         refuse_unless(issued_on <= expires, "issued_on", f"The permit year {app.year} has ended.")
         start = issued_on  # a renewal issued in December is in force from then on
+        paid = app.total if paid is None else paid
+        if paid < app.total:
+            raise ValidationError(
+                {"paid_amount": f"The permit costs ${app.total:,.2f}; ${paid:,.2f} was entered."}
+            )
+        receipt = receipt or f"PT-{app.id:06d}"
         s.add(
             PermitIssue(
                 permit_id=permit.id,
@@ -88,6 +113,9 @@ def issue_permit(
                 expires_on=expires,
                 recorded_by=actor.username,
                 recorded_at=now(),
+                paid_amount=paid,
+                payment_method=payment_method,
+                receipt_number=receipt,
             )
         )
         s.flush()
@@ -103,6 +131,9 @@ def issue_permit(
                     "issued_on": start,
                     "expires_on": expires,
                     "renewal": not app.first and permit.first_year is not None,
+                    "paid_amount": paid,
+                    "payment_method": payment_method,
+                    "receipt_number": receipt,
                 }
             ),
         )

@@ -242,7 +242,16 @@ def build_view(s: Session, permit: Permit, profile: Profile) -> PermitView:
         )
     )
     issues = tuple(
-        IssueView(i.year, i.issued_on, i.expires_on, n > 0, i.recorded_by)
+        IssueView(
+            i.year,
+            i.issued_on,
+            i.expires_on,
+            n > 0,
+            i.recorded_by,
+            i.paid_amount,
+            i.payment_method,
+            i.receipt_number,
+        )
         for n, i in enumerate(issues_rows)
     )
     entries = tuple(

@@ -73,6 +73,9 @@ class IssueView:
     expires_on: date
     renewal: bool
     recorded_by: str
+    paid_amount: Decimal | None = None  # None: issued before payments were recorded
+    payment_method: str | None = None
+    receipt_number: str | None = None
 
 
 @dataclass(frozen=True)
