@@ -20,6 +20,7 @@ from fieldops.db.models.permit import APPEND_ONLY
 from fieldops.modules import Demo, DueItem, Module
 from fieldops.rules import Profile, format_day, permit_quote
 from fieldops.services.permits.history_words import EVENT_KINDS as HISTORY_WORDS
+from fieldops.services.permits.places import places
 from fieldops.services.permits.selftest_steps import PERMIT_STEPS
 from fieldops.services.permits.views import KIND_LABELS
 
@@ -274,4 +275,5 @@ MODULE = Module(
     append_only=APPEND_ONLY,
     event_kinds=HISTORY_WORDS,
     self_test=PERMIT_STEPS,  # fieldops --self-test (selftest_steps.py)
+    places=places,  # the calls module's history by address and by owner
 )
