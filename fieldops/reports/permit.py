@@ -64,6 +64,10 @@ class PermitDocument(Document):
                     ),
                 ),
             ]
+            if application.residence_setback_feet is not None:
+                rows.append(("From a residence", f"{application.residence_setback_feet} feet"))
+            if application.state_registered_on is not None:
+                rows.append(("State registration", fmt_date(application.state_registered_on)))
         if issue.paid_amount is not None:
             rows += [
                 ("Fees paid", f"{money(issue.paid_amount)} ({issue.payment_method})"),

@@ -66,6 +66,9 @@ def test_a_good_village_application_is_applied_with_its_answers_on_record(db, op
         ).one()
     assert after["residence_setback_feet"] == 30
     assert after["state_registered_on"] == "2024-05-01"
+    # ... and on the application the record and the printed permit show
+    assert view.application.residence_setback_feet == 30
+    assert view.application.state_registered_on == date(2024, 5, 1)
 
 
 def test_a_short_residence_distance_may_be_recorded_as_refused(db, operator, holder):
@@ -80,3 +83,5 @@ def test_the_city_asks_neither(db, operator, holder):
     form = ChickenInput(**{**form.__dict__, "hoa_exists": False})
     view = apply_chicken(db, operator, holder.id, holder.address, form, Profile.default())
     assert view.status == "applied"
+    assert view.application.residence_setback_feet is None
+    assert view.application.state_registered_on is None

@@ -71,6 +71,10 @@ def record_html(v: PermitView) -> str:
                 f"<br>Hens {a.hens}, roosters {a.roosters or 0}; enclosure {a.setback_feet} feet "
                 f"from the line (neighbour's consent: {_yes(a.neighbour_consent)})"
             )
+            if a.residence_setback_feet is not None:
+                out.append(f"<br>{a.residence_setback_feet} feet from the nearest residence")
+            if a.state_registered_on is not None:
+                out.append(f"<br>State premises registration of {day(a.state_registered_on)}")
             if a.hoa_exists:
                 consent = (
                     f"consent dated {day(a.hoa_consent_on)}" if a.hoa_consent else "no consent"

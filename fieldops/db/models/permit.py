@@ -100,6 +100,9 @@ class PermitApplication(Base):
     roosters: Mapped[int | None] = mapped_column(default=None)
     setback_feet: Mapped[int | None] = mapped_column(default=None)
     neighbour_consent: Mapped[bool | None] = mapped_column(default=None)
+    # Asked only where the profile sets them (the village's ch. 12): None elsewhere.
+    residence_setback_feet: Mapped[int | None] = mapped_column(default=None)
+    state_registered_on: Mapped[date | None] = mapped_column(default=None)
     # The quote (rules.permit_quote) as it stood on the application day.
     application_fee: Mapped[Decimal] = mapped_column(Money)
     annual_fee: Mapped[Decimal] = mapped_column(Money)

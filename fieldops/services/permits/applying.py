@@ -218,6 +218,9 @@ def _application(
         a.roosters = chicken.roosters or 0
         a.setback_feet = chicken.setback_feet
         a.neighbour_consent = chicken.neighbour_consent
+        asked = _asked(chicken, profile)
+        a.residence_setback_feet = asked.get("residence_setback_feet")
+        a.state_registered_on = asked.get("state_registered_on")
     s.add(a)
     s.flush()
     after = {

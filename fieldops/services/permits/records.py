@@ -127,6 +127,8 @@ def _application_view(a: PermitApplication, issued: set[int]) -> ApplicationView
         a.roosters,
         a.setback_feet,
         a.neighbour_consent,
+        a.residence_setback_feet,
+        a.state_registered_on,
         a.application_fee,
         a.annual_fee,
         a.late_fee,

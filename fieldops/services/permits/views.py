@@ -52,6 +52,8 @@ class ApplicationView:
     roosters: int | None
     setback_feet: int | None
     neighbour_consent: bool | None
+    residence_setback_feet: int | None  # asked where the profile sets a distance (village)
+    state_registered_on: date | None  # asked where the profile sets a state registration
     application_fee: Decimal
     annual_fee: Decimal
     late_fee: Decimal
