@@ -13,6 +13,7 @@ from datetime import timedelta
 from pathlib import Path
 
 import pytest
+from documents_support import print_the_rest
 from pypdf import PdfReader
 from test_cli_errors import run
 
@@ -76,20 +77,25 @@ def _subclasses(cls: type) -> set[type]:
     return out
 
 
-@pytest.fixture(scope="module")
-def documents(tmp_path_factory) -> dict[str, list[bytes]]:
-    """Every kind of document the app prints, by class: each record's (the self-test's
-    records), the quarantine's certification form and week schedule, every report."""
-    printed: dict[str, list[bytes]] = {}
-    render = base.Document.render
-
+def _recorder(render, printed):
     def recording(self: base.Document) -> bytes:
         pdf = render(self)
         printed.setdefault(type(self).__name__, []).append(pdf)
         return pdf
 
+    return recording
+
+
+@pytest.fixture(scope="module")
+def documents(tmp_path_factory) -> dict[str, list[bytes]]:
+    """Every kind of document the app prints, by class: each record's (the self-test's
+    records), the quarantine's certification form and week schedule, every report, and the
+    calls', licences' and permits' notices and letters (tests/documents_support.py)."""
+    printed: dict[str, list[bytes]] = {}
     mp = pytest.MonkeyPatch()
-    mp.setattr(base.Document, "render", recording)
+    for kind in (base.Document, *_subclasses(base.Document)):
+        if "render" in vars(kind):  # the base's, and a document drawing its own way (register)
+            mp.setattr(kind, "render", _recorder(kind.render, printed))
     opened = open_database(str(tmp_path_factory.mktemp("version") / "v.db"))
     db = opened.db
     try:
@@ -105,7 +111,11 @@ def documents(tmp_path_factory) -> dict[str, list[bytes]]:
             items, today - timedelta(days=1), jurisdiction=p.name, tz=p.timezone, printed_at=now()
         )
         for kind in report_kinds():
-            produce(db, kit.actor, kind.name, today - timedelta(days=7), today, p, audited=False)
+            out = produce(
+                db, kit.actor, kind.name, today - timedelta(days=7), today, p, audited=False
+            )
+            assert out.output.pdf  # a report may draw its PDF only when asked (the register)
+        print_the_rest(kit)
     finally:
         mp.undo()
         db.dispose()
