@@ -17,8 +17,9 @@ $(STAMP): pyproject.toml setup.py
 run: $(STAMP)
 	$(BIN)/fieldops $(ARGS)
 
+# One worker per core, each test file on one worker (its module fixtures built once).
 test: $(STAMP)
-	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest $(PYTEST_ARGS)
+	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest -n auto --dist loadfile $(PYTEST_ARGS)
 
 bench: $(STAMP)
 	QT_QPA_PLATFORM=offscreen $(BIN)/python -m bench $(ARGS)

@@ -3,7 +3,6 @@ FIELDOPS_TEST_PG_URL is set, as CI does) on PostgreSQL too."""
 
 from __future__ import annotations
 
-import os
 import shutil
 import sqlite3
 from datetime import date
@@ -11,13 +10,14 @@ from datetime import date
 import pytest
 from accounts_support import enrol
 from sqlalchemy import text
+from support import pg_url
 
 from fieldops.db.engine import Database
 from fieldops.db.migrate import upgrade
 from fieldops.db.models import Base
 from fieldops.services.context import Actor
 
-PG_URL = os.environ.get("FIELDOPS_TEST_PG_URL")
+PG_URL = pg_url()
 BACKENDS = ["sqlite"] + (["postgresql"] if PG_URL else [])
 
 TODAY = date(2026, 11, 30)

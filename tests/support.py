@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 from datetime import datetime
+from functools import cache
 from zoneinfo import ZoneInfo
 
 import pytest
@@ -52,3 +54,32 @@ def refused(call, field: str) -> ValidationError:
         call()
     assert field in info.value.by_field(), info.value.by_field()
     return info.value
+
+
+@cache
+def pg_url() -> str | None:
+    """The PostgreSQL database of this test process, or None when FIELDOPS_TEST_PG_URL is unset.
+
+    Run in parallel (``pytest -n``), each worker gets a database of its own, named after the
+    given one with the worker's id (``fieldops_test_gw1``) and created when missing, because
+    the session fixture drops and rebuilds its schema."""
+    url = os.environ.get("FIELDOPS_TEST_PG_URL")
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    if not url or not worker:
+        return url
+    from sqlalchemy import create_engine, text
+    from sqlalchemy.engine import make_url
+
+    given = make_url(url)
+    own = given.set(database=f"{given.database}_{worker}")
+    server = create_engine(given, isolation_level="AUTOCOMMIT")
+    try:
+        with server.connect() as conn:
+            known = conn.execute(
+                text("SELECT 1 FROM pg_database WHERE datname = :n"), {"n": own.database}
+            ).first()
+            if known is None:
+                conn.exec_driver_sql(f'CREATE DATABASE "{own.database}"')
+    finally:
+        server.dispose()
+    return own.render_as_string(hide_password=False)

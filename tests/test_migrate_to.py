@@ -11,7 +11,6 @@ so every table is copied with rows.
 
 from __future__ import annotations
 
-import os
 import shutil
 import sqlite3
 import uuid
@@ -22,6 +21,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy import create_engine, func, inspect, select, text
 from sqlalchemy.engine import make_url
+from support import pg_url
 from test_cli_errors import one_line_error, run
 
 from fieldops import migrate_to as mt
@@ -41,7 +41,7 @@ from fieldops.errors import PermissionDeniedError
 from fieldops.services.context import Actor, audit, os_username
 from fieldops.services.staff import actor_for_os_user
 
-PG_URL = os.environ.get("FIELDOPS_TEST_PG_URL")
+PG_URL = pg_url()
 pytestmark = pytest.mark.skipif(not PG_URL, reason="FIELDOPS_TEST_PG_URL is not set")
 
 NAME = "O'Brien & <Sons> 🐕 \u05e9\u05dc\u05d5\u05dd"  # hostile, emoji, right-to-left
