@@ -21,6 +21,7 @@ from fieldops.rules.calendar import (
     to_local,
     utc,
 )
+from fieldops.rules.calls import PETITION_KEYS, petition_missing
 from fieldops.rules.explain import (
     explain_days,
     explain_hours,
@@ -53,7 +54,6 @@ from fieldops.rules.licence import (
 from fieldops.rules.penalties import GENERAL, PERMANENT, Ladder, Penalty, PenaltyStep, penalty_for
 from fieldops.rules.permits import (
     PERMIT_KINDS,
-    PETITION_KEYS,
     ChickenRenewalDecision,
     ChickenRules,
     FancierRules,
@@ -67,7 +67,6 @@ from fieldops.rules.permits import (
     fancier_renewal,
     permit_quote,
     permit_rules,
-    petition_missing,
 )
 from fieldops.rules.profile import SPECIES, FeeSchedule, Profile, parse_money
 from fieldops.rules.quarantine import (

@@ -2,13 +2,14 @@
 
 The ordinance facts a call is recorded with: the kinds of call and the section
 each falls under, how a call comes in, its priority, a dispatch's outcomes,
-how an owner is notified of a complaint (58-534(a)) and where a complete
-petition goes. The petition's five parts are ``petition_missing`` in
-``fieldops.rules.permits``; a citation's forfeiture is ``penalty_for``.
+how an owner is notified of a complaint (58-534(a)), the petition's five
+parts (``petition_missing``) and where a complete petition goes. A
+citation's forfeiture is ``penalty_for`` (``fieldops.rules.penalties``).
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from fieldops.rules.profile_local import GENERAL
@@ -109,3 +110,29 @@ def street_part(address: str) -> str:
     lower case: what another record's free-text place is searched for."""
     first = (address or "").split(",")[0]
     return " ".join(first.lower().replace(".", " ").split())
+
+
+# -- Petitions (58-534(a)) ------------------------------------------------
+
+PETITION_KEYS = ("petitioners", "animal", "violations", "reported_on", "will_testify")
+"""58-534(a)(1)-(5), in that order."""
+
+
+def _missing(value: object) -> bool:
+    if value is None or value is False:
+        return True
+    if isinstance(value, str):
+        return not value.strip()
+    if isinstance(value, Mapping | list | tuple | set | frozenset):
+        return len(value) == 0
+    return False
+
+
+def petition_missing(petition: Mapping[str, object]) -> tuple[str, ...]:
+    """The keys of 58-534(a)(1)-(5) a petition lacks, in that order; () when complete.
+
+    A key absent, None, empty (blank text, an empty list) or False is missing.
+    """
+    if not isinstance(petition, Mapping):
+        raise ValueError("petition: must be a mapping of its parts")
+    return tuple(k for k in PETITION_KEYS if _missing(petition.get(k)))

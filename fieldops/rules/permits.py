@@ -43,7 +43,6 @@ __all__ = [
     "fancier_renewal",
     "months_before",
     "permit_quote",
-    "petition_missing",
 ]
 
 
@@ -388,11 +387,6 @@ class ChickenRenewalDecision:
     why: str
 
 
-def _years_after(day: date, years: int) -> date:
-    year = day.year + years
-    return date(year, day.month, min(day.day, _calendar.monthrange(year, day.month)[1]))
-
-
 def chicken_renewal(
     review_day: date,
     profile: Profile,
@@ -445,7 +439,7 @@ def chicken_renewal(
         why = f"Renew: {counts}; {needed} complaints and a violation stop renewal ({rules.source})."
     else:
         if rules.ban_years_after_refusal is not None:
-            reapply = _years_after(review_day, rules.ban_years_after_refusal)
+            reapply = add_years(review_day, rules.ban_years_after_refusal)
         ban = (
             ""
             if reapply is None
@@ -579,31 +573,3 @@ def explain_fancier_list_update_due(changed_on: date, profile: Profile) -> str:
         f"{format_day(changed_on)}{extension_clause(nominal, profile)} "
         f"({profile.fancier.source}(1)a; {TIME_SOURCE})."
     )
-
-
-# --------------------------------------------------------------------------
-# Petitions (58-534(a))
-# --------------------------------------------------------------------------
-
-PETITION_KEYS = ("petitioners", "animal", "violations", "reported_on", "will_testify")
-"""58-534(a)(1)-(5), in that order."""
-
-
-def _missing(value: object) -> bool:
-    if value is None or value is False:
-        return True
-    if isinstance(value, str):
-        return not value.strip()
-    if isinstance(value, Mapping | list | tuple | set | frozenset):
-        return len(value) == 0
-    return False
-
-
-def petition_missing(petition: Mapping[str, object]) -> tuple[str, ...]:
-    """The keys of 58-534(a)(1)-(5) a petition lacks, in that order; () when complete.
-
-    A key absent, None, empty (blank text, an empty list) or False is missing.
-    """
-    if not isinstance(petition, Mapping):
-        raise ValueError("petition: must be a mapping of its parts")
-    return tuple(k for k in PETITION_KEYS if _missing(petition.get(k)))
