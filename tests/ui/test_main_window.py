@@ -192,3 +192,17 @@ def test_each_page_offers_the_records_actions_the_menu_enables(window):
     assert offered["people"] == (True, True, True, True)
     assert offered["today"][2] and offered["admin"][2]
     assert not may_create(window.ctx, "quarantines") and may_create(window.ctx, "impounds")
+
+
+def test_every_area_fits_a_1280_pixel_screen(qtbot, sqlite_db, supervisor, errors):
+    w = build_main_window(sqlite_db, supervisor, errors=errors)
+    qtbot.addWidget(w)
+    w.show()
+    qtbot.waitExposed(w)
+    wide = {}
+    for area in AREAS:
+        w.show_area(area.key)
+        qtbot.wait(10)
+        wide[area.key] = w.minimumSizeHint().width()
+    assert {k: v for k, v in wide.items() if v > 1280} == {}
+    w.ctx.shutdown()

@@ -73,17 +73,21 @@ class CallsWidget(docs.DocumentQuestions, ListPage[CallTableModel]):
     def _lay_out(self) -> None:
         heading = QLabel("Calls")
         heading.setObjectName("PageHeading")
+        # Two rows: the search and the buttons, then the filters, so the page fits a
+        # 1280-pixel screen with the kinds' full names in their box.
         top = QHBoxLayout()
-        for caption, widget, stretch in (
-            ("&Search:", self.search, 1),
-            ("Sho&w:", self.show_filter, 0),
-            ("&Kind:", self.kind_filter, 0),
-            ("Peri&od:", self.period_filter, 0),
+        filters = QHBoxLayout()
+        for row, caption, widget, stretch in (
+            (top, "&Search:", self.search, 1),
+            (filters, "Sho&w:", self.show_filter, 0),
+            (filters, "&Kind:", self.kind_filter, 0),
+            (filters, "Peri&od:", self.period_filter, 0),
         ):
             label = QLabel(caption)
             label.setBuddy(widget)
-            top.addWidget(label)
-            top.addWidget(widget, stretch)
+            row.addWidget(label)
+            row.addWidget(widget, stretch)
+        filters.addStretch(1)
         top.addWidget(self.count)
         top.addSpacing(12)
         top.addWidget(self.new_button)
@@ -92,6 +96,7 @@ class CallsWidget(docs.DocumentQuestions, ListPage[CallTableModel]):
         layout = QVBoxLayout(self)
         layout.addWidget(heading)
         layout.addLayout(top)
+        layout.addLayout(filters)
         layout.addWidget(self.view, 1)
         chain = [
             self.search,
