@@ -12,6 +12,7 @@ from sqlalchemy import func, select
 from fieldops.db.models import AuditEvent, CallParty
 from fieldops.errors import StaleRecordError, ValidationError
 from fieldops.services.calls.flags import set_flag
+from fieldops.services.calls.listing import CallFilter, calls_page
 from fieldops.services.calls.parties import PartyInput
 from fieldops.services.calls.places import person_history
 from fieldops.services.calls.records import (
@@ -145,6 +146,8 @@ def test_a_witness_finds_the_call_in_their_history_and_their_caution_shows_on_it
     )
     found = person_history(db, witness.id)
     assert ("call", "call", c.id) in {(r.module, r.kind, r.record_id) for r in found}
+    listed = calls_page(db, CallFilter(show="all", text="wes witness"), 0, 9, datetime.now(UTC))
+    assert [r.id for r in listed.rows] == [c.id]  # the list's search finds them too
     assert get_call(db, c.id).flags == ()
     set_flag(db, supervisor, person_id=witness.id, reason="Threatened an officer")
     assert [f.person_id for f in get_call(db, c.id).flags] == [witness.id]

@@ -64,6 +64,7 @@ def test_a_call_with_a_registry_animal_and_a_second_person_saved_and_reopened(
     qtbot.waitUntil(lambda: form.parties.count() == 1)  # a mnemonic clicks after a moment
     witness = form.parties.row(0)
     qtbot.waitUntil(witness.role.hasFocus)
+    assert form.animal_description.nextInFocusChain() is witness.role  # Tab reaches the rows
     witness.role.setCurrentIndex(witness.role.findData("witness"))
     witness.set_record(wes.id, wes.full_name)
     qtbot.keyClicks(witness.notes, "Saw it from the porch")
