@@ -116,6 +116,7 @@ def test_a_bad_row_is_refused_naming_it_and_nothing_is_written(db, officer, owne
         PartyInput("animal", "owner", description="a cat"),  # a person's role
         PartyInput("person", "victim"),  # neither registry nor described
         PartyInput("plant", "other", description="a fern"),
+        PartyInput("person", "other", animal_id=1, description="a dog's walker"),
     )
     with pytest.raises(ValidationError) as e:
         create_call(db, officer, _call(owner.id, *rows))
@@ -124,6 +125,7 @@ def test_a_bad_row_is_refused_naming_it_and_nothing_is_written(db, officer, owne
         "parties.2.role",
         "parties.3.description",
         "parties.4.kind",
+        "parties.5.animal_id",
     } <= set(e.value.by_field())
     assert "Row 4" in e.value.by_field()["parties.3.description"]
     with pytest.raises(ValidationError) as e:

@@ -62,7 +62,8 @@ def validate_parties(c: Collector, parties: Sequence[PartyInput]) -> tuple[Party
         record = p.person_id if p.kind == "person" else p.animal_id
         other = p.animal_id if p.kind == "person" else p.person_id
         if other is not None:
-            c.add(f"{f}.{p.kind}_id", f"{row}: a {what} row cannot name a registry {p.kind}.")
+            wrong = "animal" if p.kind == "person" else "person"
+            c.add(f"{f}.{wrong}_id", f"{row}: a {what} row cannot name a registry {wrong}.")
         description = v.clean(p.description)
         notes = v.clean(p.notes)
         v.optional_len(c, f"{f}.description", description, f"{row}'s description", cols.description)
