@@ -37,6 +37,7 @@ from fieldops.services.dispositions import record_escape
 from fieldops.services.impounds import IntakeInput, get_impoundment, intake
 from fieldops.services.people import PersonInput, create_person
 from ui.app import build_context
+from ui.common.animal_picker import AnimalPickerDialog
 from ui.common.person_picker import PersonPickerDialog
 from ui.errors import BugDialog
 from ui.impounds.correction_dialog import CorrectionDialog
@@ -288,6 +289,7 @@ def test_no_mnemonic_is_used_twice_in_one_place(
         ("animal", AnimalDialog(ctx, rex)),
         ("vaccination", VaccinationDialog(ctx, rex)),
         ("person picker", PersonPickerDialog(ctx)),
+        ("animal picker", AnimalPickerDialog(ctx)),
         ("intake", IntakeDialog(ctx)),
         ("impoundment", ImpoundmentDialog(ctx, held)),
         ("impoundment, closed, supervisor", ImpoundmentDialog(sup, closed)),

@@ -194,6 +194,7 @@ class CallDialog(docs.DocumentQuestions, QDialog):
             ("Address", e(v.address) + (f" — {e(v.place)}" if v.place else "")),
             ("Owner", e(v.owner or "not known")),
             ("Animal", e(v.animal or "not described")),
+            *((f"{p.role_label}", e(p.words().partition(": ")[2])) for p in v.parties),
             ("Reported", e(v.description)),
         ]
         if v.recheck_of_id:

@@ -10,19 +10,25 @@ from sqlalchemy import ColumnElement, func, or_, select
 from sqlalchemy.orm import Session
 
 from fieldops.db.engine import Database
-from fieldops.db.models import CallCitation, FieldCall, Person
+from fieldops.db.models import CallCitation, CallParty, FieldCall, Person
 from fieldops.modules import Incident, place_records
 from fieldops.rules import calls as rules
 from fieldops.services.people import format_address
 
 
 def places(session: Session, person_ids: tuple[int, ...], address: str) -> list[Incident]:
-    """This module's part: calls at the address or about these people, and citations."""
+    """This module's part: calls at the address or involving these people (the caller,
+    the owner or anyone listed as involved), and citations."""
     key = rules.address_key(address)
     part = rules.street_part(address)
     where: list[ColumnElement[bool]] = []
     if person_ids:
-        where += [FieldCall.owner_id.in_(person_ids), FieldCall.caller_id.in_(person_ids)]
+        involved = select(CallParty.call_id).where(CallParty.person_id.in_(person_ids))
+        where += [
+            FieldCall.owner_id.in_(person_ids),
+            FieldCall.caller_id.in_(person_ids),
+            FieldCall.id.in_(involved),  # a witness, a victim, a keeper: any role
+        ]
     if key:
         where.append(FieldCall.address_key == key)
     if part:
