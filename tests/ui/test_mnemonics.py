@@ -38,6 +38,7 @@ from fieldops.services.impounds import IntakeInput, get_impoundment, intake
 from fieldops.services.people import PersonInput, create_person
 from ui.app import build_context
 from ui.common.person_picker import PersonPickerDialog
+from ui.common.place_history import AddressHistoryDialog
 from ui.errors import BugDialog
 from ui.impounds.correction_dialog import CorrectionDialog
 from ui.impounds.disposition_dialog import TITLES, DispositionDialog
@@ -288,6 +289,7 @@ def test_no_mnemonic_is_used_twice_in_one_place(
         ("animal", AnimalDialog(ctx, rex)),
         ("vaccination", VaccinationDialog(ctx, rex)),
         ("person picker", PersonPickerDialog(ctx)),
+        ("address history", AddressHistoryDialog(ctx, None, "12 Elm St")),
         ("intake", IntakeDialog(ctx)),
         ("impoundment", ImpoundmentDialog(ctx, held)),
         ("impoundment, closed, supervisor", ImpoundmentDialog(sup, closed)),
