@@ -8,7 +8,7 @@ from datetime import UTC, datetime, timedelta
 from fieldops import modules
 from fieldops.modules import Caution, Module
 from fieldops.services.calls.flags import clear_flag, set_flag
-from fieldops.services.cautions import record_cautions
+from fieldops.services.cautions import address_cautions, record_cautions
 from fieldops.services.people import PersonInput, create_person
 
 
@@ -41,6 +41,10 @@ def test_flags_of_any_of_the_people_and_of_the_address_come_back_and_a_cleared_o
     got = record_cautions(db, (None, bea.id), ("12 Elm St, back yard", "12 Elm St", ""))
     assert [c.record_id for c in got] == [threat.id, dog.id]
     assert record_cautions(db, (owner.id, None), ("40 Oak Ave",)) == ()
+    # Before knocking: the address's cautions and those of the people living there.
+    assert [c.record_id for c in address_cautions(db, "4 Oak Ave, Madison")] == [threat.id]
+    assert [c.record_id for c in address_cautions(db, "12 Elm St")] == [dog.id]
+    assert address_cautions(db, "  ") == ()
 
 
 def test_every_modules_cautions_are_merged_each_flag_once_oldest_first(db, supervisor, owner):

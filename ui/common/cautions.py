@@ -4,13 +4,13 @@ else; hidden when there are none, so a record without one looks as it always did
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QSizePolicy, QWidget
 
 from fieldops.modules import Caution
-from fieldops.services.cautions import record_cautions
+from fieldops.services.cautions import address_cautions, record_cautions
 from ui.common.text import escape_html, when
 from ui.context import AppContext
 
@@ -26,6 +26,9 @@ QLabel#CautionBanner {
 }
 """
 ACCESSIBLE_NAME = "Caution for officers"
+# What the bus says when a caution may have been set or cleared (the call's dialogs
+# announce their call).
+CHANGES_CAUTIONS = ("caution_flag", "field_call")
 
 
 class CautionBanner(QLabel):
@@ -46,19 +49,31 @@ class CautionBanner(QLabel):
         self.setAccessibleName(ACCESSIBLE_NAME)
         self.cautions: tuple[Caution, ...] = ()
         self._asked = 0
+        self._question: tuple[Callable[..., tuple[Caution, ...]], tuple[object, ...]] | None = None
         self.hide()
+        # A caution set or cleared elsewhere (on a call) shows here without reopening.
+        ctx.bus.changed.connect(self._on_bus_changed)
 
     def load(self, person_ids: Sequence[int | None], addresses: Sequence[str]) -> None:
+        """The cautions on these people or at these addresses (a record's)."""
+        self._read(record_cautions, self.ctx.db, tuple(person_ids), tuple(addresses))
+
+    def load_address(self, address: str) -> None:
+        """The cautions at the address and on the people living there."""
+        self._read(address_cautions, self.ctx.db, address)
+
+    def _read(self, fn: Callable[..., tuple[Caution, ...]], *args: object) -> None:
+        self._question = (fn, args)
         self._asked += 1
         asked = self._asked
         self.ctx.tasks.run(
-            record_cautions,
-            self.ctx.db,
-            tuple(person_ids),
-            tuple(addresses),
-            owner=self,
-            on_done=lambda found: self._on_loaded(asked, found),
+            fn, *args, owner=self, on_done=lambda found: self._on_loaded(asked, found)
         )
+
+    def _on_bus_changed(self, entity: str, _id: int) -> None:
+        if entity in CHANGES_CAUTIONS and self._question is not None:
+            fn, args = self._question
+            self._read(fn, *args)
 
     def _on_loaded(self, asked: int, found: tuple[Caution, ...]) -> None:
         if asked == self._asked:  # an answer to an older question is not shown

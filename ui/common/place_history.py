@@ -145,6 +145,6 @@ class AddressHistoryDialog(QDialog):
             self.hint.setText("Type the address first: the house number and the street.")
             self.address.setFocus()
             return
-        self.cautions.load((), (address,))
+        self.cautions.load_address(address)
         self.records.load_address(address)
         self.records.show()

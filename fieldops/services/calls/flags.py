@@ -83,7 +83,8 @@ def cautions(s: Session, person_ids: tuple[int, ...], address: str) -> list[Caut
     out = []
     for f in rows:
         v = flag_view(s, f)
-        out.append(Caution("call", "caution", v.id, v.words(), v.reason, v.set_by, v.set_at))
+        text = f"{v.person or v.address}: {v.reason}"
+        out.append(Caution("call", "caution", v.id, text, v.reason, v.set_by, v.set_at))
     return out
 
 

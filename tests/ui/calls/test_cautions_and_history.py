@@ -155,7 +155,7 @@ def ana_on_file(ctx, supervisor, today):
     return ana, imp, call
 
 
-def test_the_persons_records_on_file_list_her_impoundment_and_call_and_open_one(
+def test_the_persons_records_on_file_list_her_impoundment_and_call_and_open_one_and_a_new_caution_shows(
     qtbot, ctx, wait_idle, wait_dialog, ana_on_file
 ):
     from ui.people.person_dialog import PersonDialog
@@ -170,7 +170,11 @@ def test_the_persons_records_on_file_list_her_impoundment_and_call_and_open_one(
     dialog.tabs.setCurrentIndex(tab)
     keys = dialog.records.keys()
     assert keys.index(("call", "call", call.id)) < keys.index(("impound", "impoundment", imp.id))
-    assert not dialog.cautions.isVisibleTo(dialog)  # nobody flagged her
+    assert not dialog.cautions.isVisibleTo(dialog)  # nobody flagged her yet
+    set_flag(ctx.db, ctx.actor, reason=REASON, address="12 Elm St")  # from a call's dialog
+    ctx.bus.changed.emit("field_call", call.id)
+    wait_idle()
+    assert dialog.cautions.isVisibleTo(dialog) and REASON in dialog.cautions.text()
     row = keys.index(("impound", "impoundment", imp.id))
     dialog.records.itemActivated.emit(dialog.records.item(row))
     opened = wait_dialog("ImpoundmentDialog")
