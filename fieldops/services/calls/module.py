@@ -13,6 +13,7 @@ from fieldops.db.models import CallCitation, CallDispatch, FieldCall, Person
 from fieldops.modules import Demo, DueItem, Incident, Module
 from fieldops.rules import Profile, format_day_short
 from fieldops.rules import calls as rules
+from fieldops.services.calls.flags import cautions
 from fieldops.services.calls.history_words import EVENT_KINDS as HISTORY_WORDS
 
 KEY = "call"
@@ -177,4 +178,5 @@ MODULE = Module(
     append_only=("call_petition",),
     event_kinds=HISTORY_WORDS,
     places=places,
+    cautions=cautions,  # officers' caution flags, for every module's records
 )
