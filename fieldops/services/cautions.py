@@ -36,7 +36,7 @@ def record_cautions(
 def address_cautions(db: Database, address: str) -> tuple[Caution, ...]:
     """The cautions at an address and on the people the registry has living there: what
     an officer reads before knocking (the address history)."""
-    from fieldops.services.calls.places import people_at
+    from fieldops.services.places import people_at
 
     address = address.strip()
     if not address:

@@ -14,7 +14,6 @@ from fieldops.errors import StaleRecordError, ValidationError
 from fieldops.services.calls.flags import set_flag
 from fieldops.services.calls.listing import CallFilter, calls_page
 from fieldops.services.calls.parties import PartyInput
-from fieldops.services.calls.places import person_history
 from fieldops.services.calls.records import (
     CallInput,
     create_call,
@@ -24,6 +23,7 @@ from fieldops.services.calls.records import (
 )
 from fieldops.services.history import record_history
 from fieldops.services.people import PersonInput, create_person
+from fieldops.services.places import person_history
 
 
 def _call(owner_id: int, *parties: PartyInput, **kw) -> CallInput:
@@ -151,8 +151,11 @@ def test_a_witness_finds_the_call_in_their_history_and_their_caution_shows_on_it
     listed = calls_page(db, CallFilter(show="all", text="wes witness"), 0, 9, datetime.now(UTC))
     assert [r.id for r in listed.rows] == [c.id]  # the list's search finds them too
     assert get_call(db, c.id).flags == ()
+    assert not listed.rows[0].flagged
     set_flag(db, supervisor, person_id=witness.id, reason="Threatened an officer")
     assert [f.person_id for f in get_call(db, c.id).flags] == [witness.id]
+    relisted = calls_page(db, CallFilter(show="all", text="wes witness"), 0, 9, datetime.now(UTC))
+    assert relisted.rows[0].flagged  # the list's caution mark counts everyone involved
 
 
 def test_a_recheck_copies_the_parties(db, officer, owner, witness):

@@ -169,7 +169,8 @@ class CallDialog(docs.DocumentQuestions, QDialog):
         b["clear_caution"].setVisible(supervisor)
         b["clear_caution"].setEnabled(bool(v.flags))
         b["court"].setEnabled(bool(v.citations))
-        self.history.load_address(v.address, tuple(p for p in (v.owner_id,) if p is not None))
+        people = (v.owner_id, *(p.person_id for p in v.parties))
+        self.history.load_address(v.address, tuple(p for p in people if p is not None))
 
     def _details_html(self, v: CallView) -> str:
         e = escape_html

@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (
 )
 
 from fieldops.modules import Incident
-from fieldops.services.calls.places import address_history, person_history
+from fieldops.services.places import address_history, person_history
 from ui import modules as ui_modules
 from ui.common.cautions import CautionBanner
 from ui.common.text import when
