@@ -58,3 +58,25 @@ def test_every_modules_cautions_are_merged_each_flag_once_oldest_first(db, super
     with modules.extra(Module("fake", "Fake", cautions=fake)), db.read() as s:
         found = modules.cautions_for(s, (owner.id, owner.id), "")
     assert [(c.module, c.record_id) for c in found] == [("call", flag.id), ("fake", 7)]
+
+
+def test_the_call_view_shows_a_flag_set_on_the_address_however_the_call_writes_it(
+    db, officer, supervisor
+):
+    """The call's own caution box and every other record's banner match addresses the same way."""
+    from fieldops.services.calls.records import CallInput, create_call, get_call
+
+    dog = set_flag(db, supervisor, reason="Dog has attacked", address="12 Elm St")
+    call = create_call(
+        db,
+        officer,
+        CallInput(
+            received_at=datetime.now(UTC) - timedelta(hours=1),
+            received_how="phone",
+            kind="at_large",
+            address="12 Elm St, Madison",
+            priority=2,
+            caller_name="Nora Neighbour",
+        ),
+    )
+    assert [f.id for f in get_call(db, call.id).flags] == [dog.id]
