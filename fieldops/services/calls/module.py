@@ -174,7 +174,7 @@ MODULE = Module(
     categories=CATEGORIES,
     demo=demo,
     checks=checks,
-    append_only=("call_petition",),
+    append_only=("call_petition", "call_follow_up", "call_link"),
     event_kinds=HISTORY_WORDS,
     places=places,
 )
