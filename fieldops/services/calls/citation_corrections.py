@@ -104,7 +104,7 @@ def void_citation(
 ) -> CitationView:
     """Void a citation (a supervisor), with a reason; the row stays, marked void."""
     c = Collector()
-    v.required(c, "void_reason", v.clean(reason), "The reason for voiding", 2000)
+    v.required(c, "reason", v.clean(reason), "The reason for voiding", 2000)
     c.raise_if_any()
     with db.write() as s:
         row = _load(s, citation_id, version)
@@ -117,7 +117,7 @@ def void_citation(
         if later:
             raise ValidationError(
                 {
-                    "void_reason": "Later citations of this person under this section count "
+                    "reason": "Later citations of this person under this section count "
                     f"this one as an earlier offence: {_later_words(later)}. Void or correct "
                     "them first; nothing was voided."
                 }
