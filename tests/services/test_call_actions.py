@@ -22,6 +22,7 @@ from fieldops.services.calls.day import officer_day
 from fieldops.services.calls.dispatching import DispatchUpdate, dispatch, update_dispatch
 from fieldops.services.calls.followups import record_follow_up
 from fieldops.services.calls.links import call_actions, link_record
+from fieldops.services.calls.places import address_history
 from fieldops.services.calls.records import CallInput, create_call, get_call, open_recheck
 from fieldops.services.history import record_history
 
@@ -67,6 +68,8 @@ def test_a_voided_citation_stays_on_record_and_no_longer_climbs_the_ladder(
         void_citation(db, supervisor, first.id, voided.version, "again")
     words = [h.sentence for h in record_history(db, "call_citation", first.id, profile.timezone)]
     assert any("wrong resident" in w for w in words)
+    seen = {r.record_id: r.summary for r in address_history(db, "", (owner.id,))}
+    assert "VOID" in seen[first.id] and "VOID" not in seen[second.id]
 
 
 def test_a_void_that_would_renumber_a_later_citation_is_refused(
