@@ -178,7 +178,7 @@ class CallDialog(docs.DocumentQuestions, QDialog):
         b["caution"].setVisible(supervisor)
         b["clear_caution"].setVisible(supervisor)
         b["clear_caution"].setEnabled(bool(v.flags))
-        b["court"].setEnabled(bool(v.citations))
+        b["court"].setEnabled(any(not t.voided for t in v.citations))
         self.more.show_view(v)
         self.ctx.tasks.run(
             address_history,

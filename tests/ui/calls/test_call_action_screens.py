@@ -175,4 +175,5 @@ def test_a_citation_corrected_then_voided_from_the_call_view(qtbot, ctx, host, a
     qtbot.waitUntil(lambda: view.view.citations[0].voided, timeout=10_000)
     wait_idle()
     assert "VOID" in view.details.text() and not view.buttons["fix_citation"].isEnabled()
+    assert not view.buttons["court"].isEnabled()  # nothing more is recorded on a void one
     _close_all()
