@@ -41,6 +41,7 @@ def call_dialogs(ctx, sup, db, supervisor, owner_id: int) -> list:
     from fieldops.services.calls.flags import set_flag
     from fieldops.services.calls.records import get_call
     from ui.calls import action_dialogs as act
+    from ui.calls import call_actions as more
     from ui.calls.call_dialog import CallDialog
     from ui.calls.call_form import CallForm
 
@@ -70,4 +71,6 @@ def call_dialogs(ctx, sup, db, supervisor, owner_id: int) -> list:
         ("call caution", act.CautionDialog(sup, v)),
         ("call clear caution", act.ClearCautionDialog(sup, v)),
         ("call court or paid", act.CitationUpdateDialog(ctx, v)),
+        ("call follow-up done", more.FollowUpDoneDialog(ctx, v)),
+        ("call citation fix, supervisor", more.CitationFixDialog(sup, v)),
     ]

@@ -5,10 +5,13 @@ from __future__ import annotations
 
 from datetime import datetime, tzinfo
 
+from reportlab.lib import colors
+from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import inch
-from reportlab.platypus import Flowable
+from reportlab.pdfgen.canvas import Canvas
+from reportlab.platypus import BaseDocTemplate, Flowable
 
-from fieldops.reports.base import Document, markup
+from fieldops.reports.base import ALERT, Document, markup
 from fieldops.reports.text import fmt_date, fmt_datetime, money
 from fieldops.rules import calls as rules
 from fieldops.services.calls.views import CallView, CitationView, ComplaintView, PetitionView
@@ -22,17 +25,70 @@ class CitationForm(Document):
         self.c = c
 
     def subtitle(self) -> str:
-        return f"Citation no. {self.c.id}"
+        return f"Citation no. {self.c.id}" + (" (VOID)" if self.c.voided else "")
 
     def footer_note(self) -> str:
-        return "City code 58-534(b)"
+        return "City code 58-534(b)" + ("; VOID" if self.c.voided else "")
+
+    def styles(self) -> dict[str, ParagraphStyle]:
+        s = super().styles()
+        s["void"] = ParagraphStyle(
+            "void",
+            parent=s["body"],
+            fontName=self.bold,
+            fontSize=16,
+            leading=20,
+            textColor=colors.HexColor(ALERT),
+        )
+        return s
+
+    def _void_mark(self, canvas: Canvas) -> None:
+        """A voided citation says so across every page: it is no offence."""
+        width, height = self.pagesize
+        canvas.saveState()
+        canvas.setFillColor(colors.HexColor(ALERT), alpha=0.18)
+        canvas.setFont(self.bold, 110)
+        canvas.translate(width / 2, height / 2)
+        canvas.rotate(35)
+        canvas.drawCentredString(0, -40, "VOID")
+        canvas.restoreState()
+
+    def first_page(self, canvas: Canvas, doc: BaseDocTemplate) -> None:
+        super().first_page(canvas, doc)
+        if self.c.voided:
+            self._void_mark(canvas)
+
+    def later_pages(self, canvas: Canvas, doc: BaseDocTemplate) -> None:
+        super().later_pages(canvas, doc)
+        if self.c.voided:
+            self._void_mark(canvas)
 
     def story(self) -> list[Flowable]:
         c = self.c
         amount = money(c.forfeiture) if c.forfeiture is not None else "None (a warning)"
         if c.forfeiture is not None and c.plus_court_costs:
             amount += " plus court costs"
+        void: list[Flowable] = []
+        if c.voided_at is not None:
+            void = [
+                self.text(
+                    markup(
+                        "VOID: voided {} by {}. {}",
+                        fmt_datetime(c.voided_at, self.tz),
+                        c.voided_by,
+                        c.void_reason,
+                    ),
+                    "void",
+                ),
+                self.text(
+                    "A voided citation stays on record; it is no offence, counts on no "
+                    "penalty ladder and nothing is owed on it.",
+                    "note",
+                ),
+                self.spacer(6),
+            ]
         return [
+            *void,
             self.key_values(
                 [
                     ("Person cited", c.person),

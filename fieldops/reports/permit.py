@@ -22,6 +22,13 @@ from fieldops.reports.text import fmt_date, money
 from fieldops.services.permits.views import PermitView, ReviewView
 
 
+def cited(view: PermitView) -> str:
+    """The text the permit rests on, as the profile names it ("City code 58-533(b)",
+    "Dodgeville code 12.16"): a permit of another town never cites the city's section."""
+    source = view.source or f"city code {view.section}"
+    return source[:1].upper() + source[1:]
+
+
 class PermitDocument(Document):
     title = "Permit"
 
@@ -36,7 +43,7 @@ class PermitDocument(Document):
         return f"Permit no. {self.view.id}"
 
     def footer_note(self) -> str:
-        return f"City code {self.view.section}"
+        return cited(self.view)
 
     def story(self) -> list[Flowable]:
         v = self.view
@@ -123,7 +130,7 @@ class NonRenewalNotice(Document):
         return f"Permit no. {self.view.id}"
 
     def footer_note(self) -> str:
-        return "City code 58-533(a); sent by certified mail"
+        return f"{cited(self.view)}; sent by certified mail"
 
     def styles(self) -> dict[str, ParagraphStyle]:
         s = super().styles()

@@ -9,8 +9,8 @@ from vicious_cases import declared
 
 from fieldops.services import quarantine as qs
 from fieldops.services.calls.citations import CitationInput, cite
-from fieldops.services.places import address_history, person_history
 from fieldops.services.calls.records import CallInput, create_call
+from fieldops.services.places import address_history, person_history
 
 
 def test_address_and_owner_history_show_every_modules_records_newest_first(

@@ -391,6 +391,7 @@ class CitationUpdateDialog(CallActionDialog):
                 {
                     t.id: f"#{t.id} {t.person}, {t.section}, offence {t.offence_number}"
                     for t in call.citations
+                    if not t.voided  # nothing more is recorded on a voided citation
                 }
             ),
         )

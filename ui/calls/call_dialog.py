@@ -25,6 +25,7 @@ from fieldops.services.calls.records import get_call, open_recheck
 from fieldops.services.calls.views import CallView
 from ui import modules as ui_modules
 from ui.calls import action_dialogs as act
+from ui.calls.call_actions import CallActionsPart
 from ui.common import documents as docs
 from ui.common.place_history import PlaceHistoryList
 from ui.common.text import day, escape_html, when
@@ -85,6 +86,9 @@ class CallDialog(docs.DocumentQuestions, QDialog):
             ("court", "Co&urt or paid…"),
             ("clear_caution", "C&lear caution…"),
             ("revise", "&Revise call…"),
+            ("follow_up", "&Follow-up done…"),
+            ("module_form", "Open &bite report…"),
+            ("fix_citation", "Fi&x citation…"),
             ("close", "&Close"),
         ):
             b[key] = QPushButton(text)
@@ -96,6 +100,8 @@ class CallDialog(docs.DocumentQuestions, QDialog):
         inner = QWidget()
         column = QVBoxLayout(inner)
         column.addWidget(self.details)
+        self.more = CallActionsPart(self)  # follow-up done, citation fixes, linked records
+        column.addWidget(self.more.line)
         history_heading = QLabel("At this address and of this owner")
         history_heading.setObjectName("SectionHeading")
         column.addWidget(history_heading)
@@ -168,7 +174,8 @@ class CallDialog(docs.DocumentQuestions, QDialog):
         b["caution"].setVisible(supervisor)
         b["clear_caution"].setVisible(supervisor)
         b["clear_caution"].setEnabled(bool(v.flags))
-        b["court"].setEnabled(bool(v.citations))
+        b["court"].setEnabled(any(not t.voided for t in v.citations))
+        self.more.show_view(v)
         people = (v.owner_id, *(p.person_id for p in v.parties))
         self.history.load_address(v.address, tuple(p for p in people if p is not None))
 
@@ -234,6 +241,8 @@ class CallDialog(docs.DocumentQuestions, QDialog):
             for t in v.citations:
                 money = f"${t.forfeiture}" if t.forfeiture is not None else "warning"
                 paid = "paid " + day(t.paid_on) if t.paid_on else ("unpaid" if t.forfeiture else "")
+                if t.voided:
+                    paid = f"<b>VOID</b> ({e(t.void_reason)})"
                 html += (
                     f"<p>#{t.id} {e(t.person)}, {e(t.section)}, {day(t.offence_on)}: offence "
                     f"{t.offence_number}, {money} {paid}<br><small>{e(t.penalty_why)}</small></p>"

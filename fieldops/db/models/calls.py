@@ -217,6 +217,50 @@ class CallCitation(Timestamped, Base):
     issued_by: Mapped[str] = mapped_column(String(200))
     issued_at: Mapped[datetime] = mapped_column(UTCDateTime)
     recorded_by: Mapped[str] = mapped_column(String(100))
+    # Voided by a supervisor (migration 0023): kept on record, counted by no ladder.
+    voided_at: Mapped[datetime | None] = mapped_column(UTCDateTime, default=None)
+    voided_by: Mapped[str] = mapped_column(String(100), default="", server_default="")
+    void_reason: Mapped[str] = mapped_column(Text, default="", server_default="")
+
+
+class CallFollowUp(Base):
+    """A dispatch's follow-up done (migration 0023): when, by whom, a note, an outcome.
+    Append-only: the follow-up due on ``due_on`` is done once, and never changed."""
+
+    __tablename__ = "call_follow_up"
+    __table_args__ = (
+        UniqueConstraint("dispatch_id", "due_on", name="uq_call_follow_up_once"),
+        CheckConstraint("outcome IS NULL OR " + _in("outcome", tuple(OUTCOMES)), name="outcome"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    call_id: Mapped[int] = mapped_column(ForeignKey("field_call.id"), index=True)
+    dispatch_id: Mapped[int] = mapped_column(ForeignKey("call_dispatch.id"))
+    due_on: Mapped[date]
+    done_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    done_by: Mapped[str] = mapped_column(String(100))
+    note: Mapped[str] = mapped_column(Text, default="")
+    outcome: Mapped[str | None] = mapped_column(String(20), default=None)
+    recorded_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    recorded_by: Mapped[str] = mapped_column(String(100))
+
+
+class CallLink(Base):
+    """Another module's record opened from a call (a bite report, a vicious case), by the
+    seam's (module, kind, id). Append-only (migration 0023)."""
+
+    __tablename__ = "call_link"
+    __table_args__ = (
+        UniqueConstraint("call_id", "module", "kind", "record_id", name="uq_call_link_once"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    call_id: Mapped[int] = mapped_column(ForeignKey("field_call.id"))
+    module: Mapped[str] = mapped_column(String(40))
+    kind: Mapped[str] = mapped_column(String(40))
+    record_id: Mapped[int]
+    linked_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    linked_by: Mapped[str] = mapped_column(String(100))
 
 
 class CautionFlag(Timestamped, Base):

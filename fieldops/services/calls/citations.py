@@ -11,7 +11,13 @@ from sqlalchemy.orm import Session
 
 from fieldops.db.engine import Database
 from fieldops.db.models import CallCitation, FieldCall, Person
-from fieldops.errors import Collector, NotFoundError, StaleRecordError, ValidationError
+from fieldops.errors import (
+    Collector,
+    NotFoundError,
+    StaleRecordError,
+    UserError,
+    ValidationError,
+)
 from fieldops.permissions import Permission, requires
 from fieldops.rules import Penalty, Profile, penalty_for
 from fieldops.rules import calls as rules
@@ -48,7 +54,8 @@ class CitationInput:
 
 
 def earlier_offences(s: Session, person_id: int, section: str, before: date) -> int:
-    """How many times the person was cited for ``section`` for days before ``before``."""
+    """How many times the person was cited for ``section`` for days before ``before``
+    (a voided citation is no offence: it counts on no ladder)."""
     return (
         s.scalar(
             select(func.count())
@@ -57,6 +64,7 @@ def earlier_offences(s: Session, person_id: int, section: str, before: date) -> 
                 CallCitation.person_id == person_id,
                 CallCitation.section == section,
                 CallCitation.offence_on < before,
+                CallCitation.voided_at.is_(None),
             )
         )
         or 0
@@ -124,21 +132,24 @@ def cite(
             not v.row_id_fits(inp.call_id) or s.get(FieldCall, inp.call_id) is None
         ):
             raise NotFoundError(f"There is no call #{inp.call_id}.")
-        taken = set(
-            s.scalars(
-                select(CallCitation.offence_on).where(
+        taken = {
+            day: voided is not None
+            for day, voided in s.execute(
+                select(CallCitation.offence_on, CallCitation.voided_at).where(
                     CallCitation.person_id == inp.person_id,
                     CallCitation.section == inp.section,
                     CallCitation.offence_on.in_(inp.days),
                 )
             )
-        )
+        }
         if taken:
             c.add(
                 "days",
                 "Already cited for this section on "
-                + ", ".join(d.isoformat() for d in sorted(taken))
-                + ": one offence a day.",
+                + ", ".join(
+                    d.isoformat() + (" (voided)" if taken[d] else "") for d in sorted(taken)
+                )
+                + ": one offence a day, and a voided citation keeps its day on record.",
             )
             c.raise_if_any()
         # Later days already cited move up one step for each day added before them: the
@@ -150,6 +161,7 @@ def cite(
                 CallCitation.person_id == inp.person_id,
                 CallCitation.section == inp.section,
                 CallCitation.offence_on > min(inp.days),
+                CallCitation.voided_at.is_(None),
             )
         )
         if later:
@@ -218,6 +230,8 @@ def update_citation(
             raise StaleRecordError(
                 f"Citation #{citation_id} was changed by someone else: reopen it."
             )
+        if row.voided_at is not None:
+            raise UserError(f"Citation #{citation_id} is void: nothing more is recorded on it.")
         if paid_on is not None and row.forfeiture is None:
             raise ValidationError({"paid_on": "A warning has no forfeiture to pay."})
         if court_on is not None and court_on < row.offence_on:

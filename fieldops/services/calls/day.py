@@ -13,6 +13,7 @@ from fieldops.db.models import FieldCall
 from fieldops.modules import due_items
 from fieldops.rules import Profile
 from fieldops.rules import calls as rules
+from fieldops.services.calls.followups import follow_up_pending
 
 
 @dataclass(frozen=True)
@@ -46,7 +47,6 @@ def _what(c: FieldCall) -> str:
 
 
 def officer_day(db: Database, officer: str, day: date, profile: Profile) -> OfficerDay:
-    rechecked = select(FieldCall.recheck_of_id).where(FieldCall.recheck_of_id.is_not(None))
     with db.read() as s:
         open_calls = s.scalars(
             select(FieldCall)
@@ -59,7 +59,7 @@ def officer_day(db: Database, officer: str, day: date, profile: Profile) -> Offi
                 FieldCall.officer == officer,
                 FieldCall.status == "closed",
                 FieldCall.follow_up_on <= day,
-                FieldCall.id.not_in(rechecked),
+                follow_up_pending(),
             )
             .order_by(FieldCall.follow_up_on, FieldCall.id)
         ).all()

@@ -213,7 +213,7 @@ def fill(d: Demo) -> int:
         address=people[1].address or "7 Birch Ct",
         reason="Large dog that has attacked a meter reader; loose in the yard.",
     )
-    return count + _involved(d)
+    return count + _involved(d) + fill_actions(d)
 
 
 def _involved(d: Demo) -> int:
@@ -275,3 +275,102 @@ def _involved(d: Demo) -> int:
             ),
         )
     return len(calls)
+
+
+def fill_actions(d: Demo) -> int:
+    """The call actions: a bite call linked to a bite report on file (found through the
+    seam), a follow-up recorded as done, and a citation voided by a supervisor."""
+    from fieldops import modules
+    from fieldops.services.calls.citation_corrections import void_citation
+    from fieldops.services.calls.citations import CitationInput, cite
+    from fieldops.services.calls.dispatching import DispatchUpdate, dispatch, update_dispatch
+    from fieldops.services.calls.followups import record_follow_up
+    from fieldops.services.calls.links import link_record
+    from fieldops.services.calls.records import CallInput, create_call
+
+    db, actor, anchor, profile = d.db, d.actor, d.anchor, d.profile
+    people = list(d.people)
+    made = 0
+    with db.read() as s:
+        bite = next(
+            (
+                i
+                for a in d.animals
+                for i in modules.animal_incidents(s, a.id)
+                if (i.module, i.kind) == ("quarantine", "bite")
+            ),
+            None,
+        )
+    if bite is not None:
+        call = create_call(
+            db,
+            actor,
+            CallInput(
+                received_at=min(bite.when, now() - timedelta(minutes=30)),
+                received_how="phone",
+                kind="bite",
+                address=bite.place or "Address not given",
+                priority=1,
+                description=f"{WHAT['bite']} ({bite.summary})",
+                caller_name="Demo caller",
+            ),
+        )
+        link_record(db, actor, call.id, bite.module, bite.kind, bite.record_id)
+        made += 1
+    # A warning whose follow-up visit found the problem fixed.
+    person = people[4 % len(people)]
+    call = create_call(
+        db,
+        actor,
+        CallInput(
+            received_at=_at(anchor - timedelta(days=6), 9, profile),
+            received_how="phone",
+            kind="waste",
+            address=person.address or "15 Park St",
+            description=WHAT["waste"],
+            caller_name="Demo caller",
+            owner_id=person.id,
+        ),
+    )
+    sent = _at(anchor - timedelta(days=6), 10, profile)
+    v = dispatch(db, actor, call.id, call.version, actor.username, sent)
+    dv = v.dispatches[-1]
+    v = update_dispatch(
+        db,
+        actor,
+        dv.id,
+        dv.version,
+        DispatchUpdate(
+            arrived_at=sent + timedelta(minutes=20),
+            cleared_at=sent + timedelta(minutes=45),
+            outcome="warned",
+            follow_up_on=anchor - timedelta(days=2),
+        ),
+    )
+    record_follow_up(
+        db,
+        actor,
+        call.id,
+        v.version,
+        done_at=min(_at(anchor - timedelta(days=2), 11, profile), now() - timedelta(minutes=5)),
+        done_by=actor.username,
+        note="Yard cleaned up; owner says it will be kept so.",
+        outcome="no_violation",
+    )
+    made += 1
+    # A citation written for the wrong resident, voided (it stays on record).
+    (wrong,) = cite(
+        db,
+        actor,
+        CitationInput(
+            person.id,
+            "58-529",
+            (anchor - timedelta(days=5),),
+            actor.full_name or actor.username,
+            call_id=call.id,
+            address=person.address,
+        ),
+        profile,
+    )
+    void_citation(db, actor, wrong.id, wrong.version, "Issued to the wrong resident of the house.")
+    return made

@@ -105,6 +105,42 @@ def sentence(e: Event, names: Names) -> str:
     raise ValueError(e.action)
 
 
+# -- call actions: citation voids and corrections, follow-ups done, links -------------
+
+
+def action_sentence(e: Event, names: Names) -> str:
+    """The call actions' events in words (void, correction, follow-up done, link)."""
+    a, b = e.after or {}, e.before or {}
+    if e.action == "void_citation":
+        return _clause(f"Citation voided: {e.reason}")
+    if e.action == "correct_citation":
+        changes = "; ".join(
+            f"{k.replace('_', ' ')} {names.value(k, b.get(k))} became {names.value(k, a[k])}"
+            for k in a
+            if k != "address_key"
+        )
+        return _clause(f"Citation corrected ({e.reason}): {changes}")
+    if e.action == "follow_up_done":
+        text = (
+            f"Follow-up of {names.day(a.get('due_on'))} done {names.when(a.get('done_at'))} "
+            f"by {a.get('done_by')}"
+        )
+        if a.get("outcome"):
+            text += f" ({rules.OUTCOMES.get(str(a['outcome']), a['outcome'])})"
+        return _clause(f"{text}: {a.get('note')}")
+    if e.action == "link_record":
+        kind = str(a.get("kind", "")).replace("_", " ")
+        return _clause(f"{kind.capitalize()} #{a.get('record_id')} opened from the call")
+    raise ValueError(e.action)
+
+
+ACTION_WORDS: dict[str, EventKind] = {
+    "void_citation": EventKind("Citation voided", action_sentence),
+    "correct_citation": EventKind("Citation corrected", action_sentence),
+    "follow_up_done": EventKind("Follow-up done", action_sentence),
+    "link_record": EventKind("Record linked", action_sentence),
+}
+
 EVENT_KINDS: dict[str, EventKind] = {
     "create_call": EventKind("Call received", sentence),
     "update_call": EventKind("Call changed", sentence),
@@ -118,4 +154,5 @@ EVENT_KINDS: dict[str, EventKind] = {
     "update_citation": EventKind("Citation changed", sentence),
     "set_caution": EventKind("Caution set", sentence),
     "clear_caution": EventKind("Caution cleared", sentence),
+    **ACTION_WORDS,
 }

@@ -48,7 +48,8 @@ def due_items(db: Database, day: date, profile: Profile) -> tuple[DueItem, ...]:
     start = datetime.combine(day, time(0), profile.timezone).astimezone(UTC)
     items: list[DueItem] = []
     with db.read() as s:
-        rechecked = select(FieldCall.recheck_of_id).where(FieldCall.recheck_of_id.is_not(None))
+        from fieldops.services.calls.followups import follow_up_pending
+
         for c in s.scalars(
             select(FieldCall)
             .where(
@@ -56,7 +57,7 @@ def due_items(db: Database, day: date, profile: Profile) -> tuple[DueItem, ...]:
                 | (
                     FieldCall.follow_up_on.is_not(None)
                     & (FieldCall.follow_up_on <= day)
-                    & FieldCall.id.not_in(rechecked)
+                    & follow_up_pending()
                 )
             )
             .order_by(FieldCall.priority, FieldCall.received_at, FieldCall.id)
@@ -105,6 +106,7 @@ def due_items(db: Database, day: date, profile: Profile) -> tuple[DueItem, ...]:
                 CallCitation.forfeiture.is_not(None),
                 CallCitation.forfeiture > Decimal("0.00"),
                 CallCitation.paid_on.is_(None),
+                CallCitation.voided_at.is_(None),
                 CallCitation.court_on < day,
             )
             .order_by(CallCitation.court_on, CallCitation.id)
@@ -175,7 +177,7 @@ MODULE = Module(
     categories=CATEGORIES,
     demo=demo,
     checks=checks,
-    append_only=("call_petition",),
+    append_only=("call_petition", "call_follow_up", "call_link"),
     event_kinds=HISTORY_WORDS,
     places=places,
     cautions=cautions,  # officers' caution flags, for every module's records

@@ -68,7 +68,11 @@ def places(session: Session, person_ids: tuple[int, ...], address: str) -> list[
                     t.issued_at,
                     t.address,
                     f"Citation #{t.id}: {t.section}, offence {t.offence_number} ({money})"
-                    + ("" if t.paid_on or not t.forfeiture else ", unpaid"),
+                    + (
+                        ", VOID"
+                        if t.voided_at is not None
+                        else ("" if t.paid_on or not t.forfeiture else ", unpaid")
+                    ),
                 )
             )
     return out

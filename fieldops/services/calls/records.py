@@ -424,6 +424,10 @@ def citation_view(s: Session, c: CallCitation) -> CitationView:
         c.issued_by,
         c.issued_at,
         c.version,
+        voided_at=c.voided_at,
+        voided_by=c.voided_by,
+        void_reason=c.void_reason,
+        recorded_by=c.recorded_by,
     )
 
 

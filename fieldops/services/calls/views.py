@@ -100,6 +100,15 @@ class CitationView:
     issued_by: str
     issued_at: datetime
     version: int
+    # A supervisor's void (migration 0023): the citation stays on record, counted by no ladder.
+    voided_at: datetime | None = None
+    voided_by: str = ""
+    void_reason: str = ""
+    recorded_by: str = ""
+
+    @property
+    def voided(self) -> bool:
+        return self.voided_at is not None
 
 
 @dataclass(frozen=True)

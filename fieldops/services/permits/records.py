@@ -23,6 +23,7 @@ from fieldops.db.models import (
 )
 from fieldops.errors import NotFoundError, StaleRecordError, ValidationError
 from fieldops.rules import Profile, explain_fancier_list_update_due, fancier_renewal, to_local
+from fieldops.rules.permits import permit_rules
 from fieldops.services.context import Actor, audit, jsonable, now, require_row_id
 from fieldops.services.permits.views import (
     ENDING_LABELS,
@@ -314,6 +315,7 @@ def build_view(s: Session, permit: Permit, profile: Profile) -> PermitView:
         reviews=tuple(_reviews(s, permit.id, incidents, profile)),
         revocation=RevocationView(rv.revoked_on, rv.reason, rv.recorded_by) if rv else None,
         version=permit.version,
+        source=permit_rules(permit.kind, profile).source,
     )
 
 

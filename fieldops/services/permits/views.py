@@ -198,6 +198,7 @@ class PermitView:
     reviews: tuple[ReviewView, ...]  # oldest first
     revocation: RevocationView | None
     version: int
+    source: str = ""  # the text the permit rests on, from the profile ("Dodgeville code 12.16")
 
     @property
     def application(self) -> ApplicationView | None:
