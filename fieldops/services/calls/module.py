@@ -26,7 +26,14 @@ CATEGORIES = {
 
 
 def _item(
-    cat: str, kind: str, rid: int, due: date | datetime, text_: str, overdue: bool, *rank: object
+    cat: str,
+    kind: str,
+    rid: int,
+    due: date | datetime,
+    text_: str,
+    overdue: bool,
+    *rank: object,
+    officer: str = "",
 ) -> DueItem:
     code = f"{KEY}.{cat}"
     return DueItem(
@@ -39,6 +46,7 @@ def _item(
         text=text_,
         overdue=overdue,
         sort_key=(list(CATEGORIES).index(code), *rank, rid),
+        officer=officer,
     )
 
 
@@ -83,6 +91,7 @@ def due_items(db: Database, day: date, profile: Profile) -> tuple[DueItem, ...]:
                         f"{what}: {c.officer} sent, no outcome recorded",
                         c.received_at < start,
                         c.priority,
+                        officer=c.officer,
                     )
                 )
             if c.follow_up_on is not None and c.follow_up_on <= day and c.status == "closed":
@@ -95,6 +104,7 @@ def due_items(db: Database, day: date, profile: Profile) -> tuple[DueItem, ...]:
                         f"{what}: follow-up due {format_day_short(c.follow_up_on, day)}",
                         c.follow_up_on < day,
                         c.follow_up_on,
+                        officer=c.officer,
                     )
                 )
         for cit, name in s.execute(
@@ -119,6 +129,7 @@ def due_items(db: Database, day: date, profile: Profile) -> tuple[DueItem, ...]:
                     f"court date {format_day_short(court, day)}",
                     True,
                     court,
+                    officer=cit.issued_by,
                 )
             )
     return tuple(sorted(items, key=lambda i: i.sort_key))
