@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import UTC, date, datetime, time
 from decimal import Decimal
 
@@ -10,7 +11,7 @@ from sqlalchemy.orm import Session
 
 from fieldops.db.engine import Database
 from fieldops.db.models import CallCitation, CallDispatch, FieldCall, Person
-from fieldops.modules import Demo, DueItem, Incident, Module
+from fieldops.modules import ActivitySection, Demo, DueItem, Incident, Module
 from fieldops.rules import Profile, format_day_short
 from fieldops.rules import calls as rules
 from fieldops.services.calls.history_words import EVENT_KINDS as HISTORY_WORDS
@@ -171,6 +172,12 @@ def places(session: Session, person_ids: tuple[int, ...], address: str) -> list[
     return call_places(session, person_ids, address)
 
 
+def _activity(db: Database, start: date, end: date) -> Sequence[ActivitySection]:
+    from fieldops.services.calls.activity import activity
+
+    return activity(db, start, end)
+
+
 def demo(d: Demo) -> str:
     from fieldops.services.calls.demo import fill
 
@@ -188,4 +195,5 @@ MODULE = Module(
     append_only=("call_petition",),
     event_kinds=HISTORY_WORDS,
     places=places,
+    activity=_activity,  # the activity summary's calls sections (services/calls/activity.py)
 )
