@@ -15,6 +15,7 @@ from fieldops.modules import ActivitySection, Demo, DueItem, Incident, Module
 from fieldops.rules import Profile, format_day_short
 from fieldops.rules import calls as rules
 from fieldops.services.calls.history_words import EVENT_KINDS as HISTORY_WORDS
+from fieldops.services.calls.reports import REPORTS as CALL_REPORTS
 
 KEY = "call"
 
@@ -196,4 +197,5 @@ MODULE = Module(
     event_kinds=HISTORY_WORDS,
     places=places,
     activity=_activity,  # the activity summary's calls sections (services/calls/activity.py)
+    reports=CALL_REPORTS,  # the call log and the citations register (services/calls/reports.py)
 )
