@@ -27,7 +27,7 @@ __all__ = ["CallLog", "CitationsRegister", "call_log_pdf", "citations_pdf"]
 TABLE_LINES = 500
 
 # Column widths in inches, in the columns' order; a None column takes what is left.
-CALL_WIDTHS = (0.5, 1.6, 1.6, None, 0.7, 1.1, 1.3, 1.3)
+CALL_WIDTHS = (0.5, 1.7, 1.55, None, 0.7, 1.1, 1.3, 1.3)
 CITATION_WIDTHS = (0.5, None, 0.7, 1.9, 1.5, 1.2, 1.2)
 
 

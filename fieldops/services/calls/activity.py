@@ -119,21 +119,24 @@ def activity(
     packed = packed + _position(FieldCall.outcome, outcomes) * 2 + dispatched
     rows = select(packed.label("key")).where(where).subquery()
     calls_q = select(rows.c.key, func.count()).group_by(rows.c.key)
-    # Minutes to the first arrival: one row a whole minute, with the seconds summed.
-    first = (
-        select(CallDispatch.call_id.label("call_id"), func.min(CallDispatch.arrived_at).label("at"))
-        .where(CallDispatch.arrived_at.is_not(None))
-        .group_by(CallDispatch.call_id)
+    # Minutes to the first arrival: each call of the periods with its first arrival (one
+    # grouped row a call, its dispatches found by their call's index), then one row a
+    # whole minute with the seconds summed.
+    calls_in = (
+        select(
+            period.label("period"),
+            FieldCall.received_at.label("received"),
+            func.min(CallDispatch.arrived_at).label("arrived"),
+        )
+        .join(CallDispatch, CallDispatch.call_id == FieldCall.id)
+        .where(where, CallDispatch.arrived_at.is_not(None))
+        .group_by(FieldCall.id)
         .subquery()
     )
-    waited = _seconds(db, first.c.at, FieldCall.received_at)
-    waited = case((waited < 0, 0), else_=waited)  # sent in the minute it came in
-    arrivals = (
-        select(period.label("period"), waited.label("s"))
-        .join(first, first.c.call_id == FieldCall.id)
-        .where(where)
-        .subquery()
-    )
+    waited = _seconds(db, calls_in.c.arrived, calls_in.c.received)
+    # Not below 0 (an officer sent in the minute the call came in), computed once.
+    waited = (func.greatest if db.dialect == "postgresql" else func.max)(waited, 0)
+    arrivals = select(calls_in.c.period.label("period"), waited.label("s")).subquery()
     minute = arrivals.c.s // 60
     arrivals_q = select(arrivals.c.period, minute, func.count(), func.sum(arrivals.c.s)).group_by(
         arrivals.c.period, minute
