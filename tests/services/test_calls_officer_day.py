@@ -4,10 +4,12 @@ officer are on it, another officer's and the counter's are not."""
 from __future__ import annotations
 
 import io
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 from pypdf import PdfReader
 from quarantine_support import PROFILE, bite_input, days_ago, local_today
+from vicious_cases import declaration, owner_and_dog
 
 from fieldops import modules
 from fieldops.reports.calls_day import officer_day_pdf
@@ -15,6 +17,7 @@ from fieldops.services import quarantine as qs
 from fieldops.services.animals import AnimalInput, create_animal
 from fieldops.services.calls.citations import CitationInput, cite
 from fieldops.services.calls.day import officer_day
+from fieldops.services.vicious.declaring import declare
 
 
 def test_my_quarantine_exam_is_on_my_day_and_another_officers_is_not(
@@ -80,3 +83,17 @@ def test_an_item_naming_no_officer_is_on_no_officers_day(db, officer, rex, impou
     pound = [i for i in modules.due_items(db, today, profile) if i.module == "impound"]
     assert pound and all(i.officer == "" for i in pound)
     assert officer_day(db, officer.username, today, profile).others == ()
+
+
+def test_my_declared_case_is_on_my_day_and_another_officers_is_not(db, officer, profile, today):
+    _, rex = owner_and_dog(db, officer, today)
+    _, max_ = owner_and_dog(db, officer, today, "Bea Quinn", "Max")
+    mine = declare(db, officer, replace(declaration(rex.id), officer="Olly Officer"), profile)
+    theirs = declare(db, officer, declaration(max_.id), profile)  # Off. Dana Lee's
+    due = [i for i in modules.due_items(db, today, profile) if i.module == "vicious"]
+    assert {(i.record_id, i.officer) for i in due} == {
+        (mine.id, "Olly Officer"),
+        (theirs.id, "Off. Dana Lee"),
+    }
+    day = officer_day(db, officer.username, today, profile)
+    assert [x.record_id for x in day.others if x.module == "vicious"] == [mine.id]
