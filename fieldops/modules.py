@@ -35,6 +35,11 @@ one ``Module`` value naming what it contributes:
   people or at this address (``address_key`` of ``fieldops.rules.calls``), as
   ``Incident`` values: what an officer reads before knocking (the calls module's
   history by address and by owner).
+- ``cautions(session, person_ids, address)``: the cautions for officers the module
+  keeps on any of these people or on this address (a dog that has attacked, a
+  resident who threatened an officer), as ``Caution`` values naming the flag by
+  (module, kind, id); ``cautions_for`` merges every module's, and every record's
+  view shows them (``ui/common/cautions.py``) before anything else.
 
 Adding a module is its new files plus one line in ``INSTALLED`` (and, for its
 screens, one line in ``ui.modules.INSTALLED`` naming a file whose ``OPENERS``
@@ -263,6 +268,23 @@ class Incident:
 
 
 @dataclass(frozen=True)
+class Caution:
+    """A caution for officers standing on a person or an address, from any module.
+
+    ``text`` is the caution in words as a record shows it (who or where it is on, and
+    the reason); ``reason``, ``set_by`` and ``set_at`` (aware) are the flag's own;
+    ``module``/``kind``/``record_id`` name the flag."""
+
+    module: str
+    kind: str
+    record_id: int
+    text: str
+    reason: str
+    set_by: str
+    set_at: datetime
+
+
+@dataclass(frozen=True)
 class SelfTestKit:
     """What a module's self-test steps work with: the database, a writer allowed every
     step, the profile, and ``made``: what earlier steps made, by name ("person",
@@ -320,6 +342,8 @@ class Module:
     self_test: Sequence[SelfTestStep] = ()
     # (session, person ids, address) -> its records of those people or at that address.
     places: Callable[[Any, tuple[int, ...], str], Sequence[Incident]] | None = None
+    # (session, person ids, address) -> its standing cautions on those people or that address.
+    cautions: Callable[[Any, tuple[int, ...], str], Sequence[Caution]] | None = None
 
 
 _loaded: tuple[Module, ...] | None = None
@@ -457,6 +481,18 @@ def place_records(session: Any, person_ids: tuple[int, ...], address: str) -> tu
         if m.places is not None:
             out.extend(m.places(session, person_ids, address))
     return tuple(sorted(out, key=lambda i: (i.when, i.module, i.record_id), reverse=True))
+
+
+def cautions_for(session: Any, person_ids: Sequence[int], address: str) -> tuple[Caution, ...]:
+    """Every installed module's standing cautions on any of these people or on this
+    address, each flag once, oldest first."""
+    found: dict[tuple[str, str, int], Caution] = {}
+    people = tuple(dict.fromkeys(person_ids))
+    for m in installed_modules():
+        if m.cautions is not None:
+            for c in m.cautions(session, people, address):
+                found.setdefault((c.module, c.kind, c.record_id), c)
+    return tuple(sorted(found.values(), key=lambda c: (c.set_at, c.module, c.kind, c.record_id)))
 
 
 def append_only_tables() -> tuple[str, ...]:

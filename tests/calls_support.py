@@ -53,8 +53,12 @@ def call_dialogs(ctx, sup, db, supervisor, owner_id: int) -> list:
         Profile.default(),
     )
     v = get_call(db, v.id)
+    involved = CallForm(ctx)
+    for kind in ("person", "animal", "person"):
+        involved.parties.add_row(kind)
     return [
         ("call form", CallForm(ctx)),
+        ("call form, with people and animals involved", involved),
         ("call form, correcting", CallForm(ctx, None, v)),
         ("call view, supervisor", CallDialog(sup, v)),
         ("call dispatch", act.DispatchDialog(ctx, v)),

@@ -50,6 +50,28 @@ OUTCOMES: dict[str, str] = {
     "no_violation": "No violation",
 }
 
+#: The people and animals involved in a call beyond its caller: what each is to the call.
+#: The call's main owner and animal stay on the call itself (the documents read them).
+PARTY_KINDS: dict[str, str] = {"person": "Person", "animal": "Animal"}
+PERSON_ROLES: dict[str, str] = {
+    "owner": "Owner",
+    "victim": "Victim",
+    "witness": "Witness",
+    "keeper": "Suspect or keeper",
+    "other": "Other person",
+}
+ANIMAL_ROLES: dict[str, str] = {
+    "subject": "Subject animal",
+    "victim": "Victim animal",
+    "other": "Other animal",
+}
+PARTY_ROLES: dict[str, dict[str, str]] = {"person": PERSON_ROLES, "animal": ANIMAL_ROLES}
+
+
+def party_role_label(kind: str, role: str) -> str:
+    return PARTY_ROLES.get(kind, {}).get(role, role)
+
+
 #: How the owner was told of a complaint (58-534(a)).
 NOTIFY_METHODS: dict[str, str] = {
     "in_person": "In person",

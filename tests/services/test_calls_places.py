@@ -9,7 +9,7 @@ from vicious_cases import declared
 
 from fieldops.services import quarantine as qs
 from fieldops.services.calls.citations import CitationInput, cite
-from fieldops.services.calls.places import address_history, person_history
+from fieldops.services.places import address_history, person_history
 from fieldops.services.calls.records import CallInput, create_call
 
 

@@ -37,7 +37,9 @@ from fieldops.services.dispositions import record_escape
 from fieldops.services.impounds import IntakeInput, get_impoundment, intake
 from fieldops.services.people import PersonInput, create_person
 from ui.app import build_context
+from ui.common.animal_picker import AnimalPickerDialog
 from ui.common.person_picker import PersonPickerDialog
+from ui.common.place_history import AddressHistoryDialog
 from ui.errors import BugDialog
 from ui.impounds.correction_dialog import CorrectionDialog
 from ui.impounds.disposition_dialog import TITLES, DispositionDialog
@@ -288,12 +290,14 @@ def test_no_mnemonic_is_used_twice_in_one_place(
         ("animal", AnimalDialog(ctx, rex)),
         ("vaccination", VaccinationDialog(ctx, rex)),
         ("person picker", PersonPickerDialog(ctx)),
+        ("animal picker", AnimalPickerDialog(ctx)),
         ("intake", IntakeDialog(ctx)),
         ("impoundment", ImpoundmentDialog(ctx, held)),
         ("impoundment, closed, supervisor", ImpoundmentDialog(sup, closed)),
         ("payment", PaymentDialog(ctx, held, held.fees)),
         ("correction", CorrectionDialog(sup, closed)),
         ("bug", BugDialog("message", "details")),
+        ("address history", AddressHistoryDialog(ctx, None, "12 Elm St")),
         ("vicious declaration", DeclarationDialog(ctx)),
         ("vicious case, supervisor", CaseDialog(sup, case)),
         ("vicious notice", NoticeDialog(ctx, case)),

@@ -10,26 +10,23 @@ from PySide6.QtWidgets import (
     QDialog,
     QGridLayout,
     QLabel,
-    QListWidget,
-    QListWidgetItem,
     QPushButton,
     QScrollArea,
     QVBoxLayout,
     QWidget,
 )
 
-from fieldops.modules import Incident
 from fieldops.permissions import Permission, permitted
 from fieldops.reports.calls import citation_pdf, complaint_notice_pdf, petition_pdf
 from fieldops.rules import Profile
 from fieldops.rules import calls as rules
 from fieldops.services.calls.dispatching import link_impoundment
-from fieldops.services.calls.places import address_history
 from fieldops.services.calls.records import get_call, open_recheck
 from fieldops.services.calls.views import CallView
 from ui import modules as ui_modules
 from ui.calls import action_dialogs as act
 from ui.common import documents as docs
+from ui.common.place_history import PlaceHistoryList
 from ui.common.text import day, escape_html, when
 from ui.context import AppContext
 
@@ -67,10 +64,9 @@ class CallDialog(docs.DocumentQuestions, QDialog):
         self.details.setTextFormat(Qt.TextFormat.RichText)
         # Every record at the address or of the owner, newest first; Enter or a double
         # click opens it in its own module.
-        self.history = QListWidget()
-        self.history.setObjectName("AddressHistory")
-        self.history.setMinimumHeight(160)
-        self.history.itemActivated.connect(self._on_history_item_activated)
+        self.history = PlaceHistoryList(
+            ctx, skip=("call", "call", view.id), empty="Nothing else on record here."
+        )
         self.child: QDialog | None = None
         b = {}
         for key, text in (
@@ -173,14 +169,8 @@ class CallDialog(docs.DocumentQuestions, QDialog):
         b["clear_caution"].setVisible(supervisor)
         b["clear_caution"].setEnabled(bool(v.flags))
         b["court"].setEnabled(bool(v.citations))
-        self.ctx.tasks.run(
-            address_history,
-            self.ctx.db,
-            v.address,
-            tuple(p for p in (v.owner_id,) if p is not None),
-            owner=self,
-            on_done=self._show_history,
-        )
+        people = (v.owner_id, *(p.person_id for p in v.parties))
+        self.history.load_address(v.address, tuple(p for p in people if p is not None))
 
     def _details_html(self, v: CallView) -> str:
         e = escape_html
@@ -194,6 +184,7 @@ class CallDialog(docs.DocumentQuestions, QDialog):
             ("Address", e(v.address) + (f" — {e(v.place)}" if v.place else "")),
             ("Owner", e(v.owner or "not known")),
             ("Animal", e(v.animal or "not described")),
+            *((f"{p.role_label}", e(p.words().partition(": ")[2])) for p in v.parties),
             ("Reported", e(v.description)),
         ]
         if v.recheck_of_id:
@@ -249,25 +240,8 @@ class CallDialog(docs.DocumentQuestions, QDialog):
                 )
         return html
 
-    def _show_history(self, records: tuple[Incident, ...]) -> None:
-        self.history.clear()
-        for r in records:
-            if r.module == "call" and r.kind == "call" and r.record_id == self.view.id:
-                continue
-            text = f"{when(self.ctx, r.when)}: {r.summary}" + (f" — {r.place}" if r.place else "")
-            item = QListWidgetItem(text)
-            item.setData(Qt.ItemDataRole.UserRole, (r.module, r.kind, r.record_id))
-            self.history.addItem(item)
-        if not self.history.count():
-            self.history.addItem("Nothing else on record here.")
-
     def history_texts(self) -> list[str]:
-        return [self.history.item(i).text() for i in range(self.history.count())]
-
-    def _on_history_item_activated(self, item: QListWidgetItem) -> None:
-        key = item.data(Qt.ItemDataRole.UserRole)
-        if key:
-            ui_modules.open_record(self.ctx, key[0], key[1], key[2], self)
+        return self.history.texts()
 
     # -- actions -----------------------------------------------------------
 

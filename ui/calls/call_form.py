@@ -4,11 +4,14 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from PySide6.QtWidgets import QCheckBox, QLineEdit, QPlainTextEdit, QWidget
+from PySide6.QtWidgets import QCheckBox, QLabel, QLineEdit, QPlainTextEdit, QWidget
 
 from fieldops.rules import calls as rules
 from fieldops.services.calls.records import CallInput, create_call, update_call
 from fieldops.services.calls.views import CallView
+from ui.calls.parties import PartiesWidget
+from ui.common.animal_picker import AnimalField
+from ui.common.fields import FieldGroups, GridFields
 from ui.common.forms import FormFields, RecordDialog, combo, form_layout
 from ui.common.inputs import LocalDateTimeEdit, PersonField
 from ui.context import AppContext
@@ -34,8 +37,10 @@ class CallForm(RecordDialog):
         self.setObjectName("CallForm")
         self.save_button.setText("&Save call")
         form = form_layout()
-        self.fields = FormFields(form)
-        add = self.fields.add
+        self.form_fields = FormFields(form)
+        self.party_fields = GridFields()
+        self.fields = FieldGroups(self.form_fields, self.party_fields)
+        add = self.form_fields.add
         self.address = add("address", "&Address:", QLineEdit())
         self.address.setPlaceholderText("House number and street, or the nearest corner")
         self.kind = add("kind", "&Kind:", combo({k: rules.kind_label(k) for k in rules.CALL_KINDS}))
@@ -55,8 +60,17 @@ class CallForm(RecordDialog):
         self.owner = PersonField(self.ctx, "Owner not known")
         add("owner_id", "O&wner:", self.owner, focus=self.owner.choose_button)
         self.owner_description = add("owner_description", "Owner (&described):", QLineEdit())
-        self.animal_description = add("animal_description", "Ani&mal (described):", QLineEdit())
+        self.animal = AnimalField(self.ctx, "Animal not in the registry")
+        add("animal_id", "Ani&mal:", self.animal, focus=self.animal.choose_button)
+        self.animal_description = add("animal_description", "Animal (descri&bed):", QLineEdit())
         self.body.addLayout(form)
+        heading = QLabel("People and animals involved")
+        heading.setObjectName("SectionHeading")
+        self.body.addWidget(heading)
+        self.parties = PartiesWidget(self.ctx, self.party_fields)
+        self.parties.before = self.animal_description
+        self.body.addWidget(self.parties)
+        self.resize(1060, 0)  # the involved table's rows read whole (within a 1280 screen)
         self.anonymous.toggled.connect(self._on_anonymous_toggled)
         if view is not None:
             self.save_button.setText("&Save changes")
@@ -81,8 +95,12 @@ class CallForm(RecordDialog):
             self.owner.set_person(v.owner_id, v.owner)
         else:
             self.owner_description.setText(v.owner)
-        if v.animal_id is None:
+        if v.animal_id is not None:
+            self.animal.set_animal(v.animal_id, v.animal)
+        else:
             self.animal_description.setText(v.animal)
+        for p in v.parties:
+            self.parties.add_view(p)
 
     def initial_focus(self) -> QWidget | None:
         return self.address
@@ -106,15 +124,15 @@ class CallForm(RecordDialog):
             caller_phone=self.caller_phone.text(),
             owner_id=self.owner.person_id(),
             owner_description=self.owner_description.text(),
+            animal_id=self.animal.animal_id(),
             animal_description=self.animal_description.text(),
+            parties=self.parties.parties(),
         )
 
     def save(self) -> None:
         if self.editing is not None:
             inp = self.read_input()
             v = self.editing
-            if v.animal_id is not None:  # kept: the form has no registry animal field
-                inp = replace(inp, animal_id=v.animal_id, animal_description="")
             shown = inp.received_at
             if shown is not None and shown == v.received_at.replace(second=0, microsecond=0):
                 inp = replace(inp, received_at=v.received_at)  # the form shows the minute

@@ -25,6 +25,7 @@ from fieldops.services.impound_views import ImpoundView
 from fieldops.services.impounds import get_impoundment
 from fieldops.services.intake_corrections import move_kennel
 from ui.account.gate import gate
+from ui.common.cautions import CautionBanner
 from ui.common.history import HISTORY_SENTENCE_COLUMN
 from ui.common.style import POUND_STYLE
 from ui.common.table_models import ListTableModel
@@ -68,6 +69,7 @@ class ImpoundmentDialog(QDialog):
         self.resize(1120, 760)
         self._view = view
         self.banner = Banner()
+        self.cautions = CautionBanner(ctx)  # the owner's and the addresses', if any
         self.title = QLabel()
         self.title.setObjectName("PageHeading")
         self.status_chip = QLabel()
@@ -133,6 +135,7 @@ class ImpoundmentDialog(QDialog):
         buttons.addWidget(self.close_button)
         layout = QVBoxLayout(self)
         layout.addWidget(self.banner)
+        layout.addWidget(self.cautions)
         layout.addLayout(top)
         layout.addWidget(self.countdown)
         layout.addWidget(self.tabs, 1)
@@ -169,6 +172,8 @@ class ImpoundmentDialog(QDialog):
         self.summary.show_view(v)
         self.fees.show_view(v)
         self.documents.show_view(v)
+        o = v.owner
+        self.cautions.load((o.id if o else None,), (v.found_place, o.address if o else ""))
         # What the record's state allows, and only what the role may (the services refuse too).
         gate(self.ctx, self.release_button, Permission.RELEASES, v.in_custody)
         gate(self.ctx, self.other_button, Permission.RELEASES, v.in_custody)

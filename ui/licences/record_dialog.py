@@ -20,6 +20,7 @@ from fieldops.services.licences.documents import certificate_pdf
 from fieldops.services.licences.views import LicenceView, get_licence
 from ui.account.gate import gate
 from ui.common import documents as docs
+from ui.common.cautions import CautionBanner
 from ui.common.history import HISTORY_SENTENCE_COLUMN, history_columns
 from ui.common.table_models import ListTableModel
 from ui.common.text import day, escape_html, money, when
@@ -49,6 +50,7 @@ class LicenceDialog(docs.DocumentQuestions, QDialog):
         self.setObjectName("LicenceDialog")
         self.resize(820, 620)
         self.banner = Banner()
+        self.cautions = CautionBanner(ctx)  # the owner's and at their address, if any
         self.facts = QLabel()
         self.facts.setWordWrap(True)
         self.history_model = ListTableModel(history_columns(ctx), parent=self)
@@ -80,6 +82,7 @@ class LicenceDialog(docs.DocumentQuestions, QDialog):
         history_label.setBuddy(self.history)
         layout = QVBoxLayout(self)
         layout.addWidget(self.banner)
+        layout.addWidget(self.cautions)
         layout.addWidget(self.facts)
         layout.addLayout(actions)
         layout.addWidget(history_label)
@@ -99,6 +102,7 @@ class LicenceDialog(docs.DocumentQuestions, QDialog):
 
     def show_view(self, view: LicenceView) -> None:
         self.view = v = view
+        self.cautions.load((v.owner_id,), (v.owner_address,))
         self.setWindowTitle(f"Dog licence {v.licence_year} · tag {v.tag_number}")
         fee = money(v.rate) + (" (half rate)" if v.half_rate else "")
         if v.late:

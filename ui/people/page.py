@@ -106,6 +106,12 @@ class PeopleAndAnimalsWidget(QWidget):
         self.new_animal_button.setToolTip("New animal (Ctrl+Shift+N)")
         self.open_button = QPushButton("&Open")
         self.open_button.setToolTip("Open the highlighted person or animal (Enter)")
+        self.address_button = QPushButton("A&ddress history…")
+        self.address_button.setToolTip(
+            "Every call, impoundment, bite, vicious case, permit and citation at an "
+            "address, and the cautions there"
+        )
+        self.address_action = QAction("Address &history…", self)
         self.new_animal_action = QAction("New &animal…", self)
         self.new_animal_action.setShortcut(QKeySequence("Ctrl+Shift+N"))
         for control in (self.new_person_button, self.new_animal_button, self.new_animal_action):
@@ -125,7 +131,12 @@ class PeopleAndAnimalsWidget(QWidget):
         top.addWidget(self.search, 1)
         top.addWidget(self.status)
         top.addSpacing(12)
-        for b in (self.new_person_button, self.new_animal_button, self.open_button):
+        for b in (
+            self.new_person_button,
+            self.new_animal_button,
+            self.open_button,
+            self.address_button,
+        ):
             top.addWidget(b)
         splitter = QSplitter(Qt.Orientation.Vertical)
         splitter.setChildrenCollapsible(False)
@@ -143,6 +154,7 @@ class PeopleAndAnimalsWidget(QWidget):
             self.new_person_button,
             self.new_animal_button,
             self.open_button,
+            self.address_button,
         ]
         for first, then in itertools.pairwise(chain):
             QWidget.setTabOrder(first, then)
@@ -161,6 +173,8 @@ class PeopleAndAnimalsWidget(QWidget):
         self.new_animal_button.clicked.connect(self.new_animal_action.trigger)
         self.new_animal_action.triggered.connect(self._on_new_animal_action_triggered)
         self.open_button.clicked.connect(self._on_open_button_clicked)
+        self.address_button.clicked.connect(self.address_action.trigger)
+        self.address_action.triggered.connect(self.open_address_history)
         self.ctx.bus.changed.connect(self._on_bus_changed)
 
     # -- page protocol ---------------------------------------------------
@@ -177,7 +191,15 @@ class PeopleAndAnimalsWidget(QWidget):
         self.animals_model.refresh()
 
     def page_actions(self) -> list[QAction]:
-        return [self.new_animal_action]
+        return [self.new_animal_action, self.address_action]
+
+    def open_address_history(self) -> QWidget:
+        """Asks an address; lists every module's records there (issue 16)."""
+        from ui.common.place_history import AddressHistoryDialog
+
+        dialog = AddressHistoryDialog(self.ctx, self)
+        dialog.show()
+        return dialog
 
     def is_searching(self) -> bool:
         return self.people_model.is_searching() or self.animals_model.is_searching()

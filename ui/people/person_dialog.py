@@ -23,13 +23,16 @@ from fieldops.services.people import (
     PersonView,
     PossibleDuplicateError,
     create_person,
+    format_address,
     get_person,
     update_person,
 )
 from ui import modules
 from ui.account.gate import gate, refused
+from ui.common.cautions import CautionBanner
 from ui.common.forms import FormFields, RecordDialog, form_layout
 from ui.common.history import HISTORY_SENTENCE_COLUMN, history_columns
+from ui.common.place_history import PlaceHistoryList
 from ui.common.table_models import ListTableModel
 from ui.common.widgets import RecordTableView
 from ui.context import AppContext
@@ -55,6 +58,8 @@ class PersonDialog(RecordDialog):
         self.resize(1020, 600)  # the history reads whole
         self._person = person
         self._match: PersonMatch | None = None
+        self.cautions = CautionBanner(ctx)  # on the person or at their address, if any
+        self.body.addWidget(self.cautions)
         self.body.addWidget(self._build_match_panel())
         self.tabs = QTabWidget()
         self.body.addWidget(self.tabs)
@@ -64,6 +69,9 @@ class PersonDialog(RecordDialog):
         self.history_view.setModel(self.history_model)
         self.history_view.wrap_rows(HISTORY_SENTENCE_COLUMN)
         self.tabs.addTab(self.history_view, "&History")
+        # Every module's records of the person or at their address, newest first.
+        self.records = PlaceHistoryList(ctx, empty="Nothing on record for this person.")
+        self.tabs.addTab(self.records, "Records on fi&le")
         QWidget.setTabOrder(self.notes, self.animals_view)
         QWidget.setTabOrder(self.animals_view, self.open_animal_button)
         QWidget.setTabOrder(self.open_animal_button, self.new_animal_button)
@@ -172,9 +180,12 @@ class PersonDialog(RecordDialog):
         self.notes.setPlainText(p.notes if p else "")
         self._show_animals(p)
         self.tabs.setTabEnabled(1, saved)
+        self.tabs.setTabEnabled(2, saved)
         self._show_match(None)
-        if saved:
+        if p is not None:
             self._load_history()
+            self.records.load_person(p.id)
+            self.cautions.load((p.id,), (format_address(p.address, p.city),))
 
     def _show_animals(self, p: PersonView | None) -> None:
         self.animals_model.set_rows(p.animals if p else ())

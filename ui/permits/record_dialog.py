@@ -26,6 +26,7 @@ from fieldops.services.permits.records import load_permit
 from fieldops.services.permits.views import PermitView
 from ui.account.gate import gate
 from ui.common import documents as docs
+from ui.common.cautions import CautionBanner
 from ui.common.file_dialogs import DocumentInDatabaseFolderError
 from ui.common.history import HISTORY_SENTENCE_COLUMN, history_columns
 from ui.common.style import POUND_STYLE
@@ -67,6 +68,7 @@ class PermitDialog(docs.DocumentQuestions, QDialog):
         self.resize(1000, 720)
         self._view = view
         self.banner = Banner()
+        self.cautions = CautionBanner(ctx)  # the holder's and at the permit's address, if any
         self.title = QLabel()
         self.title.setObjectName("PageHeading")
         self.status_chip = QLabel()
@@ -119,6 +121,7 @@ class PermitDialog(docs.DocumentQuestions, QDialog):
         top.addWidget(self.status_chip, 0, Qt.AlignmentFlag.AlignVCenter)
         layout = QVBoxLayout(self)
         layout.addWidget(self.banner)
+        layout.addWidget(self.cautions)
         layout.addLayout(top)
         layout.addWidget(self.tabs, 1)
         documents = QHBoxLayout()
@@ -142,6 +145,7 @@ class PermitDialog(docs.DocumentQuestions, QDialog):
 
     def show_view(self, v: PermitView) -> None:
         self._view = v
+        self.cautions.load((v.holder_id,), (v.address,))
         self.setWindowTitle(f"{v.kind_label} #{v.id}: {v.holder}")
         self.title.setText(f"{v.kind_label} #{v.id}: {v.holder}, {v.address}")
         expired = v.status == "issued" and not v.in_force(self.ctx.today())

@@ -23,6 +23,7 @@ from fieldops.permissions import Permission
 from fieldops.services.history import record_history
 from fieldops.services.quarantine import QuarantineView, get_quarantine
 from ui.account.gate import gate
+from ui.common.cautions import CautionBanner
 from ui.common.history import HISTORY_SENTENCE_COLUMN, history_columns
 from ui.common.table_models import Column, ListTableModel
 from ui.common.text import day, escape_html, money, when
@@ -95,6 +96,7 @@ class QuarantineDialog(QDialog):
         self.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         self.resize(1040, 800)
         self.banner = Banner()
+        self.cautions = CautionBanner(ctx)  # the owner's, at their address or the bite's place
         self.heading = QLabel()
         self.heading.setObjectName("PageHeading")
         self.summary = QLabel()
@@ -158,6 +160,7 @@ class QuarantineDialog(QDialog):
         buttons.addWidget(self.close_button)
         layout = QVBoxLayout(self)
         layout.addWidget(self.banner)
+        layout.addWidget(self.cautions)
         layout.addWidget(self.heading)
         layout.addWidget(self.summary)
         layout.addWidget(self.timeline)
@@ -173,6 +176,7 @@ class QuarantineDialog(QDialog):
 
     def show_view(self, v: QuarantineView) -> None:
         self.view = v
+        self.cautions.load((v.bite.owner_id,), (v.bite.owner_address, v.bite.place))
         self.setWindowTitle(f"Quarantine #{v.id}: {v.bite.animal}")
         self.heading.setText(
             f"Quarantine #{v.id} — {v.bite.animal} — {v.status_label}"

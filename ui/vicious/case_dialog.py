@@ -34,6 +34,7 @@ from fieldops.services.vicious.listing import countdown_text
 from fieldops.services.vicious.views import CaseView
 from ui.account.gate import gate
 from ui.common import documents as docs
+from ui.common.cautions import CautionBanner
 from ui.common.file_dialogs import DocumentInDatabaseFolderError
 from ui.common.history import HISTORY_SENTENCE_COLUMN, history_columns
 from ui.common.style import POUND_STYLE
@@ -87,6 +88,7 @@ class CaseDialog(docs.DocumentQuestions, QDialog):
         self.resize(1080, 760)
         self._view = view
         self.banner = Banner()
+        self.cautions = CautionBanner(ctx)  # the owner's and at their address, if any
         self.title = QLabel()
         self.title.setObjectName("PageHeading")
         self.status_chip = QLabel()
@@ -155,6 +157,7 @@ class CaseDialog(docs.DocumentQuestions, QDialog):
         top.addWidget(self.status_chip, 0, Qt.AlignmentFlag.AlignVCenter)
         layout = QVBoxLayout(self)
         layout.addWidget(self.banner)
+        layout.addWidget(self.cautions)
         layout.addLayout(top)
         layout.addWidget(self.countdown)
         layout.addWidget(self.tabs, 1)
@@ -194,6 +197,7 @@ class CaseDialog(docs.DocumentQuestions, QDialog):
 
     def show_view(self, v: CaseView) -> None:
         self._view = v
+        self.cautions.load((v.owner_id,), (v.owner_address,))
         self.setWindowTitle(f"Vicious-animal case #{v.id}: {v.animal}")
         self.title.setText(f"Case #{v.id}: {v.animal}")
         self.status_chip.setText(v.status_label)

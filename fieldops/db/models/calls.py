@@ -18,7 +18,15 @@ from sqlalchemy.orm import Mapped, mapped_column
 
 from fieldops.db.models.base import Base, Timestamped
 from fieldops.db.types import Money, UTCDateTime
-from fieldops.rules.calls import CALL_KINDS, NOTIFY_METHODS, OUTCOMES, RECEIVED_HOW, REFERRALS
+from fieldops.rules.calls import (
+    ANIMAL_ROLES,
+    CALL_KINDS,
+    NOTIFY_METHODS,
+    OUTCOMES,
+    PERSON_ROLES,
+    RECEIVED_HOW,
+    REFERRALS,
+)
 
 CALL_STATUSES = ("open", "dispatched", "closed")
 
@@ -69,6 +77,38 @@ class FieldCall(Timestamped, Base):
     follow_up_on: Mapped[date | None] = mapped_column(default=None)
     search_text: Mapped[str] = mapped_column(String(1000), default="")
     recorded_by: Mapped[str] = mapped_column(String(100))
+
+
+class CallParty(Base):
+    """A person or an animal involved in a call beyond its caller and its main owner and
+    animal (which stay on the call): a registry record or described, in a role.
+
+    Rewritten by the call's services with the call itself (the call's version guards
+    them); ``position`` keeps the order they were listed in."""
+
+    __tablename__ = "call_party"
+    __table_args__ = (
+        UniqueConstraint("call_id", "position", name="uq_call_party_call_position"),
+        CheckConstraint(
+            f"(kind = 'person' AND animal_id IS NULL AND {_in('role', tuple(PERSON_ROLES))})"
+            f" OR (kind = 'animal' AND person_id IS NULL AND {_in('role', tuple(ANIMAL_ROLES))})",
+            name="kind_role",
+        ),
+        CheckConstraint(
+            "person_id IS NOT NULL OR animal_id IS NOT NULL OR description <> ''",
+            name="registry_or_described",
+        ),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    call_id: Mapped[int] = mapped_column(ForeignKey("field_call.id"))
+    position: Mapped[int]
+    kind: Mapped[str] = mapped_column(String(6))
+    role: Mapped[str] = mapped_column(String(12))
+    person_id: Mapped[int | None] = mapped_column(ForeignKey("person.id"), default=None, index=True)
+    animal_id: Mapped[int | None] = mapped_column(ForeignKey("animal.id"), default=None, index=True)
+    description: Mapped[str] = mapped_column(String(300), default="")
+    notes: Mapped[str] = mapped_column(String(500), default="")
 
 
 class CallDispatch(Timestamped, Base):

@@ -213,4 +213,65 @@ def fill(d: Demo) -> int:
         address=people[1].address or "7 Birch Ct",
         reason="Large dog that has attacked a meter reader; loose in the yard.",
     )
-    return count
+    return count + _involved(d)
+
+
+def _involved(d: Demo) -> int:
+    """Calls with two or three further people and animals involved: a bite with its
+    victim, a witness and a second dog; a dog attack on a cat with the keeper; two dogs
+    at large together."""
+    from fieldops.services.calls.parties import PartyInput
+    from fieldops.services.calls.records import CallInput, create_call
+
+    people, animals = list(d.people), list(d.animals)
+    if len(people) < 6 or len(animals) < 3:
+        return 0
+    at = _at(d.anchor - timedelta(days=1), 15, d.profile)
+    calls = (
+        (
+            "bite",
+            people[4],
+            animals[0],
+            (
+                PartyInput("person", "victim", description="Boy, about 10, bitten on the hand"),
+                PartyInput("person", "witness", person_id=people[5].id, notes="Saw it happen"),
+                PartyInput("animal", "other", animal_id=animals[1].id, notes="Was with the dog"),
+            ),
+        ),
+        (
+            "vicious",
+            people[5],
+            animals[1],
+            (
+                PartyInput("animal", "victim", description="Grey tabby cat, injured"),
+                PartyInput("person", "keeper", person_id=people[4].id, notes="Walking the dog"),
+            ),
+        ),
+        (
+            "at_large",
+            None,
+            animals[2],
+            (
+                PartyInput("animal", "subject", description="Second dog, black, no collar"),
+                PartyInput("person", "witness", description="Mail carrier on the route"),
+            ),
+        ),
+    )
+    for n, (kind, owner, animal, parties) in enumerate(calls):
+        create_call(
+            d.db,
+            d.actor,
+            CallInput(
+                received_at=at + timedelta(minutes=40 * n),
+                received_how="phone",
+                kind=kind,
+                address=(owner.address if owner else "") or f"{300 + n} {STREETS[n]}",
+                priority=1 if kind in ("bite", "vicious") else 2,
+                description=WHAT[kind],
+                caller_id=people[3].id,
+                owner_id=owner.id if owner else None,
+                animal_id=animal.id,
+                parties=parties,
+            ),
+        )
+    return len(calls)

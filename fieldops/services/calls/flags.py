@@ -12,6 +12,7 @@ from sqlalchemy.orm import Session
 from fieldops.db.engine import Database
 from fieldops.db.models import CautionFlag, Person
 from fieldops.errors import Collector, NotFoundError, StaleRecordError
+from fieldops.modules import Caution
 from fieldops.permissions import Permission, requires
 from fieldops.rules import calls as rules
 from fieldops.services import validate as v
@@ -39,22 +40,42 @@ def flag_view(s: Session, f: CautionFlag) -> FlagView:
     )
 
 
-def active_flags(s: Session, person_ids: Sequence[int], address: str = "") -> tuple[FlagView, ...]:
-    """The cautions standing on any of these people or on the address, oldest first."""
-    key = rules.address_key(address)
+def _standing(s: Session, person_ids: Sequence[int], address: str) -> Sequence[CautionFlag]:
+    """The standing flags on any of these people, or on this address however another
+    record writes it ("12 Elm St" is flagged for "12 Elm St, Madison" and "12 Elm St,
+    front yard", and the other way), oldest first."""
     conds: list[ColumnElement[bool]] = []
     if person_ids:
         conds.append(CautionFlag.person_id.in_(list(person_ids)))
+    key, part = rules.address_key(address), rules.street_part(address)
     if key:
         conds.append(CautionFlag.address_key == key)
+    if part:
+        conds += [
+            CautionFlag.address_key == part,
+            CautionFlag.address_key.startswith(part + " ", autoescape=True),
+        ]
     if not conds:
         return ()
-    rows = s.scalars(
+    return s.scalars(
         select(CautionFlag)
         .where(CautionFlag.cleared_at.is_(None), or_(*conds))
         .order_by(CautionFlag.set_at, CautionFlag.id)
-    )
-    return tuple(flag_view(s, f) for f in rows)
+    ).all()
+
+
+def active_flags(s: Session, person_ids: Sequence[int], address: str = "") -> tuple[FlagView, ...]:
+    """The cautions standing on any of these people or at the address, oldest first."""
+    return tuple(flag_view(s, f) for f in _standing(s, person_ids, address))
+
+
+def cautions(s: Session, person_ids: tuple[int, ...], address: str) -> list[Caution]:
+    """The module's answer on the seam (``Module.cautions``): the same standing flags."""
+    out = []
+    for f in active_flags(s, person_ids, address):
+        text = f"{f.person or f.address}: {f.reason}"
+        out.append(Caution("call", "caution", f.id, text, f.reason, f.set_by, f.set_at))
+    return out
 
 
 def flags_for(

@@ -11,6 +11,24 @@ def _clause(text: str) -> str:
     return text if not text or text.endswith((".", "!", "?")) else text + "."
 
 
+def parties_words(parties: object, names: Names) -> str:
+    """The people and animals involved, as the audit trail keeps them, in words."""
+    out = []
+    for p in parties if isinstance(parties, list) else []:
+        if not isinstance(p, dict):
+            continue
+        kind = str(p.get("kind", ""))
+        if p.get("person_id"):
+            who = names.person(p["person_id"])
+        elif p.get("animal_id"):
+            who = names.animal(p["animal_id"])
+        else:
+            who = str(p.get("description", ""))
+        notes = f", {p['notes']}" if p.get("notes") else ""
+        out.append(f"{who} ({rules.party_role_label(kind, str(p.get('role'))).lower()}{notes})")
+    return "; ".join(out) or "nobody further"
+
+
 def sentence(e: Event, names: Names) -> str:
     """The event in words (this module's ``EVENT_KINDS``)."""
     a = e.after or {}
@@ -27,9 +45,15 @@ def sentence(e: Event, names: Names) -> str:
         )
         if a.get("recheck_of_id"):
             text += f"; recheck of call #{a['recheck_of_id']}"
+        if a.get("parties"):
+            text += f"; involved: {parties_words(a['parties'], names)}"
         return _clause(text)
     if e.action == "update_call":
-        return _clause(f"Call changed: {names.pairs(a)}")
+        rest = {k: val for k, val in a.items() if k != "parties"}
+        changes = [names.pairs(rest)] if rest else []
+        if "parties" in a:
+            changes.append(f"involved now: {parties_words(a['parties'], names)}")
+        return _clause("Call changed: " + "; ".join(changes))
     if e.action == "dispatch":
         return _clause(
             f"{a.get('officer')} sent to call #{a.get('call_id')} {names.when(a.get('sent_at'))}"

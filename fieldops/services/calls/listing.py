@@ -10,7 +10,7 @@ from sqlalchemy import ColumnElement, case, exists, func, or_, select
 
 from fieldops.db.cancel import cancellable
 from fieldops.db.engine import Database
-from fieldops.db.models import CautionFlag, FieldCall
+from fieldops.db.models import CallParty, CautionFlag, FieldCall
 from fieldops.rules import calls as rules
 from fieldops.services import validate as v
 from fieldops.services.calls.views import CallRow
@@ -78,6 +78,12 @@ def calls_page(db: Database, f: CallFilter, offset: int, limit: int, at: datetim
         or_(
             CautionFlag.address_key == FieldCall.address_key,
             CautionFlag.person_id == FieldCall.owner_id,
+            CautionFlag.person_id == FieldCall.caller_id,
+            CautionFlag.person_id.in_(
+                select(CallParty.person_id).where(
+                    CallParty.call_id == FieldCall.id, CallParty.person_id.is_not(None)
+                )
+            ),
         ),
     )
     with db.read() as s, cancellable(s):

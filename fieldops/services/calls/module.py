@@ -14,6 +14,7 @@ from fieldops.db.models import CallCitation, CallDispatch, FieldCall, Person
 from fieldops.modules import ActivitySection, Demo, DueItem, Incident, Module
 from fieldops.rules import Profile, format_day_short
 from fieldops.rules import calls as rules
+from fieldops.services.calls.flags import cautions
 from fieldops.services.calls.history_words import EVENT_KINDS as HISTORY_WORDS
 from fieldops.services.calls.reports import REPORTS as CALL_REPORTS
 
@@ -198,4 +199,5 @@ MODULE = Module(
     places=places,
     activity=_activity,  # the activity summary's calls sections (services/calls/activity.py)
     reports=CALL_REPORTS,  # the call log and the citations register (services/calls/reports.py)
+    cautions=cautions,  # officers' caution flags, for every module's records
 )

@@ -9,20 +9,24 @@ from __future__ import annotations
 from sqlalchemy import ColumnElement, func, or_, select
 from sqlalchemy.orm import Session
 
-from fieldops.db.engine import Database
-from fieldops.db.models import CallCitation, FieldCall, Person
-from fieldops.modules import Incident, place_records
+from fieldops.db.models import CallCitation, CallParty, FieldCall
+from fieldops.modules import Incident
 from fieldops.rules import calls as rules
-from fieldops.services.people import format_address
 
 
 def places(session: Session, person_ids: tuple[int, ...], address: str) -> list[Incident]:
-    """This module's part: calls at the address or about these people, and citations."""
+    """This module's part: calls at the address or involving these people (the caller,
+    the owner or anyone listed as involved), and citations."""
     key = rules.address_key(address)
     part = rules.street_part(address)
     where: list[ColumnElement[bool]] = []
     if person_ids:
-        where += [FieldCall.owner_id.in_(person_ids), FieldCall.caller_id.in_(person_ids)]
+        involved = select(CallParty.call_id).where(CallParty.person_id.in_(person_ids))
+        where += [
+            FieldCall.owner_id.in_(person_ids),
+            FieldCall.caller_id.in_(person_ids),
+            FieldCall.id.in_(involved),  # a witness, a victim, a keeper: any role
+        ]
     if key:
         where.append(FieldCall.address_key == key)
     if part:
@@ -68,34 +72,3 @@ def places(session: Session, person_ids: tuple[int, ...], address: str) -> list[
                 )
             )
     return out
-
-
-def people_at(session: Session, address: str) -> tuple[int, ...]:
-    """The registry's people whose address is this one."""
-    part = rules.street_part(address)
-    if not part:
-        return ()
-    rows = session.execute(
-        select(Person.id, Person.address)
-        .where(func.lower(Person.address).contains(part, autoescape=True))
-        .limit(50)
-    )
-    return tuple(pid for pid, a in rows if rules.street_part(a) == part)
-
-
-def address_history(
-    db: Database, address: str, person_ids: tuple[int, ...] = ()
-) -> tuple[Incident, ...]:
-    """Every module's records at an address, of the people living there and of
-    ``person_ids`` (a call's owner), newest first."""
-    with db.read() as s:
-        people = tuple(dict.fromkeys((*person_ids, *people_at(s, address))))
-        return place_records(s, people, address)
-
-
-def person_history(db: Database, person_id: int) -> tuple[Incident, ...]:
-    """Every module's records of a person (and at their address), newest first."""
-    with db.read() as s:
-        p = s.get(Person, person_id)
-        address = format_address(p.address, p.city) if p else ""
-        return place_records(s, (person_id,), address)

@@ -18,11 +18,22 @@ from fieldops.db.models import (
     FieldCall,
     Person,
 )
+from fieldops.db.models.base import utcnow
 from fieldops.errors import Collector, NotFoundError, StaleRecordError
 from fieldops.permissions import Permission, requires
 from fieldops.rules import calls as rules
 from fieldops.services import validate as v
 from fieldops.services.calls.flags import active_flags
+from fieldops.services.calls.parties import (
+    PartyInput,
+    as_inputs,
+    check_party_links,
+    parties_snapshot,
+    party_rows,
+    party_views,
+    save_parties,
+    validate_parties,
+)
 from fieldops.services.calls.views import (
     CallView,
     CitationView,
@@ -68,7 +79,8 @@ FIELDS = (
 @dataclass(frozen=True)
 class CallInput:
     """The quick call form. The caller is a registry person, or a name and phone, or
-    ``anonymous``; the owner and the animal are registry records or described."""
+    ``anonymous``; the main owner and animal are registry records or described, and
+    ``parties`` the others involved (a victim, a witness, a second animal)."""
 
     received_at: datetime | None
     received_how: str
@@ -85,6 +97,7 @@ class CallInput:
     owner_description: str = ""
     animal_id: int | None = None
     animal_description: str = ""
+    parties: tuple[PartyInput, ...] = ()
 
 
 def validate_call(inp: CallInput, at: datetime) -> CallInput:
@@ -116,6 +129,7 @@ def validate_call(inp: CallInput, at: datetime) -> CallInput:
     v.optional_len(c, "animal_description", v.clean(inp.animal_description), "The animal", 300)
     if not inp.anonymous and inp.caller_id is None and not v.clean(inp.caller_name):
         c.add("caller_name", "Name the caller, choose them in the registry, or tick anonymous.")
+    parties = validate_parties(c, inp.parties)
     c.raise_if_any()
     return replace(
         inp,
@@ -127,6 +141,7 @@ def validate_call(inp: CallInput, at: datetime) -> CallInput:
         caller_id=None if inp.anonymous else inp.caller_id,
         owner_description=v.clean(inp.owner_description),
         animal_description=v.clean(inp.animal_description),
+        parties=parties,
     )
 
 
@@ -139,24 +154,37 @@ def _check_links(s: Session, inp: CallInput) -> None:
     ):
         if value is not None and (not v.row_id_fits(value) or s.get(model, value) is None):
             c.add(field, f"There is no {model.__name__.lower()} #{value} in the registry.")
+    check_party_links(s, c, inp.parties)
     c.raise_if_any()
 
 
-def _search_text(s: Session, call: FieldCall) -> str:
+def _search_text(s: Session, call: FieldCall, parties: tuple[PartyInput, ...]) -> str:
     parts = [call.address, call.caller_name, call.owner_description, call.animal_description]
-    for pid in (call.caller_id, call.owner_id):
-        p = s.get(Person, pid) if pid else None
-        if p is not None:
-            parts.append(p.full_name)
-    a = s.get(Animal, call.animal_id) if call.animal_id else None
-    if a is not None:
-        parts.append(a.name)
+    people = [call.caller_id, call.owner_id, *(p.person_id for p in parties)]
+    animals = [call.animal_id, *(p.animal_id for p in parties)]
+    parts += [p.description for p in parties]
+    for pid in people:
+        person = s.get(Person, pid) if pid else None
+        if person is not None:
+            parts.append(person.full_name)
+    for aid in animals:
+        a = s.get(Animal, aid) if aid else None
+        if a is not None:
+            parts.append(a.name)
     return " ".join(x for x in parts if x).lower()[:1000]
 
 
-def _apply(s: Session, call: FieldCall, inp: CallInput) -> None:
+def _apply(s: Session, call: FieldCall, inp: CallInput) -> bool:
+    """Set the call's fields and, for a call already saved, its parties; True when the
+    parties changed."""
     with s.no_autoflush:  # one UPDATE (one version) for the whole change
         _set(s, call, inp)
+        if call.id is None:
+            return False
+        changed = save_parties(s, call.id, inp.parties)
+        if changed and not s.is_modified(call):
+            call.updated_at = utcnow()  # the call's version guards its parties too
+        return changed
 
 
 def _set(s: Session, call: FieldCall, inp: CallInput) -> None:
@@ -166,7 +194,7 @@ def _set(s: Session, call: FieldCall, inp: CallInput) -> None:
         setattr(call, name, getattr(inp, name))
     call.address_key = rules.address_key(inp.address)
     call.section = rules.kind_section(inp.kind)
-    call.search_text = _search_text(s, call)
+    call.search_text = _search_text(s, call, inp.parties)
 
 
 @requires(Permission.CALLS)
@@ -190,8 +218,12 @@ def create_call(
         _apply(s, call, inp)
         s.add(call)
         s.flush()
+        save_parties(s, call.id, inp.parties)
         remember_save(s, client_key, ENTITY, call.id, actor)
-        audit(s, actor, "create_call", ENTITY, call.id, after=snapshot(call, FIELDS))
+        after = snapshot(call, FIELDS)
+        if inp.parties:
+            after["parties"] = parties_snapshot(inp.parties)
+        audit(s, actor, "create_call", ENTITY, call.id, after=after)
         return build_view(s, call)
 
 
@@ -204,9 +236,10 @@ def update_call(
     with db.write() as s:
         call = load(s, call_id, lock=True, version=version)
         _check_links(s, inp)
-        before = snapshot(call, FIELDS)
+        before = snapshot(call, FIELDS) | {"parties": parties_snapshot(party_rows(s, call.id))}
         _apply(s, call, inp)
-        was, became = changed_only(before, snapshot(call, FIELDS))
+        after = snapshot(call, FIELDS) | {"parties": parties_snapshot(inp.parties)}
+        was, became = changed_only(before, after)
         if became:
             s.flush()
             audit(
@@ -250,6 +283,7 @@ def open_recheck(
             owner_description=old.owner_description,
             animal_id=old.animal_id,
             animal_description=old.animal_description,
+            parties=as_inputs(party_views(s, old.id)),
         )
     return create_call(db, actor, inp, client_key=client_key, recheck_of=call_id)
 
@@ -417,7 +451,9 @@ def build_view(s: Session, call: FieldCall) -> CallView:
         )
     )
     rechecks = tuple(s.scalars(select(FieldCall.id).where(FieldCall.recheck_of_id == call.id)))
-    people = tuple(p for p in (call.owner_id, call.caller_id) if p is not None)
+    parties = party_views(s, call.id)
+    involved = (call.owner_id, call.caller_id, *(p.person_id for p in parties))
+    people = tuple(dict.fromkeys(p for p in involved if p is not None))
     return CallView(
         id=call.id,
         received_at=call.received_at,
@@ -450,6 +486,7 @@ def build_view(s: Session, call: FieldCall) -> CallView:
         flags=active_flags(s, people, call.address),
         recorded_by=call.recorded_by,
         version=call.version,
+        parties=parties,
     )
 
 

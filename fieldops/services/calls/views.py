@@ -103,6 +103,26 @@ class CitationView:
 
 
 @dataclass(frozen=True)
+class PartyView:
+    """A person or an animal involved in a call beyond its caller and main owner/animal."""
+
+    position: int
+    kind: str  # "person" or "animal"
+    role: str
+    role_label: str
+    person_id: int | None
+    animal_id: int | None
+    name: str  # the registry record in words, else the description
+    description: str
+    notes: str
+
+    def words(self) -> str:
+        ref = self.person_id or self.animal_id
+        text = f"{self.role_label}: {self.name}" + (f" (#{ref})" if ref else "")
+        return text + (f" — {self.notes}" if self.notes else "")
+
+
+@dataclass(frozen=True)
 class CallView:
     id: int
     received_at: datetime
@@ -132,9 +152,10 @@ class CallView:
     dispatches: tuple[DispatchView, ...]
     complaints: tuple[ComplaintView, ...]
     citations: tuple[CitationView, ...]
-    flags: tuple[FlagView, ...]  # active cautions on the address, the owner or the caller
+    flags: tuple[FlagView, ...]  # active cautions on the address or anyone involved
     recorded_by: str
     version: int
+    parties: tuple[PartyView, ...] = ()  # the others involved, in their order
 
 
 @dataclass(frozen=True)
