@@ -124,7 +124,9 @@ class DueItem:
     an aware instant. ``category`` is a code prefixed with the module's key
     (``impound.hold_ends_today``), ``category_label`` its words. ``overdue``
     items come first on Today; ``sort_key`` orders a module's items among
-    themselves (the module's working order).
+    themselves (the module's working order). ``officer`` is the officer whose work
+    the item is, as the record names them (a login or a name; "" for the counter's
+    work): the officer's day lists an officer's own.
     """
 
     module: str
@@ -136,6 +138,7 @@ class DueItem:
     text: str
     overdue: bool = False
     sort_key: tuple[object, ...] = ()
+    officer: str = ""
 
     def due_day(self) -> date:
         return self.due.date() if isinstance(self.due, datetime) else self.due
@@ -150,6 +153,7 @@ class DueItem:
             "text": self.text,
             "due": self.due.isoformat(),
             "overdue": self.overdue,
+            "officer": self.officer,
         }
 
 

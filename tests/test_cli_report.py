@@ -134,3 +134,16 @@ def test_a_folder_that_refuses_the_file_is_one_line(demo, tmp_path):
     line = one_line_error(report(demo, tmp_path, "register", *YEAR, "-o", "/proc/r.pdf"))
     assert "--out" in line and "nothing was written" in line
     assert not list(demo.parent.glob(".*.part"))
+
+
+def test_the_call_log_from_the_command_line(demo, tmp_path):
+    """Issue 16: ``fieldops report calls`` (the citations register is its sibling: the
+    services' tests print it), the demo's calls in every state."""
+    log = tmp_path / "calls.csv"
+    result = report(demo, tmp_path, "calls", *YEAR, "-o", str(log))
+    assert result.returncode == 0, result.stderr
+    rows = list(csv.reader(io.StringIO(log.read_text("utf-8-sig"), newline="")))
+    assert rows[0][:3] == ["No.", "Received", "Kind"] and rows[0][5:7] == ["Officer", "Outcome"]
+    assert len(rows) - 1 == int(result.stdout.split()[0]) > 5
+    assert {r[6] for r in rows[1:]} >= {"Not dispatched", "Impounded"}  # the demo's states
+    assert '"report": "calls"' in _exports(demo)[-1]

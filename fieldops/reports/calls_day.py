@@ -41,7 +41,7 @@ class OfficerDaySheet(Document):
             *self._section("Open calls assigned to me", d.mine),
             *self._section("Calls not yet dispatched", d.not_dispatched),
             *self._section("Follow-ups due", d.follow_ups),
-            *self._section("Due from the other records (exams, notices, citations)", d.others),
+            *self._section("Due from my other records (exams, notices, citations)", d.others),
         ]
 
 

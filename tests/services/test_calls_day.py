@@ -39,7 +39,8 @@ def test_the_officers_day_lists_mine_waiting_follow_ups_and_the_rest(
     assert [x.record_id for x in day.mine] == [mine.id]
     assert [x.record_id for x in day.not_dispatched] == [waiting.id]
     assert [x.record_id for x in day.follow_ups] == [done.id]
-    assert {x.module for x in day.others} >= {"impound"}
+    # The pound's hold over names no officer: the counter's work, not on an officer's day.
+    assert "impound" not in {x.module for x in day.others}
     pdf = officer_day_pdf(
         day,
         officer_name="Olly Officer",

@@ -1,5 +1,12 @@
 """The officer's day: open calls assigned to the officer, calls not yet dispatched,
-follow-ups due, and what the other modules have due (exams, notices), in one list."""
+follow-ups due, and what the other modules have due that is the officer's own work (exams,
+notices, citations), in one list.
+
+An item of another module is the officer's when its ``officer`` (the officer the record
+names: a login on a call, a name on a bite report, a declaration or a citation) is the
+officer's login or account name, letter case and spacing aside. An item naming no officer
+(an impoundment's hold, a licence, a permit) is the counter's work: it is on the Today
+page, not on an officer's day."""
 
 from __future__ import annotations
 
@@ -9,7 +16,7 @@ from datetime import date, datetime
 from sqlalchemy import select
 
 from fieldops.db.engine import Database
-from fieldops.db.models import FieldCall
+from fieldops.db.models import FieldCall, StaffUser
 from fieldops.modules import due_items
 from fieldops.rules import Profile
 from fieldops.rules import calls as rules
@@ -35,7 +42,7 @@ class OfficerDay:
     mine: tuple[DayLine, ...]  # dispatched to the officer, no outcome yet
     not_dispatched: tuple[DayLine, ...]
     follow_ups: tuple[DayLine, ...]  # the officer's calls whose follow-up is due
-    others: tuple[DayLine, ...]  # every other module's due items (and unpaid citations)
+    others: tuple[DayLine, ...]  # the other modules' due items naming the officer (and citations)
 
 
 def _line(c: FieldCall, when: date | datetime, text: str, overdue: bool = False) -> DayLine:
@@ -46,7 +53,12 @@ def _what(c: FieldCall) -> str:
     return f"#{c.id} {rules.kind_label(c.kind)} at {c.address} ({rules.PRIORITIES[c.priority]})"
 
 
+def _name_key(name: str) -> str:
+    return " ".join(name.split()).casefold()
+
+
 def officer_day(db: Database, officer: str, day: date, profile: Profile) -> OfficerDay:
+    """The day of the officer whose login is ``officer``."""
     with db.read() as s:
         open_calls = s.scalars(
             select(FieldCall)
@@ -77,10 +89,12 @@ def officer_day(db: Database, officer: str, day: date, profile: Profile) -> Offi
             _line(c, c.follow_up_on or day, f"{_what(c)}: follow-up", (c.follow_up_on or day) < day)
             for c in follow
         )
+        full_name = s.scalar(select(StaffUser.full_name).where(StaffUser.username == officer))
+    names = {_name_key(n) for n in (officer, full_name or "")} - {""}
     skip = {"call.not_dispatched", "call.no_outcome", "call.follow_up_due"}
     others = tuple(
         DayLine(i.module, i.kind, i.record_id, i.due, f"{i.category_label}: {i.text}", i.overdue)
         for i in due_items(db, day, profile)
-        if i.category not in skip
+        if i.category not in skip and _name_key(i.officer) in names
     )
     return OfficerDay(officer, day, mine, waiting, follow_ups, others)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import UTC, date, datetime, time
 from decimal import Decimal
 
@@ -10,11 +11,12 @@ from sqlalchemy.orm import Session
 
 from fieldops.db.engine import Database
 from fieldops.db.models import CallCitation, CallDispatch, FieldCall, Person
-from fieldops.modules import Demo, DueItem, Incident, Module
+from fieldops.modules import ActivitySection, Demo, DueItem, Incident, Module
 from fieldops.rules import Profile, format_day_short
 from fieldops.rules import calls as rules
 from fieldops.services.calls.flags import cautions
 from fieldops.services.calls.history_words import EVENT_KINDS as HISTORY_WORDS
+from fieldops.services.calls.reports import REPORTS as CALL_REPORTS
 
 KEY = "call"
 
@@ -27,7 +29,14 @@ CATEGORIES = {
 
 
 def _item(
-    cat: str, kind: str, rid: int, due: date | datetime, text_: str, overdue: bool, *rank: object
+    cat: str,
+    kind: str,
+    rid: int,
+    due: date | datetime,
+    text_: str,
+    overdue: bool,
+    *rank: object,
+    officer: str = "",
 ) -> DueItem:
     code = f"{KEY}.{cat}"
     return DueItem(
@@ -40,6 +49,7 @@ def _item(
         text=text_,
         overdue=overdue,
         sort_key=(list(CATEGORIES).index(code), *rank, rid),
+        officer=officer,
     )
 
 
@@ -85,6 +95,7 @@ def due_items(db: Database, day: date, profile: Profile) -> tuple[DueItem, ...]:
                         f"{what}: {c.officer} sent, no outcome recorded",
                         c.received_at < start,
                         c.priority,
+                        officer=c.officer,
                     )
                 )
             if c.follow_up_on is not None and c.follow_up_on <= day and c.status == "closed":
@@ -97,6 +108,7 @@ def due_items(db: Database, day: date, profile: Profile) -> tuple[DueItem, ...]:
                         f"{what}: follow-up due {format_day_short(c.follow_up_on, day)}",
                         c.follow_up_on < day,
                         c.follow_up_on,
+                        officer=c.officer,
                     )
                 )
         for cit, name in s.execute(
@@ -122,6 +134,7 @@ def due_items(db: Database, day: date, profile: Profile) -> tuple[DueItem, ...]:
                     f"court date {format_day_short(court, day)}",
                     True,
                     court,
+                    officer=cit.issued_by,
                 )
             )
     return tuple(sorted(items, key=lambda i: i.sort_key))
@@ -163,6 +176,12 @@ def places(session: Session, person_ids: tuple[int, ...], address: str) -> list[
     return call_places(session, person_ids, address)
 
 
+def _activity(db: Database, start: date, end: date) -> Sequence[ActivitySection]:
+    from fieldops.services.calls.activity import activity
+
+    return activity(db, start, end)
+
+
 def demo(d: Demo) -> str:
     from fieldops.services.calls.demo import fill
 
@@ -180,5 +199,7 @@ MODULE = Module(
     append_only=("call_petition", "call_follow_up", "call_link"),
     event_kinds=HISTORY_WORDS,
     places=places,
+    activity=_activity,  # the activity summary's calls sections (services/calls/activity.py)
+    reports=CALL_REPORTS,  # the call log and the citations register (services/calls/reports.py)
     cautions=cautions,  # officers' caution flags, for every module's records
 )
