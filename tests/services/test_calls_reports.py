@@ -6,12 +6,14 @@ from __future__ import annotations
 import io
 import re
 from datetime import datetime, time, timedelta
+from decimal import Decimal
 
 import pytest
 from calls_support import call_input
 from pypdf import PdfReader
 
 from fieldops.errors import ValidationError
+from fieldops.services.calls.citation_corrections import void_citation
 from fieldops.services.calls.citations import CitationInput, cite, update_citation
 from fieldops.services.calls.dispatching import DispatchUpdate, dispatch, update_dispatch
 from fieldops.services.calls.records import create_call, open_recheck
@@ -86,9 +88,14 @@ def test_the_call_log_and_the_citations_register(db, officer, supervisor, operat
     paid = update_citation(
         db, officer, cited[1].id, cited[1].version, court_on=today, paid_on=today
     )
+    (wrong,) = cite(
+        db, officer, CitationInput(person.id, "58-529", (today,), "Olly Officer"), profile
+    )
+    void_citation(db, supervisor, wrong.id, wrong.version, "Written for the wrong house")
     reg = produce(db, supervisor, "citations", start, today, profile, audited=False).output
-    assert [r[0] for r in reg.table.rows] == [str(c.id) for c in cited]
-    first, second = reg.table.rows
+    assert [r[0] for r in reg.table.rows] == [str(c.id) for c in (*cited, wrong)]
+    first, second, voided = reg.table.rows
+    assert voided[6] == "VOID: Written for the wrong house"  # on record, counted in no total
     assert first[1:3] == (HOSTILE, "58-531") and "(offence 1)" in first[3]
     assert "(offence 2)" in second[3]
     assert first[6] == ("Unpaid" if cited[0].forfeiture else "")
@@ -96,7 +103,10 @@ def test_the_call_log_and_the_citations_register(db, officer, supervisor, operat
     if paid.forfeiture:
         assert second[4].startswith(f"${paid.forfeiture:,.2f}")
     text = _text(reg.pdf)
-    assert "Citations register" in text and HOSTILE in text and "Total: 2 citations" in text
+    assert "Citations register" in text and HOSTILE in text and "Total: 3 citations" in text
+    issued = sum((c.forfeiture or Decimal("0.00") for c in cited), start=Decimal("0.00"))
+    with_void = issued + (wrong.forfeiture or Decimal("0.00"))
+    assert f"${issued:,.2f}" in text and (with_void == issued or f"${with_void:,.2f}" not in text)
 
     # Read in chunks of one, the same lines; a bad period is refused on its field.
     with db.read() as s:

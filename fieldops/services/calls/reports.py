@@ -6,8 +6,8 @@ for a period, as ``fieldops report calls|citations`` and on the Reports page.
   officer sent (the latest dispatch's), the outcome and the follow-up.
 - **citations**: every citation issued on one of the period's local days, in number
   order: the person cited, the section, the day of the offence (and its place on the
-  penalty ladder, 58-534(b)), the forfeiture, the court date and the day paid. (No void
-  column: the citation has none yet.)
+  penalty ladder, 58-534(b)), the forfeiture, the court date and the day paid. A voided
+  citation stays on its line, marked void with its reason, and counts in no total.
 
 Both read in keyset chunks of ``CHUNK`` rows along the primary key, one statement a chunk,
 in one read transaction; only each line's printed text is kept (the CSV's rows, which the
@@ -171,7 +171,8 @@ def citation_rows(
     cancelled: Callable[[], bool] = lambda: False,
 ) -> Iterator[tuple[tuple[str, ...], Decimal, Decimal]]:
     """The register's lines (``CITATION_COLUMNS``) of the citations issued in the period,
-    each with its forfeiture and what of it was paid (for the totals)."""
+    each with its forfeiture and what of it was paid (for the totals; nothing for a
+    voided citation)."""
     check_period(start, end)
     lo, hi = _bounds(start, end, profile)
     query = (
@@ -185,12 +186,14 @@ def citation_rows(
             CallCitation.plus_court_costs,
             CallCitation.court_on,
             CallCitation.paid_on,
+            CallCitation.voided_at,
+            CallCitation.void_reason,
         )
         .join(Person, Person.id == CallCitation.person_id)
         .where(CallCitation.issued_at >= lo, CallCitation.issued_at < hi)
     )
     for r in _by_number(conn, query, CallCitation.id, chunk, cancelled):
-        forfeiture = r[5] or Decimal("0.00")
+        forfeiture = Decimal("0.00") if r[9] is not None else r[5] or Decimal("0.00")
         yield citation_cells(r), forfeiture, forfeiture if r[8] else Decimal("0.00")
 
 
@@ -199,13 +202,16 @@ def _money(amount: Decimal) -> str:
 
 
 def citation_cells(r: Sequence[Any]) -> tuple[str, ...]:
-    cid, person, section, offence_on, number, forfeiture, costs, court_on, paid_on = r
+    cid, person, section, offence_on, number, forfeiture, costs, court_on, paid_on = r[:9]
+    voided_at, void_reason = r[9:11]
     if forfeiture is None:
         fine = "Warning"
     else:
         fine = _money(forfeiture) + (" plus court costs" if costs else "")
     unpaid = "" if forfeiture is None else "Unpaid"  # a warning has nothing to pay
     paid = format_day(paid_on) if paid_on is not None else unpaid
+    if voided_at is not None:
+        paid = f"VOID: {void_reason}"
     return (
         str(cid),
         person,
