@@ -6,13 +6,26 @@ and filter and sort in SQL, never in a proxy model.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
-from sqlalchemy import ColumnElement, Integer, Select, Subquery, func, literal_column, select, text
+from sqlalchemy import (
+    ColumnElement,
+    Connection,
+    Integer,
+    Select,
+    Subquery,
+    func,
+    literal_column,
+    select,
+    text,
+)
 from sqlalchemy.orm import InstrumentedAttribute, Session
 
-from fieldops.db.engine import Database
+from fieldops.db.cancel import cancellable
+from fieldops.db.engine import READONLY, Database
 from fieldops.db.models import Animal, Person
 from fieldops.db.search import (
     ANIMAL_FTS_COLUMNS,
@@ -34,12 +47,32 @@ class Page(Generic[Row]):
     rows: tuple[Row, ...]
 
 
-def fts_ids(db: Database, table: str, text_: str) -> Select[int] | None:
-    """A select of the ids whose text matches every term as a prefix, or None for no terms."""
+@contextmanager
+def reading(db: Database) -> Iterator[Connection]:
+    """A list's read-only unit of work on a bare connection, its statements cancellable.
+
+    The same transaction as ``Database.read`` (a deferred BEGIN, the engine's
+    checks before it and before COMMIT) without an ORM session around it: a
+    list selects columns, and the session's execution path cost more than the
+    statements themselves (about 0.3 ms a statement, measured against 0.1 ms).
+    """
+    with (
+        db.engine.connect().execution_options(**{READONLY: True}) as conn,
+        conn.begin(),
+        cancellable(conn),
+    ):
+        yield conn
+
+
+def fts_ids(db: Database | str, table: str, text_: str) -> Select[int] | None:
+    """A select of the ids whose text matches every term as a prefix, or None for no terms.
+
+    ``db`` may be the dialect's name alone, for statements built once and kept."""
     terms = search_terms(text_)
     if not terms:
         return None
-    if db.dialect == "sqlite":
+    dialect = db if isinstance(db, str) else db.dialect
+    if dialect == "sqlite":
         fts = f"{table}_fts"
         return (
             select(literal_column("rowid", Integer))
