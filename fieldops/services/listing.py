@@ -30,7 +30,9 @@ from fieldops.db.models import Animal, Person
 from fieldops.db.search import (
     ANIMAL_FTS_COLUMNS,
     PERSON_FTS_COLUMNS,
+    TEXT_SEARCHED,
     fts5_query,
+    pg_text_vector,
     pg_vector,
     search_terms,
     tsquery,
@@ -80,7 +82,8 @@ def fts_ids(db: Database | str, table: str, text_: str) -> Select[int] | None:
             .where(literal_column(fts).op("MATCH")(fts5_query(terms)))
         )
     q = tsquery(terms)
-    vector: ColumnElement[Any] = literal_column(pg_vector(_COLUMNS[table]))
+    expression = pg_text_vector() if table in TEXT_SEARCHED else pg_vector(_COLUMNS[table])
+    vector: ColumnElement[Any] = literal_column(expression)
     return (
         select(literal_column("id", Integer))
         .select_from(text(table))
