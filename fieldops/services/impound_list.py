@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from functools import lru_cache
 from datetime import date, datetime
+from functools import lru_cache
 from typing import Any, TypeVar
 
 from sqlalchemy import (
@@ -209,7 +209,9 @@ _KEPT = 256
 
 @lru_cache(maxsize=_KEPT)
 def _count_statement(dialect: str, f: ImpoundFilter) -> Select[int]:
-    return select(func.count()).select_from(Impoundment).where(*_where(dialect, f, AT, counting=True))
+    return (
+        select(func.count()).select_from(Impoundment).where(*_where(dialect, f, AT, counting=True))
+    )
 
 
 @lru_cache(maxsize=_KEPT)
