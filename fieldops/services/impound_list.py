@@ -215,7 +215,9 @@ def _count_statement(dialect: str, f: ImpoundFilter) -> Select[int]:
 
 
 @lru_cache(maxsize=_KEPT)
-def _page_statement(dialect: str, f: ImpoundFilter, walk: ImpoundFilter) -> Select[Any]:
+def _page_statement(
+    dialect: str, f: ImpoundFilter, walk: ImpoundFilter
+) -> Select[*tuple[Any, ...]]:
     """A page's rows; its ids walked in ``walk``'s order (the list's, or reversed from its far
     end), the rows put in the list's order."""
     ids = (

@@ -1,6 +1,6 @@
-"""The impounds list's answers as it reads them (issue 14's fixed cost): one read per
-page, even a deep one walked from the list's far end, and statements kept between
-answers that still answer for the moment each answer is asked at."""
+"""The lists' answers as they read them (issue 14's fixed cost): one read per page, even
+a deep one walked from the list's far end, and the impounds list's statements kept
+between answers that still answer for the moment each answer is asked at."""
 
 from __future__ import annotations
 
@@ -9,8 +9,9 @@ from datetime import UTC, datetime, timedelta
 
 from sqlalchemy import event
 
-from fieldops.services import impound_list
+from fieldops.services import impound_list, listing
 from fieldops.services.impound_list import ImpoundFilter, count_impounds, impounds_page
+from fieldops.services.people import PersonInput, create_person, people_page
 
 START = datetime(2026, 11, 2, 15, tzinfo=UTC)
 
@@ -63,3 +64,12 @@ def test_a_kept_statement_answers_for_the_moment_asked(db, rex, impound, profile
     rows = impounds_page(db, adoptable, 0, 10, late, profile).rows
     assert [(r.id, r.status_code) for r in rows] == [(held.id, "adoptable")]
     assert impounds_page(db, adoptable, 0, 10, early, profile).rows == ()
+
+
+def test_a_deep_people_page_is_one_read(db, operator, monkeypatch):
+    for name in ("Abe Ames", "Bo Bell", "Cy Cole", "Di Dunn", "Ed Eyre"):
+        create_person(db, operator, PersonInput(full_name=name))
+    monkeypatch.setattr(listing, "DEEP_OFFSET", 0)  # every page counts to choose its end
+    with _begins(db) as begins:
+        assert [r.full_name for r in people_page(db, "", 3, 3).rows] == ["Di Dunn", "Ed Eyre"]
+    assert len(begins) == 1
