@@ -73,3 +73,18 @@ def test_a_deep_people_page_is_one_read(db, operator, monkeypatch):
     with _begins(db) as begins:
         assert [r.full_name for r in people_page(db, "", 3, 3).rows] == ["Di Dunn", "Ed Eyre"]
     assert len(begins) == 1
+
+
+def test_a_quarantines_payments_are_found_on_the_charge_index(sqlite_db):
+    """Its record's fees read the payment lines of its own charges, not every line."""
+    from sqlalchemy import select
+    from sqlalchemy.dialects import sqlite
+
+    from fieldops.db.models import PaymentLine
+    from fieldops.services.quarantine.fees import _charged_under
+
+    q = select(PaymentLine.id).where(_charged_under("quarantine:12:"))
+    sql = str(q.compile(dialect=sqlite.dialect(), compile_kwargs={"literal_binds": True}))
+    with sqlite_db.engine.connect() as conn:
+        plan = " ".join(str(r[-1]) for r in conn.exec_driver_sql("EXPLAIN QUERY PLAN " + sql))
+    assert "ix_payment_line_charge" in plan, plan

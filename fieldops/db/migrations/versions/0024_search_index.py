@@ -19,6 +19,11 @@ quarantine lists already are (migrations 0001 and 0011):
 
 Both match every word typed as the start of a word (``fieldops.db.search``).
 
+And ``ix_payment_line_charge``: a quarantine's record finds the payments of its
+charges by the code's prefix ("quarantine:12:"), which read every payment line
+(58-160 ms a record at 100,000 impoundments, measured). A plain
+``op.create_index``: the append-only triggers on ``payment_line`` stay.
+
 Revision ID: 0024
 Revises: 0023
 Create Date: 2026-12-01 18:30:00
@@ -67,6 +72,7 @@ def _postgresql(table: str) -> str:
 
 
 def upgrade() -> None:
+    op.create_index("ix_payment_line_charge", "payment_line", ["charge"])
     dialect = op.get_bind().dialect.name
     for table in TABLES:
         if dialect == "sqlite":
@@ -85,3 +91,4 @@ def downgrade() -> None:
             op.execute(f"DROP TABLE IF EXISTS {table}_fts")
         elif dialect == "postgresql":
             op.execute(f"DROP INDEX IF EXISTS ix_{table}_search")
+    op.drop_index("ix_payment_line_charge", table_name="payment_line")
