@@ -24,6 +24,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
+from sqlalchemy import Connection
 from sqlalchemy.orm import Session
 
 # SQLite calls the progress handler every this many virtual-machine steps: often
@@ -135,8 +136,9 @@ def running(token: CancelToken) -> Iterator[CancelToken]:
 
 
 @contextmanager
-def cancellable(session: Session) -> Iterator[None]:
-    """Statements run on ``session`` inside the block stop when the current token is cancelled.
+def cancellable(session: Session | Connection) -> Iterator[None]:
+    """Statements run on ``session`` (or a bare connection, as the lists read) inside the
+    block stop when the current token is cancelled.
 
     Raises :class:`Cancelled` instead of the database's own error when that
     happened, and when the token was cancelled while the block ran at all.
@@ -146,7 +148,8 @@ def cancellable(session: Session) -> Iterator[None]:
         yield
         return
     token.check()
-    dbapi_connection = session.connection().connection.dbapi_connection
+    conn = session.connection() if isinstance(session, Session) else session
+    dbapi_connection = conn.connection.dbapi_connection
     with token.watching(dbapi_connection):
         try:
             yield

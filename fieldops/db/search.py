@@ -1,4 +1,16 @@
-"""Full-text search over people and animals, in SQL on both back ends.
+"""Full-text search over people, animals and the lists' search copies, in SQL on both back ends.
+
+What a search matches (the same on SQLite and PostgreSQL): every word typed
+must start a word of the record's text, in any order ("ana ruiz" finds "Ruiz,
+Anabel"; "elm" finds "12 Elm St" and "Elmwood Ct"; "lm" finds neither: the
+middle of a word is not searched). Punctuation separates words ("k-7" is "k"
+and "7", "o'brien" is "o" and "brien"). Case and accents do not matter on
+SQLite (FTS5's unicode61 with diacritics removed); PostgreSQL's "simple"
+configuration ignores case. A phone number typed with four digits or more is
+its digits, matched as the start of a number (``search_phone`` holds each
+person's whole number and its local seven). A number alone is each list's
+record number (its service decides), and tags and microchips are matched
+whole by the lists that have them.
 
 SQLite uses FTS5 external-content tables kept by triggers; PostgreSQL uses
 GIN indexes on ``to_tsvector('simple', ...)``. Alembic does not model either,
@@ -13,8 +25,16 @@ import re
 
 from sqlalchemy.schema import SchemaItem
 
-FTS_TABLES = ("person_fts", "animal_fts", "quarantine_fts")  # quarantine: migration 0011
-SEARCH_INDEXES = ("ix_person_search", "ix_animal_search", "ix_quarantine_search")
+# The lists searched on their own ``search_text`` copy (migration 0024).
+TEXT_SEARCHED = ("field_call", "vicious_case", "permit")
+# quarantine: migration 0011; the text-searched lists: 0024
+FTS_TABLES = ("person_fts", "animal_fts", "quarantine_fts", *(f"{t}_fts" for t in TEXT_SEARCHED))
+SEARCH_INDEXES = (
+    "ix_person_search",
+    "ix_animal_search",
+    "ix_quarantine_search",
+    *(f"ix_{t}_search" for t in TEXT_SEARCHED),
+)
 
 PERSON_FTS_COLUMNS = ("full_name", "address", "city", "search_phone", "email")
 ANIMAL_FTS_COLUMNS = ("name", "breed", "colour", "markings")
@@ -59,6 +79,18 @@ def pg_vector(columns: tuple[str, ...]) -> str:
     """
     joined = " || ' ' || ".join(f"translate(coalesce({c}, ''), '<>', '  ')" for c in columns)
     return f"to_tsvector('simple', {joined})"
+
+
+# Blanked in a list's search copy before PostgreSQL's parser reads it: that parser keeps
+# "k-9" as "k" and "-9", "ana@x.com" and "1.5" whole, where FTS5 and ``search_terms`` see
+# separate words; blanked, both back ends find the same words (migration 0024's index).
+PG_BLANKED = "<>-@./_+&#,;():"  # ":" last: never read as a parameter
+
+
+def pg_text_vector(column: str = "search_text") -> str:
+    """The tsvector of a list's search copy; its GIN index (0024) is on exactly this text."""
+    blanks = " " * len(PG_BLANKED)
+    return f"to_tsvector('simple', translate(coalesce({column}, ''), '{PG_BLANKED}', '{blanks}'))"
 
 
 def create_search_ddl(dialect: str) -> list[str]:

@@ -26,7 +26,7 @@ from fieldops.services.context import (
     remember_save,
     snapshot,
 )
-from fieldops.services.listing import Page, active_count, fts_ids, page_ids
+from fieldops.services.listing import Page, active_count, fts_ids, page_ids, reading
 
 
 @dataclass(frozen=True)
@@ -430,13 +430,13 @@ def _matching_ids(db: Database, text_: str) -> Select[int] | None:
 
 
 def count_animals(db: Database, text_: str = "") -> int:
-    with db.read() as s:
+    with reading(db) as s:
         return active_count(s, Animal, _matching_ids(db, text_))
 
 
 def animals_page(db: Database, text_: str, offset: int, limit: int) -> Page[AnimalRow]:
     """Animals found by name, breed, colour, markings, microchip, licence or owner's name."""
-    with db.read() as s:
+    with reading(db) as s:
         ids = page_ids(
             db,
             Animal,
@@ -445,6 +445,7 @@ def animals_page(db: Database, text_: str, offset: int, limit: int) -> Page[Anim
             _matching_ids(db, text_),
             offset,
             limit,
+            s,
         )
         rows = s.execute(
             select(

@@ -25,7 +25,7 @@ from fieldops.services.context import (
     remember_save,
     snapshot,
 )
-from fieldops.services.listing import Page, active_count, fts_ids, page_ids
+from fieldops.services.listing import Page, active_count, fts_ids, page_ids, reading
 
 # The jurisdiction's state: the city is in Wisconsin. A person may live elsewhere.
 HOME_STATE = "WI"
@@ -376,13 +376,13 @@ PEOPLE_ORDER = (Person.sort_name, Person.id)
 
 
 def count_people(db: Database, text: str = "") -> int:
-    with db.read() as s:
+    with reading(db) as s:
         return active_count(s, Person, fts_ids(db, "person", text))
 
 
 def people_page(db: Database, text: str, offset: int, limit: int) -> Page[PersonRow]:
     """One page of people, ordered by family name, found by name, address, phone or e-mail."""
-    with db.read() as s:
+    with reading(db) as s:
         ids = page_ids(
             db,
             Person,
@@ -391,6 +391,7 @@ def people_page(db: Database, text: str, offset: int, limit: int) -> Page[Person
             fts_ids(db, "person", text),
             offset,
             limit,
+            s,
         )
         rows = s.execute(
             select(

@@ -146,7 +146,8 @@ class PaymentLine(Base):
     description: Mapped[str] = mapped_column(String(200), default="")
     amount: Mapped[Decimal] = mapped_column(Money)
     # The module charge it settles (fieldops.modules.ChargeLine.code); "" for the pound's own.
-    charge: Mapped[str] = mapped_column(String(80), default="", server_default="")
+    # Indexed (0024): a quarantine's record finds its payments by the code's prefix.
+    charge: Mapped[str] = mapped_column(String(80), default="", server_default="", index=True)
 
 
 class Disposition(Base):

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import ColumnElement, case, exists, func, or_, select
+from sqlalchemy import ColumnElement, case, exists, false, func, or_, select
 
 from fieldops.db.cancel import cancellable
 from fieldops.db.engine import Database
@@ -14,7 +14,7 @@ from fieldops.db.models import CallParty, CautionFlag, FieldCall
 from fieldops.rules import calls as rules
 from fieldops.services import validate as v
 from fieldops.services.calls.views import CallRow
-from fieldops.services.listing import Page
+from fieldops.services.listing import Page, fts_ids
 
 SHOW = {
     "open": "Open (not dispatched or no outcome)",
@@ -36,7 +36,7 @@ class CallFilter:
     officer: str = ""  # the login "mine" means
 
 
-def _where(f: CallFilter, at: datetime) -> list[ColumnElement[Any]]:
+def _where(db: Database, f: CallFilter, at: datetime) -> list[ColumnElement[Any]]:
     c: list[ColumnElement[Any]] = []
     st = FieldCall.status
     if f.show == "open":
@@ -63,13 +63,15 @@ def _where(f: CallFilter, at: datetime) -> list[ColumnElement[Any]]:
     if number is not None:
         c.append(FieldCall.id == number)
     elif text_:
-        c.append(FieldCall.search_text.like(f"%{text_.lower()}%"))
+        # Every word as the start of a word of the call's text, on its index (migration 0024).
+        ids = fts_ids(db, "field_call", text_)
+        c.append(FieldCall.id.in_(ids) if ids is not None else false())
     return c
 
 
 def count_calls(db: Database, f: CallFilter, at: datetime) -> int:
     with db.read() as s, cancellable(s):
-        return s.scalar(select(func.count()).select_from(FieldCall).where(*_where(f, at))) or 0
+        return s.scalar(select(func.count()).select_from(FieldCall).where(*_where(db, f, at))) or 0
 
 
 def calls_page(db: Database, f: CallFilter, offset: int, limit: int, at: datetime) -> Page[CallRow]:
@@ -100,7 +102,7 @@ def calls_page(db: Database, f: CallFilter, offset: int, limit: int, at: datetim
                 FieldCall.follow_up_on,
                 flagged.label("flagged"),
             )
-            .where(*_where(f, at))
+            .where(*_where(db, f, at))
             .order_by(
                 case((FieldCall.status == "closed", 1), else_=0),
                 FieldCall.priority,

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 from typing import Any
 
-from sqlalchemy import ColumnElement, func, or_, select
+from sqlalchemy import ColumnElement, false, func, or_, select
 
 from fieldops.db.cancel import cancellable
 from fieldops.db.engine import Database
@@ -84,11 +84,13 @@ def _where(db: Database, f: PermitFilter, day: date) -> list[ColumnElement[Any]]
     if number is not None:  # a number alone is a permit number
         conds.append(Permit.id == number)
     elif text_:
-        terms: list[ColumnElement[bool]] = [Permit.search_text.like(f"%{text_.lower()}%")]
-        ids = fts_ids(db, "person", text_)
-        if ids is not None:
-            terms.append(Permit.holder_id.in_(ids))
-        conds.append(or_(*terms))
+        terms: list[ColumnElement[bool]] = []
+        # Its own words (the holder and the address) on their index (0024), and the holder's.
+        for table, column in (("permit", Permit.id), ("person", Permit.holder_id)):
+            ids = fts_ids(db, table, text_)
+            if ids is not None:
+                terms.append(column.in_(ids))
+        conds.append(or_(*terms) if terms else false())
     return conds
 
 

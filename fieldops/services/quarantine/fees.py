@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
 
-from sqlalchemy import select
+from sqlalchemy import ColumnElement, and_, select
 from sqlalchemy.orm import Session
 
 from fieldops.db.engine import Database
@@ -97,10 +97,17 @@ def _pound_ids(s: Session) -> set[int]:
     return set(s.scalars(select(Clinic.id).where(Clinic.is_pound.is_(True))))
 
 
+def _charged_under(prefix: str) -> ColumnElement[bool]:
+    """Payment lines whose charge code starts with ``prefix`` (which ends in ":"), as a
+    range on the code's index (0024): a LIKE read every payment line (120 ms at 100,000
+    impoundments, measured), SQLite's being case-blind and so never on an index."""
+    return and_(PaymentLine.charge >= prefix, PaymentLine.charge < prefix[:-1] + ";")
+
+
 def _paid_by_code(s: Session, prefix: str) -> dict[str, Decimal]:
     out: dict[str, Decimal] = {}
     for code, amount in s.execute(
-        select(PaymentLine.charge, PaymentLine.amount).where(PaymentLine.charge.like(prefix + "%"))
+        select(PaymentLine.charge, PaymentLine.amount).where(_charged_under(prefix))
     ):
         out[code] = out.get(code, ZERO) + amount
     return out
@@ -202,7 +209,7 @@ def fees_in(s: Session, q: Quarantine, profile: Profile, at: datetime) -> Fees:
         select(PaymentLine, Payment, Person.full_name)
         .join(Payment, Payment.id == PaymentLine.payment_id)
         .outerjoin(Person, Person.id == Payment.payer_id)
-        .where(PaymentLine.charge.like(f"{KEY}:{q.id}:%"))
+        .where(_charged_under(f"{KEY}:{q.id}:"))
         .order_by(Payment.paid_at, PaymentLine.id)
     ).all()
     payments = tuple(

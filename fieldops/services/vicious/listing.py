@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import ColumnElement, Select, func, or_, select
+from sqlalchemy import ColumnElement, Select, false, func, or_, select
 
 from fieldops.db.cancel import cancellable
 from fieldops.db.engine import Database
@@ -94,12 +94,16 @@ def _where(db: Database, f: CaseFilter, at: datetime) -> list[ColumnElement[Any]
     if number is not None:  # a number alone is a case number (a house number needs its street)
         conds.append(ViciousCase.id == number)
     elif text_:
-        terms: list[ColumnElement[bool]] = [ViciousCase.search_text.like(f"%{text_.lower()}%")]
-        for table, column in (("animal", ViciousCase.animal_id), ("person", ViciousCase.owner_id)):
+        terms: list[ColumnElement[bool]] = []
+        for table, column in (
+            ("vicious_case", ViciousCase.id),  # its own words, on their index (0024)
+            ("animal", ViciousCase.animal_id),
+            ("person", ViciousCase.owner_id),
+        ):
             ids = fts_ids(db, table, text_)
             if ids is not None:
                 terms.append(column.in_(ids))
-        conds.append(or_(*terms))
+        conds.append(or_(*terms) if terms else false())
     return conds
 
 
