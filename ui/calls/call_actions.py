@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import weakref
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Protocol, cast
 
 import shiboken6
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QComboBox, QDialog, QLabel, QLineEdit, QWidget
+from PySide6.QtWidgets import QComboBox, QDialog, QLabel, QLineEdit, QPushButton, QWidget
 
 from fieldops.permissions import Permission, permitted
 from fieldops.rules import calls as rules
@@ -31,8 +31,19 @@ from ui.common.text import day, escape_html, when
 from ui.common.widgets import date_of, set_date
 from ui.context import AppContext
 
-if TYPE_CHECKING:  # pragma: no cover
-    from ui.calls.call_dialog import CallDialog
+
+class CallDialog(Protocol):
+    """What this part needs of the call view that holds it (ui.calls.call_dialog), named
+    here so that the two files do not import each other."""
+
+    ctx: AppContext
+    view: CallView
+    buttons: dict[str, QPushButton]
+    child: QDialog | None
+
+    def reload(self, *_args: object) -> None: ...
+
+    def _open(self, dialog: QDialog) -> None: ...
 
 
 @dataclass(frozen=True)
@@ -98,6 +109,11 @@ class CallActionsPart:
         assert d is not None  # the part lives only as long as its call view
         return d
 
+    @property
+    def widget(self) -> QWidget:
+        """The call view as the parent of what this part opens (it is a dialog)."""
+        return cast(QWidget, self.dialog)
+
     def _reload(self) -> None:
         d = self._dialog()
         if d is not None and shiboken6.isValid(d):
@@ -105,11 +121,11 @@ class CallActionsPart:
 
     def open_follow_up(self) -> None:
         d = self.dialog
-        d._open(FollowUpDoneDialog(self.ctx, d.view, d))
+        d._open(FollowUpDoneDialog(self.ctx, d.view, self.widget))
 
     def open_citation_fix(self) -> None:
         d = self.dialog
-        d._open(CitationFixDialog(self.ctx, d.view, d))
+        d._open(CitationFixDialog(self.ctx, d.view, self.widget))
 
     def show_view(self, v: CallView) -> None:
         b = self.dialog.buttons
@@ -121,7 +137,7 @@ class CallActionsPart:
         b["fix_citation"].setEnabled(any(not t.voided for t in v.citations))
         b["follow_up"].setEnabled(False)  # until the call's actions are read
         self.ctx.tasks.run(
-            call_actions, self.ctx.db, v.id, owner=self.dialog, on_done=self.show_actions
+            call_actions, self.ctx.db, v.id, owner=self.widget, on_done=self.show_actions
         )
 
     def show_actions(self, a: CallActions) -> None:
@@ -148,7 +164,7 @@ class CallActionsPart:
 
     def open_link(self, href: str) -> None:
         module, kind, rid = href.split("/")
-        ui_modules.open_record(self.ctx, module, kind, int(rid), self.dialog)
+        ui_modules.open_record(self.ctx, module, kind, int(rid), self.widget)
 
     def open_module_form(self) -> QDialog | None:
         """The bite report or vicious case form, filled with what the call knows; saved,
@@ -158,7 +174,7 @@ class CallActionsPart:
         if form is None:
             return None
         child = ui_modules.new_record(
-            self.ctx, form.module, form.creates, self.dialog, **prefill(v)
+            self.ctx, form.module, form.creates, self.widget, **prefill(v)
         )
         if child is None:
             return None
