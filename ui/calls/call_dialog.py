@@ -310,8 +310,10 @@ class CallDialog(docs.DocumentQuestions, QDialog):
             found_place=v.address + (f", {v.place}" if v.place else ""),
             owner_id=v.owner_id,
             owner_name=v.owner,
+            animal_id=v.animal_id,
             officer=d.officer,
-            notes=f"From call #{v.id}: {v.description}",
+            notes=f"From call #{v.id}: {v.description}"
+            + (f" Animal: {v.animal}." if v.animal_id is None and v.animal else ""),
         )
         if dialog is None:
             return None

@@ -349,13 +349,13 @@ class IntakeDialog(RecordDialog):
     def choose_match(self, row: int) -> None:
         match: AnimalMatch | None = self.matches_model.row_object(row)
         if match is not None:
-            self.ctx.tasks.run(
-                get_animal,
-                self.ctx.db,
-                match.animal.id,
-                owner=self,
-                on_done=self._set_registry_animal,
-            )
+            self.use_registry_animal(match.animal.id)
+
+    def use_registry_animal(self, animal_id: int) -> None:
+        """Take this registry animal as the one impounded (read off the GUI thread)."""
+        self.ctx.tasks.run(
+            get_animal, self.ctx.db, animal_id, owner=self, on_done=self._set_registry_animal
+        )
 
     def chosen_animal(self) -> AnimalView | None:
         return self._animal

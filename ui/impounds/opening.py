@@ -46,13 +46,16 @@ def new_intake(ctx: AppContext, parent: QWidget) -> QDialog:
 
 def intake_from(ctx: AppContext, parent: QWidget, **known: object) -> QDialog:
     """The intake form filled with what another record knows (a field call): the place,
-    the owner, the officer and notes; the clerk checks and completes it."""
+    the owner, the animal when it is a registry animal, the officer and notes; the clerk
+    checks and completes it."""
     dialog = new_intake(ctx, parent)
     dialog.found_place.setText(str(known.get("found_place") or ""))  # type: ignore[attr-defined]
     dialog.notes.setPlainText(str(known.get("notes") or ""))  # type: ignore[attr-defined]
     dialog.officer.setEditText(str(known.get("officer") or ""))  # type: ignore[attr-defined]
     if isinstance(known.get("owner_id"), int):
         dialog.owner.set_person(known["owner_id"], str(known.get("owner_name") or ""))  # type: ignore[attr-defined]
+    if isinstance(known.get("animal_id"), int):
+        dialog.use_registry_animal(known["animal_id"])  # type: ignore[attr-defined]
     return dialog
 
 

@@ -106,3 +106,38 @@ def test_a_call_with_a_registry_animal_and_a_second_person_saved_and_reopened(
         correcting.save_button.click()
     wait_idle()
     assert [p.person_id for p in get_call(sqlite_db, v.id).parties] == [wes.id]
+
+
+def test_open_intake_takes_the_calls_registry_animal(
+    qtbot, ctx, ana, wait_idle, sqlite_db, supervisor, today
+):
+    """The animal the call named from the registry is the one the intake impounds, not a
+    new description the clerk would have to type again."""
+    from calls_support import call_input
+
+    from fieldops.services.calls.dispatching import DispatchUpdate, dispatch, update_dispatch
+    from fieldops.services.calls.records import create_call
+
+    rex = create_animal(
+        sqlite_db, supervisor, AnimalInput(species="dog", name="Rexo", owner_id=ana.id), today=today
+    )
+    c = create_call(sqlite_db, supervisor, call_input(owner_id=ana.id, animal_id=rex.id))
+    c = dispatch(sqlite_db, supervisor, c.id, c.version, supervisor.username)
+    d = c.dispatches[-1]
+    c = update_dispatch(
+        sqlite_db,
+        supervisor,
+        d.id,
+        d.version,
+        DispatchUpdate(d.sent_at, d.sent_at, "impounded", None),
+    )
+    view = CallDialog(ctx, c)
+    qtbot.addWidget(view)
+    view.show()
+    wait_idle()
+    intake = view.open_intake()
+    assert intake is not None
+    qtbot.addWidget(intake)
+    qtbot.waitUntil(lambda: intake.chosen_animal() is not None, timeout=10_000)
+    assert intake.chosen_animal().id == rex.id and intake.name.text() == "Rexo"
+    assert intake.owner.person_id() == ana.id
