@@ -37,12 +37,14 @@ from pathlib import Path
 
 from bench.city import Audit, City
 from bench.generate_cases import bites_and_quarantines, vicious_cases
+from bench.generate_calls import calls
 from bench.generate_licences import licences
+from bench.generate_permits import permits
 from bench.generate_pound import animals, impoundments, people, staff
 from fieldops.rules import Profile
 
 #: Bump when the rows written change: kept files are rebuilt.
-VERSION = "3"  # 3: dog licences
+VERSION = "4"  # 3: dog licences; 4: calls (with cautions) and permits
 
 Generator = Callable[[City], None]
 #: One function per part; licences (300,000 at 1M) and calls (500,000) add theirs here.
@@ -54,6 +56,8 @@ GENERATORS: tuple[Generator, ...] = (
     bites_and_quarantines,
     vicious_cases,
     licences,
+    calls,
+    permits,
 )
 
 

@@ -62,9 +62,37 @@ def test_the_city_has_what_a_pound_keeps(city):
         assert n("SELECT count(*) FROM vicious_case") == SIZE // 50
         assert n("SELECT count(*) FROM dog_licence") == SIZE * 3 // 10  # 300,000 per million
         assert n("SELECT count(*) FROM payment") > SIZE // 4
+        assert n("SELECT count(*) FROM field_call") == SIZE // 2  # 500,000 per million
+        # Nearly every call dispatched and closed, its row carrying the last dispatch's state.
+        assert n("SELECT count(*) FROM call_dispatch") >= SIZE // 2 - 2
+        assert n("SELECT count(*) FROM field_call WHERE status = 'closed'") >= SIZE // 2 - 2
+        assert n("SELECT count(*) FROM field_call WHERE recheck_of_id IS NOT NULL") > 0
+        assert n("SELECT count(*) FROM call_complaint") > 0
+        assert n("SELECT count(*) FROM call_citation") > 0
+        assert n("SELECT count(*) FROM caution_flag") >= 1
+        assert n("SELECT count(*) FROM permit") >= 1  # 3,000 per million
+        assert n("SELECT count(*) FROM permit_issue WHERE paid_amount IS NOT NULL") >= 1
         assert n("SELECT seq FROM audit_chain") == n("SELECT count(*) FROM audit_event")
     finally:
         raw.close()
+
+
+def test_a_call_out_of_step_with_its_dispatches_fails_the_check(city, tmp_path):
+    # The calls module's own check reads the generated calls (not an empty table).
+    broken = tmp_path / "broken.db"
+    shutil.copyfile(city, broken)
+    raw = sqlite3.connect(broken)
+    raw.execute("UPDATE field_call SET status = 'open' WHERE id = 1")
+    raw.commit()
+    raw.close()
+    from fieldops.services.calls.module import checks
+
+    db = Database(f"sqlite:///{broken}")
+    try:
+        with db.engine.connect() as conn:
+            assert any("call(s) show a state" in p and "#1" in p for p in checks(conn))
+    finally:
+        db.dispose()
 
 
 def test_each_event_is_signed_in_the_canonical_form(city):
