@@ -36,8 +36,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from bench.city import Audit, City
-from bench.generate_cases import bites_and_quarantines, vicious_cases
 from bench.generate_calls import calls
+from bench.generate_cases import bites_and_quarantines, vicious_cases
 from bench.generate_licences import licences
 from bench.generate_permits import permits
 from bench.generate_pound import animals, impoundments, people, staff

@@ -174,10 +174,10 @@ def calls(city: City) -> None:
                 "received_how": rng.choice(("phone", "phone", "phone", "walk_in", "police")),
                 "anonymous": anonymous,
                 "caller_id": caller,
-                "caller_name": ""
+                "caller_name": "" if anonymous or caller else f"Caller {rng.randint(1, 9999)}",
+                "caller_phone": ""
                 if anonymous or caller
-                else f"Caller {rng.randint(1, 9999)}",
-                "caller_phone": "" if anonymous or caller else f"608-555-{rng.randint(0, 9999):04d}",
+                else f"608-555-{rng.randint(0, 9999):04d}",
                 "address": address,
                 "place": rng.choice(PLACES),
                 "kind": kind,
@@ -356,9 +356,7 @@ def calls(city: City) -> None:
                     "status": "accepted" if complete else "refused",
                     "missing": [] if complete else ["reported_on", "will_testify"],
                     "referred_to": "police" if complete else None,
-                    "referred_on": (received + timedelta(days=1)).isoformat()
-                    if complete
-                    else None,
+                    "referred_on": (received + timedelta(days=1)).isoformat() if complete else None,
                 }
                 moment = datetime.combine(received, datetime.min.time(), tz) + timedelta(hours=15)
                 audit.add(
@@ -469,7 +467,7 @@ def caution_flags(city: City) -> None:
     from fieldops.rules import calls as rules
 
     rng = city.rng("caution_flags")
-    names, addresses, _ = _names(city)
+    _, addresses, _ = _names(city)
     people = city.made["people"]
     rows = []
     reasons = (
