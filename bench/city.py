@@ -33,25 +33,30 @@ def scaled(size: int, per_million: int) -> int:
 def ts(moment: datetime) -> str:
     """An instant as ``fieldops.db.types.UTCDateTime`` stores it on SQLite
     ("2026-11-30 17:00:00.000000", UTC)."""
-    if moment.tzinfo is not UTC:
-        moment = moment.astimezone(UTC)
-    # One isoformat, cut (its "+00:00" dropped): a third cheaper than replace() + isoformat.
-    return moment.isoformat(" ", "microseconds")[:26]
+    return _stamps(moment)[0]
 
 
 def iso(moment: datetime) -> str:
     """An instant as the services put it in an audit event (``context.jsonable``)."""
-    return (moment if moment.tzinfo is UTC else moment.astimezone(UTC)).isoformat()
+    return _stamps(moment)[1]
+
+
+_last: list[Any] = [None, ("", "")]
 
 
 def _stamps(moment: datetime) -> tuple[str, str]:
-    """``ts`` and ``iso`` of one instant from one isoformat (an audit event wants both)."""
-    if moment.tzinfo is not UTC:
-        moment = moment.astimezone(UTC)
-    text = moment.isoformat()
+    """``ts`` and ``iso`` of one instant, from one isoformat; the same instant asked again
+    (a row's created and updated, its event) is answered from the last one."""
+    if moment is _last[0]:
+        return _last[1]  # type: ignore[no-any-return]
+    utc = moment if moment.tzinfo is UTC else moment.astimezone(UTC)
+    text = utc.isoformat()
     if len(text) == 25:  # whole seconds: isoformat leaves the microseconds out
-        return f"{text[:10]} {text[11:19]}.000000", text
-    return f"{text[:10]} {text[11:26]}", text
+        pair = (f"{text[:10]} {text[11:19]}.000000", text)
+    else:
+        pair = (f"{text[:10]} {text[11:26]}", text)
+    _last[0], _last[1] = moment, pair
+    return pair
 
 
 #: ``fieldops.db.models.audit.canonical_json``'s settings.
