@@ -132,7 +132,11 @@ def calls(city: City) -> None:
     cited: dict[tuple[int, str], int] = {}  # (person, section) -> citations so far
     cited_days: set[tuple[int, str, date]] = set()
     follow_ups: deque[tuple[int, date, dict[str, Any]]] = deque()  # waiting for a recheck
-    calls_, dispatches, complaints, petitions, citations = [], [], [], [], []  # type: ignore[var-annotated]
+    calls_: list[dict[str, Any]] = []
+    dispatches: list[dict[str, Any]] = []
+    complaints: list[dict[str, Any]] = []
+    petitions: list[dict[str, Any]] = []
+    citations: list[dict[str, Any]] = []
     disp_id = complaint_id = petition_id = citation_id = 0
     recent = NOW - timedelta(days=45)
     for cid in range(1, total + 1):

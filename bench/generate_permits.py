@@ -33,7 +33,11 @@ def permits(city: City) -> None:
     people, profile, audit = city.made["people"], city.profile, city.audit
     total = scaled(city.size, PERMITS_PER_MILLION)
     quotes: dict[tuple[str, int, date, bool], Any] = {}
-    permits_, apps, issues, lists, reviews = [], [], [], [], []  # type: ignore[var-annotated]
+    permits_: list[dict[str, Any]] = []
+    apps: list[dict[str, Any]] = []
+    issues: list[dict[str, Any]] = []
+    lists: list[dict[str, Any]] = []
+    reviews: list[dict[str, Any]] = []
     app_id = review_id = 0
     rooster = chicken_permit_problems(
         profile,
