@@ -178,3 +178,16 @@ def test_the_city_has_the_schema_the_migrations_make(city, sqlite_template):
             raw.close()
 
     assert schema(city) == schema(sqlite_template)
+
+
+def test_figures_saved_by_two_runs_report_their_growth_together(monkeypatch, tmp_path, capsys):
+    import bench.__main__ as harness
+
+    monkeypatch.setattr(harness, "SUITES", (_fake_suite({1: 0.010, 2: 0.050}),))
+    for size in ("1", "2"):  # each size measured by its own run
+        harness.main(["--sizes", size, "--dir", str(tmp_path), "--save", str(tmp_path / size)])
+    capsys.readouterr()
+    assert harness.main(["--report", str(tmp_path / "1"), str(tmp_path / "2")]) == 1
+    out = capsys.readouterr().out
+    assert "5.0x" in out  # the growth table, from the two runs' figures
+    assert "1 target(s) missed" in out
