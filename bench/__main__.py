@@ -114,6 +114,11 @@ def main(argv: list[str] | None = None) -> int:
     )
     p.add_argument("--only", default="", help="run only suites whose name contains this")
     p.add_argument(
+        "--skip",
+        default="",
+        help="suites not to run: names, comma-separated (e.g. startup,reports)",
+    )
+    p.add_argument(
         "--save",
         type=Path,
         help="also append each figure to this file (JSON lines) as it is measured",
@@ -135,6 +140,8 @@ def main(argv: list[str] | None = None) -> int:
         run = Run(args.dir, n)
         for suite in SUITES:
             if (args.only and args.only not in suite.name) or (suite.once and n != sizes[0]):
+                continue
+            if suite.name in {x.strip() for x in args.skip.split(",")}:
                 continue
             print(f"== {suite.name} at {n:,} impoundments", flush=True)
             t0 = time.perf_counter()

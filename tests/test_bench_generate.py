@@ -191,3 +191,15 @@ def test_figures_saved_by_two_runs_report_their_growth_together(monkeypatch, tmp
     out = capsys.readouterr().out
     assert "5.0x" in out  # the growth table, from the two runs' figures
     assert "1 target(s) missed" in out
+
+
+def test_a_skipped_suite_does_not_run(monkeypatch, tmp_path, capsys):
+    import bench.__main__ as harness
+    from bench.__main__ import Suite
+
+    ran: list[int] = []
+    other = Suite("other", lambda r: ran.append(r.size) or [])
+    monkeypatch.setattr(harness, "SUITES", (_fake_suite({1: 0.01}), other))
+    harness.main(["--sizes", "1", "--dir", str(tmp_path), "--skip", "other,startup"])
+    assert ran == []
+    assert "fake: list: count and first page" in capsys.readouterr().out
