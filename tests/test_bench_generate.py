@@ -203,3 +203,14 @@ def test_a_skipped_suite_does_not_run(monkeypatch, tmp_path, capsys):
     harness.main(["--sizes", "1", "--dir", str(tmp_path), "--skip", "other,startup"])
     assert ran == []
     assert "fake: list: count and first page" in capsys.readouterr().out
+
+
+def test_a_list_figure_naming_its_row_count_is_paired_across_sizes():
+    from bench.common import Result, growth
+
+    small = Result("calls 50,000: open, count and first page", 0.01, "raw", 0.01, 3.0, size=1)
+    large = Result("calls 500,000: open, count and first page", 0.05, "raw", 0.01, 3.0, size=2)
+    other = Result("calls 500,000: all, last 7 days", 0.05, "raw", 0.01, 3.0, size=2)
+    [g] = growth([("calls", small), ("calls", large), ("calls", other)])
+    assert (g.small, g.large) == (small, large)
+    assert not g.ok  # a first page grown 5x
