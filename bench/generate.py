@@ -6,22 +6,29 @@ there are 1,000,000 people and 1,000,000 animals, the impoundments with their
 dispositions (all but about 3,218 of the last days' animals disposed of, one in
 fifty corrected), payments with their lines, about 210,000 bite reports with
 200,000 quarantines (exams and events), 20,000 vicious-animal cases with their
-declarations, incidents, notices, outcomes and steps, and one audit event per
-change as the services write it (about 6.9 million: an intake writes two, and
-each quarantine exam and event one), chained as migration 0014
-and ``fieldops.services.context.append_audit`` chain them, so ``fieldops check``
+declarations, incidents, notices, outcomes and steps, 300,000 dog licences,
+500,000 field calls (499,880 dispatches, 14,261 complaints, 2,085 petitions,
+15,623 citations; bench/generate_calls.py) with 2,000 caution flags, 3,000
+chicken and fancier's permits (11,712 yearly issues with their payments;
+bench/generate_permits.py), and one audit event per change as the services write
+it (8,937,512: an intake writes two, each quarantine exam and event one, a
+closed call three), chained as migration 0014 and
+``fieldops.services.context.append_audit`` chain them, so ``fieldops check``
 accepts the file. Other sizes scale every count.
 
 The schema comes from the real migrations (``fieldops.db.migrate.upgrade``)
 with their indexes and triggers (the impoundment's list copies, the search
 indexes, the append-only guards), then rows go in with sqlite3 ``executemany``
-in storage form (UTC instants as SQLAlchemy writes them, money in cents). The
+in storage form (UTC instants as SQLAlchemy writes them, money in cents): the
+indexes and the search indexes' insert triggers dropped for the load and made
+again from their own SQL after it (each search index rebuilt), journal and sync
+off while building, then ANALYZE and WAL as the app keeps the file. The
 file is kept in ``--dir`` as ``city-N.db`` beside ``city-N.stamp`` holding
 ``VERSION`` and the schema's head revision: change what the generator writes,
 bump ``VERSION`` (or add a migration), and the next run rebuilds.
 
 Each part of the city is one function of ``GENERATORS``; a module that lands
-(licences, calls) adds its own function there, one line.
+adds its own function there, one line.
 """
 
 from __future__ import annotations
@@ -47,7 +54,7 @@ from fieldops.rules import Profile
 VERSION = "4"  # 3: dog licences; 4: calls (with cautions) and permits
 
 Generator = Callable[[City], None]
-#: One function per part; licences (300,000 at 1M) and calls (500,000) add theirs here.
+#: One function per part, in order (a later part uses what an earlier one made).
 GENERATORS: tuple[Generator, ...] = (
     staff,
     people,
