@@ -4,6 +4,7 @@ beside a baseline measured in the same run (the machines are shared and noisy)."
 from __future__ import annotations
 
 import math
+import re
 import statistics
 import time
 from collections.abc import Callable, Sequence
@@ -136,12 +137,23 @@ class Growth:
         return not self.large.must_not_grow or self.growth <= MAX_GROWTH
 
 
+#: The row count a list's figure names before its colon ("calls 50,000: all"), which differs
+#: between the sizes of one figure.
+_COUNT = re.compile(r"^([^:]*?)\d[\d,]*(?=[^:]*:)")
+
+
+def growth_key(suite: str, name: str) -> str:
+    """One figure's name at every size: the row count before the colon made "N"."""
+    return f"{suite}: {_COUNT.sub(lambda m: m.group(1) + 'N', name, count=1)}"
+
+
 def growth(results: Sequence[tuple[str, Result]]) -> list[Growth]:
-    """Every time figure measured at two sizes: the smallest beside the largest."""
+    """Every time figure measured at two sizes: the smallest beside the largest (a list's
+    figures are paired though each names its own row count)."""
     by_name: dict[str, list[Result]] = {}
     for suite, r in results:
         if r.unit == "s" and r.size is not None:
-            by_name.setdefault(f"{suite}: {r.name}", []).append(r)
+            by_name.setdefault(growth_key(suite, r.name), []).append(r)
     out = []
     for name, rs in by_name.items():
         sizes = sorted(rs, key=lambda r: r.size or 0)

@@ -6,22 +6,29 @@ there are 1,000,000 people and 1,000,000 animals, the impoundments with their
 dispositions (all but about 3,218 of the last days' animals disposed of, one in
 fifty corrected), payments with their lines, about 210,000 bite reports with
 200,000 quarantines (exams and events), 20,000 vicious-animal cases with their
-declarations, incidents, notices, outcomes and steps, and one audit event per
-change as the services write it (about 6.9 million: an intake writes two, and
-each quarantine exam and event one), chained as migration 0014
-and ``fieldops.services.context.append_audit`` chain them, so ``fieldops check``
+declarations, incidents, notices, outcomes and steps, 300,000 dog licences,
+500,000 field calls (499,880 dispatches, 14,261 complaints, 2,085 petitions,
+15,623 citations; bench/generate_calls.py) with 2,000 caution flags, 3,000
+chicken and fancier's permits (11,712 yearly issues with their payments;
+bench/generate_permits.py), and one audit event per change as the services write
+it (8,937,512: an intake writes two, each quarantine exam and event one, a
+closed call three), chained as migration 0014 and
+``fieldops.services.context.append_audit`` chain them, so ``fieldops check``
 accepts the file. Other sizes scale every count.
 
 The schema comes from the real migrations (``fieldops.db.migrate.upgrade``)
 with their indexes and triggers (the impoundment's list copies, the search
 indexes, the append-only guards), then rows go in with sqlite3 ``executemany``
-in storage form (UTC instants as SQLAlchemy writes them, money in cents). The
+in storage form (UTC instants as SQLAlchemy writes them, money in cents): the
+indexes and the search indexes' insert triggers dropped for the load and made
+again from their own SQL after it (each search index rebuilt), journal and sync
+off while building, then ANALYZE and WAL as the app keeps the file. The
 file is kept in ``--dir`` as ``city-N.db`` beside ``city-N.stamp`` holding
 ``VERSION`` and the schema's head revision: change what the generator writes,
 bump ``VERSION`` (or add a migration), and the next run rebuilds.
 
 Each part of the city is one function of ``GENERATORS``; a module that lands
-(licences, calls) adds its own function there, one line.
+adds its own function there, one line.
 """
 
 from __future__ import annotations
@@ -36,16 +43,18 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from bench.city import Audit, City
+from bench.generate_calls import calls
 from bench.generate_cases import bites_and_quarantines, vicious_cases
 from bench.generate_licences import licences
+from bench.generate_permits import permits
 from bench.generate_pound import animals, impoundments, people, staff
 from fieldops.rules import Profile
 
 #: Bump when the rows written change: kept files are rebuilt.
-VERSION = "3"  # 3: dog licences
+VERSION = "4"  # 3: dog licences; 4: calls (with cautions) and permits
 
 Generator = Callable[[City], None]
-#: One function per part; licences (300,000 at 1M) and calls (500,000) add theirs here.
+#: One function per part, in order (a later part uses what an earlier one made).
 GENERATORS: tuple[Generator, ...] = (
     staff,
     people,
@@ -54,6 +63,8 @@ GENERATORS: tuple[Generator, ...] = (
     bites_and_quarantines,
     vicious_cases,
     licences,
+    calls,
+    permits,
 )
 
 
@@ -90,11 +101,24 @@ def fill(path: Path, size: int, generators: Sequence[Generator] = GENERATORS) ->
     ).fetchall()
     for name, _ in indexes:
         raw.execute(f'DROP INDEX "{name}"')
+    # The search indexes' insert triggers likewise: each external-content FTS5 index is
+    # rebuilt from its table after the load (a quarter of the time of a million inserts
+    # through the trigger), and the trigger made again from its own SQL.
+    fts = raw.execute(
+        "SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND name GLOB '*_fts_ai' "
+        "ORDER BY name"
+    ).fetchall()
+    for name, _ in fts:
+        raw.execute(f'DROP TRIGGER "{name}"')
     city = City(raw, size, Audit(raw), Profile.default())
     for gen in generators:
         gen(city)
     city.audit.close()
     for _, sql in indexes:
+        raw.execute(sql)
+    for name, sql in fts:
+        table = name.removesuffix("_ai")
+        raw.execute(f"INSERT INTO {table}({table}) VALUES ('rebuild')")
         raw.execute(sql)
     raw.execute("COMMIT")
     raw.execute("ANALYZE")

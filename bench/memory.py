@@ -3,7 +3,8 @@
 It runs in a child process, so the figure is that process's own:
 
 - ``run``: the city's database open in the app's context, and every list model
-  (Impounds on "All statuses", Quarantines and Vicious cases on "All", People)
+  (Impounds on "All statuses", Quarantines, Vicious cases, Calls, Licences and
+  Permits on "All", People and Animals)
   driven as a user drags its scroll bar: the first page, then pages a quarter,
   half and three quarters down, then the last page, each waited for. The
   figure is the child's peak resident memory (``VmHWM``); the baseline is the
@@ -126,14 +127,20 @@ def _lists(path: str) -> dict[str, Any]:
 
     from bench.city import TODAY
     from fieldops.db.engine import Database
+    from fieldops.services.calls.listing import CallFilter
     from fieldops.services.context import Actor
     from fieldops.services.impound_list import ImpoundFilter
+    from fieldops.services.licences.listing import LicenceFilter
+    from fieldops.services.permits.listing import PermitFilter
     from fieldops.services.quarantine.listing import QuarantineFilter
     from fieldops.services.vicious.listing import CaseFilter
     from ui.app import build_context
+    from ui.calls.list_model import CallTableModel
     from ui.errors import ErrorRouter
     from ui.impounds.list_model import ImpoundTableModel
+    from ui.licences.list_model import LicenceTableModel
     from ui.people.page import PeopleAndAnimalsWidget
+    from ui.permits.list_model import PermitTableModel
     from ui.quarantine.list_model import QuarantineTableModel
     from ui.vicious.list_model import CaseTableModel
 
@@ -152,6 +159,15 @@ def _lists(path: str) -> dict[str, Any]:
     cases = CaseTableModel(ctx)
     cases.set_filter(CaseFilter(status="all"))
     rows["vicious cases"] = _scroll(app, cases)
+    calls = CallTableModel(ctx)
+    calls.set_filter(CallFilter(show="all"))
+    rows["calls"] = _scroll(app, calls)
+    licences = LicenceTableModel(ctx)
+    licences.set_filter(LicenceFilter(show="all"))
+    rows["licences"] = _scroll(app, licences)
+    permits = PermitTableModel(ctx)
+    permits.set_filter(PermitFilter(status="all"))
+    rows["permits"] = _scroll(app, permits)
     page = PeopleAndAnimalsWidget(ctx)
     page.people_model.search("")
     rows["people"] = _scroll(app, page.people_model)

@@ -62,9 +62,37 @@ def test_the_city_has_what_a_pound_keeps(city):
         assert n("SELECT count(*) FROM vicious_case") == SIZE // 50
         assert n("SELECT count(*) FROM dog_licence") == SIZE * 3 // 10  # 300,000 per million
         assert n("SELECT count(*) FROM payment") > SIZE // 4
+        assert n("SELECT count(*) FROM field_call") == SIZE // 2  # 500,000 per million
+        # Nearly every call dispatched and closed, its row carrying the last dispatch's state.
+        assert n("SELECT count(*) FROM call_dispatch") >= SIZE // 2 - 2
+        assert n("SELECT count(*) FROM field_call WHERE status = 'closed'") >= SIZE // 2 - 2
+        assert n("SELECT count(*) FROM field_call WHERE recheck_of_id IS NOT NULL") > 0
+        assert n("SELECT count(*) FROM call_complaint") > 0
+        assert n("SELECT count(*) FROM call_citation") > 0
+        assert n("SELECT count(*) FROM caution_flag") >= 1
+        assert n("SELECT count(*) FROM permit") >= 1  # 3,000 per million
+        assert n("SELECT count(*) FROM permit_issue WHERE paid_amount IS NOT NULL") >= 1
         assert n("SELECT seq FROM audit_chain") == n("SELECT count(*) FROM audit_event")
     finally:
         raw.close()
+
+
+def test_a_call_out_of_step_with_its_dispatches_fails_the_check(city, tmp_path):
+    # The calls module's own check reads the generated calls (not an empty table).
+    broken = tmp_path / "broken.db"
+    shutil.copyfile(city, broken)
+    raw = sqlite3.connect(broken)
+    raw.execute("UPDATE field_call SET status = 'open' WHERE id = 1")
+    raw.commit()
+    raw.close()
+    from fieldops.services.calls.module import checks
+
+    db = Database(f"sqlite:///{broken}")
+    try:
+        with db.engine.connect() as conn:
+            assert any("call(s) show a state" in p and "#1" in p for p in checks(conn))
+    finally:
+        db.dispose()
 
 
 def test_each_event_is_signed_in_the_canonical_form(city):
@@ -150,3 +178,39 @@ def test_the_city_has_the_schema_the_migrations_make(city, sqlite_template):
             raw.close()
 
     assert schema(city) == schema(sqlite_template)
+
+
+def test_figures_saved_by_two_runs_report_their_growth_together(monkeypatch, tmp_path, capsys):
+    import bench.__main__ as harness
+
+    monkeypatch.setattr(harness, "SUITES", (_fake_suite({1: 0.010, 2: 0.050}),))
+    for size in ("1", "2"):  # each size measured by its own run
+        harness.main(["--sizes", size, "--dir", str(tmp_path), "--save", str(tmp_path / size)])
+    capsys.readouterr()
+    assert harness.main(["--report", str(tmp_path / "1"), str(tmp_path / "2")]) == 1
+    out = capsys.readouterr().out
+    assert "5.0x" in out  # the growth table, from the two runs' figures
+    assert "1 target(s) missed" in out
+
+
+def test_a_skipped_suite_does_not_run(monkeypatch, tmp_path, capsys):
+    import bench.__main__ as harness
+    from bench.__main__ import Suite
+
+    ran: list[int] = []
+    other = Suite("other", lambda r: ran.append(r.size) or [])
+    monkeypatch.setattr(harness, "SUITES", (_fake_suite({1: 0.01}), other))
+    harness.main(["--sizes", "1", "--dir", str(tmp_path), "--skip", "other,startup"])
+    assert ran == []
+    assert "fake: list: count and first page" in capsys.readouterr().out
+
+
+def test_a_list_figure_naming_its_row_count_is_paired_across_sizes():
+    from bench.common import Result, growth
+
+    small = Result("calls 50,000: open, count and first page", 0.01, "raw", 0.01, 3.0, size=1)
+    large = Result("calls 500,000: open, count and first page", 0.05, "raw", 0.01, 3.0, size=2)
+    other = Result("calls 500,000: all, last 7 days", 0.05, "raw", 0.01, 3.0, size=2)
+    [g] = growth([("calls", small), ("calls", large), ("calls", other)])
+    assert (g.small, g.large) == (small, large)
+    assert not g.ok  # a first page grown 5x
