@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import importlib
 import os
 import sys
@@ -9,6 +10,7 @@ import time
 import traceback
 from collections.abc import Callable, Sequence
 from datetime import date, datetime
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -18,6 +20,7 @@ from PySide6.QtWidgets import QApplication, QMessageBox
 
 from fieldops import failures, resources
 from ui.areas import AREAS, Area
+from ui.gc import collect_on_gui_thread
 from ui.main_window import MainWindow
 
 if TYPE_CHECKING:
@@ -214,6 +217,10 @@ def run(db_arg: str | None) -> int:
     running = QApplication.instance()  # a QCoreApplication, as Qt declares it
     app = running if isinstance(running, QApplication) else QApplication(sys.argv[:1])
     configure_application(app)
+    # Collections on the GUI thread's timer from now on (ui/gc.py), none inside the start:
+    # the imports after the paint would otherwise run a dozen collections over every
+    # object they make (issue 14); what the start made is frozen once it is done.
+    collect_on_gui_thread()
     timing, began = os.environ.get(EXIT_AFTER_PAINT), time.time()
     # Painted from PySide6 and the window's own modules alone; the database layer (about
     # half a second of imports) loads after the first paint (issue 14).
@@ -231,6 +238,7 @@ def run(db_arg: str | None) -> int:
             start.opened.db.dispose()
         window.hide()
         window.deleteLater()
+        gc.unfreeze()  # a process that goes on (a test) collects all of it again
     return start.exit_code if start.exit_code is not None else code
 
 
@@ -299,10 +307,27 @@ class _Start(QObject):
         )
         if self.timer is not None:
             self.timer.watch_today()
-        if opened.backup_due is not None:  # once Today shows, on a worker thread
-            due = opened.backup_due
-            QTimer.singleShot(0, window, lambda: _start_daily_backup(window, due))
+        # The modules, classes and functions imported so far live as long as the app:
+        # later collections need not walk them again (gc.freeze moves them out of reach).
+        gc.freeze()
+        if opened.backup_due is not None:  # once Today has its rows, on a worker thread
+            _after_today(window, partial(_start_daily_backup, window, opened.backup_due))
         return None
+
+
+def _after_today(window: MainWindow, then: Callable[[], object]) -> None:
+    """``then`` once the Today page has its first answer (at once without the page): the
+    day's backup must not hold back the queries the clerk is waiting for."""
+    settled = getattr(window.page("today"), "settled", None)
+    if settled is None:
+        QTimer.singleShot(0, window, then)
+        return
+
+    def once() -> None:
+        settled.disconnect(once)
+        then()
+
+    settled.connect(once)
 
 
 def _start_daily_backup(window: MainWindow, path: Path) -> None:

@@ -35,6 +35,8 @@ def started(qapp, tmp_path, sqlite_template, monkeypatch):
 
     def take(file: Path) -> str:
         seen["backup_began_with_window"] = _window() is not None
+        today = _window().page("today") if _window() is not None else None
+        seen["today_answered_first"] = today is not None and today.summary.text() != "Loading…"
         return str(seen.get("problem") or real(file))
 
     monkeypatch.setattr(app_module, "take_daily_backup", take)
@@ -67,6 +69,8 @@ def test_the_days_backup_is_made_after_the_window_shows(started):
     path = started["path"]
     assert started["start"](lambda w: bool(list_backups(path.parent / "backups", "fieldops"))) == 0
     assert started["backup_began_with_window"] is True
+    # ... and after Today had its answer: the copy must not slow the clerk's first list.
+    assert started["today_answered_first"] is True
     (backup,) = list_backups(path.parent / "backups", "fieldops")
     assert backup.before_upgrade is None  # the daily one, not an upgrade's
 
