@@ -22,6 +22,7 @@ import pytest
 from fieldops.db.engine import Database
 from fieldops.services.context import os_username
 from fieldops.services.signin import create_first_admin
+from ui.app import PHASES
 
 ROOT = Path(__file__).resolve().parents[1]
 HEAVY = ("alembic", "reportlab", "mako", "pygments")
@@ -104,6 +105,11 @@ def test_the_window_opens_and_fills_today_without_alembic_or_reportlab(database:
     said = dict(line.split(" ", 1) for line in out.splitlines() if " " in line)
     # The timing option saw the window painted, then Today filled, after the start.
     assert 0 < float(said["painted"]) <= float(said["today"]) < time.time() - started
+    # ... and each part of the start end, in order (bench/startup.py prints them).
+    phases = [line.split()[1:] for line in out.splitlines() if line.startswith("phase ")]
+    assert [name for name, _ in phases] == list(PHASES)
+    ends = [float(at) for _, at in phases]
+    assert ends == sorted(ends) and ends[PHASES.index("today")] == float(said["today"])
 
 
 def test_fieldops_due_reads_without_alembic_or_reportlab(database: Path) -> None:
