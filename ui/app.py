@@ -342,19 +342,29 @@ class _Start(QObject):
             self.timer.phase(phase)
 
 
+# The day's backup starts at the latest this long after the window has its pages, should
+# Today's first answer never come (its query cancelled with its page: a switch of user).
+BACKUP_AT_LATEST_MS = 10_000
+
+
 def _after_today(window: MainWindow, then: Callable[[], object]) -> None:
     """``then`` once the Today page has its first answer (at once without the page): the
     day's backup must not hold back the queries the clerk is waiting for."""
-    settled = getattr(window.page("today"), "settled", None)
-    if settled is None:
+    page = window.page("today")
+    settled = getattr(page, "settled", None)
+    if page is None or settled is None:
         QTimer.singleShot(0, window, then)
         return
+    done = False
 
     def once() -> None:
-        settled.disconnect(once)
-        then()
+        nonlocal done
+        if not done:
+            done = True
+            then()
 
     settled.connect(once)
+    QTimer.singleShot(BACKUP_AT_LATEST_MS, window, once)  # e.g. a switch of user at once
 
 
 def _start_daily_backup(window: MainWindow, path: Path) -> None:

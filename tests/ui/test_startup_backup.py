@@ -80,3 +80,13 @@ def test_a_backup_that_cannot_be_made_is_said_in_the_status_bar(started):
     assert started["start"](lambda w: not w.backup_label.isHidden()) == 0
     assert started["backup_began_with_window"] is True
     assert "/media/usb" in str(started["status"]) and "backup" in str(started["status"])
+
+
+def test_the_days_backup_is_made_even_if_today_never_answers(started, monkeypatch):
+    from ui.today.page import TodayWidget
+
+    monkeypatch.setattr(TodayWidget, "refresh", lambda self: None)  # no answer, no signal
+    monkeypatch.setattr(app_module, "BACKUP_AT_LATEST_MS", 50)
+    path = started["path"]
+    assert started["start"](lambda w: bool(list_backups(path.parent / "backups", "fieldops"))) == 0
+    assert started["backup_began_with_window"] is True
