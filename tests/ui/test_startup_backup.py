@@ -18,6 +18,7 @@ import ui.app as app_module
 from fieldops.backups import list_backups
 from fieldops.services.signin import create_first_admin
 from ui.main_window import MainWindow
+from ui.today.page import TodayWidget
 
 
 @pytest.fixture
@@ -35,8 +36,10 @@ def started(qapp, tmp_path, sqlite_template, monkeypatch):
 
     def take(file: Path) -> str:
         seen["backup_began_with_window"] = _window() is not None
-        today = _window().page("today") if _window() is not None else None
-        seen["today_answered_first"] = today is not None and today.summary.text() != "Loading…"
+        window = _window()
+        today = window.page("today") if window is not None else None
+        answered = isinstance(today, TodayWidget) and today.summary.text() != "Loading…"
+        seen["today_answered_first"] = answered
         return str(seen.get("problem") or real(file))
 
     monkeypatch.setattr(app_module, "take_daily_backup", take)
@@ -83,8 +86,6 @@ def test_a_backup_that_cannot_be_made_is_said_in_the_status_bar(started):
 
 
 def test_the_days_backup_is_made_even_if_today_never_answers(started, monkeypatch):
-    from ui.today.page import TodayWidget
-
     monkeypatch.setattr(TodayWidget, "refresh", lambda self: None)  # no answer, no signal
     monkeypatch.setattr(app_module, "BACKUP_AT_LATEST_MS", 50)
     path = started["path"]
