@@ -8,6 +8,9 @@ frame, painted before the database layer is imported) and to Today filled
 line would, prints both times and exits). Each is the median of five
 processes, after one warm-up of each so that both read compiled bytecode (kept
 beside the database, not in the source tree) as an installed app does.
+
+Before the table, the start's parts (``ui.app.PHASES``, as the window prints them):
+for each, the median of when it ended and of how long it took.
 """
 
 from __future__ import annotations
@@ -61,8 +64,9 @@ def _bare_window(env: dict[str, str]) -> float:
     return time.perf_counter() - t0
 
 
-def _app(db: Path, env: dict[str, str]) -> tuple[float, float]:
-    """Seconds from launch to the painted window, and to Today filled."""
+def _app(db: Path, env: dict[str, str]) -> dict[str, float]:
+    """Seconds from launch to the painted window ("painted"), to Today filled ("today"),
+    and to the end of each of the start's parts ("phase NAME")."""
     started = time.time()
     done = subprocess.run(
         [sys.executable, "-m", "fieldops.cli", "--db", str(db)],
@@ -72,16 +76,31 @@ def _app(db: Path, env: dict[str, str]) -> tuple[float, float]:
         timeout=120,
     )
     said = dict(
-        line.split(" ", 1)
+        line.rsplit(" ", 1)
         for line in done.stdout.splitlines()
-        if line.startswith(("painted ", "today "))
+        if line.startswith(("painted ", "today ", "phase "))
     )
-    if done.returncode != 0 or set(said) != {"painted", "today"}:
+    if done.returncode != 0 or not {"painted", "today"} <= set(said):
         raise RuntimeError(
             f"the app did not start and exit (status {done.returncode}):\n"
             f"{done.stdout}\n{done.stderr}"
         )
-    return float(said["painted"]), float(said["today"])
+    return {name: float(seconds) for name, seconds in said.items()}
+
+
+def phases_table(runs: list[dict[str, float]]) -> str:
+    """Each part of the start: when it ended and how long it took (medians, ms)."""
+    lines = ["start-up, part by part (median ms: ended at, took)"]
+    before = [0.0] * len(runs)
+    for name in (key for key in runs[0] if key.startswith("phase ")):
+        ended = [run.get(name, float("nan")) for run in runs]
+        took = [end - start for end, start in zip(ended, before, strict=True)]
+        lines.append(
+            f"  {name.removeprefix('phase '):16} {statistics.median(ended) * 1000:7.0f}"
+            f" {statistics.median(took) * 1000:+7.0f}"
+        )
+        before = ended
+    return "\n".join(lines)
 
 
 def demo_database(db: Path, env: dict[str, str]) -> None:
@@ -100,12 +119,13 @@ def run(db: Path) -> list[Result]:
     env = _env(db.parent / "pycache")
     demo_database(db, env)
     _bare_window(env), _app(db, env)  # warm-up: bytecode compiled, files in the OS cache
-    bare, painted, filled = [], [], []
+    bare, runs = [], []
     for _ in range(RUNS):  # interleaved, so a busy moment of the machine hits both
         bare.append(_bare_window(env))
-        paint, today = _app(db, env)
-        painted.append(paint)
-        filled.append(today)
+        runs.append(_app(db, env))
+    painted = [run["painted"] for run in runs]
+    filled = [run["today"] for run in runs]
+    print(phases_table(runs), flush=True)
     baseline = statistics.median(bare)
     return [
         Result(

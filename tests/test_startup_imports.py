@@ -1,9 +1,9 @@
 """Start-up loads only what the first screen needs (issue 14).
 
 Alembic (with Mako and Pygments) is for upgrading a database, ReportLab for
-printing: the window opening on an up-to-date database, ``fieldops due`` and
-``fieldops --version`` load none of them. Each case runs in a fresh process, as
-a user starts it.
+printing, SQLAlchemy's PostgreSQL dialect for a PostgreSQL database: the window
+opening on an up-to-date SQLite database, ``fieldops due`` and ``fieldops --version``
+load none of them. Each case runs in a fresh process, as a user starts it.
 """
 
 from __future__ import annotations
@@ -22,13 +22,22 @@ import pytest
 from fieldops.db.engine import Database
 from fieldops.services.context import os_username
 from fieldops.services.signin import create_first_admin
+from ui.app import PHASES
 
 ROOT = Path(__file__).resolve().parents[1]
 HEAVY = ("alembic", "reportlab", "mako", "pygments")
+# What a SQLite database never needs (its partial indexes name no dialect: models/base.py).
+OTHER_DIALECTS = ("sqlalchemy.dialects.postgresql", "psycopg", "psycopg2")
 
 # Runs ``fieldops ARGS`` in this process, then says which of the modules were loaded.
+# and how many garbage collections of each generation ran.
 SCRIPT = textwrap.dedent("""
-    import json, sys
+    import gc, json, sys
+    collections = [0, 0, 0]
+    def count(phase, info):
+        if phase == "stop":
+            collections[info["generation"]] += 1
+    gc.callbacks.append(count)
     import fieldops.cli
     try:
         code = fieldops.cli.main(sys.argv[2:])
@@ -36,6 +45,7 @@ SCRIPT = textwrap.dedent("""
         code = exc.code
     loaded = [m for m in json.loads(sys.argv[1]) if m in sys.modules]
     print("loaded " + json.dumps(loaded), flush=True)
+    print("collections " + json.dumps(collections), flush=True)
     sys.exit(code)
 """)
 
@@ -67,24 +77,43 @@ def _start(*args: str, watch: tuple[str, ...] = HEAVY, **env: str) -> tuple[list
         timeout=60,
     )
     assert done.returncode == 0, done.stdout + done.stderr
-    (line,) = [x for x in done.stdout.splitlines() if x.startswith("loaded ")]
-    loaded: list[str] = json.loads(line.removeprefix("loaded "))
+    loaded: list[str] = json.loads(_said(done.stdout, "loaded"))
     return loaded, done.stdout
+
+
+def _said(out: str, what: str) -> str:
+    (line,) = [x for x in out.splitlines() if x.startswith(what + " ")]
+    return line.removeprefix(what + " ")
 
 
 def test_the_window_opens_and_fills_today_without_alembic_or_reportlab(database: Path) -> None:
     started = time.time()
-    loaded, out = _start("--db", str(database), FIELDOPS_EXIT_AFTER_PAINT=repr(started))
+    loaded, out = _start(
+        "--db",
+        str(database),
+        watch=(*HEAVY, *OTHER_DIALECTS),
+        FIELDOPS_EXIT_AFTER_PAINT=repr(started),
+    )
     assert loaded == []
     # The frame was painted before the database layer was imported (ui/app.py).
     assert "loaded-at-paint " in out.splitlines()
+    # After the frame, collections run on the GUI thread's timer: none over the whole
+    # heap during the start, and a few dozen before the frame (the imports after the
+    # paint ran some 190 more, and a full one).
+    (young, middle, full) = json.loads(_said(out, "collections"))
+    assert full == 0 and young + middle < 100, (young, middle, full)
     said = dict(line.split(" ", 1) for line in out.splitlines() if " " in line)
     # The timing option saw the window painted, then Today filled, after the start.
     assert 0 < float(said["painted"]) <= float(said["today"]) < time.time() - started
+    # ... and each part of the start end, in order (bench/startup.py prints them).
+    phases = [line.split()[1:] for line in out.splitlines() if line.startswith("phase ")]
+    assert [name for name, _ in phases] == list(PHASES)
+    ends = [float(at) for _, at in phases]
+    assert ends == sorted(ends) and ends[PHASES.index("today")] == float(said["today"])
 
 
 def test_fieldops_due_reads_without_alembic_or_reportlab(database: Path) -> None:
-    loaded, out = _start("--db", str(database), "due")
+    loaded, out = _start("--db", str(database), "due", watch=(*HEAVY, *OTHER_DIALECTS))
     assert loaded == []
     assert "Due on" in out
 

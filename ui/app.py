@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import importlib
 import os
 import sys
@@ -9,6 +10,7 @@ import time
 import traceback
 from collections.abc import Callable, Sequence
 from datetime import date, datetime
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -18,6 +20,7 @@ from PySide6.QtWidgets import QApplication, QMessageBox
 
 from fieldops import failures, resources
 from ui.areas import AREAS, Area
+from ui.gc import collect_on_gui_thread
 from ui.main_window import MainWindow
 
 if TYPE_CHECKING:
@@ -51,11 +54,17 @@ def __getattr__(name: str) -> Any:
     return value
 
 
-def _load_database_layer() -> None:
-    """Import what opening the database, signing in and the pages' context need."""
+def _load_database_layer(mark: Callable[[str], object] = lambda _phase: None) -> None:
+    """Import what opening the database, signing in and the pages' context need:
+    SQLAlchemy and the models first, so that the timing hook can tell the parts apart."""
+    importlib.import_module("sqlalchemy.orm")
+    mark("sqlalchemy")
+    importlib.import_module("fieldops.db.models")
+    mark("models")
     for name in _LATE:
         if name not in globals():  # a test's replacement stays
             __getattr__(name)
+    mark("services")
 
 
 # The window ends with the command line's exit statuses (fieldops/failures.py); 4 when
@@ -69,8 +78,22 @@ EXIT_CANNOT_OPEN = 4
 # "painted SECONDS" at its frame's first paint (then "loaded-at-paint" and which of
 # WATCHED_AT_PAINT were imported by then: none) and "today SECONDS" once Today is filled,
 # and exits. SECONDS count from the variable's value, a time.time() taken before the process
-# was started (from run() when it is not a number).
+# was started (from run() when it is not a number). On the way it prints "phase NAME
+# SECONDS" as each part of the start ends (PHASES, in order), for bench/startup.py.
 EXIT_AFTER_PAINT = "FIELDOPS_EXIT_AFTER_PAINT"
+PHASES = (
+    "window-modules",  # the interpreter, PySide6, fieldops.cli and the window's modules
+    "painted",  # the application, its style and the frame, shown and painted
+    "sqlalchemy",  # SQLAlchemy's engine and ORM imported
+    "models",  # the mapped classes
+    "services",  # opening, signing in, the pages' context
+    "opened",  # the file checked, the engine and its pragmas, the migration check
+    "signed-in",  # the staff account (the ORM's mappers configured by its query)
+    "built",  # the context, the pages, Today's page and its query started
+    "today",  # Today's rows in its table (its query on a worker thread)
+    "today-painted",  # the table painted with them
+)
+_IMPORTED = time.time()  # this module and the frame's imported
 
 
 def stylesheet() -> str:
@@ -214,6 +237,10 @@ def run(db_arg: str | None) -> int:
     running = QApplication.instance()  # a QCoreApplication, as Qt declares it
     app = running if isinstance(running, QApplication) else QApplication(sys.argv[:1])
     configure_application(app)
+    # Collections on the GUI thread's timer from now on (ui/gc.py), none inside the start:
+    # the imports after the paint would otherwise run a dozen collections over every
+    # object they make (issue 14); what the start made is frozen once it is done.
+    collect_on_gui_thread()
     timing, began = os.environ.get(EXIT_AFTER_PAINT), time.time()
     # Painted from PySide6 and the window's own modules alone; the database layer (about
     # half a second of imports) loads after the first paint (issue 14).
@@ -231,6 +258,7 @@ def run(db_arg: str | None) -> int:
             start.opened.db.dispose()
         window.hide()
         window.deleteLater()
+        gc.unfreeze()  # a process that goes on (a test) collects all of it again
     return start.exit_code if start.exit_code is not None else code
 
 
@@ -269,7 +297,7 @@ class _Start(QObject):
 
     def _open(self) -> int | None:
         """None once the window shows Today; else the exit status to end with."""
-        _load_database_layer()
+        _load_database_layer(self._mark)
         try:
             # Refuses a damaged file (PRAGMA quick_check), a missing folder or dangling
             # link, a read-only or unreadable one, and a newer schema; an older one is
@@ -278,6 +306,7 @@ class _Start(QObject):
         except Exception as exc:
             return _refuse_start(self.db_arg, exc)
         self.opened = opened
+        self._mark("opened")
         try:
             # A new database asks for its first administrator; then everyone signs in.
             actor = command_line_actor(opened.db) if self.timer else sign_in_at_start(opened.db)
@@ -290,6 +319,7 @@ class _Start(QObject):
             return said.exit_code if said.environment else EXIT_CANNOT_OPEN
         if actor is None:  # sign-in cancelled: nothing to show
             return 0
+        self._mark("signed-in")
         window = build_main_window(
             opened.db,
             actor,
@@ -297,12 +327,44 @@ class _Start(QObject):
             backup_problem=opened.backup_problem,
             window=self.window,
         )
+        self._mark("built")
         if self.timer is not None:
             self.timer.watch_today()
-        if opened.backup_due is not None:  # once Today shows, on a worker thread
-            due = opened.backup_due
-            QTimer.singleShot(0, window, lambda: _start_daily_backup(window, due))
+        # The modules, classes and functions imported so far live as long as the app:
+        # later collections need not walk them again (gc.freeze moves them out of reach).
+        gc.freeze()
+        if opened.backup_due is not None:  # once Today has its rows, on a worker thread
+            _after_today(window, partial(_start_daily_backup, window, opened.backup_due))
         return None
+
+    def _mark(self, phase: str) -> None:
+        if self.timer is not None:
+            self.timer.phase(phase)
+
+
+# The day's backup starts at the latest this long after the window has its pages, should
+# Today's first answer never come (its query cancelled with its page: a switch of user).
+BACKUP_AT_LATEST_MS = 10_000
+
+
+def _after_today(window: MainWindow, then: Callable[[], object]) -> None:
+    """``then`` once the Today page has its first answer (at once without the page): the
+    day's backup must not hold back the queries the clerk is waiting for."""
+    page = window.page("today")
+    settled = getattr(page, "settled", None)
+    if page is None or settled is None:
+        QTimer.singleShot(0, window, then)
+        return
+    done = False
+
+    def once() -> None:
+        nonlocal done
+        if not done:
+            done = True
+            then()
+
+    settled.connect(once)
+    QTimer.singleShot(BACKUP_AT_LATEST_MS, window, once)  # e.g. a switch of user at once
 
 
 def _start_daily_backup(window: MainWindow, path: Path) -> None:
@@ -335,9 +397,14 @@ class _StartupTimer(QObject):
     def on_painted(self) -> None:
         """The frame's first paint is done (before the database layer is imported)."""
         self.painted = time.time()
+        self.phase("window-modules", _IMPORTED)
+        self.phase("painted", self.painted)
         print(f"painted {self.painted - self.started:.4f}", flush=True)
         loaded = [name for name in WATCHED_AT_PAINT if name in sys.modules]
         print("loaded-at-paint " + ",".join(loaded), flush=True)
+
+    def phase(self, name: str, at: float | None = None) -> None:
+        print(f"phase {name} {(at or time.time()) - self.started:.4f}", flush=True)
 
     def watch_today(self) -> None:
         today = self.window.page("today")
@@ -349,7 +416,13 @@ class _StartupTimer(QObject):
             model.modelReset.connect(self._on_today_filled)
 
     def _on_today_filled(self) -> None:
-        self.filled = self.filled or time.time()
+        if self.filled is None:
+            self.filled = time.time()
+            self.phase("today", self.filled)
+            view = getattr(self.window.page("today"), "view", None)
+            if view is not None:  # painted now, as the next pass of the loop would
+                view.viewport().repaint()
+                self.phase("today-painted")
         self._finish()
 
     def _finish(self) -> None:

@@ -47,10 +47,13 @@ WAL_IDENTITY = "fieldops_wal_identity"
 FileIdentity = tuple[int, int]
 
 
+APP_FOLDER = "FieldOps"  # the name of the user's data folder FieldOps makes
+
+
 def default_database_path() -> Path:
     import platformdirs
 
-    return Path(platformdirs.user_data_dir("FieldOps", appauthor=False)) / "fieldops.db"
+    return Path(platformdirs.user_data_dir(APP_FOLDER, appauthor=False)) / "fieldops.db"
 
 
 def resolve_url(db: str | os.PathLike[str] | None = None) -> str:
@@ -82,8 +85,10 @@ def _prepare_sqlite_file(url: str) -> None:
     # Records of people's names and addresses: the folder FieldOps makes, the database
     # and (SQLite gives them the database file's mode) its -wal and -shm are owner-only.
     make_private_folder(path.parent)
-    if path.parent == default_database_path().parent:
-        tighten_own(path.parent, PRIVATE_FOLDER)  # FieldOps's own folder, made 0755 before
+    # FieldOps's own folder, made 0755 before (platformdirs is asked only of a folder
+    # with its name: it costs a start-up on another folder 30 ms).
+    if path.parent.name == APP_FOLDER and path.parent == default_database_path().parent:
+        tighten_own(path.parent, PRIVATE_FOLDER)
     if not path.exists():
         fd = os.open(path, os.O_CREAT | os.O_WRONLY, stat.S_IRUSR | stat.S_IWUSR)
         os.close(fd)
@@ -150,6 +155,10 @@ def make_engine(url: str, *, echo: bool = False) -> Engine:
     if not echo:
         quiet_database_loggers()
     u = make_url(url)
+    # The models' partial indexes in this database's dialect (fieldops/db/models/base.py).
+    from fieldops.db.models.base import use_dialect
+
+    use_dialect(u.get_backend_name())
     if u.get_backend_name() != "sqlite":
         return create_engine(url, echo=echo, pool_pre_ping=True, hide_parameters=True)
     _prepare_sqlite_file(url)

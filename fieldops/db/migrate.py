@@ -23,7 +23,9 @@ from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Engine, inspect, text
 from sqlalchemy.engine import make_url
+from sqlalchemy.exc import DBAPIError
 
+from fieldops.db.engine import READONLY
 from fieldops.errors import UserError
 
 if TYPE_CHECKING:
@@ -112,11 +114,20 @@ def head_revision() -> str:
 
 
 def current_revision(engine: Engine) -> str | None:
-    """The revision the database is at (None: no FieldOps schema), by one plain query."""
-    with engine.connect() as conn:
-        if not inspect(conn).has_table(VERSION_TABLE):
+    """The revision the database is at (None: no FieldOps schema), by one plain query.
+
+    The schema is read only when that query fails: a new database has no version table,
+    and any other failure (a lock, a damaged file) is raised, never taken for one.
+    """
+    # Read-only: on SQLite the unit of work begins DEFERRED, taking no write lock.
+    with engine.connect().execution_options(**{READONLY: True}) as conn:
+        try:
+            rows = conn.execute(text(f"SELECT version_num FROM {VERSION_TABLE}")).scalars().all()
+        except DBAPIError:
+            conn.rollback()  # PostgreSQL refuses any statement in the failed transaction
+            if inspect(conn).has_table(VERSION_TABLE):
+                raise
             return None
-        rows = conn.execute(text(f"SELECT version_num FROM {VERSION_TABLE}")).scalars().all()
     if len(rows) > 1:  # Alembic's own answer to a branched database
         raise RuntimeError(f"the database is at several schema versions at once: {rows}")
     return rows[0] if rows else None

@@ -18,6 +18,7 @@ import ui.app as app_module
 from fieldops.backups import list_backups
 from fieldops.services.signin import create_first_admin
 from ui.main_window import MainWindow
+from ui.today.page import TodayWidget
 
 
 @pytest.fixture
@@ -35,6 +36,10 @@ def started(qapp, tmp_path, sqlite_template, monkeypatch):
 
     def take(file: Path) -> str:
         seen["backup_began_with_window"] = _window() is not None
+        window = _window()
+        today = window.page("today") if window is not None else None
+        answered = isinstance(today, TodayWidget) and today.summary.text() != "Loading…"
+        seen["today_answered_first"] = answered
         return str(seen.get("problem") or real(file))
 
     monkeypatch.setattr(app_module, "take_daily_backup", take)
@@ -67,6 +72,8 @@ def test_the_days_backup_is_made_after_the_window_shows(started):
     path = started["path"]
     assert started["start"](lambda w: bool(list_backups(path.parent / "backups", "fieldops"))) == 0
     assert started["backup_began_with_window"] is True
+    # ... and after Today had its answer: the copy must not slow the clerk's first list.
+    assert started["today_answered_first"] is True
     (backup,) = list_backups(path.parent / "backups", "fieldops")
     assert backup.before_upgrade is None  # the daily one, not an upgrade's
 
@@ -76,3 +83,11 @@ def test_a_backup_that_cannot_be_made_is_said_in_the_status_bar(started):
     assert started["start"](lambda w: not w.backup_label.isHidden()) == 0
     assert started["backup_began_with_window"] is True
     assert "/media/usb" in str(started["status"]) and "backup" in str(started["status"])
+
+
+def test_the_days_backup_is_made_even_if_today_never_answers(started, monkeypatch):
+    monkeypatch.setattr(TodayWidget, "refresh", lambda self: None)  # no answer, no signal
+    monkeypatch.setattr(app_module, "BACKUP_AT_LATEST_MS", 50)
+    path = started["path"]
+    assert started["start"](lambda w: bool(list_backups(path.parent / "backups", "fieldops"))) == 0
+    assert started["backup_began_with_window"] is True

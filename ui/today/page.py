@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections import Counter
 from datetime import UTC, datetime
 
+from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from fieldops import modules
@@ -65,8 +66,11 @@ def counts_text(items: tuple[DueItem, ...]) -> str:
 class TodayWidget(QWidget):
     """The due list for ``ctx.today()``; Enter or double-click opens the item's record.
 
-    Page protocol: ``refresh`` (F5).
+    Page protocol: ``refresh`` (F5). ``settled`` is emitted once each refresh has its
+    answer, its rows or an error (the window starts the day's backup after the first).
     """
+
+    settled = Signal()
 
     def __init__(self, ctx: AppContext, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -110,12 +114,18 @@ class TodayWidget(QWidget):
             self.ctx.profile,
             owner=self,
             on_done=self._on_items_loaded,
+            on_error=self._on_items_failed,
         )
 
     def _on_items_loaded(self, items: tuple[DueItem, ...]) -> None:
         self.model.set_rows(items)
         self.summary.setText(counts_text(items))
         self.open_button.setEnabled(bool(items))
+        self.settled.emit()
+
+    def _on_items_failed(self, _error: BaseException) -> bool:
+        self.settled.emit()
+        return False  # said by the error router, as before
 
     def _on_view_opened(self, row: int) -> None:
         item = self.model.row_object(row)

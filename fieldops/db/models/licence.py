@@ -14,10 +14,10 @@ from __future__ import annotations
 from datetime import date, datetime
 from decimal import Decimal
 
-from sqlalchemy import CheckConstraint, ForeignKey, Index, String, Text, text
+from sqlalchemy import CheckConstraint, ForeignKey, Index, String, Text
 from sqlalchemy.orm import Mapped, mapped_column
 
-from fieldops.db.models.base import Base, Timestamped
+from fieldops.db.models.base import Base, Timestamped, partial_index
 from fieldops.db.types import Money, UTCDateTime
 
 LICENCE_STATUSES = ("current", "replaced", "transferred", "void")
@@ -40,13 +40,8 @@ class DogLicence(Timestamped, Base):
         CheckConstraint(_in("origin", LICENCE_ORIGINS), name="origin"),
         CheckConstraint(_in("issued_place", ISSUE_PLACES), name="issued_place"),
         CheckConstraint("total >= 0 AND paid_amount >= 0 AND late_fee >= 0", name="amounts"),
-        Index(
-            "ix_dog_licence_year_tag",
-            "licence_year",
-            "tag_number",
-            unique=True,
-            sqlite_where=text(OWN_TAG),
-            postgresql_where=text(OWN_TAG),
+        partial_index(
+            "ix_dog_licence_year_tag", "licence_year", "tag_number", where=OWN_TAG, unique=True
         ),
         Index("ix_dog_licence_tag_number", "tag_number"),
         Index("ix_dog_licence_receipt_number", "receipt_number"),

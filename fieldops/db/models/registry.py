@@ -7,7 +7,7 @@ from datetime import date, datetime
 from sqlalchemy import CheckConstraint, ForeignKey, Index, String, Text, false, text
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
-from fieldops.db.models.base import Archivable, Base, Timestamped
+from fieldops.db.models.base import Archivable, Base, Timestamped, partial_index
 from fieldops.db.types import UTCDateTime
 from fieldops.permissions import ROLES
 
@@ -22,13 +22,7 @@ class Person(Timestamped, Archivable, Base):
     __table_args__ = (
         # Lists page through active people in name order: a covering partial
         # index makes a deep page a short index walk (bench/registry.py).
-        Index(
-            "ix_person_active_order",
-            "sort_name",
-            "id",
-            sqlite_where=text("archived_at IS NULL"),
-            postgresql_where=text("archived_at IS NULL"),
-        ),
+        partial_index("ix_person_active_order", "sort_name", "id", where="archived_at IS NULL"),
         Index("ix_person_archived_at", "archived_at"),
     )
 
@@ -74,13 +68,7 @@ class Animal(Timestamped, Archivable, Base):
         CheckConstraint("sex IN ('male', 'female', 'unknown')", name="sex"),
         Index("ix_animal_microchip", "microchip"),
         Index("ix_animal_licence_number", "licence_number"),
-        Index(
-            "ix_animal_active_order",
-            "name",
-            "id",
-            sqlite_where=text("archived_at IS NULL"),
-            postgresql_where=text("archived_at IS NULL"),
-        ),
+        partial_index("ix_animal_active_order", "name", "id", where="archived_at IS NULL"),
         Index("ix_animal_archived_at", "archived_at"),
     )
 
