@@ -139,7 +139,7 @@ class Growth:
 
 #: The row count a list's figure names before its colon ("calls 50,000: all"), which differs
 #: between the sizes of one figure.
-_COUNT = re.compile(r"^([^:]*?)\d[\d,]*(?=[^:]*:)")
+_COUNT = re.compile(r"^([^:]*?(?:^|[ (]))\d[\d,]*(?=:|[ )][^:]*:)")
 
 
 def growth_key(suite: str, name: str) -> str:
