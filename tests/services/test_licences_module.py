@@ -147,3 +147,12 @@ def test_the_list_filters_and_searches_in_sql(db, licensed, profile):
     assert names("all", "26-9") == ["Max"]  # tag
     assert names("all", "Moss") == ["Max", "Max"]  # owner: both years
     assert names("all", "Elm") == ["Bo", "Rex"]  # address
+    for sort in ("animal", "owner", "tag", "year", "status", "total", "issued"):
+        f = LicenceFilter(show="all", sort=sort, descending=False)
+        page = licence_page(db, f, date(2026, 2, 1), profile, 0, 50)
+        assert len(page.rows) == count_licences(db, f, date(2026, 2, 1), profile) > 2, sort
+    by_dog = licence_page(
+        db, LicenceFilter(show="all", sort="animal"), date(2026, 2, 1), profile, 0, 9
+    )
+    dogs = [r.animal.split(" ·")[0] for r in by_dog.rows]
+    assert dogs == sorted(dogs, reverse=True)
