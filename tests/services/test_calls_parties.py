@@ -26,9 +26,14 @@ from fieldops.services.people import PersonInput, create_person
 from fieldops.services.places import person_history
 
 
+# One instant for every call of the file: two forms made either side of a second's edge
+# would differ in their time received, and an "unchanged" save would not be.
+RECEIVED = datetime.now(UTC).replace(microsecond=0) - timedelta(hours=1)
+
+
 def _call(owner_id: int, *parties: PartyInput, **kw) -> CallInput:
     data = {
-        "received_at": datetime.now(UTC).replace(microsecond=0) - timedelta(hours=1),
+        "received_at": RECEIVED,
         "received_how": "phone",
         "kind": "bite",
         "address": "12 Elm St",
