@@ -5,23 +5,19 @@ from __future__ import annotations
 
 from functools import partial
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (
-    QDialog,
-    QDialogButtonBox,
     QHBoxLayout,
-    QLabel,
     QLineEdit,
     QPushButton,
     QSizePolicy,
-    QVBoxLayout,
     QWidget,
 )
 
 from fieldops.services.animals import AnimalRow, animals_page, count_animals
-from ui.common.table_models import Column, PagedTableModel
+from ui.common.registry_picker import RegistryPickerDialog
+from ui.common.table_models import Column
 from ui.common.text import SPECIES
-from ui.common.widgets import RecordTableView, SearchField
 from ui.context import AppContext
 
 
@@ -42,77 +38,22 @@ ANIMAL_COLUMNS = (
 )
 
 
-class AnimalPickerDialog(QDialog):
+class AnimalPickerDialog(RegistryPickerDialog):
     """Search by name, breed, colour, microchip, licence or owner; Enter (or Choose)
     picks the highlighted animal."""
 
-    chosen = Signal(int, str)  # id, the animal in a few words
-
     def __init__(self, ctx: AppContext, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.ctx = ctx
-        self.setObjectName("AnimalPickerDialog")
-        self.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-        self.setWindowTitle("Choose an animal")
-        self.resize(1000, 560)
-        self.search = SearchField("Name, breed, colour, microchip, licence or owner")
-        caption = QLabel("&Search:")
-        caption.setBuddy(self.search)
-        self.status = QLabel()
-        self.status.setObjectName("SearchStatus")
-        top = QHBoxLayout()
-        top.addWidget(caption)
-        top.addWidget(self.search, 1)
-        top.addWidget(self.status)
-        self.model = PagedTableModel(
-            ctx.tasks,
-            ANIMAL_COLUMNS,
-            partial(count_animals, ctx.db),
-            partial(animals_page, ctx.db),
-            parent=self,
+        super().__init__(
+            ctx,
+            parent,
+            name="AnimalPickerDialog",
+            title="Choose an animal",
+            placeholder="Name, breed, colour, microchip, licence or owner",
+            columns=ANIMAL_COLUMNS,
+            count=partial(count_animals, ctx.db),
+            page=partial(animals_page, ctx.db),
+            words=animal_label,
         )
-        self.view = RecordTableView()
-        self.view.setModel(self.model)
-        self.buttons = QDialogButtonBox()
-        self.choose_button = QPushButton("C&hoose")
-        self.buttons.addButton(self.choose_button, QDialogButtonBox.ButtonRole.ActionRole)
-        self.buttons.addButton(QDialogButtonBox.StandardButton.Cancel)
-        layout = QVBoxLayout(self)
-        layout.addLayout(top)
-        layout.addWidget(self.view, 1)
-        layout.addWidget(self.buttons)
-        self.search.search_requested.connect(self.model.search)
-        self.search.too_short.connect(self._on_search_too_short)
-        self.search.down_pressed.connect(self.view.focus_first_row)
-        self.model.searching_changed.connect(self._on_model_searching_changed)
-        self.model.counted.connect(self._on_model_counted)
-        self.view.opened.connect(self._on_view_opened)
-        self.choose_button.clicked.connect(self._on_choose_button_clicked)
-        self.buttons.rejected.connect(self.reject)
-        self.model.search("")
-
-    def choose_row(self, row: int) -> bool:
-        animal = self.model.row_object(row)
-        if animal is None:
-            return False
-        self.chosen.emit(animal.id, animal_label(animal))
-        self.accept()
-        return True
-
-    def _on_search_too_short(self) -> None:
-        self.status.setText("Type at least 2 characters")
-
-    def _on_model_searching_changed(self, searching: bool) -> None:
-        self.status.setText("Searching…" if searching else self.status.text())
-
-    def _on_model_counted(self, count: int) -> None:
-        self.status.setText(f"{count:,} found")
-
-    def _on_view_opened(self, row: int) -> None:
-        self.choose_row(row)
-
-    def _on_choose_button_clicked(self) -> None:
-        self.choose_row(self.view.current_row())
 
 
 class AnimalField(QWidget):
