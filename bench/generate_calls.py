@@ -78,25 +78,6 @@ OUTCOMES = (
     ("no_violation", 21),
 )
 PLACES = ("Back yard", "Front sidewalk", "Alley behind the garage", "", "", "")
-CALL_FIELDS = (
-    "received_at",
-    "received_how",
-    "anonymous",
-    "caller_id",
-    "caller_name",
-    "caller_phone",
-    "address",
-    "place",
-    "kind",
-    "section",
-    "priority",
-    "description",
-    "owner_id",
-    "owner_description",
-    "animal_id",
-    "animal_description",
-    "recheck_of_id",
-)
 
 
 def _names(city: City) -> tuple[list[str], list[str], list[str]]:
