@@ -25,7 +25,6 @@ from fieldops.services.history import record_history
 from fieldops.services.people import PersonInput, create_person
 from fieldops.services.places import person_history
 
-
 # One instant for every call of the file: two forms made either side of a second's edge
 # would differ in their time received, and an "unchanged" save would not be.
 RECEIVED = datetime.now(UTC).replace(microsecond=0) - timedelta(hours=1)
