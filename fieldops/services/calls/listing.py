@@ -40,7 +40,9 @@ def _where(db: Database, f: CallFilter, at: datetime) -> list[ColumnElement[Any]
     c: list[ColumnElement[Any]] = []
     st = FieldCall.status
     if f.show == "open":
-        c.append(st != "closed")
+        # The two open states by name, not "not closed": an index range for each, where
+        # "!=" walked the whole status index (500,000 calls for a few hundred open).
+        c.append(st.in_(("open", "dispatched")))
     elif f.show == "mine":
         c += [st == "dispatched", FieldCall.officer == f.officer]
     elif f.show == "not_dispatched":
@@ -67,6 +69,19 @@ def _where(db: Database, f: CallFilter, at: datetime) -> list[ColumnElement[Any]
         ids = fts_ids(db, "field_call", text_)
         c.append(FieldCall.id.in_(ids) if ids is not None else false())
     return c
+
+
+# Filters whose calls are all on one side of "open first": the side needs no sorting
+# key of its own, and without it the status index walks the calls in their order.
+ONE_SIDE = ("open", "mine", "not_dispatched", "closed")
+
+
+def _order(f: CallFilter) -> list[Any]:
+    """Open calls first, then by priority and age (the call number breaking ties)."""
+    order: list[Any] = [FieldCall.priority, FieldCall.received_at, FieldCall.id]
+    if f.show not in ONE_SIDE:
+        order.insert(0, case((FieldCall.status == "closed", 1), else_=0))
+    return order
 
 
 def count_calls(db: Database, f: CallFilter, at: datetime) -> int:
@@ -103,12 +118,7 @@ def calls_page(db: Database, f: CallFilter, offset: int, limit: int, at: datetim
                 flagged.label("flagged"),
             )
             .where(*_where(db, f, at))
-            .order_by(
-                case((FieldCall.status == "closed", 1), else_=0),
-                FieldCall.priority,
-                FieldCall.received_at,
-                FieldCall.id,
-            )
+            .order_by(*_order(f))
             .offset(offset)
             .limit(limit)
         ).all()
