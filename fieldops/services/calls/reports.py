@@ -210,7 +210,8 @@ def citation_cells(r: Sequence[Any]) -> tuple[str, ...]:
         fine = _money(forfeiture) + (" plus court costs" if costs else "")
     unpaid = "" if forfeiture is None else "Unpaid"  # a warning has nothing to pay
     paid = format_day(paid_on) if paid_on is not None else unpaid
-    if voided_at is not None:
+    if voided_at is not None:  # on record, owed by nobody: not added into the totals
+        fine = "Void" if forfeiture is None else f"{fine} (void)"
         paid = f"VOID: {void_reason}"
     return (
         str(cid),
