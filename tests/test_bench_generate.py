@@ -135,6 +135,22 @@ def test_a_kept_city_is_rebuilt_when_the_generator_changes(tmp_path, monkeypatch
     assert built == [SIZE, SIZE]
 
 
+def test_a_kept_city_is_upgraded_in_place_when_only_the_schema_moved(tmp_path, monkeypatch):
+    from fieldops.db import migrate
+
+    built: list[int] = []
+    upgraded: list[str] = []
+    monkeypatch.setattr(generate, "build", lambda path, size: built.append(size) or path.touch())
+    monkeypatch.setattr(migrate, "upgrade", lambda engine, url, **kw: upgraded.append(url))
+    path = generate.ensure(tmp_path, SIZE, quiet=True)
+    stamp = generate.stamp_path(path)
+    stamp.write_text(f"{generate.VERSION} 0001\n")  # kept from before a migration landed
+    generate.ensure(tmp_path, SIZE, quiet=True)
+    assert built == [SIZE]  # not rebuilt
+    assert upgraded == [f"sqlite:///{path}"]
+    assert stamp.read_text().strip() == generate.stamp_text()
+
+
 def _fake_suite(first_page_at: dict[int, float]):
     from bench.__main__ import Suite
     from bench.common import Result
