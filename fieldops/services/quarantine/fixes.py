@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from datetime import date, datetime
 from decimal import Decimal
 
-from sqlalchemy import select
+from sqlalchemy import Connection, select
 from sqlalchemy.orm import Session
 
 from fieldops.db.models import BiteReport, QuarantineCorrection, QuarantineExam
@@ -72,7 +72,7 @@ def dated(fixes: dict[Key, str] | None) -> bool:
     return any((t, f) in PLAN_FIELDS for t, _i, f in (fixes or {}))
 
 
-def bite_times(s: Session, bite_ids: Iterable[int] | None = None) -> dict[int, datetime]:
+def bite_times(s: Session | Connection, bite_ids: Iterable[int] | None = None) -> dict[int, datetime]:
     """The corrected bite times (bite id -> time), of the given bites or of every bite."""
     stmt = (
         select(QuarantineCorrection.bite_report_id, QuarantineCorrection.new_value)
