@@ -6,7 +6,8 @@ for. Counting and every page fetch run through ``ui.tasks`` because neither is
 cheap on a million rows (a deep OFFSET page took over a second in
 measurement), so the GUI thread never waits: rows not yet fetched show
 "Loading…" until their page arrives. The count runs in a task of its own and
-never holds back the first rows (issue 14: they show first, then the count).
+never holds back the first rows (issue 14: they show first, then the count). A
+first page shorter than a page is the whole answer: it is its own count.
 """
 
 from __future__ import annotations
@@ -216,6 +217,12 @@ class PagedTableModel(_ColumnsMixin, QAbstractTableModel):
     def _on_first_page(self, generation: int, first: Page[object]) -> None:
         if generation != self._generation:
             return
+        if self._early_count is None and len(first.rows) < self._page_size:
+            # A first page shorter than a page is every match, read in one snapshot: its
+            # count is the answer's count, and the count's own task (a second unit of work
+            # as long again for a short list) is not waited for.
+            self._early_count = len(first.rows)
+            self._tasks.cancel(self._count_task)
         self.beginResetModel()
         if self._early_count is not None:
             self._count = self._early_count
