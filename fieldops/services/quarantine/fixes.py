@@ -72,7 +72,9 @@ def dated(fixes: dict[Key, str] | None) -> bool:
     return any((t, f) in PLAN_FIELDS for t, _i, f in (fixes or {}))
 
 
-def bite_times(s: Session | Connection, bite_ids: Iterable[int] | None = None) -> dict[int, datetime]:
+def bite_times(
+    s: Session | Connection, bite_ids: Iterable[int] | None = None
+) -> dict[int, datetime]:
     """The corrected bite times (bite id -> time), of the given bites or of every bite."""
     stmt = (
         select(QuarantineCorrection.bite_report_id, QuarantineCorrection.new_value)
