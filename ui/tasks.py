@@ -168,6 +168,14 @@ class TaskRunner(QObject):
             self._disown(pending.owner, task_id)
             self._after_delivery()
 
+    def interrupt(self, task_id: int) -> None:
+        """From any thread: stop a task's statement (a queued one never runs). Unlike
+        ``cancel`` it forgets nothing: the task's ``Cancelled`` ending comes back to the GUI
+        thread and is dropped there, as a superseded answer's is."""
+        pending = self._pending.get(task_id)  # one dict read: safe off the GUI thread
+        if pending is not None:
+            pending.token.cancel()
+
     def _own(self, owner: QObject, task_id: int) -> None:
         key = id(owner)
         tasks = self._owned.get(key)

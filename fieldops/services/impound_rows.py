@@ -6,6 +6,8 @@ them without importing the other.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
@@ -32,6 +34,11 @@ def current_disposition(s: Session, impoundment_id: int) -> Disposition | None:
         .where(Disposition.impoundment_id == impoundment_id)
         .order_by(Disposition.id)
     ).all()
+    return current_of(rows)
+
+
+def current_of(rows: Sequence[Disposition]) -> Disposition | None:
+    """The disposition in force among an impoundment's dispositions in id order."""
     corrected = {d.corrects_id for d in rows if d.corrects_id is not None}
     live = [d for d in rows if d.id not in corrected]
     return live[-1] if live else None

@@ -38,7 +38,7 @@ from fieldops.services.context import (
     remember_save,
     snapshot,
 )
-from fieldops.services.impound_rows import current_disposition, load_impoundment
+from fieldops.services.impound_rows import current_of, load_impoundment
 from fieldops.services.impound_views import (
     AnimalDescription,
     DispositionView,
@@ -498,7 +498,7 @@ def build_view(s: Session, imp: Impoundment, profile: Profile, at: datetime) -> 
     all_disp = s.scalars(
         select(Disposition).where(Disposition.impoundment_id == imp.id).order_by(Disposition.id)
     ).all()
-    current = current_disposition(s, imp.id)
+    current = current_of(all_disp)  # the same rows: not read twice
     repeat_day = fetch(s, Impoundment, imp.repeat_of_id).custody_day if imp.repeat_of_id else None
     payments = tuple(
         PaymentView(

@@ -150,6 +150,30 @@ def test_the_first_rows_show_before_a_slow_count_arrives(qtbot, tasks):
     assert model.index(3, 1).data() == "9"  # the rows shown stayed
 
 
+def test_a_short_first_page_is_its_own_count_without_waiting_for_the_count(qtbot, tasks):
+    """Fewer matches than a page: the first page is all of them (issue 14's fixed cost: the
+    count's own unit of work is not waited for)."""
+    source = FakeList(1000)
+    model = paged(tasks, source)
+    source.gate = threading.Event()  # the count's own query, still running
+    with qtbot.waitSignal(model.counted, timeout=5000) as blocker:
+        model.search("99")  # 99, 199, ..., 990-999: 19 matches, fewer than a page of 50
+    assert blocker.args == [19]
+    assert not model.is_counting() and model.has_answer() and not model.is_loading()
+    assert model.rowCount() == 19 and model.index(18, 0).data() == "999"
+    source.gate.set()
+    qtbot.waitUntil(lambda: tasks.pending_count() == 0, timeout=5000)
+    assert model.rowCount() == 19
+
+
+def test_a_full_first_page_still_waits_for_its_count(qtbot, tasks, wait):
+    source = FakeList(50)  # exactly a page: more may follow, so the count decides
+    model = paged(tasks, source)
+    with qtbot.waitSignal(model.counted) as blocker:
+        model.search("")
+    assert blocker.args == [50] and source.counts == [""]
+
+
 def test_a_refresh_keeps_the_row_count_until_the_new_count(qtbot, tasks, wait):
     source = FakeList(1000)
     model = paged(tasks, source)

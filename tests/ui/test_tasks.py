@@ -195,6 +195,22 @@ def test_cancel_interrupts_a_running_query(qtbot, tasks, router, sqlite_db):
     assert delivered == [] and router.reports == []  # dropped silently, not an error
 
 
+def test_interrupt_from_a_worker_stops_a_running_query_and_its_ending_is_dropped(
+    qtbot, tasks, router, sqlite_db
+):
+    """``interrupt`` may be called off the GUI thread (a list's page stopping its count)."""
+    started, ended = threading.Event(), threading.Event()
+    delivered = []
+    task_id = tasks.run(_slow_query(sqlite_db, started, ended), on_done=delivered.append)
+    assert started.wait(30)
+    stopper = threading.Thread(target=tasks.interrupt, args=(task_id,))
+    stopper.start()
+    stopper.join(5)
+    qtbot.waitUntil(ended.is_set, timeout=30_000)  # uninterrupted: about ten minutes
+    qtbot.waitUntil(lambda: tasks.pending_count() == 0, timeout=5000)
+    assert delivered == [] and router.reports == []  # dropped silently, not an error
+
+
 def test_a_destroyed_owner_cancels_its_query(qtbot, tasks, router, sqlite_db):
     started, ended = threading.Event(), threading.Event()
     owner = QObject()

@@ -6,11 +6,13 @@ for. Counting and every page fetch run through ``ui.tasks`` because neither is
 cheap on a million rows (a deep OFFSET page took over a second in
 measurement), so the GUI thread never waits: rows not yet fetched show
 "Loading…" until their page arrives. The count runs in a task of its own and
-never holds back the first rows (issue 14: they show first, then the count).
+never holds back the first rows (issue 14: they show first, then the count). A
+first page shorter than a page is the whole answer: it is its own count.
 """
 
 from __future__ import annotations
 
+import threading
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -26,6 +28,7 @@ from PySide6.QtCore import (
     Signal,
 )
 
+from fieldops.db.cancel import Cancelled
 from fieldops.services.listing import Page
 from ui.tasks import TaskRunner
 
@@ -100,6 +103,14 @@ class ListTableModel(_ColumnsMixin, QAbstractTableModel):
         return None
 
 
+class _Answer:
+    """One search's two tasks, as its page and count see them on their workers."""
+
+    def __init__(self) -> None:
+        self.short = threading.Event()  # the first page was shorter than a page
+        self.count_task = 0
+
+
 class PagedTableModel(_ColumnsMixin, QAbstractTableModel):
     """Rows of a searched list, counted and fetched page by page off the GUI thread.
 
@@ -164,23 +175,41 @@ class PagedTableModel(_ColumnsMixin, QAbstractTableModel):
         self._shown = False
         self._early_count = None
         generation = self._generation
+        answer = _Answer()
         self._search_task = self._tasks.run(
-            self._page_fn,
+            self._first_page,
+            answer,
             text,
-            0,
-            self._page_size,
             owner=self,
             on_done=partial(self._on_first_page, generation),
             on_error=self._on_search_failed,
         )
-        self._count_task = self._tasks.run(
-            self._count_fn,
+        self._count_task = answer.count_task = self._tasks.run(
+            self._counting,
+            answer,
             text,
             owner=self,
             on_done=partial(self._on_count, generation),
             on_error=self._on_count_failed,
         )
         self.searching_changed.emit(True)
+
+    # On a worker thread: the answer's two tasks.
+    def _first_page(self, answer: _Answer, text: str) -> Page[object]:
+        first = self._page_fn(text, 0, self._page_size)
+        if len(first.rows) < self._page_size:
+            # Every match, in one snapshot: the count's own unit of work is not needed. Stopped
+            # here, not when the page reaches the GUI thread, so it never competes with the
+            # page's delivery for the interpreter.
+            answer.short.set()
+            if answer.count_task:
+                self._tasks.interrupt(answer.count_task)
+        return first
+
+    def _counting(self, answer: _Answer, text: str) -> int:
+        if answer.short.is_set():
+            raise Cancelled("the first page was every match")
+        return self._count_fn(text)
 
     def refresh(self) -> None:
         self.search(self._text)
@@ -216,6 +245,12 @@ class PagedTableModel(_ColumnsMixin, QAbstractTableModel):
     def _on_first_page(self, generation: int, first: Page[object]) -> None:
         if generation != self._generation:
             return
+        if self._early_count is None and len(first.rows) < self._page_size:
+            # A first page shorter than a page is every match, read in one snapshot: its
+            # count is the answer's count, and the count's own task (a second unit of work
+            # as long again for a short list) is not waited for.
+            self._early_count = len(first.rows)
+            self._tasks.cancel(self._count_task)
         self.beginResetModel()
         if self._early_count is not None:
             self._count = self._early_count

@@ -4,15 +4,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date, timedelta
+from functools import lru_cache
 from typing import Any
 
-from sqlalchemy import ColumnElement, false, func, or_, select
+from sqlalchemy import ColumnElement, Date, Integer, Select, bindparam, false, func, or_, select
 
-from fieldops.db.cancel import cancellable
 from fieldops.db.engine import Database
 from fieldops.db.models import Permit, Person
 from fieldops.services import validate as v
-from fieldops.services.listing import Page, fts_ids
+from fieldops.services.listing import Page, fts_ids, reading
 from fieldops.services.permits.views import KIND_LABELS, status_text
 
 FILTERS = {
@@ -54,14 +54,20 @@ class PermitRow:
     appeal_by: date | None
 
 
-def _where(db: Database, f: PermitFilter, day: date) -> list[ColumnElement[Any]]:
+# The day a list is read on (and the last day "due for renewal" reaches): parameters, so
+# that a statement is built once and kept.
+DAY = bindparam("day", type_=Date)
+DUE_BY = bindparam("due_by", type_=Date)
+
+
+def _where(db: Database | str, f: PermitFilter, day: Any, due_by: Any) -> list[ColumnElement[Any]]:
     conds: list[ColumnElement[Any]] = []
     st = Permit.status
     if f.status == "current":
         # In force: issued for a year not ended, or stayed by an appeal.
         conds.append(or_((st == "issued") & (Permit.expires_on >= day), st == "appeal_pending"))
     elif f.status == "due":
-        conds += [st == "issued", Permit.expires_on <= day + DUE_WITHIN]
+        conds += [st == "issued", Permit.expires_on <= due_by]
     elif f.status == "expired":
         conds += [st == "issued", Permit.expires_on < day]
     elif f.status == "review":
@@ -94,47 +100,66 @@ def _where(db: Database, f: PermitFilter, day: date) -> list[ColumnElement[Any]]
     return conds
 
 
+# Statements built once per filter and kept, as for the impounds list.
+_KEPT = 256
+
+
+def _params(day: date) -> dict[str, Any]:
+    return {"day": day, "due_by": day + DUE_WITHIN}
+
+
+@lru_cache(maxsize=_KEPT)
+def _count_statement(dialect: str, f: PermitFilter) -> Select[int]:
+    return (
+        select(func.count())
+        .select_from(Permit)
+        .join(Person, Person.id == Permit.holder_id)
+        .where(*_where(dialect, f, DAY, DUE_BY))
+    )
+
+
 def count_permits(db: Database, f: PermitFilter, day: date) -> int:
-    with db.read() as s, cancellable(s):
-        return (
-            s.scalar(
-                select(func.count())
-                .select_from(Permit)
-                .join(Person, Person.id == Permit.holder_id)
-                .where(*_where(db, f, day))
-            )
-            or 0
-        )
+    with reading(db) as conn:
+        n: int = conn.execute(_count_statement(conn.dialect.name, f), _params(day)).scalar_one()
+        return n
 
 
-def permits_page(
-    db: Database, f: PermitFilter, offset: int, limit: int, day: date
-) -> Page[PermitRow]:
+@lru_cache(maxsize=_KEPT)
+def _page_statement(dialect: str, f: PermitFilter) -> Select[*tuple[Any, ...]]:
     key = SORTS.get(f.sort, Permit.expires_on)
     order = [
         key.is_(None),
         key.desc() if f.descending else key,
         Permit.id.desc() if f.descending else Permit.id,
     ]
-    with db.read() as s, cancellable(s):
-        rows = s.execute(
-            select(
-                Permit.id,
-                Permit.kind,
-                Person.full_name,
-                Permit.address,
-                Permit.status,
-                Permit.year,
-                Permit.expires_on,
-                Permit.list_update_due,
-                Permit.appeal_by,
-                Permit.first_year,
-            )
-            .join(Person, Person.id == Permit.holder_id)
-            .where(*_where(db, f, day))
-            .order_by(*order)
-            .offset(offset)
-            .limit(limit)
+    return (
+        select(
+            Permit.id,
+            Permit.kind,
+            Person.full_name,
+            Permit.address,
+            Permit.status,
+            Permit.year,
+            Permit.expires_on,
+            Permit.list_update_due,
+            Permit.appeal_by,
+            Permit.first_year,
+        )
+        .join(Person, Person.id == Permit.holder_id)
+        .where(*_where(dialect, f, DAY, DUE_BY))
+        .order_by(*order)
+        .offset(bindparam("offset", type_=Integer))
+        .limit(bindparam("limit", type_=Integer))
+    )
+
+
+def permits_page(
+    db: Database, f: PermitFilter, offset: int, limit: int, day: date
+) -> Page[PermitRow]:
+    with reading(db) as conn:
+        rows = conn.execute(
+            _page_statement(conn.dialect.name, f),
+            {**_params(day), "offset": offset, "limit": limit},
         ).all()
     return Page(
         offset,

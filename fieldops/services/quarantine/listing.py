@@ -5,11 +5,24 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from datetime import date, datetime, time, timedelta
+from functools import lru_cache
 from typing import Any
 
-from sqlalchemy import ColumnElement, Integer, Select, false, func, literal_column, or_, select
+from sqlalchemy import (
+    ColumnElement,
+    Connection,
+    Date,
+    Integer,
+    Select,
+    bindparam,
+    case,
+    false,
+    func,
+    literal_column,
+    or_,
+    select,
+)
 from sqlalchemy import text as sql_text
-from sqlalchemy.orm import Session
 
 from fieldops.db.engine import Database
 from fieldops.db.models import BiteReport, Clinic, Quarantine
@@ -17,7 +30,7 @@ from fieldops.db.search import fts5_query, pg_vector, search_terms, tsquery
 from fieldops.rules import Profile, format_day_short, format_instant
 from fieldops.rules.quarantine import EXAM_SLOTS, observation_length
 from fieldops.services import validate as v
-from fieldops.services.listing import Page, fts_ids
+from fieldops.services.listing import Page, fts_ids, reading
 from fieldops.services.quarantine.views import PLACEMENT_LABELS, STATUS_LABELS
 
 FILTERS = {
@@ -69,13 +82,13 @@ class QuarantineRow:
     certificate_overdue: bool
 
 
-def _search_ids(db: Database, text_: str) -> Select[int] | None:
+def _search_ids(dialect: str, text_: str) -> Select[int] | None:
     """Quarantines whose animal or owner (the list's copies) match every term as a prefix:
     FTS5 on SQLite, the GIN index on PostgreSQL (migration 0011), as the people list."""
     terms = search_terms(text_)
     if not terms:
         return None
-    if db.dialect == "sqlite":
+    if dialect == "sqlite":
         return (
             select(literal_column("rowid", Integer))
             .select_from(sql_text("quarantine_fts"))
@@ -85,7 +98,15 @@ def _search_ids(db: Database, text_: str) -> Select[int] | None:
     return select(Quarantine.id).where(vector.op("@@")(func.to_tsquery("simple", tsquery(terms))))
 
 
-def _where(db: Database, f: QuarantineFilter, today: date) -> list[Any]:
+# The day a list is read on: a parameter, so that a statement is built once and kept.
+TODAY = bindparam("today", type_=Date)
+
+
+def _dialect(db: Database | str) -> str:
+    return db if isinstance(db, str) else db.dialect
+
+
+def _where(db: Database | str, f: QuarantineFilter, today: Any) -> list[Any]:
     q = Quarantine
     out: list[Any] = []
     if f.show == "open":
@@ -114,33 +135,62 @@ def _where(db: Database, f: QuarantineFilter, today: date) -> list[Any]:
         cond: list[Any] = []
         if (number := v.case_number(text.lstrip("#"))) is not None:
             cond.append(q.id == number)
-        own = _search_ids(db, text)
+        own = _search_ids(_dialect(db), text)
         if own is not None:
             cond.append(q.id.in_(own))
         # The registry's words for the animal (breed, colour, markings), as the impounds list.
-        animals = fts_ids(db, "animal", text)
+        animals = fts_ids(_dialect(db), "animal", text)
         if animals is not None:
             cond.append(q.animal_id.in_(animals))
         out.append(or_(*cond) if cond else false())
     return out
 
 
-def _count(s: Session, db: Database, f: QuarantineFilter, today: date) -> int:
+# Statements built once per filter and kept (their parameters: the day, the page's place):
+# building one cost more than running it, as for the impounds list.
+_KEPT = 256
+_TABLE_COUNT = select(func.count()).select_from(Quarantine)
+
+
+@lru_cache(maxsize=_KEPT)
+def _count_statement(dialect: str, f: QuarantineFilter) -> Select[int]:
+    return select(func.count()).select_from(Quarantine).where(*_where(dialect, f, TODAY))
+
+
+def _count(conn: Connection, f: QuarantineFilter, today: date) -> int:
     if f == QuarantineFilter(show="closed", sort=f.sort, descending=f.descending):
         # Every quarantine less the few open ones: "status != 'open'" stepped through
         # nearly every row (80 ms at 200,000, measured).
-        total = s.scalar(select(func.count()).select_from(Quarantine)) or 0
-        return total - _count(s, db, replace(f, show="open"), today)
-    return s.scalar(select(func.count()).select_from(Quarantine).where(*_where(db, f, today))) or 0
+        total: int = conn.execute(_TABLE_COUNT).scalar_one()
+        return total - _count(conn, replace(f, show="open"), today)
+    n: int = conn.execute(_count_statement(conn.dialect.name, f), {"today": today}).scalar_one()
+    return n
 
 
 def count_quarantines(db: Database, f: QuarantineFilter, today: date) -> int:
-    with db.read() as s:
-        return _count(s, db, f, today)
+    with reading(db) as conn:
+        return _count(conn, f, today)
 
 
 # Past this offset a page is walked from whichever end of the list is nearer.
 DEEP_OFFSET = 5_000
+
+
+def _order(f: QuarantineFilter) -> tuple[Any, ...]:
+    key = SORTS.get(f.sort, Quarantine.last_day)
+    return (key.desc(), Quarantine.id.desc()) if f.descending else (key, Quarantine.id)
+
+
+def _ids(
+    db: Database | str, f: QuarantineFilter, today: Any, offset: Any, limit: Any
+) -> Select[int]:
+    return (
+        select(Quarantine.id)
+        .where(*_where(db, f, today))
+        .order_by(*_order(f))
+        .offset(offset)
+        .limit(limit)
+    )
 
 
 def ids_query(
@@ -148,117 +198,175 @@ def ids_query(
 ) -> Select[int]:
     """One page's ids in list order: "All" and "Closed" walk the sort's index (0016); the
     other filters start from the few open quarantines and sort those."""
-    key = SORTS.get(f.sort, Quarantine.last_day)
-    order = (key.desc(), Quarantine.id.desc()) if f.descending else (key, Quarantine.id)
-    return (
-        select(Quarantine.id)
-        .where(*_where(db, f, today))
-        .order_by(*order)
-        .offset(offset)
-        .limit(limit)
-    )
+    return _ids(db, f, today, offset, limit)
+
+
+_OFFSET = bindparam("offset", type_=Integer)
+_LIMIT = bindparam("limit", type_=Integer)
+
+
+@lru_cache(maxsize=_KEPT)
+def _ids_statement(dialect: str, walk: QuarantineFilter) -> Select[int]:
+    return _ids(dialect, walk, TODAY, _OFFSET, _LIMIT)
+
+
+def _walk(
+    conn: Connection, f: QuarantineFilter, today: date, offset: int, limit: int
+) -> tuple[QuarantineFilter, int, int]:
+    """The order a page's ids are walked in, and the walk's offset and limit: a deep page
+    is read from the nearer end (the last page of 200,000 stepped every row before it),
+    as the impounds list does; the rows' ORDER BY puts it back in list order."""
+    if offset < DEEP_OFFSET:
+        return f, offset, limit
+    total = _count(conn, f, today)
+    after = total - offset - limit  # matches after this page
+    if after >= offset:
+        return f, offset, limit
+    n = min(limit, total - offset)
+    if n <= 0:
+        return f, 0, 0
+    return replace(f, descending=not f.descending), max(after, 0), n
 
 
 def quarantine_ids(
     db: Database, f: QuarantineFilter, today: date, offset: int = 0, limit: int = 200
 ) -> tuple[int, ...]:
-    """One page's ids in list order; a deep page is read from the nearer end (the last page
-    of 200,000 stepped every row before it), as the impounds list does."""
-    with db.read() as s:
-        if offset >= DEEP_OFFSET:
-            total = _count(s, db, f, today)
-            after = total - offset - limit  # matches after this page
-            if after < offset:
-                n = min(limit, total - offset)
-                if n <= 0:
-                    return ()
-                back = replace(f, descending=not f.descending)
-                return tuple(
-                    reversed(s.scalars(ids_query(db, back, today, max(after, 0), n)).all())
-                )
-        return tuple(s.scalars(ids_query(db, f, today, offset, limit)))
+    """One page's ids in list order (a deep one read from the nearer end)."""
+    with reading(db) as conn:
+        walk, start, n = _walk(conn, f, today, offset, limit)
+        ids = conn.execute(
+            _ids_statement(conn.dialect.name, walk),
+            {"today": today, "offset": start, "limit": n},
+        ).scalars()
+        return tuple(ids) if walk is f else tuple(reversed(list(ids)))
+
+
+_ROW_COLUMNS = (
+    Quarantine.id,
+    Quarantine.status,
+    Quarantine.placement,
+    Quarantine.next_exam_due,
+    Quarantine.next_exam_by,
+    Quarantine.certificate_due,
+    Quarantine.certificate_received_on,
+    Quarantine.animal_name,
+    Quarantine.owner_name,
+    Clinic.name,
+    Quarantine.last_day,
+    # Only an open quarantine shows a day of its period: a closed one's bite time is not read.
+    case((Quarantine.status == "open", BiteReport.bitten_at)),
+    BiteReport.id,
+)
+
+
+def _rows_from(q: Select[*tuple[Any, ...]]) -> Select[*tuple[Any, ...]]:
+    return q.outerjoin(Clinic, Clinic.id == Quarantine.clinic_id).outerjoin(
+        BiteReport, BiteReport.id == Quarantine.bite_report_id
+    )
+
+
+@lru_cache(maxsize=_KEPT)
+def _page_statement(
+    dialect: str, f: QuarantineFilter, walk: QuarantineFilter
+) -> Select[*tuple[Any, ...]]:
+    """A page's rows: its ids walked in ``walk``'s order (the list's, or reversed from its far
+    end) and the columns of those ids alone, in the list's order."""
+    ids = _ids_statement(dialect, walk).subquery()
+    return _rows_from(
+        select(*_ROW_COLUMNS).select_from(Quarantine).join(ids, ids.c.id == Quarantine.id)
+    ).order_by(*_order(f))
+
+
+_ROWS_OF_IDS = _rows_from(select(*_ROW_COLUMNS).select_from(Quarantine)).where(
+    Quarantine.id.in_(bindparam("ids", expanding=True))
+)
+
+
+def _quarantine_row(r: Any, today: date, day: str = "") -> QuarantineRow:
+    qid, status, placement, due, by, cert_due, cert_on, animal, owner, clinic = r[:10]
+    is_open = status == "open"
+    nxt = ""
+    if is_open and due is not None and by is not None:
+        nxt = format_day_short(due, today)
+        if by != due:
+            nxt += f" to {format_day_short(by, today)}"
+    return QuarantineRow(
+        qid,
+        status,
+        STATUS_LABELS[status],
+        animal,
+        owner or "unknown",
+        clinic if placement == "clinic" and clinic else PLACEMENT_LABELS[placement],
+        day,
+        nxt,
+        bool(is_open and by and by < today),
+        cert_due,
+        cert_on is None and status in ("open", "certified") and cert_due < today,
+    )
 
 
 def quarantine_rows(db: Database, ids: tuple[int, ...], today: date) -> dict[int, QuarantineRow]:
     """The rows for ``ids`` (one query), by id."""
     if not ids:
         return {}
-    with db.read() as s:
-        rows = s.execute(
-            select(
-                Quarantine.id,
-                Quarantine.status,
-                Quarantine.placement,
-                Quarantine.next_exam_due,
-                Quarantine.next_exam_by,
-                Quarantine.certificate_due,
-                Quarantine.certificate_received_on,
-                Quarantine.animal_name,
-                Quarantine.owner_name,
-                Clinic.name,
-            )
-            .outerjoin(Clinic, Clinic.id == Quarantine.clinic_id)
-            .where(Quarantine.id.in_(ids))
-        ).all()
-    out = {}
-    for qid, status, placement, due, by, cert_due, cert_on, animal, owner, clinic in rows:
-        is_open = status == "open"
-        nxt = ""
-        if is_open and due is not None and by is not None:
-            nxt = format_day_short(due, today)
-            if by != due:
-                nxt += f" to {format_day_short(by, today)}"
-        out[qid] = QuarantineRow(
-            qid,
-            status,
-            STATUS_LABELS[status],
-            animal,
-            owner or "unknown",
-            clinic if placement == "clinic" and clinic else PLACEMENT_LABELS[placement],
-            "",
-            nxt,
-            bool(is_open and by and by < today),
-            cert_due,
-            cert_on is None and status in ("open", "certified") and cert_due < today,
-        )
-    return out
+    with reading(db) as conn:
+        rows = conn.execute(_ROWS_OF_IDS, {"ids": list(ids)}).all()
+    return {r[0]: _quarantine_row(r, today) for r in rows}
 
 
 def quarantine_page(
     db: Database, f: QuarantineFilter, today: date, profile: Profile, offset: int, limit: int
 ) -> Page[QuarantineRow]:
-    ids = quarantine_ids(db, f, today, offset, limit)
-    rows = quarantine_rows(db, ids, today)
-    # Only an open quarantine has a day of its period to show.
-    days = day_labels(db, tuple(i for i in ids if rows[i].status == "open"), today, profile)
-    return Page(offset, tuple(replace(rows[i], day=days.get(i, "")) for i in ids))
+    """One page in list order, read in one unit of work (one snapshot): its ids and columns
+    in one statement, the corrected bite times of its open quarantines in a second."""
+    with reading(db) as conn:
+        walk, start, n = _walk(conn, f, today, offset, limit)
+        rows = (
+            conn.execute(
+                _page_statement(conn.dialect.name, f, walk),
+                {"today": today, "offset": start, "limit": n},
+            ).all()
+            if n > 0
+            else []
+        )
+        bites = {r[0]: (r[10], r[11], r[12]) for r in rows if r[1] == "open"}
+        retimed = _bite_times(conn, [b[2] for b in bites.values()])
+    days = _day_labels(bites, retimed, today, profile)
+    return Page(
+        offset,
+        tuple(_quarantine_row(r, today, days.get(r[0], "")) for r in rows),
+    )
+
+
+def _bite_times(conn: Connection, bite_ids: list[int]) -> dict[int, datetime]:
+    from fieldops.services.quarantine.fixes import bite_times
+
+    return bite_times(conn, bite_ids) if bite_ids else {}
 
 
 def day_labels(db: Database, ids: tuple[int, ...], today: date, profile: Profile) -> dict[int, str]:
     """ "day N of 10" for the open quarantines among ``ids`` (the rules' count)."""
-    from fieldops.rules import to_local
-    from fieldops.rules.quarantine import observation_day
-    from fieldops.services.quarantine.fixes import bite_times
-
     if not ids:
         return {}
-    with db.read() as s:
-        rows = s.execute(
-            select(
-                Quarantine.id,
-                Quarantine.status,
-                Quarantine.last_day,
-                BiteReport.bitten_at,
-                BiteReport.id,
-            )
-            .join(BiteReport, BiteReport.id == Quarantine.bite_report_id)
-            .where(Quarantine.id.in_(ids))
-        ).all()
-        retimed = bite_times(s, [r[4] for r in rows])
+    with reading(db) as conn:
+        rows = conn.execute(_ROWS_OF_IDS, {"ids": list(ids)}).all()
+        bites = {r[0]: (r[10], r[11], r[12]) for r in rows if r[1] == "open"}
+        retimed = _bite_times(conn, [b[2] for b in bites.values()])
+    return _day_labels(bites, retimed, today, profile)
+
+
+def _day_labels(
+    bites: dict[int, tuple[date, datetime, int]],
+    retimed: dict[int, datetime],
+    today: date,
+    profile: Profile,
+) -> dict[int, str]:
+    """ "day N of 10" for open quarantines (id -> last day, bite time, bite id)."""
+    from fieldops.rules import to_local
+    from fieldops.rules.quarantine import observation_day
+
     out = {}
-    for qid, status, last, bitten, bite_id in rows:
-        if status != "open":
-            continue
+    for qid, (last, bitten, bite_id) in bites.items():
         bitten = retimed.get(bite_id, bitten)  # a corrected bite time (fixes.py)
         bite_day = to_local(bitten, profile).date()
         stub = _Span(bite_day, last)

@@ -217,12 +217,20 @@ def bite_view(
     bite: BiteReport,
     profile: Profile,
     events: Sequence[QuarantineEvent] | None = None,
+    fixes: dict[Key, str] | None = None,
+    quarantine_id: int | None = None,
 ) -> BiteView:
+    """``events``, ``fixes`` and ``quarantine_id``: the case's events, corrections and
+    quarantine where the caller has read them already (the record view), not read twice."""
     animal = s.get(Animal, bite.animal_id) if bite.animal_id is not None else None
     owner = s.get(Person, bite.owner_id) if bite.owner_id is not None else None
-    q_id = s.query(Quarantine.id).filter_by(bite_report_id=bite.id).scalar()
+    q_id = (
+        quarantine_id
+        if quarantine_id is not None
+        else s.query(Quarantine.id).filter_by(bite_report_id=bite.id).scalar()
+    )
     events = events if events is not None else events_of(s, bite.id)
-    fixes = corrections_of(s, bite.id)
+    fixes = fixes if fixes is not None else corrections_of(s, bite.id)
 
     def fixed(field: str) -> str:
         return corrected(fixes, "bite_report", bite.id, field, getattr(bite, field))
@@ -322,7 +330,7 @@ def quarantine_view(s: Session, q: Quarantine, profile: Profile, today: date) ->
     return QuarantineView(
         q.id,
         q.version,
-        bite_view(s, bite, profile, events),
+        bite_view(s, bite, profile, events, fixes, q.id),
         st.status,
         STATUS_LABELS[st.status],
         st.plan.placement,

@@ -4,16 +4,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
+from functools import lru_cache
 from typing import Any
 
-from sqlalchemy import ColumnElement, Select, false, func, or_, select
+from sqlalchemy import ColumnElement, Integer, Select, bindparam, false, func, or_, select
 
-from fieldops.db.cancel import cancellable
 from fieldops.db.engine import Database
 from fieldops.db.models import Animal, Person, ViciousCase
 from fieldops.rules import vicious as rules
 from fieldops.services import validate as v
-from fieldops.services.listing import Page, fts_ids
+from fieldops.services.listing import Page, fts_ids, reading
 from fieldops.services.vicious.views import STATUS_LABELS
 
 FILTERS = {
@@ -76,7 +76,11 @@ def countdown_text(deadline: datetime | None, at: datetime) -> str:
     return ("overdue by " if late else "") + " ".join(parts) + ("" if late else " left")
 
 
-def _where(db: Database, f: CaseFilter, at: datetime) -> list[ColumnElement[Any]]:
+# The moment a list is asked at: a parameter, so that a statement is built once and kept.
+AT = bindparam("at", type_=ViciousCase.notice_deadline.type)
+
+
+def _where(db: Database | str, f: CaseFilter, at: Any) -> list[ColumnElement[Any]]:
     conds: list[ColumnElement[Any]] = []
     st = ViciousCase.status
     if f.status == "open":
@@ -107,11 +111,20 @@ def _where(db: Database, f: CaseFilter, at: datetime) -> list[ColumnElement[Any]
     return conds
 
 
+# Statements built once per filter and kept (their parameters: the moment, the page's
+# place): building one cost more than running it, as for the impounds list.
+_KEPT = 256
+
+
+@lru_cache(maxsize=_KEPT)
+def _count_statement(dialect: str, f: CaseFilter) -> Select[int]:
+    return select(func.count()).select_from(ViciousCase).where(*_where(dialect, f, AT))
+
+
 def count_cases(db: Database, f: CaseFilter, at: datetime) -> int:
-    with db.read() as s, cancellable(s):
-        return (
-            s.scalar(select(func.count()).select_from(ViciousCase).where(*_where(db, f, at))) or 0
-        )
+    with reading(db) as conn:
+        n: int = conn.execute(_count_statement(conn.dialect.name, f), {"at": at}).scalar_one()
+        return n
 
 
 def _order(f: CaseFilter) -> list[Any]:
@@ -127,8 +140,7 @@ def _order(f: CaseFilter) -> list[Any]:
     return order
 
 
-def ids_query(db: Database, f: CaseFilter, at: datetime, offset: int, limit: int) -> Select[int]:
-    """One page's ids in list order, sorted on the case row alone."""
+def _ids(db: Database | str, f: CaseFilter, at: Any, offset: Any, limit: Any) -> Select[int]:
     return (
         select(ViciousCase.id)
         .where(*_where(db, f, at))
@@ -138,28 +150,41 @@ def ids_query(db: Database, f: CaseFilter, at: datetime, offset: int, limit: int
     )
 
 
+def ids_query(db: Database, f: CaseFilter, at: datetime, offset: int, limit: int) -> Select[int]:
+    """One page's ids in list order, sorted on the case row alone."""
+    return _ids(db, f, at, offset, limit)
+
+
+@lru_cache(maxsize=_KEPT)
+def _page_statement(dialect: str, f: CaseFilter) -> Select[*tuple[Any, ...]]:
+    """A page's rows: the page's ids first, then their columns, so the joins are made for
+    one page, not for every case before it is sorted."""
+    ids = _ids(
+        dialect, f, AT, bindparam("offset", type_=Integer), bindparam("limit", type_=Integer)
+    ).subquery()
+    return (
+        select(
+            ViciousCase.id,
+            ViciousCase.status,
+            Animal.name,
+            Animal.species,
+            Animal.breed,
+            Person.full_name,
+            ViciousCase.opened_at,
+            ViciousCase.notice_deadline,
+            ViciousCase.next_step_due,
+        )
+        .join(ids, ids.c.id == ViciousCase.id)
+        .join(Animal, Animal.id == ViciousCase.animal_id)
+        .outerjoin(Person, Person.id == ViciousCase.owner_id)
+        .order_by(*_order(f))
+    )
+
+
 def cases_page(db: Database, f: CaseFilter, offset: int, limit: int, at: datetime) -> Page[CaseRow]:
-    order = _order(f)
-    # The page's ids first, then their columns: the joins are made for one page, not for
-    # every case before it is sorted.
-    ids = ids_query(db, f, at, offset, limit).subquery()
-    with db.read() as s, cancellable(s):
-        rows = s.execute(
-            select(
-                ViciousCase.id,
-                ViciousCase.status,
-                Animal.name,
-                Animal.species,
-                Animal.breed,
-                Person.full_name,
-                ViciousCase.opened_at,
-                ViciousCase.notice_deadline,
-                ViciousCase.next_step_due,
-            )
-            .join(ids, ids.c.id == ViciousCase.id)
-            .join(Animal, Animal.id == ViciousCase.animal_id)
-            .outerjoin(Person, Person.id == ViciousCase.owner_id)
-            .order_by(*order)
+    with reading(db) as conn:
+        rows = conn.execute(
+            _page_statement(conn.dialect.name, f), {"at": at, "offset": offset, "limit": limit}
         ).all()
     out = []
     for cid, status, name, species, breed, owner, opened, deadline, step in rows:

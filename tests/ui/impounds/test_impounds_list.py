@@ -257,6 +257,7 @@ def test_the_rows_show_first_and_the_count_after(qtbot, ctx, impounds, wait_idle
     import threading
 
     from fieldops.services import impound_list
+    from ui.common.table_models import PagedTableModel
     from ui.impounds import list_model
 
     gate = threading.Event()
@@ -266,13 +267,47 @@ def test_the_rows_show_first_and_the_count_after(qtbot, ctx, impounds, wait_idle
         return impound_list.count_impounds(*args)
 
     monkeypatch.setattr(list_model, "count_impounds", slow_count)
+    # Pages of two: the first page is full, so more may follow and the count decides.
+    paged_init = PagedTableModel.__init__
+
+    def pages_of_two(self, *args, **kw):
+        paged_init(self, *args, **{**kw, "page_size": 2})
+
+    monkeypatch.setattr(PagedTableModel, "__init__", pages_of_two)
     page = ImpoundsWidget(ctx)
     qtbot.addWidget(page)
     qtbot.waitUntil(lambda: not page.model.is_searching(), timeout=5000)
     assert page.model.is_counting()
-    assert column(page, "Animal") == ["Zed", "Rex, Beagle", "Tom"]  # shown, not waiting
+    assert column(page, "Animal") == ["Zed", "Rex, Beagle"]  # shown, not waiting
     assert page.count.text() == "Counting…"
     gate.set()
     wait_idle()
     assert page.count.text() == "3 impoundments"
     assert page.model.rowCount() == 3
+
+
+def test_a_list_shorter_than_a_page_shows_its_count_with_its_rows(
+    qtbot, ctx, impounds, wait_idle, monkeypatch
+):
+    """Its first page is every match: the count's own query is not waited for (issue 14)."""
+    import threading
+
+    from fieldops.services import impound_list
+    from ui.impounds import list_model
+
+    gate = threading.Event()
+
+    def slow_count(*args):
+        gate.wait(5)
+        return impound_list.count_impounds(*args)
+
+    monkeypatch.setattr(list_model, "count_impounds", slow_count)
+    page = ImpoundsWidget(ctx)
+    qtbot.addWidget(page)
+    qtbot.waitUntil(lambda: not page.model.is_searching(), timeout=5000)
+    assert not page.model.is_counting()
+    assert column(page, "Animal") == ["Zed", "Rex, Beagle", "Tom"]
+    assert page.count.text() == "3 impoundments"
+    gate.set()
+    wait_idle()
+    assert page.count.text() == "3 impoundments"
