@@ -174,8 +174,11 @@ def test_double_click_opens_the_impoundment(qtbot, page, wait_idle, wait_dialog)
 
 @pytest.fixture
 def slow_count(monkeypatch):
-    """Counting a search for "slowdog" takes minutes unless interrupted (a sleeping
-    function per row on SQLite); ``started`` and ``ended`` tell where it is."""
+    """The page of a search for "slowdog" takes minutes unless interrupted (a sleeping
+    function per row on SQLite); ``started`` and ``ended`` tell where it is.
+
+    The page, not the count: a page shorter than a page is every match, so its
+    count is never waited for (and is stopped) once the page is in."""
     import threading
     import time
     from types import SimpleNamespace
@@ -186,11 +189,11 @@ def slow_count(monkeypatch):
     from fieldops.db.cancel import cancellable
 
     state = SimpleNamespace(started=threading.Event(), ended=threading.Event())
-    real_count = list_model.count_impounds
+    real_page = list_model.impounds_page
 
-    def count(db, f, at):
+    def page(db, f, *args):
         if f.text != "slowdog":
-            return real_count(db, f, at)
+            return real_page(db, f, *args)
         try:
             with db.read() as s, cancellable(s):
 
@@ -200,16 +203,17 @@ def slow_count(monkeypatch):
                     return x
 
                 s.connection().connection.dbapi_connection.create_function("slow", 1, slow)
-                return s.execute(
+                s.execute(
                     text(
                         "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c "
                         "WHERE x < 100000) SELECT count(slow(x)) FROM c"
                     )
                 ).scalar()
+                return real_page(db, f, *args)
         finally:
             state.ended.set()
 
-    monkeypatch.setattr(list_model, "count_impounds", count)
+    monkeypatch.setattr(list_model, "impounds_page", page)
     return state
 
 
