@@ -29,6 +29,9 @@ def _in(column: str, values: tuple[str, ...]) -> str:
     return f"{column} IN ({', '.join(repr(v) for v in values)})"
 
 
+# The licences list's sort keys on the licence row, each with an index (migration 0025).
+LIST_ORDER_KEYS = ("licence_year", "issued_at", "animal_name", "owner_sort_name", "status", "total")
+
 # A transfer keeps the dog's tag; every other licence has a tag of its own that year.
 OWN_TAG = "origin <> 'transfer'"
 
@@ -51,6 +54,9 @@ class DogLicence(Timestamped, Base):
         # Today's count of dogs to renew reads these alone (migration 0020).
         Index("ix_dog_licence_year_animal", "status", "licence_year", "animal_id"),
         Index("ix_dog_licence_animal_year_status", "animal_id", "licence_year", "status"),
+        # The list's orders walked on an index, the id breaking ties (migration 0025).
+        Index("ix_dog_licence_current_issued", "status", "licence_year", "issued_at", "id"),
+        *(Index(f"ix_dog_licence_order_{key}", key, "id") for key in LIST_ORDER_KEYS),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -84,3 +90,8 @@ class DogLicence(Timestamped, Base):
     ended_at: Mapped[datetime | None] = mapped_column(UTCDateTime, default=None)
     void_reason: Mapped[str] = mapped_column(Text, default="")
     notes: Mapped[str] = mapped_column(Text, default="")
+    # Copies for the list's sorts, kept by triggers whenever the licence, its dog or its
+    # owner changes (migration 0025): a sort by a joined column cannot walk an index.
+    # Never set them.
+    animal_name: Mapped[str] = mapped_column(String(100), default="", server_default="")
+    owner_sort_name: Mapped[str] = mapped_column(String(200), default="", server_default="")
