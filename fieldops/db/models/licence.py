@@ -14,7 +14,7 @@ from __future__ import annotations
 from datetime import date, datetime
 from decimal import Decimal
 
-from sqlalchemy import CheckConstraint, ForeignKey, Index, String, Text
+from sqlalchemy import CheckConstraint, ForeignKey, Index, String, Text, false
 from sqlalchemy.orm import Mapped, mapped_column
 
 from fieldops.db.models.base import Base, Timestamped, partial_index
@@ -56,6 +56,10 @@ class DogLicence(Timestamped, Base):
         Index("ix_dog_licence_animal_year_status", "animal_id", "licence_year", "status"),
         # The list's orders walked on an index, the id breaking ties (migration 0025).
         Index("ix_dog_licence_current_issued", "status", "licence_year", "issued_at", "id"),
+        Index(
+            "ix_dog_licence_unrenewed",
+            *("status", "renewed", "licence_year", "issued_at", "id", "animal_id"),
+        ),
         *(Index(f"ix_dog_licence_order_{key}", key, "id") for key in LIST_ORDER_KEYS),
     )
 
@@ -95,3 +99,7 @@ class DogLicence(Timestamped, Base):
     # Never set them.
     animal_name: Mapped[str] = mapped_column(String(100), default="", server_default="")
     owner_sort_name: Mapped[str] = mapped_column(String(200), default="", server_default="")
+    # Whether the dog has a current licence for the next licence year: kept by triggers for
+    # every licence of the dog whenever one is written, changes status or year (0025), for
+    # the "expired" and "late" lists. Never set it.
+    renewed: Mapped[bool] = mapped_column(default=False, server_default=false())
