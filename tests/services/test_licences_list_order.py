@@ -221,7 +221,8 @@ def test_the_sorts_and_filters_walk_their_indexes_on_sqlite(sqlite_db):
         (LicenceFilter(show="all", sort="owner"), "order_owner_sort_name"),
         (LicenceFilter(show="all", sort="animal", descending=False), "order_animal_name"),
         (LicenceFilter(show="current"), "current_issued"),
-        (LicenceFilter(show="expired"), "unrenewed"),
+        (LicenceFilter(show="expired"), "unrenewed_later"),
+        (LicenceFilter(show="due"), "unrenewed "),  # before the late-fee day
     ]
     with sqlite_db.engine.connect() as conn:
         for f, index in cases:

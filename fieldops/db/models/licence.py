@@ -60,6 +60,10 @@ class DogLicence(Timestamped, Base):
             "ix_dog_licence_unrenewed",
             *("status", "renewed", "licence_year", "issued_at", "id", "animal_id"),
         ),
+        Index(
+            "ix_dog_licence_unrenewed_later",
+            *("status", "renewed_later", "licence_year", "issued_at", "id"),
+        ),
         *(Index(f"ix_dog_licence_order_{key}", key, "id") for key in LIST_ORDER_KEYS),
     )
 
@@ -99,7 +103,8 @@ class DogLicence(Timestamped, Base):
     # Never set them.
     animal_name: Mapped[str] = mapped_column(String(100), default="", server_default="")
     owner_sort_name: Mapped[str] = mapped_column(String(200), default="", server_default="")
-    # Whether the dog has a current licence for the next licence year: kept by triggers for
-    # every licence of the dog whenever one is written, changes status or year (0025), for
-    # the "expired" and "late" lists. Never set it.
+    # Whether the dog has a current licence for the next licence year ("late"), and for any
+    # later year ("expired"): kept by triggers for every licence of the dog whenever one is
+    # written, changes status or year (migration 0025). Never set them.
     renewed: Mapped[bool] = mapped_column(default=False, server_default=false())
+    renewed_later: Mapped[bool] = mapped_column(default=False, server_default=false())

@@ -87,7 +87,7 @@ ONE_SIDE = ("open", "mine", "not_dispatched", "closed")
 
 # "Open first" spelled as its indexes are (migration 0025): an index on an expression
 # serves a query only when the query says the same expression, bound values included.
-_OPEN_FIRST = literal_column(OPEN_FIRST.replace("status", "field_call.status"))
+_OPEN_FIRST: ColumnElement[int] = literal_column(OPEN_FIRST.replace("status", "field_call.status"))
 
 
 def _order(f: CallFilter, backwards: bool = False) -> list[Any]:
@@ -125,7 +125,7 @@ def _count(conn: Connection, db: Database, f: CallFilter, at: datetime) -> int:
 
 def _ids_query(
     db: Database, f: CallFilter, at: datetime, offset: int, limit: int, backwards: bool = False
-) -> Select[tuple[int]]:
+) -> Select[int]:
     """A page's ids, walked in the list's order (or its reverse) on the order's index."""
     return (
         select(FieldCall.id)

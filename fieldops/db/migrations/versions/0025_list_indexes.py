@@ -14,14 +14,14 @@ stepped through the whole sort (0.7-1.8 s):
   name, kept by triggers in the same transaction as the change they copy
   (as the impoundment's are, migration 0004), so that sorting by dog or owner
   walks an index instead of a join.
-- Licences, "expired" and "late": both ask of a licence whether its dog has a
-  current licence for the next year, a lookup for each of 160,000 licences
-  (0.3-0.5 s). ``renewed`` keeps that answer on the licence, rewritten by
-  triggers for every licence of a dog whenever one of its licences is written,
-  changes status or year, or moves to another dog; an index on (status,
-  renewed, licence_year, issued_at, id, animal_id) leaves the lists the dogs
-  that were not renewed, in issue order, with the dog's id for what else they
-  ask of it.
+- Licences, "late" and "expired": they ask of each licence of earlier years
+  whether its dog has a current licence for the next year, or for any later
+  one, a lookup for each of 160,000 licences (0.3-0.5 s). ``renewed`` and
+  ``renewed_later`` keep those answers on the licence, rewritten by triggers
+  for every licence of a dog whenever one of its licences is written, changes
+  status or year, or moves to another dog; an index on each (status, the flag,
+  licence_year, issued_at, id) gives the lists the dogs that were not renewed,
+  in issue order (the late list's with the dog's id, for its archived check).
 
 Plain operations, not batch ones: a batch on SQLite recreates the table and
 drops its triggers. Where the file keeps planner statistics (``ANALYZE`` was
@@ -75,9 +75,14 @@ SQLITE_TRIGGERS = {
 }
 
 # Whether the dog has a current licence for the year after this one's.
+# Whether the dog has a current licence for the year after this one's ("late"), and for
+# any later year ("expired": a dog may skip a year).
 _RENEWED = (
     "renewed = EXISTS (SELECT 1 FROM dog_licence n WHERE n.animal_id = dog_licence.animal_id "
-    "AND n.licence_year = dog_licence.licence_year + 1 AND n.status = 'current')"
+    "AND n.licence_year = dog_licence.licence_year + 1 AND n.status = 'current'), "
+    "renewed_later = EXISTS (SELECT 1 FROM dog_licence n "
+    "WHERE n.animal_id = dog_licence.animal_id "
+    "AND n.licence_year > dog_licence.licence_year AND n.status = 'current')"
 )
 SQLITE_TRIGGERS |= {
     "dog_licence_renewed_ai": "AFTER INSERT ON dog_licence BEGIN UPDATE dog_licence SET "
@@ -123,6 +128,7 @@ NEW_INDEXES = (
     "ix_field_call_kind_open_first",
     "ix_dog_licence_current_issued",
     "ix_dog_licence_unrenewed",
+    "ix_dog_licence_unrenewed_later",
     *(f"ix_dog_licence_order_{key}" for key in LICENCE_ORDER_KEYS),
 )
 
@@ -170,10 +176,11 @@ def upgrade() -> None:
         "dog_licence",
         sa.Column("owner_sort_name", sa.String(length=200), server_default="", nullable=False),
     )
-    op.add_column(
-        "dog_licence",
-        sa.Column("renewed", sa.Boolean(), server_default=sa.false(), nullable=False),
-    )
+    for flag in ("renewed", "renewed_later"):
+        op.add_column(
+            "dog_licence",
+            sa.Column(flag, sa.Boolean(), server_default=sa.false(), nullable=False),
+        )
     # Existing licences take their copies now; the triggers keep them from here on.
     op.execute(f"UPDATE dog_licence SET {_KEYS_FROM.format(row='dog_licence')}, {_RENEWED}")
     _create_triggers(bind.dialect.name)
@@ -186,6 +193,11 @@ def upgrade() -> None:
         "ix_dog_licence_unrenewed",
         "dog_licence",
         ["status", "renewed", "licence_year", "issued_at", "id", "animal_id"],
+    )
+    op.create_index(
+        "ix_dog_licence_unrenewed_later",
+        "dog_licence",
+        ["status", "renewed_later", "licence_year", "issued_at", "id"],
     )
     for key in LICENCE_ORDER_KEYS:
         op.create_index(f"ix_dog_licence_order_{key}", "dog_licence", [key, "id"])
@@ -201,10 +213,12 @@ def upgrade() -> None:
 def downgrade() -> None:
     for key in reversed(LICENCE_ORDER_KEYS):
         op.drop_index(f"ix_dog_licence_order_{key}", table_name="dog_licence")
+    op.drop_index("ix_dog_licence_unrenewed_later", table_name="dog_licence")
     op.drop_index("ix_dog_licence_unrenewed", table_name="dog_licence")
     op.drop_index("ix_dog_licence_current_issued", table_name="dog_licence")
     _drop_triggers(op.get_bind().dialect.name)
     # Plain drops (SQLite 3.35+), not a batch: a batch would drop every other trigger.
+    op.drop_column("dog_licence", "renewed_later")
     op.drop_column("dog_licence", "renewed")
     op.drop_column("dog_licence", "owner_sort_name")
     op.drop_column("dog_licence", "animal_name")
