@@ -161,7 +161,7 @@ def _order(db: Database, f: LicenceFilter, backwards: bool = False) -> tuple[Any
     return key.asc(), DogLicence.id.asc()
 
 
-def _ids(
+def _walk(
     conn: Connection,
     db: Database,
     f: LicenceFilter,
@@ -169,7 +169,9 @@ def _ids(
     profile: Profile,
     offset: int,
     limit: int,
-) -> tuple[int, ...]:
+) -> Any:
+    """A page's ids as a subquery: in the list's order, or for a deep page nearer the far
+    end in the reverse order from there (the caller puts the page back in list order)."""
     backwards = False
     if offset >= DEEP_OFFSET:
         # A deep page from the nearer end: the last page of 300,000 licences stepped
@@ -178,82 +180,97 @@ def _ids(
         after = total - offset - limit  # matches after this page
         if after < offset:
             backwards, offset, limit = True, max(after, 0), max(min(limit, total - offset), 0)
-    ids = tuple(
-        conn.scalars(
-            _base(f)
-            .where(*_where(db, f, today, profile))
-            .order_by(*_order(db, f, backwards))
-            .offset(offset)
-            .limit(limit)
-        )
+    return (
+        _base(f)
+        .where(*_where(db, f, today, profile))
+        .order_by(*_order(db, f, backwards))
+        .offset(offset)
+        .limit(limit)
     )
-    return ids[::-1] if backwards else ids
 
 
 def licence_ids(
     db: Database, f: LicenceFilter, today: date, profile: Profile, offset: int = 0, limit: int = 200
 ) -> tuple[int, ...]:
     with reading(db) as conn:
-        return _ids(conn, db, f, today, profile, offset, limit)
+        walk = _walk(conn, db, f, today, profile, offset, limit).subquery()
+        q = select(DogLicence.id).where(DogLicence.id.in_(select(walk.c.id)))
+        return tuple(conn.scalars(q.order_by(*_list_order(f))))
+
+
+_ROW_COLUMNS = (
+    DogLicence.id,
+    DogLicence.licence_year,
+    DogLicence.tag_number,
+    DogLicence.status,
+    DogLicence.total,
+    DogLicence.late,
+    DogLicence.applied_on,
+    Animal.id,
+    Animal.name,
+    Animal.breed,
+    Animal.microchip,
+    Person.full_name,
+    Person.address,
+    Person.city,
+    Person.state,
+    Person.postal_code,
+)
+
+
+def _rows_query(where: Any) -> Any:
+    return (
+        select(*_ROW_COLUMNS)
+        .join(Animal, Animal.id == DogLicence.animal_id)
+        .join(Person, Person.id == DogLicence.owner_id)
+        .where(where)
+    )
+
+
+def _row(r: Any) -> LicenceRow:
+    (lid, year, tag, status, total, late, applied_on, dog, name, breed, chip) = r[:11]
+    full_name, address, city, state, postal_code = r[11:]
+    return LicenceRow(
+        lid,
+        year,
+        tag,
+        status,
+        STATUS_WORDS[status],
+        " · ".join(x for x in (name or f"Dog #{dog}", breed) if x),
+        full_name,
+        format_address(address, city, state, postal_code),
+        chip or "",
+        total,
+        late,
+        applied_on,
+    )
 
 
 def licence_rows(db: Database, ids: tuple[int, ...]) -> dict[int, LicenceRow]:
-    with reading(db) as conn:
-        return _rows(conn, ids)
-
-
-def _rows(conn: Connection, ids: tuple[int, ...]) -> dict[int, LicenceRow]:
     if not ids:
         return {}
-    rows = conn.execute(
-        select(
-            DogLicence.id,
-            DogLicence.licence_year,
-            DogLicence.tag_number,
-            DogLicence.status,
-            DogLicence.total,
-            DogLicence.late,
-            DogLicence.applied_on,
-            Animal.id.label("animal_id"),
-            Animal.name,
-            Animal.breed,
-            Animal.microchip,
-            Person.full_name,
-            Person.address,
-            Person.city,
-            Person.state,
-            Person.postal_code,
-        )
-        .join(Animal, Animal.id == DogLicence.animal_id)
-        .join(Person, Person.id == DogLicence.owner_id)
-        .where(DogLicence.id.in_(ids))
-    ).all()
-    return {
-        r.id: LicenceRow(
-            r.id,
-            r.licence_year,
-            r.tag_number,
-            r.status,
-            STATUS_WORDS[r.status],
-            " · ".join(x for x in (r.name or f"Dog #{r.animal_id}", r.breed) if x),
-            r.full_name,
-            format_address(r.address, r.city, r.state, r.postal_code),
-            r.microchip or "",
-            r.total,
-            r.late,
-            r.applied_on,
-        )
-        for r in rows
-    }
+    with reading(db) as conn:
+        rows = conn.execute(_rows_query(DogLicence.id.in_(ids))).all()
+    return {r[0]: _row(r) for r in rows}
 
 
 def licence_page(
     db: Database, f: LicenceFilter, today: date, profile: Profile, offset: int, limit: int
 ) -> Page[LicenceRow]:
+    """One page in one statement: the page's ids walked on the sort's index, then their
+    dogs and owners (the rows put in list order by the page's ids' own order)."""
     with reading(db) as conn:
-        ids = _ids(conn, db, f, today, profile, offset, limit)
-        rows = _rows(conn, ids)
-    return Page(offset, tuple(rows[i] for i in ids))
+        walk = _walk(conn, db, f, today, profile, offset, limit).subquery()
+        rows = conn.execute(
+            _rows_query(DogLicence.id.in_(select(walk.c.id))).order_by(*_list_order(f))
+        ).all()
+    return Page(offset, tuple(_row(r) for r in rows))
+
+
+def _list_order(f: LicenceFilter) -> tuple[Any, Any]:
+    """The list's order on the licence's own columns (no index needed for a page's rows)."""
+    key = SORTS.get(f.sort, DogLicence.issued_at)
+    return (key.desc(), DogLicence.id.desc()) if f.descending else (key.asc(), DogLicence.id.asc())
 
 
 def stale_list_copies(conn: Connection) -> list[str]:
