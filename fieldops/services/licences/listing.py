@@ -89,7 +89,7 @@ def _where(db: Database, f: LicenceFilter, today: date, profile: Profile) -> lis
         # current licence of a later year", on its index.
         out += [
             DogLicence.status == "current",
-            DogLicence.renewed_later.is_(False),
+            DogLicence.renewed_later == false(),
             DogLicence.licence_year < year,
         ]
     elif f.show in ("due", "late"):
@@ -99,7 +99,7 @@ def _where(db: Database, f: LicenceFilter, today: date, profile: Profile) -> lis
         # Last year's licences not renewed this year: the licence's copy of that answer.
         out += [
             DogLicence.status == "current",
-            DogLicence.renewed.is_(False),
+            DogLicence.renewed == false(),
             DogLicence.licence_year == year - 1,
             # Not an archived dog's: the few archived dogs looked up once, where a join
             # looked up the dog of each licence (24,000 at 300,000 licences: 50-100 ms).
