@@ -37,7 +37,7 @@ def _calls(db) -> list[dict]:
                 "priority": 1 + (i % 3 == 1) + (i % 5 == 0),
                 "status": STATUSES[i % 5],
                 "officer": "olly" if i % 5 == 1 else "",
-                "search_text": f"{i} oak ave",
+                "search_text": f"{i} {'elm' if i % 3 else 'oak'} ave",
                 "recorded_by": "olly",
                 "created_at": AT,
                 "updated_at": AT,
@@ -57,6 +57,8 @@ def _expected(rows: list[dict], f: CallFilter) -> list[int]:
             return False
         if f.kind and r["kind"] != f.kind:
             return False
+        if f.text and f.text not in r["search_text"].split():
+            return False
         return not (f.period and r["received_at"] < AT - timedelta(days=int(f.period)))
 
     def key(r: dict) -> tuple:
@@ -70,16 +72,22 @@ FILTERS = [
     for show in ("all", "open", "closed")
     for kind in ("", *KINDS)
     for period in ("", "1")
-]
+] + [CallFilter(show=show, text="elm") for show in ("all", "open", "closed")]
 
 
-@pytest.mark.parametrize("deep", [False, True], ids=["offset", "from the far end"])
+@pytest.mark.parametrize(
+    ("deep", "walk"),
+    [(False, False), (True, True)],
+    ids=["offset, matches by id", "from the far end, matches walked"],
+)
 def test_every_page_of_every_filter_is_the_lists_order_and_the_count_is_right(
-    db, monkeypatch, deep
+    db, monkeypatch, deep, walk
 ):
     rows = _calls(db)
     if deep:  # every page past the first is "deep": walked from whichever end is nearer
         monkeypatch.setattr(listing, "DEEP_OFFSET", 1)
+    if walk:  # every search walks the list's order, its matches checked on the way
+        monkeypatch.setattr(listing, "WALK_MATCHES", 1)
     for f in FILTERS:
         want = _expected(rows, f)
         assert count_calls(db, f, AT) == len(want), f
@@ -99,6 +107,20 @@ def test_the_list_order_walks_its_index_on_sqlite(sqlite_db):
             sql = str(q.compile(conn, compile_kwargs={"literal_binds": True}))
             plan = " ".join(r[3] for r in conn.execute(text("EXPLAIN QUERY PLAN " + sql)))
             assert "open_first" in plan and "TEMP B-TREE" not in plan, plan
+
+
+def test_a_search_with_many_matches_walks_the_lists_order_on_sqlite(sqlite_db, monkeypatch):
+    _calls(sqlite_db)
+    f = CallFilter(show="all", text="elm")
+    with sqlite_db.engine.connect() as conn:
+        for many, walked in ((10**6, False), (1, True)):
+            monkeypatch.setattr(listing, "WALK_MATCHES", many)
+            q = listing._ids_query(
+                sqlite_db, f, AT, 0, 10, False, listing._many_matches(conn, sqlite_db, f)
+            )
+            sql = str(q.compile(conn, compile_kwargs={"literal_binds": True}))
+            plan = " ".join(r[3] for r in conn.execute(text("EXPLAIN QUERY PLAN " + sql)))
+            assert ("TEMP B-TREE" not in plan) == walked, plan
 
 
 def test_a_flag_on_one_calls_party_marks_that_call_alone(db, officer, supervisor, owner):

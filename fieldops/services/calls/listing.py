@@ -46,7 +46,18 @@ class CallFilter:
     officer: str = ""  # the login "mine" means
 
 
-def _where(db: Database, f: CallFilter, at: datetime) -> list[ColumnElement[Any]]:
+# A search matching at least this many calls is walked in the list's order, its matches
+# looked up as the walk meets them; fewer are fetched by id and sorted.
+WALK_MATCHES = 5_000
+
+
+def _where(
+    db: Database, f: CallFilter, at: datetime, walk_matches: bool = False
+) -> list[ColumnElement[Any]]:
+    """The filter as SQL. ``walk_matches``: a search's matches checked as the list's order
+    index is walked (on SQLite a unary "+", its no-op, keeps the id off the table's own
+    b-tree), where fetching 20,000 matching calls by id to sort them took 50 ms and the
+    walk to a first page of them 9 ms."""
     c: list[ColumnElement[Any]] = []
     st = FieldCall.status
     if f.show == "open":
@@ -77,7 +88,12 @@ def _where(db: Database, f: CallFilter, at: datetime) -> list[ColumnElement[Any]
     elif text_:
         # Every word as the start of a word of the call's text, on its index (migration 0024).
         ids = fts_ids(db, "field_call", text_)
-        c.append(FieldCall.id.in_(ids) if ids is not None else false())
+        if ids is None:
+            c.append(false())
+        elif walk_matches and db.dialect == "sqlite":
+            c.append(literal_column("+field_call.id").in_(ids))
+        else:
+            c.append(FieldCall.id.in_(ids))
     return c
 
 
@@ -124,16 +140,35 @@ def _count(conn: Connection, db: Database, f: CallFilter, at: datetime) -> int:
 
 
 def _ids_query(
-    db: Database, f: CallFilter, at: datetime, offset: int, limit: int, backwards: bool = False
+    db: Database,
+    f: CallFilter,
+    at: datetime,
+    offset: int,
+    limit: int,
+    backwards: bool = False,
+    walk_matches: bool = False,
 ) -> Select[int]:
     """A page's ids, walked in the list's order (or its reverse) on the order's index."""
     return (
         select(FieldCall.id)
-        .where(*_where(db, f, at))
+        .where(*_where(db, f, at, walk_matches))
         .order_by(*_order(f, backwards))
         .offset(offset)
         .limit(limit)
     )
+
+
+def _many_matches(conn: Connection, db: Database, f: CallFilter) -> bool:
+    """Whether the search matches at least ``WALK_MATCHES`` calls (its index's own count)."""
+    text_ = v.searchable(f.text).strip()
+    if db.dialect != "sqlite" or not text_ or v.case_number(text_) is not None:
+        return False
+    ids = fts_ids(db, "field_call", text_)
+    if ids is None:
+        return False
+    capped = ids.limit(WALK_MATCHES).subquery()
+    n: int = conn.execute(select(func.count()).select_from(capped)).scalar_one()
+    return n >= WALK_MATCHES
 
 
 def count_calls(db: Database, f: CallFilter, at: datetime) -> int:
@@ -164,7 +199,7 @@ def calls_page(db: Database, f: CallFilter, offset: int, limit: int, at: datetim
             after = total - offset - limit  # matches after this page
             if after < offset:
                 backwards, start, n = True, max(after, 0), max(min(limit, total - offset), 0)
-        ids = _ids_query(db, f, at, start, n, backwards)
+        ids = _ids_query(db, f, at, start, n, backwards, _many_matches(conn, db, f))
         rows = conn.execute(
             select(
                 FieldCall.id,
