@@ -13,7 +13,16 @@ from __future__ import annotations
 from datetime import date, datetime
 from decimal import Decimal
 
-from sqlalchemy import JSON, CheckConstraint, ForeignKey, Index, String, Text, UniqueConstraint
+from sqlalchemy import (
+    JSON,
+    CheckConstraint,
+    ForeignKey,
+    Index,
+    String,
+    Text,
+    UniqueConstraint,
+    text,
+)
 from sqlalchemy.orm import Mapped, mapped_column
 
 from fieldops.db.models.base import Base, Timestamped
@@ -29,6 +38,11 @@ from fieldops.rules.calls import (
 )
 
 CALL_STATUSES = ("open", "dispatched", "closed")
+# The calls list's first key, open calls before closed ones: its indexes are on this
+# expression, and the list's query must spell it the same (migration 0025).
+# Laid out as PostgreSQL prints it back, so that the schema's comparison with these models
+# (tests/db/test_migrations.py) reads the same expression on both sides.
+OPEN_FIRST = "(\nCASE\n    WHEN status = 'closed' THEN 1\n    ELSE 0\nEND)"
 
 
 def _in(column: str, values: tuple[str, ...]) -> str:
@@ -47,6 +61,16 @@ class FieldCall(Timestamped, Base):
         Index("ix_field_call_status_priority", "status", "priority", "received_at"),
         Index("ix_field_call_address_key", "address_key"),
         Index("ix_field_call_follow_up_on", "follow_up_on"),
+        # The list's order walked on an index, for all calls and for each kind (0025).
+        Index("ix_field_call_open_first", text(OPEN_FIRST), "priority", "received_at", "id"),
+        Index(
+            "ix_field_call_kind_open_first",
+            "kind",
+            text(OPEN_FIRST),
+            "priority",
+            "received_at",
+            "id",
+        ),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)

@@ -14,7 +14,7 @@ from __future__ import annotations
 from datetime import date, datetime
 from decimal import Decimal
 
-from sqlalchemy import CheckConstraint, ForeignKey, Index, String, Text
+from sqlalchemy import CheckConstraint, ForeignKey, Index, String, Text, false
 from sqlalchemy.orm import Mapped, mapped_column
 
 from fieldops.db.models.base import Base, Timestamped, partial_index
@@ -28,6 +28,9 @@ ISSUE_PLACES = ("counter", "pound")
 def _in(column: str, values: tuple[str, ...]) -> str:
     return f"{column} IN ({', '.join(repr(v) for v in values)})"
 
+
+# The licences list's sort keys on the licence row, each with an index (migration 0025).
+LIST_ORDER_KEYS = ("licence_year", "issued_at", "animal_name", "owner_sort_name", "status", "total")
 
 # A transfer keeps the dog's tag; every other licence has a tag of its own that year.
 OWN_TAG = "origin <> 'transfer'"
@@ -51,6 +54,17 @@ class DogLicence(Timestamped, Base):
         # Today's count of dogs to renew reads these alone (migration 0020).
         Index("ix_dog_licence_year_animal", "status", "licence_year", "animal_id"),
         Index("ix_dog_licence_animal_year_status", "animal_id", "licence_year", "status"),
+        # The list's orders walked on an index, the id breaking ties (migration 0025).
+        Index("ix_dog_licence_current_issued", "status", "licence_year", "issued_at", "id"),
+        Index(
+            "ix_dog_licence_unrenewed",
+            *("status", "renewed", "licence_year", "issued_at", "id", "animal_id"),
+        ),
+        Index(
+            "ix_dog_licence_unrenewed_later",
+            *("status", "renewed_later", "licence_year", "issued_at", "id"),
+        ),
+        *(Index(f"ix_dog_licence_order_{key}", key, "id") for key in LIST_ORDER_KEYS),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -84,3 +98,13 @@ class DogLicence(Timestamped, Base):
     ended_at: Mapped[datetime | None] = mapped_column(UTCDateTime, default=None)
     void_reason: Mapped[str] = mapped_column(Text, default="")
     notes: Mapped[str] = mapped_column(Text, default="")
+    # Copies for the list's sorts, kept by triggers whenever the licence, its dog or its
+    # owner changes (migration 0025): a sort by a joined column cannot walk an index.
+    # Never set them.
+    animal_name: Mapped[str] = mapped_column(String(100), default="", server_default="")
+    owner_sort_name: Mapped[str] = mapped_column(String(200), default="", server_default="")
+    # Whether the dog has a current licence for the next licence year ("late"), and for any
+    # later year ("expired"): kept by triggers for every licence of the dog whenever one is
+    # written, changes status or year (migration 0025). Never set them.
+    renewed: Mapped[bool] = mapped_column(default=False, server_default=false())
+    renewed_later: Mapped[bool] = mapped_column(default=False, server_default=false())

@@ -21,6 +21,7 @@ from fieldops.db.models import Animal, DogLicence
 from fieldops.modules import Demo, DueItem, Module, ReportKind, ReportOutput, ReportRequest
 from fieldops.rules import Profile, format_day_short
 from fieldops.services.licences.history_words import EVENT_KINDS
+from fieldops.services.licences.listing import stale_list_copies
 from fieldops.services.licences.renewals import (
     RenewalRow,
     adult_quote,
@@ -258,6 +259,7 @@ def checks(conn: Connection) -> list[str]:
             f"{len(twice)} dog(s) have two current licences for one year: "
             + ", ".join(f"animal #{a} ({y})" for a, y in twice[:10])
         )
+    out += stale_list_copies(conn)
     return out
 
 
