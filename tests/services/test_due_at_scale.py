@@ -1,0 +1,149 @@
+"""Today and the activity summary at a city's size (issue 14): the statements that read a
+year of records read them from an index, and the answers are the ones the lists give,
+at their edges (renewed late, renewed with a licence later voided, a tag replaced, a dog
+archived, licensed the year before last only). On SQLite and PostgreSQL (``db``)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from datetime import date
+
+import pytest
+from sqlalchemy import event, text, update
+
+from fieldops.db.models import Animal
+from fieldops.modules import activity_sections
+from fieldops.services.animals import AnimalInput, create_animal
+from fieldops.services.due import today_items
+from fieldops.services.licences import module as licence_module
+from fieldops.services.licences.changes import replace_tag, void_licence
+from fieldops.services.licences.issue import issue_licence
+from fieldops.services.licences.renewals import renewals_due
+from tests.services import test_licences_module as licence_tests
+
+licensed = licence_tests.licensed  # Rex and Bo unrenewed for 2026, Max renewed
+lic = licence_tests.lic
+
+
+@pytest.fixture
+def edges(db, licensed, operator, owner, supervisor, profile):
+    """Beside Rex and Bo (unrenewed) and Max (renewed on time): a dog renewed after the
+    late-fee day, one whose renewal was voided, one whose 2025 tag was replaced, one
+    archived, one licensed for 2024 only; in 2026 one licensed anew (not a renewal)."""
+
+    def dog(name: str) -> int:
+        a = create_animal(
+            db,
+            operator,
+            AnimalInput(species="dog", name=name, owner_id=owner.id),
+            today=date(2024, 1, 1),
+        )
+        return a.id
+
+    late, voided, replaced, gone, old, fresh = (
+        dog(n) for n in ("Late", "Voided", "Replaced", "Gone", "Old", "Fresh")
+    )
+    issued = {}
+    for n, a in enumerate((late, voided, replaced, gone)):
+        issued[a] = issue_licence(db, operator, lic(a, f"25-e{n}", 2025, date(2025, 3, 1)), profile)
+    two_years_back = replace(
+        lic(old, "24-e", 2024, date(2024, 3, 1)), rabies_vaccinated_on=date(2024, 1, 5)
+    )
+    issue_licence(db, operator, two_years_back, profile)
+    issue_licence(
+        db,
+        operator,
+        lic(None, "26-late", None, date(2026, 5, 20), renews_id=issued[late].id),
+        profile,
+    )
+    renewal = issue_licence(
+        db,
+        operator,
+        lic(None, "26-void", None, date(2026, 1, 20), renews_id=issued[voided].id),
+        profile,
+    )
+    void_licence(db, supervisor, renewal.id, "Issued to the wrong dog")
+    replace_tag(db, operator, issued[replaced].id, "25-e2b", profile, paid_amount="0")
+    issue_licence(db, operator, lic(fresh, "26-new", 2026, date(2026, 2, 1)), profile)
+    with db.write() as s:
+        s.execute(
+            update(Animal).where(Animal.id == gone).values(archived_at=text("CURRENT_TIMESTAMP"))
+        )
+    return {"late": late, "voided": voided, "replaced": replaced, "gone": gone, "old": old}
+
+
+DAYS = (date(2026, 1, 1), date(2026, 2, 1), date(2026, 3, 31), date(2026, 4, 1), date(2026, 12, 31))
+
+
+def test_the_renewal_count_is_the_renewal_lists_length_at_its_edges(db, edges, profile):
+    for year in (2026, 2027):
+        for day in DAYS:
+            rows = renewals_due(db, year, day, profile)
+            assert licence_module.unrenewed_count(db, year) == len(rows), (year, day)
+    dogs = {r.animal_id for r in renewals_due(db, 2026, date(2026, 2, 1), profile)}
+    assert edges["voided"] in dogs and edges["replaced"] in dogs  # still to renew
+    assert not {edges["late"], edges["gone"], edges["old"]} & dogs
+
+
+def test_today_counts_what_the_renewal_list_lists(db, edges, profile, monkeypatch):
+    monkeypatch.setattr(licence_module, "TODAY_EACH_UP_TO", 1)
+    for day in DAYS:
+        lines = [i for i in today_items(db, day, profile) if i.module == "licence"]
+        counts = {i.category: i.count for i in lines}
+        due = len(renewals_due(db, day.year, day, profile))
+        assert sum(n for c, n in counts.items() if c != "licence.expiring") == due, day
+        if day.month == 12:
+            assert counts["licence.expiring"] == len(renewals_due(db, day.year + 1, day, profile))
+
+
+def _plan(db, statement) -> str:
+    with db.engine.connect() as conn:
+        compiled = statement.compile(conn, compile_kwargs={"literal_binds": True})
+        return "\n".join(r[-1] for r in conn.exec_driver_sql(f"EXPLAIN QUERY PLAN {compiled}"))
+
+
+def test_the_renewal_count_reads_two_lists_not_a_probe_a_licence(sqlite_db):
+    """At 160,000 licences a year, a look-up of the dog's row and of this year's licence
+    for each of last year's was ten times the count (issue 14): each is one list."""
+    plan = _plan(sqlite_db, licence_module._count_statement("sqlite", 2026))
+    assert "CORRELATED" not in plan and "SEARCH animal USING INTEGER PRIMARY KEY" not in plan, plan
+    assert plan.count("LIST SUBQUERY") == 2, plan
+
+
+def _activity_plans(db) -> list[str]:
+    """Each statement of a year's activity summary with its plan (SQLite)."""
+    seen: list[tuple[str, object]] = []
+
+    def note(conn, cursor, statement, parameters, *rest):
+        seen.append((statement, parameters))
+
+    event.listen(db.engine, "before_cursor_execute", note)
+    try:
+        activity_sections(db, date(2025, 1, 1), date(2025, 12, 31))
+    finally:
+        event.remove(db.engine, "before_cursor_execute", note)
+    with db.engine.connect() as conn:
+        return [
+            "\n".join(r[-1] for r in conn.exec_driver_sql(f"EXPLAIN QUERY PLAN {sql}", params))
+            for sql, params in seen
+            if sql.lstrip().upper().startswith("SELECT")
+        ]
+
+
+def test_a_years_activity_reads_its_periods_from_indexes_alone(sqlite_db):
+    """A year and the year before of intakes, dispositions, fees and quarantine orders
+    is 200,000 rows a statement at 1,000,000 impoundments: read from an index holding
+    the codes counted (migration 0026), never the tables' rows, never a whole table."""
+    plans = "\n".join(_activity_plans(sqlite_db))
+    for table in ("impoundment", "payment", "payment_line", "quarantine", "call_dispatch"):
+        assert f"SCAN {table}\n" not in plans + "\n", (table, plans)
+    for index in (
+        "ix_impoundment_custody_activity",
+        "ix_impoundment_disposition_activity",
+        "ix_payment_paid_at",
+        "ix_payment_line_payment_id",
+        "ix_quarantine_ordered_activity",
+        "ix_field_call_received_activity",
+        "ix_call_dispatch_call_arrived",
+    ):
+        assert f"USING COVERING INDEX {index} " in plans, (index, plans)
