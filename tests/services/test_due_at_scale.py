@@ -75,7 +75,10 @@ def edges(db, licensed, operator, owner, supervisor, profile):
 DAYS = (date(2026, 1, 1), date(2026, 2, 1), date(2026, 3, 31), date(2026, 4, 1), date(2026, 12, 31))
 
 
-def test_the_renewal_count_is_the_renewal_lists_length_at_its_edges(db, edges, profile):
+def test_the_renewal_count_is_the_renewal_lists_length_at_its_edges(
+    db, edges, profile, monkeypatch
+):
+    """The count, and Today's counted lines, against the renewal list itself."""
     for year in (2026, 2027):
         for day in DAYS:
             rows = renewals_due(db, year, day, profile)
@@ -83,9 +86,6 @@ def test_the_renewal_count_is_the_renewal_lists_length_at_its_edges(db, edges, p
     dogs = {r.animal_id for r in renewals_due(db, 2026, date(2026, 2, 1), profile)}
     assert edges["voided"] in dogs and edges["replaced"] in dogs  # still to renew
     assert not {edges["late"], edges["gone"], edges["old"]} & dogs
-
-
-def test_today_counts_what_the_renewal_list_lists(db, edges, profile, monkeypatch):
     monkeypatch.setattr(licence_module, "TODAY_EACH_UP_TO", 1)
     for day in DAYS:
         lines = [i for i in today_items(db, day, profile) if i.module == "licence"]
@@ -198,9 +198,46 @@ def test_a_years_calls_are_read_from_the_index_of_the_day_received(sqlite_db):
 
 
 def test_each_period_is_its_own_range_of_the_index(sqlite_db):
-    """"In this period OR a year earlier" made SQLite gather and de-duplicate each row's
+    """ "In this period OR a year earlier" made SQLite gather and de-duplicate each row's
     id before counting it (a third of a statement at a year of a city): each period is
     read as its own range, one after the other."""
     for plan in _activity_plans(sqlite_db):
         if any(f" {t} " in plan for t in ("impoundment", "payment", "field_call")):
             assert "MULTI-INDEX OR" not in plan, plan
+
+
+def test_today_builds_no_orm_object_a_quarantine_or_call(db, officer, supervisor, rex):
+    """Today words each open quarantine and each waiting call from a few columns: at a
+    city's size hundreds of each are open, and building every one as an ORM object was
+    a quarter of those modules' time (issue 14). Its items are still there."""
+    from calls_support import call_input
+    from quarantine_support import bite_input, days_ago
+
+    from fieldops import modules
+    from fieldops.db.models import FieldCall, Quarantine
+    from fieldops.rules import Profile
+    from fieldops.services import quarantine as qs
+    from fieldops.services.calls.records import create_call
+    from fieldops.services.context import now
+
+    profile = Profile.default()
+    clinic = qs.create_clinic(db, supervisor, qs.ClinicInput("City Animal Control Pound"))
+    qid = qs.report_bite(
+        db, officer, bite_input(days_ago(3), animal_id=rex.id, clinic_id=clinic.id), profile
+    ).quarantine_id
+    call = create_call(db, officer, call_input(received_at=now(), kind="noise"))
+    built: list[object] = []
+
+    def note(target, context):
+        built.append(target)
+
+    for model in (Quarantine, FieldCall):
+        event.listen(model, "load", note)
+    try:
+        items = modules.due_items(db, now().astimezone(profile.timezone).date(), profile)
+    finally:
+        for model in (Quarantine, FieldCall):
+            event.remove(model, "load", note)
+    assert ("quarantine", qid) in {(i.module, i.record_id) for i in items}
+    assert ("call", call.id) in {(i.module, i.record_id) for i in items}
+    assert built == []
