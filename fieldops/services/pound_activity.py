@@ -40,9 +40,9 @@ from sqlalchemy import (
     cast,
     func,
     literal,
-    or_,
     select,
     type_coerce,
+    union_all,
 )
 
 from fieldops.db.engine import Database
@@ -186,10 +186,20 @@ def activity(
         for k, (a, b) in periods.items()
     }
 
-    def period_of(column: Any, bounds: Mapping[int, tuple[Any, Any]], half_open: bool) -> Any:
-        now = _in(column, *bounds[NOW], half_open=half_open)
-        before = _in(column, *bounds[BEFORE], half_open=half_open)
-        return case((now, NOW), else_=BEFORE).label("period"), or_(now, before)
+    def periods_of(
+        column: Any, bounds: Mapping[int, tuple[Any, Any]], half_open: bool, rows: Any
+    ) -> Any:
+        """``rows(period, inside)`` for this period and for a year earlier, one after the
+        other (UNION ALL): each reads its own range of ``column``'s index, with its
+        period a constant. (One statement with "in this period OR in the other" made
+        SQLite gather and de-duplicate every row's id first, and work out each row's
+        period again: a third of the statement at a year of a city.)"""
+        return union_all(
+            *(
+                rows(literal(k, Integer), _in(column, *bounds[k], half_open=half_open))
+                for k in (NOW, BEFORE)
+            )
+        ).subquery()
 
     def at_bounds() -> dict[int, tuple[Any, Any]]:
         return {
@@ -199,36 +209,41 @@ def activity(
     # Each statement groups by one packed integer (period, codes' positions, days):
     # SQLite sorts to group, and one integer sorts far faster than several text keys.
     # Intakes: by species, reason and repeat, both periods in one statement.
-    period, where = period_of(Impoundment.custody_day, periods, half_open=False)
     repeat = case((Impoundment.repeat_of_id.is_not(None), 1), else_=0)
-    packed = ((period * 8 + _position(Impoundment.animal_species, SPECIES)) * 8) + _position(
-        Impoundment.reason, REASON_CODES
-    )
-    rows = select((packed * 2 + repeat).label("key")).where(where).subquery()
+
+    def intake_rows(period: Any, inside: Any) -> Any:
+        packed = ((period * 8 + _position(Impoundment.animal_species, SPECIES)) * 8) + _position(
+            Impoundment.reason, REASON_CODES
+        )
+        return select((packed * 2 + repeat).label("key")).where(inside)
+
+    rows = periods_of(Impoundment.custody_day, periods, False, intake_rows)
     intakes_q = select(rows.c.key, func.count()).group_by(rows.c.key)
 
     # Dispositions in force, by their local day: by kind and days held.
-    period, where = period_of(Impoundment.disposition_at, at_bounds(), half_open=True)
     held = _local_days_held(db, instants[BEFORE][0], instants[NOW][1], tz)
     kind = _position(Impoundment.disposition_kind, DISPOSITION_CODES)
-    rows = (
-        select(((period * 8 + kind) * _SPAN + held + _SPAN // 2).label("key"))
-        .where(Impoundment.disposition_at.is_not(None), where)
-        .subquery()
-    )
+
+    def disposed_rows(period: Any, inside: Any) -> Any:
+        return select(((period * 8 + kind) * _SPAN + held + _SPAN // 2).label("key")).where(
+            Impoundment.disposition_at.is_not(None), inside
+        )
+
+    rows = periods_of(Impoundment.disposition_at, at_bounds(), True, disposed_rows)
     disposed_q = select(rows.c.key, func.count()).group_by(rows.c.key)
 
     # Fees collected, by the payment's local day and the line's kind.
-    period, where = period_of(Payment.paid_at, at_bounds(), half_open=True)
-    rows = (
-        select(
-            (period * 8 + _position(PaymentLine.kind, PAYMENT_KIND_CODES)).label("key"),
-            PaymentLine.amount.label("amount"),
+    def fee_rows_of(period: Any, inside: Any) -> Any:
+        return (
+            select(
+                (period * 8 + _position(PaymentLine.kind, PAYMENT_KIND_CODES)).label("key"),
+                PaymentLine.amount.label("amount"),
+            )
+            .join(Payment, Payment.id == PaymentLine.payment_id)
+            .where(inside)
         )
-        .join(Payment, Payment.id == PaymentLine.payment_id)
-        .where(where)
-        .subquery()
-    )
+
+    rows = periods_of(Payment.paid_at, at_bounds(), True, fee_rows_of)
     fees_q = select(rows.c.key, type_coerce(func.sum(rows.c.amount), Money))
     fees_q = fees_q.group_by(rows.c.key)
 

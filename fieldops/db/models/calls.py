@@ -71,6 +71,15 @@ class FieldCall(Timestamped, Base):
             "received_at",
             "id",
         ),
+        # The activity summary's calls of a period, read from the index alone (0026).
+        Index(
+            "ix_field_call_received_activity",
+            "received_at",
+            "kind",
+            "received_how",
+            "outcome",
+            "status",
+        ),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -141,6 +150,8 @@ class CallDispatch(Timestamped, Base):
     __tablename__ = "call_dispatch"
     __table_args__ = (
         CheckConstraint("outcome IS NULL OR " + _in("outcome", tuple(OUTCOMES)), name="outcome"),
+        # A call's first arrival (the activity summary's minutes to arrive), 0026.
+        Index("ix_call_dispatch_call_arrived", "call_id", "arrived_at"),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)

@@ -63,6 +63,20 @@ class Impoundment(Timestamped, Base):
         Index("ix_impoundment_custody_day", "custody_day"),
         # A period of the list in time order (0016).
         Index("ix_impoundment_custody_day_order", "custody_day", "impounded_at", "id"),
+        # The activity summary's intakes and dispositions, read from the index alone (0026).
+        Index(
+            "ix_impoundment_custody_activity",
+            "custody_day",
+            "animal_species",
+            "reason",
+            "repeat_of_id",
+        ),
+        Index(
+            "ix_impoundment_disposition_activity",
+            "disposition_at",
+            "disposition_kind",
+            "custody_day",
+        ),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -119,7 +133,10 @@ class ImpoundPhoto(Base):
 
 class Payment(Base):
     __tablename__ = "payment"
-    __table_args__ = (CheckConstraint(_in("method", PAYMENT_METHOD_CODES), name="method"),)
+    __table_args__ = (
+        CheckConstraint(_in("method", PAYMENT_METHOD_CODES), name="method"),
+        Index("ix_payment_paid_at", "paid_at"),  # the activity summary's fees (0026)
+    )
 
     id: Mapped[int] = mapped_column(primary_key=True)
     impoundment_id: Mapped[int] = mapped_column(ForeignKey("impoundment.id"), index=True)
@@ -138,10 +155,12 @@ class PaymentLine(Base):
     __table_args__ = (
         CheckConstraint(_in("kind", PAYMENT_KIND_CODES), name="kind"),
         CheckConstraint("amount > 0", name="positive"),
+        # A payment's lines, with the kind and amount the fees by kind read (0026).
+        Index("ix_payment_line_payment_id", "payment_id", "kind", "amount"),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)
-    payment_id: Mapped[int] = mapped_column(ForeignKey("payment.id"), index=True)
+    payment_id: Mapped[int] = mapped_column(ForeignKey("payment.id"))
     kind: Mapped[str] = mapped_column(String(20))
     description: Mapped[str] = mapped_column(String(200), default="")
     amount: Mapped[Decimal] = mapped_column(Money)

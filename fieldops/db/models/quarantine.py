@@ -98,6 +98,8 @@ class Quarantine(Timestamped, Base):
         Index("ix_quarantine_order_last_day", "last_day", "id"),
         Index("ix_quarantine_order_status", "status", "id"),
         Index("ix_quarantine_certificate_received", "certificate_received_on", "certificate_due"),
+        # The activity summary's orders of a period by placement and status (0026).
+        Index("ix_quarantine_ordered_activity", "ordered_at", "ordered_placement", "status"),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)

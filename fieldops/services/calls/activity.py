@@ -22,6 +22,7 @@ What falls in a period, by its local days (the profile's zone):
 
 from __future__ import annotations
 
+import sqlite3
 from collections import Counter, defaultdict
 from collections.abc import Mapping, Sequence
 from datetime import date, timedelta
@@ -40,6 +41,7 @@ from sqlalchemy import (
     or_,
     select,
     type_coerce,
+    union_all,
 )
 
 from fieldops.db.engine import Database
@@ -64,6 +66,50 @@ def _seconds(db: Database, later: Any, earlier: Any) -> ColumnElement[int]:
     if db.dialect == "postgresql":
         return cast(func.round(extract("epoch", later - earlier)), Integer)
     return cast(func.round((func.julianday(later) - func.julianday(earlier)) * 86400), Integer)
+
+
+def _first_arrivals(db: Database, each_period: Any) -> Any:
+    """Each call received in the periods with its period, when it was received and its
+    first recorded arrival (NULL when no officer arrived yet); ``each_period(rows)`` is
+    ``rows(period, inside)`` for each period, one after the other.
+
+    PostgreSQL groups the calls' dispatches. On SQLite, grouping by the call made the
+    planner read every call ever received in the order of their ids (500,000 rows of
+    the table at a city's size) rather than the periods' calls from the index of the
+    day received; so there the first arrival is each call's own look-up in the index
+    of its dispatches (``ix_call_dispatch_call_arrived``, migration 0026), and the
+    calls are kept once (MATERIALIZED) so the look-up is not repeated for each use."""
+    if db.dialect == "postgresql":
+
+        def grouped(period: Any, inside: Any) -> Any:
+            return (
+                select(
+                    period.label("period"),
+                    FieldCall.received_at.label("received"),
+                    func.min(CallDispatch.arrived_at).label("arrived"),
+                )
+                .join(CallDispatch, CallDispatch.call_id == FieldCall.id)
+                .where(inside, CallDispatch.arrived_at.is_not(None))
+                .group_by(FieldCall.id)
+            )
+
+        return each_period(grouped).subquery()
+    first = (
+        select(func.min(CallDispatch.arrived_at))
+        .where(CallDispatch.call_id == FieldCall.id, CallDispatch.arrived_at.is_not(None))
+        .scalar_subquery()
+    )
+
+    def looked_up(period: Any, inside: Any) -> Any:
+        return select(
+            period.label("period"),
+            FieldCall.received_at.label("received"),
+            type_coerce(first, UTCDateTime).label("arrived"),
+        ).where(inside)
+
+    calls = each_period(looked_up).cte("calls_in")
+    # The hint is SQLite 3.35's; an older one may repeat the look-up, counting the same.
+    return calls.prefix_with("MATERIALIZED") if sqlite3.sqlite_version_info >= (3, 35) else calls
 
 
 def _money(cents: Any) -> Decimal:
@@ -111,32 +157,48 @@ def activity(
         tuple(rules.RECEIVED_HOW),
         tuple(rules.OUTCOMES),
     )
+
+    def each_period(rows: Any) -> Any:
+        """``rows(period, inside)`` for this period, then a year earlier (UNION ALL): each
+        its own range of the index of the day received, its period a constant. (One
+        statement with "in this period OR the other" made SQLite gather and
+        de-duplicate every call's id first, then work out its period again.)"""
+        return union_all(
+            *(
+                rows(
+                    literal(k, Integer),
+                    and_(
+                        FieldCall.received_at >= literal(instants[k][0], UTCDateTime),
+                        FieldCall.received_at < literal(instants[k][1], UTCDateTime),
+                    ),
+                )
+                for k in (NOW, BEFORE)
+            )
+        )
+
     # Calls: one packed integer a call (period, kind, how, outcome, dispatched), grouped.
-    period, where = at(FieldCall.received_at)
     dispatched = case((FieldCall.status == "open", 0), else_=1)
-    packed = (period * 16 + _position(FieldCall.kind, kinds)) * 4
-    packed = ((packed + _position(FieldCall.received_how, hows)) * 16) * 2
-    packed = packed + _position(FieldCall.outcome, outcomes) * 2 + dispatched
-    rows = select(packed.label("key")).where(where).subquery()
+
+    def call_rows(period: Any, inside: Any) -> Any:
+        packed = (period * 16 + _position(FieldCall.kind, kinds)) * 4
+        packed = ((packed + _position(FieldCall.received_how, hows)) * 16) * 2
+        packed = packed + _position(FieldCall.outcome, outcomes) * 2 + dispatched
+        return select(packed.label("key")).where(inside)
+
+    rows = each_period(call_rows).subquery()
     calls_q = select(rows.c.key, func.count()).group_by(rows.c.key)
     # Minutes to the first arrival: each call of the periods with its first arrival (one
-    # grouped row a call, its dispatches found by their call's index), then one row a
-    # whole minute with the seconds summed.
-    calls_in = (
-        select(
-            period.label("period"),
-            FieldCall.received_at.label("received"),
-            func.min(CallDispatch.arrived_at).label("arrived"),
-        )
-        .join(CallDispatch, CallDispatch.call_id == FieldCall.id)
-        .where(where, CallDispatch.arrived_at.is_not(None))
-        .group_by(FieldCall.id)
-        .subquery()
-    )
+    # row a call, its dispatches found by their call's index), then one row a whole
+    # minute with the seconds summed.
+    calls_in = _first_arrivals(db, each_period)
     waited = _seconds(db, calls_in.c.arrived, calls_in.c.received)
     # Not below 0 (an officer sent in the minute the call came in), computed once.
     waited = (func.greatest if db.dialect == "postgresql" else func.max)(waited, 0)
-    arrivals = select(calls_in.c.period.label("period"), waited.label("s")).subquery()
+    arrivals = (
+        select(calls_in.c.period.label("period"), waited.label("s"))
+        .where(calls_in.c.arrived.is_not(None))
+        .subquery()
+    )
     minute = arrivals.c.s // 60
     arrivals_q = select(arrivals.c.period, minute, func.count(), func.sum(arrivals.c.s)).group_by(
         arrivals.c.period, minute

@@ -60,8 +60,18 @@ def due_items(db: Database, day: date, profile: Profile) -> tuple[DueItem, ...]:
     with db.read() as s:
         from fieldops.services.calls.followups import follow_up_pending
 
-        for c in s.scalars(
-            select(FieldCall)
+        # The columns the items are worded from, not each call as an ORM object.
+        for c in s.execute(
+            select(
+                FieldCall.id,
+                FieldCall.kind,
+                FieldCall.address,
+                FieldCall.status,
+                FieldCall.priority,
+                FieldCall.received_at,
+                FieldCall.officer,
+                FieldCall.follow_up_on,
+            )
             .where(
                 FieldCall.status.in_(("open", "dispatched"))
                 | (
