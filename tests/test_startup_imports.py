@@ -29,7 +29,8 @@ HEAVY = ("alembic", "reportlab", "mako", "pygments")
 # What a SQLite database never needs (its partial indexes name no dialect: models/base.py).
 OTHER_DIALECTS = ("sqlalchemy.dialects.postgresql", "psycopg", "psycopg2")
 # What Today does not need of the modules' services (fieldops/later.py): demo data,
-# reports, history words, release charges, cautions, and the services behind them.
+# reports, history words, release charges, cautions, and the services behind them;
+# nor the record views and URL handling imported only for their names.
 NOT_FOR_TODAY = (
     "fieldops.demo",
     "fieldops.services.pound_demo",
@@ -43,6 +44,9 @@ NOT_FOR_TODAY = (
     "fieldops.services.vicious.reporting",
     "fieldops.services.licences.history_words",
     "fieldops.services.permits.history_words",
+    "fieldops.services.impound_views",  # the pound's record views (ui/common/text.py)
+    "urllib.request",  # and with it HTTP and e-mail parsing (fieldops/check.py)
+    "http.client",
 )
 
 # Runs ``fieldops ARGS`` in this process, then says which of the modules were loaded.
