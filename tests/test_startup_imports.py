@@ -42,6 +42,7 @@ NOT_FOR_TODAY = (
     "fieldops.services.quarantine.history_words",
     "fieldops.services.vicious.cases",
     "fieldops.services.vicious.reporting",
+    "fieldops.services.vicious.activity",
     "fieldops.services.licences.history_words",
     "fieldops.services.permits.history_words",
     "fieldops.services.impound_views",  # the pound's record views (ui/common/text.py)

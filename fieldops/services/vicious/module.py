@@ -19,7 +19,7 @@ from fieldops.db.models import (
     ViciousStepDone,
 )
 from fieldops.db.models.vicious import APPEND_ONLY
-from fieldops.later import LaterMapping, LaterSequence
+from fieldops.later import LaterMapping, LaterSequence, later_call
 from fieldops.modules import Demo, DueItem, Incident, Module, ReleaseCase, animal_incidents
 from fieldops.rules import Profile, format_day, format_instant, start_of_local_day, to_local
 from fieldops.rules import vicious as rules
@@ -27,7 +27,6 @@ from fieldops.rules.release import vicious_block
 from fieldops.rules.requirement import Requirement
 from fieldops.selftest_records import VICIOUS_STEPS
 from fieldops.services.context import now
-from fieldops.services.vicious.activity import activity
 
 KEY = "vicious"
 
@@ -326,7 +325,7 @@ MODULE = Module(
     # What Today does not need is imported at its first use (fieldops/later.py, issue 14).
     event_kinds=LaterMapping("fieldops.services.vicious.history_words:EVENT_KINDS"),
     reports=LaterSequence(items=("fieldops.services.vicious.reporting:REPORT",)),
-    activity=activity,
+    activity=later_call("fieldops.services.vicious.activity:activity"),
     places=places,
     self_test=VICIOUS_STEPS,  # fieldops --self-test (fieldops/selftest_records.py)
 )
