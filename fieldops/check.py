@@ -12,7 +12,6 @@ import sqlite3
 from collections.abc import Callable
 from pathlib import Path
 from urllib.parse import urlsplit
-from urllib.request import url2pathname
 
 from sqlalchemy import Connection, text
 from sqlalchemy.engine import make_url
@@ -54,6 +53,8 @@ def database_file(db: Database) -> Path | None:
         return None
     name = make_url(db.url).database or ""
     if name.startswith("file:"):
+        from urllib.request import url2pathname  # with HTTP and e-mail: not at start-up
+
         return Path(url2pathname(urlsplit(name).path))
     return sqlite_file(db.url)
 

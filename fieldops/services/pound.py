@@ -15,13 +15,11 @@ from sqlalchemy import Connection, select, text
 
 from fieldops.db.engine import Database
 from fieldops.db.models import Animal, Impoundment
+from fieldops.later import LaterSequence, later_call
 from fieldops.modules import Demo, DueItem, Incident, Module
 from fieldops.rules import Profile, format_day_short, plural
 from fieldops.rules.impound import no_claim_period
 from fieldops.selftest_records import POUND_STEPS
-from fieldops.services.pound_activity import activity as _activity
-from fieldops.services.pound_demo import impoundments as _demo_impoundments
-from fieldops.services.registers import IMPOUND_REGISTER
 
 KEY = "impound"
 
@@ -135,6 +133,8 @@ def due_items(db: Database, day: date, profile: Profile) -> tuple[ImpoundDueItem
 
 
 def demo(d: Demo) -> str:
+    from fieldops.services.pound_demo import impoundments as _demo_impoundments
+
     n = _demo_impoundments(
         d.db, d.actor, d.rng, list(d.animals), list(d.people), d.anchor, d.profile
     )
@@ -215,8 +215,9 @@ MODULE = Module(
     demo=demo,
     checks=checks,
     append_only=("disposition", "release_evidence", "payment", "payment_line"),
-    reports=(IMPOUND_REGISTER,),  # the 58-528 register (fieldops.services.registers)
-    activity=_activity,
+    # What Today does not need is imported at its first use (fieldops/later.py, issue 14).
+    reports=LaterSequence(items=("fieldops.services.registers:IMPOUND_REGISTER",)),  # 58-528
+    activity=later_call("fieldops.services.pound_activity:activity"),
     places=places,
     self_test=POUND_STEPS,  # fieldops --self-test (fieldops/selftest_records.py)
 )

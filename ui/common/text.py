@@ -10,10 +10,13 @@ from __future__ import annotations
 
 from datetime import date, datetime
 from decimal import Decimal
+from typing import TYPE_CHECKING
 
 from fieldops.rules import format_day, format_instant, plural
-from fieldops.services.impound_views import ImpoundView
 from ui.context import AppContext
+
+if TYPE_CHECKING:  # the pound's views are not imported for Today (issue 14)
+    from fieldops.services.impound_views import ImpoundView
 
 SPECIES = {"dog": "Dog", "cat": "Cat", "other": "Other"}
 SEX_LABELS = {"unknown": "Unknown", "male": "Male", "female": "Female"}

@@ -11,11 +11,10 @@ from sqlalchemy.orm import Session
 
 from fieldops.db.engine import Database
 from fieldops.db.models import CallCitation, CallDispatch, FieldCall, Person
+from fieldops.later import LaterMapping, later_call
 from fieldops.modules import ActivitySection, Demo, DueItem, Incident, Module
 from fieldops.rules import Profile, format_day_short
 from fieldops.rules import calls as rules
-from fieldops.services.calls.flags import cautions
-from fieldops.services.calls.history_words import EVENT_KINDS as HISTORY_WORDS
 from fieldops.services.calls.reports import REPORTS as CALL_REPORTS
 
 KEY = "call"
@@ -207,9 +206,11 @@ MODULE = Module(
     demo=demo,
     checks=checks,
     append_only=("call_petition", "call_follow_up", "call_link"),
-    event_kinds=HISTORY_WORDS,
+    # What Today does not need is imported at its first use (fieldops/later.py, issue 14).
+    event_kinds=LaterMapping("fieldops.services.calls.history_words:EVENT_KINDS"),
     places=places,
     activity=_activity,  # the activity summary's calls sections (services/calls/activity.py)
     reports=CALL_REPORTS,  # the call log and the citations register (services/calls/reports.py)
-    cautions=cautions,  # officers' caution flags, for every module's records
+    # officers' caution flags, for every module's records
+    cautions=later_call("fieldops.services.calls.flags:cautions"),
 )

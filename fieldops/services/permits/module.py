@@ -17,9 +17,9 @@ from fieldops.db.models import (
     Person,
 )
 from fieldops.db.models.permit import APPEND_ONLY
+from fieldops.later import LaterMapping
 from fieldops.modules import Demo, DueItem, Module
 from fieldops.rules import Profile, format_day, permit_quote
-from fieldops.services.permits.history_words import EVENT_KINDS as HISTORY_WORDS
 from fieldops.services.permits.places import places
 from fieldops.services.permits.selftest_steps import PERMIT_STEPS
 from fieldops.services.permits.views import KIND_LABELS
@@ -273,7 +273,8 @@ MODULE = Module(
     demo=demo,
     checks=checks,
     append_only=APPEND_ONLY,
-    event_kinds=HISTORY_WORDS,
+    # What Today does not need is imported at its first use (fieldops/later.py, issue 14).
+    event_kinds=LaterMapping("fieldops.services.permits.history_words:EVENT_KINDS"),
     self_test=PERMIT_STEPS,  # fieldops --self-test (selftest_steps.py)
     places=places,  # the calls module's history by address and by owner
 )

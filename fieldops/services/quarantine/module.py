@@ -10,6 +10,7 @@ from sqlalchemy.orm import Session
 
 from fieldops.db.engine import Database
 from fieldops.db.models import BiteReport, Quarantine, QuarantineEvent, QuarantineExam
+from fieldops.later import LaterMapping, later_call
 from fieldops.modules import (
     ActivitySection,
     Demo,
@@ -32,10 +33,6 @@ from fieldops.rules import (
 from fieldops.rules.release import open_quarantine_block
 from fieldops.selftest_records import QUARANTINE_STEPS
 from fieldops.services.context import now
-from fieldops.services.quarantine.fees import release_charges
-from fieldops.services.quarantine.history_words import EVENT_KINDS as HISTORY_WORDS
-from fieldops.services.quarantine.incidents import bite_incidents
-from fieldops.services.quarantine.records import open_quarantines_of
 
 KEY = "quarantine"
 
@@ -57,6 +54,8 @@ def release_blocks(
     session: Session, animal_id: int, _release: ReleaseCase
 ) -> tuple[Requirement, ...]:
     """No release of any kind while the animal is in an open bite quarantine (58-527)."""
+    from fieldops.services.quarantine.records import open_quarantines_of
+
     found = open_quarantines_of(session, animal_id)
     if not found:
         return (open_quarantine_block(False, "No open bite quarantine on record for this animal."),)
@@ -406,13 +405,14 @@ MODULE = Module(
     KEY,
     "Bite quarantines",
     release_blocks=release_blocks,
-    release_charges=release_charges,
+    # What Today does not need is imported at its first use (fieldops/later.py, issue 14).
+    release_charges=later_call("fieldops.services.quarantine.fees:release_charges"),
     due_items=due_items,
     categories=CATEGORIES,
     demo=demo,
     checks=checks,
     append_only=("bite_report", "quarantine_exam", "quarantine_event", "quarantine_correction"),
-    event_kinds=HISTORY_WORDS,
+    event_kinds=LaterMapping("fieldops.services.quarantine.history_words:EVENT_KINDS"),
     reports=(
         ReportKind(
             "quarantine-log",
@@ -423,7 +423,7 @@ MODULE = Module(
         ),
     ),
     activity=_activity,
-    incidents=bite_incidents,
+    incidents=later_call("fieldops.services.quarantine.incidents:bite_incidents"),
     places=places,
     self_test=QUARANTINE_STEPS,  # fieldops --self-test (fieldops/selftest_records.py)
 )

@@ -19,6 +19,7 @@ from fieldops.db.models import (
     ViciousStepDone,
 )
 from fieldops.db.models.vicious import APPEND_ONLY
+from fieldops.later import LaterMapping, LaterSequence, later_call
 from fieldops.modules import Demo, DueItem, Incident, Module, ReleaseCase, animal_incidents
 from fieldops.rules import Profile, format_day, format_instant, start_of_local_day, to_local
 from fieldops.rules import vicious as rules
@@ -26,10 +27,6 @@ from fieldops.rules.release import vicious_block
 from fieldops.rules.requirement import Requirement
 from fieldops.selftest_records import VICIOUS_STEPS
 from fieldops.services.context import now
-from fieldops.services.vicious.activity import activity
-from fieldops.services.vicious.cases import declared_case
-from fieldops.services.vicious.history_words import EVENT_KINDS as HISTORY_WORDS
-from fieldops.services.vicious.reporting import REPORT as CASES_REPORT
 
 KEY = "vicious"
 
@@ -45,6 +42,8 @@ NOT_DECLARED = "No vicious-animal declaration in force for this animal."
 
 def release_blocks(s: Session, animal_id: int, release: ReleaseCase) -> tuple[Requirement]:
     """``not_vicious``: the animal stands declared vicious in a case on record (58-524(b))."""
+    from fieldops.services.vicious.cases import declared_case
+
     found = declared_case(s, animal_id)
     if found is None:
         return (vicious_block(False, release.recipient_in_city, NOT_DECLARED),)
@@ -323,9 +322,10 @@ MODULE = Module(
     demo=demo,
     checks=checks,
     append_only=APPEND_ONLY,
-    event_kinds=HISTORY_WORDS,
-    reports=(CASES_REPORT,),
-    activity=activity,
+    # What Today does not need is imported at its first use (fieldops/later.py, issue 14).
+    event_kinds=LaterMapping("fieldops.services.vicious.history_words:EVENT_KINDS"),
+    reports=LaterSequence(items=("fieldops.services.vicious.reporting:REPORT",)),
+    activity=later_call("fieldops.services.vicious.activity:activity"),
     places=places,
     self_test=VICIOUS_STEPS,  # fieldops --self-test (fieldops/selftest_records.py)
 )
