@@ -115,8 +115,8 @@ def test_the_heading_says_when_nothing_matches(qtbot, page, wait_idle):
 
 def test_typing_is_debounced_into_one_search(qtbot, page, wait_idle, monkeypatch):
     asked = []
-    real = page.people_model._count_fn
-    monkeypatch.setattr(page.people_model, "_count_fn", lambda t: asked.append(t) or real(t))
+    real = page.people_model._page_fn
+    monkeypatch.setattr(page.people_model, "_page_fn", lambda t, *a: asked.append(t) or real(t, *a))
     qtbot.keyClicks(page.search, "quinn")
     qtbot.waitUntil(lambda: asked == ["quinn"], timeout=5000)
     wait_idle()
@@ -213,8 +213,8 @@ def test_people_service_search_is_what_the_list_shows(qtbot, page, wait_idle, sq
 
 def test_a_single_character_is_not_searched(qtbot, page, wait_idle, monkeypatch):
     asked = []
-    real = page.people_model._count_fn
-    monkeypatch.setattr(page.people_model, "_count_fn", lambda t: asked.append(t) or real(t))
+    real = page.people_model._page_fn
+    monkeypatch.setattr(page.people_model, "_page_fn", lambda t, *a: asked.append(t) or real(t, *a))
     qtbot.keyClicks(page.search, "r")
     qtbot.waitUntil(lambda: page.status.text() == "Type at least 2 characters")
     wait_idle()
