@@ -158,9 +158,24 @@ class ImpoundRegister(ReportDocument):
         super().__init__(**kwargs)
         self.lines = lines
         self.tally = tally
+        self._furniture: tuple[Any, list[str]] | None = None  # a later page's header, footer
 
     def footer_note(self) -> str:
         return "Record kept under city code 58-528"
+
+    def later_pages(self, canvas: Any, doc: Any) -> None:
+        """Every later page's header and footer, drawn once and then repeated: they
+        are the same on each of a year's thousands of pages (the page number is
+        added when the page count is known), and measuring and fitting their text
+        again on each took a fifth of the drawing."""
+        code = canvas._code  # the page's operators, as ReportLab's canvas holds them
+        pdf = canvas._doc  # the fonts' names in those operators are this PDF's
+        if self._furniture is None or self._furniture[0] is not pdf:
+            start = len(code)
+            super().later_pages(canvas, doc)
+            self._furniture = (pdf, code[start:])
+        else:
+            code.extend(self._furniture[1])
 
     def render(self) -> bytes:
         """The PDF, its page streams compressed without ReportLab's ASCII85 armour: a
@@ -173,6 +188,7 @@ class ImpoundRegister(ReportDocument):
             return super().render()
         finally:
             rl_config.useA85 = armour
+            self._furniture = None
 
     def story(self) -> list[Flowable]:
         return [*self.frame_head(), *self.body()]  # the body ends with the signature
