@@ -14,9 +14,11 @@ import pytest
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
 from fieldops.reports import base, register_draw
-from fieldops.reports.register import register_pdf
+from fieldops.reports import register as register_module
+from fieldops.reports.register import register_cells, register_lines, register_pdf
 from fieldops.reports.register_draw import Widths
-from fieldops.services.register_views import RegisterTally
+from fieldops.services.register_views import RegisterRow, RegisterTally
+from tests.reports.conftest import CHICAGO
 from tests.reports.test_register_draw import lines
 
 MARCH = {"period_start": date(2026, 3, 1), "period_end": date(2026, 3, 31)}
@@ -101,3 +103,24 @@ def test_every_page_has_its_header_footer_and_number(doc_args, read_pdf, monkeyp
         if number > 1:
             assert "Register of impounded animals (continued)" in text
     assert "Total: 150 impoundments" in pages[-1] + pages[-2]
+
+
+def test_a_years_repeated_amounts_and_days_are_formatted_once(
+    released_view, adopted_view, custody_view, monkeypatch
+):
+    """A year of lines formats a few hundred distinct amounts and days, not
+    hundreds of thousands: each is worked out once, and prints as before."""
+    views = [released_view, adopted_view, custody_view] * 40
+    rows = [RegisterRow.from_view(v) for v in views]
+    expected = [register_cells(r, CHICAGO) for r in rows]  # one line at a time
+    formatted = []
+    real = register_module.money
+
+    def counted(amount):
+        formatted.append(amount)
+        return real(amount)
+
+    monkeypatch.setattr(register_module, "money", counted)
+    lines_, _ = register_lines(rows, CHICAGO)
+    assert lines_ == expected
+    assert len(formatted) == len(set(formatted)) < 10
