@@ -20,6 +20,7 @@ from weakref import WeakKeyDictionary
 from reportlab.lib import colors
 from reportlab.lib.rl_accel import escapePDF, fp_str
 from reportlab.pdfbase.pdfmetrics import getFont, stringWidth
+from reportlab.pdfgen.canvas import PATH_OPS
 from reportlab.platypus import Flowable
 
 from fieldops.reports.base import CELL_PAD, GRID, HEAD_BG, ZEBRA
@@ -261,17 +262,18 @@ class RegisterTable(Flowable):  # type: ignore[misc]  # ReportLab is untyped
             canv.rect(0, y - self._head_h, width, self._head_h, stroke=0, fill=1)
             y -= self._head_h
         tops = []
-        zebra = canv.beginPath()
-        striped = False
+        numbers = _memo(canv._doc)[0]
+        w = _number(numbers, width)
+        zebra = ["n"]  # as a new path and its rect() write them, numbers formatted once
         for i, ((_, total), rh) in enumerate(zip(self._lines, self._heights, strict=True)):
             tops.append(y)
             if i % 2 and not total:
-                zebra.rect(0, y - rh, width, rh)
-                striped = True
+                zebra.append(f"0 {_number(numbers, y - rh)} {w} {_number(numbers, rh)} re")
             y -= rh
-        if striped:
+        if len(zebra) > 1:
             canv.setFillColor(ZEBRA)
-            canv.drawPath(zebra, stroke=0, fill=1)
+            canv.addLiteral(" ".join(zebra))  # as canv.drawPath(path, stroke=0, fill=1)
+            canv.addLiteral(PATH_OPS[0, 1, canv._fillMode])
         # The text: one text object for the page, begun at its first line (a text
         # object begun elsewhere reads, to a text extractor, as a space before it).
         canv.setFillColor(colors.black)
@@ -290,8 +292,6 @@ class RegisterTable(Flowable):  # type: ignore[misc]  # ReportLab is untyped
         canv.setLineJoin(1)
         canv.setStrokeColor(GRID)
         canv.setLineWidth(0.25)
-        numbers = _memo(canv._doc)[0]
-        w = _number(numbers, width)
         rules = " ".join(
             f"0 {b} m {w} {b} l"
             for b in (_number(numbers, t - h) for t, h in zip(tops, self._heights, strict=True))
@@ -313,11 +313,9 @@ class RegisterTable(Flowable):  # type: ignore[misc]  # ReportLab is untyped
             y = top - TOP_PAD - lay.size
             right = col in lay.right
             edge = lay.x[col] + (lay.widths[col] - CELL_PAD if right else CELL_PAD)
-            for line in cell:
-                # Every line ended as a Table ends it (an empty one too), so a reader
-                # extracting the text gets one cell line per line, as before.
-                text.line(edge - measure(line) if right else edge, y, line, font, lay)
-                y -= lay.leading
+            # Every line ended as a Table ends it (an empty one too), so a reader
+            # extracting the text gets one cell line per line, as before.
+            text.cell(edge, y, cell, font, lay, measure if right else None)
 
 
 class _Text:
@@ -340,6 +338,26 @@ class _Text:
         self._tmpl = ""
         self._memo = _memo(self._doc)
         self._first: _FirstSubset | None = None  # the current TrueType font's
+
+    def cell(
+        self, edge: float, y: float, cell: Cell, font: str, lay: _Layout, right: Widths | None
+    ) -> None:
+        """A cell's lines from ``y`` down, each begun at ``edge`` (ended there when
+        ``right`` measures them): ``line`` for each, with the usual line of the
+        current first subset written here at once."""
+        same = self._text is None and self._font is not None and font == self._font.fontName
+        first = self._first if same else None  # None: each line the long way
+        numbers = self._memo[0]
+        for line in cell:
+            x = edge - right(line) if right is not None else edge
+            if first is not None and self._subset == 0 and line and first.known.issuperset(line):
+                self._code.append(
+                    f"1 0 0 1 {_number(numbers, x)} {_number(numbers, y)} Tm "
+                    f"({line.translate(first.escaped)}) Tj T*"
+                )
+            else:
+                self.line(x, y, line, font, lay)
+            y -= lay.leading
 
     def line(self, x: float, y: float, line: str, font: str, lay: _Layout) -> None:
         if self._font is None or font != self._font.fontName:
