@@ -4,7 +4,6 @@ same lines the register printed when it read each impoundment's record view."""
 from __future__ import annotations
 
 import re
-
 from contextlib import contextmanager
 from datetime import date, datetime, timedelta
 from decimal import Decimal
