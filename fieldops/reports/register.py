@@ -20,13 +20,13 @@ from fieldops.reports.base import (
     FirstThatFits,
     clean,
     fmt_date,
-    fmt_local_date,
     markup,
     money,
 )
 from fieldops.reports.frame import ReportDocument
 from fieldops.reports.impound_parts import party_line
 from fieldops.reports.register_draw import RegisterTable
+from fieldops.reports.text import local
 from fieldops.services.impound_views import DISPOSITIONS, PAYMENT_KINDS, ImpoundView, PartyView
 from fieldops.services.register_views import RegisterRow, RegisterTally
 
@@ -84,26 +84,55 @@ def disposition_text(row: RegisterRow) -> str:
     return DISPOSITIONS.get(d.kind, d.kind)
 
 
-def fees_text(row: RegisterRow) -> str:
+class _Said:
+    """Texts a year's lines repeat (the same fees, the same days), each worked out
+    once: ``money`` and ``fmt_date`` for a value already seen are a dictionary look-up
+    (a year of 100,000 lines formats a few hundred distinct amounts and days)."""
+
+    def __init__(self) -> None:
+        self.amounts: dict[Decimal, str] = {}
+        self.days: dict[date, str] = {}
+
+    def money(self, amount: Decimal) -> str:
+        text = self.amounts.get(amount)
+        if text is None:
+            text = money(amount)  # refuses what is not money before it is kept
+            if len(self.amounts) < 10_000:
+                self.amounts[amount] = text
+        return text
+
+    def local_date(self, moment: datetime, tz: tzinfo) -> str:
+        """``fmt_local_date``: the local calendar day of an aware instant."""
+        day = local(moment, tz).date()
+        text = self.days.get(day)
+        if text is None:
+            text = self.days[day] = fmt_date(day)
+        return text
+
+
+def fees_text(row: RegisterRow, said: _Said | None = None) -> str:
     """Every fee paid: the total, then each kind on a line of its own (58-528)."""
+    said = said or _Said()
+    total = said.money(row.fees_paid_total)
     if not row.fees_paid:
-        return money(row.fees_paid_total)
-    kinds = "\n".join(f"{fee_kind_label(k)} {money(a)}" for k, a in row.fees_paid)
-    return f"{money(row.fees_paid_total)}\n{kinds}"
+        return total
+    kinds = "\n".join(f"{fee_kind_label(k)} {said.money(a)}" for k, a in row.fees_paid)
+    return f"{total}\n{kinds}"
 
 
-def register_cells(row: RegisterRow, tz: tzinfo) -> tuple[str, ...]:
+def register_cells(row: RegisterRow, tz: tzinfo, said: _Said | None = None) -> tuple[str, ...]:
     """One line of the register as plain text, in ``REGISTER_COLUMNS`` order: what the
     PDF prints and the CSV holds."""
+    said = said or _Said()
     d = row.disposition
     return (
         str(row.id),
-        fmt_local_date(row.impounded_at, tz),
+        said.local_date(row.impounded_at, tz),
         row.animal.summary,
         disposition_text(row),
         party_line(d.recipient) if d is not None else "",
-        fmt_local_date(d.at, tz) if d is not None else "",
-        fees_text(row),
+        said.local_date(d.at, tz) if d is not None else "",
+        fees_text(row, said),
     )
 
 
@@ -122,9 +151,10 @@ def register_lines(
     (which may stream: only the printed text of each line is kept)."""
     tally = RegisterTally()
     lines = []
+    said = _Said()
     for row in rows:
         tally.add(row)
-        lines.append(register_cells(redact_row(row) if redacted else row, tz))
+        lines.append(register_cells(redact_row(row) if redacted else row, tz, said))
     return lines, tally
 
 
@@ -158,9 +188,24 @@ class ImpoundRegister(ReportDocument):
         super().__init__(**kwargs)
         self.lines = lines
         self.tally = tally
+        self._furniture: tuple[Any, list[str]] | None = None  # a later page's header, footer
 
     def footer_note(self) -> str:
         return "Record kept under city code 58-528"
+
+    def later_pages(self, canvas: Any, doc: Any) -> None:
+        """Every later page's header and footer, drawn once and then repeated: they
+        are the same on each of a year's thousands of pages (the page number is
+        added when the page count is known), and measuring and fitting their text
+        again on each took a fifth of the drawing."""
+        code = canvas._code  # the page's operators, as ReportLab's canvas holds them
+        pdf = canvas._doc  # the fonts' names in those operators are this PDF's
+        if self._furniture is None or self._furniture[0] is not pdf:
+            start = len(code)
+            super().later_pages(canvas, doc)
+            self._furniture = (pdf, code[start:])
+        else:
+            code.extend(self._furniture[1])
 
     def render(self) -> bytes:
         """The PDF, its page streams compressed without ReportLab's ASCII85 armour: a
@@ -173,6 +218,7 @@ class ImpoundRegister(ReportDocument):
             return super().render()
         finally:
             rl_config.useA85 = armour
+            self._furniture = None
 
     def story(self) -> list[Flowable]:
         return [*self.frame_head(), *self.body()]  # the body ends with the signature

@@ -20,6 +20,7 @@ from weakref import WeakKeyDictionary
 from reportlab.lib import colors
 from reportlab.lib.rl_accel import escapePDF, fp_str
 from reportlab.pdfbase.pdfmetrics import getFont, stringWidth
+from reportlab.pdfgen.canvas import PATH_OPS
 from reportlab.platypus import Flowable
 
 from fieldops.reports.base import CELL_PAD, GRID, HEAD_BG, ZEBRA
@@ -38,19 +39,53 @@ Row = tuple[Cell, ...]
 
 
 class Widths:
-    """``stringWidth`` of one font at one size, each distinct string measured once."""
+    """``stringWidth`` of one font at one size, each distinct string measured once.
+
+    A string of the main TrueType font's letters (the usual case) is measured here
+    from a table of its letters' widths, added up as ReportLab adds them (the same
+    widths in the same order, so the very same number); any other string, one that
+    needs a fallback font say, through ``stringWidth``."""
 
     def __init__(self, font: str, size: float) -> None:
         self.font, self.size = font, size
         self._seen: dict[str, float] = {}
+        face = getFont(font)
+        # The main font's letters and their widths (ChainFont.runs draws a string of
+        # these letters with the main font alone); None for a standard font.
+        self._main: frozenset[int] | None = getattr(face, "_main", None)
+        self._chars: dict[str, float] = {}
+        if self._main is not None:
+            self._widths = face.face.charWidths
+            self._default = face.face.defaultWidth
 
     def __call__(self, text: str) -> float:
         w = self._seen.get(text)
         if w is None:
             if len(self._seen) > 200_000:  # a year's descriptions: bounded, not a leak
                 self._seen.clear()
-            w = self._seen[text] = stringWidth(text, self.font, self.size)
+            w = self._seen[text] = self.measure(text)
         return w
+
+    def measure(self, text: str) -> float:
+        """``stringWidth(text, font, size)``, to the last bit."""
+        if self._main is not None:
+            try:
+                return 0.001 * self.size * sum(map(self._chars.__getitem__, text))
+            except KeyError:
+                if self._learn(text):
+                    return 0.001 * self.size * sum(map(self._chars.__getitem__, text))
+        return float(stringWidth(text, self.font, self.size))
+
+    def _learn(self, text: str) -> bool:
+        """Add ``text``'s letters to the table; False when one is not the main font's."""
+        main = self._main
+        assert main is not None
+        for char in set(text) - self._chars.keys():
+            cp = ord(char)
+            if cp not in main:
+                return False
+            self._chars[char] = self._widths.get(cp, self._default)
+        return True
 
     def wrap(self, text: str, width: float) -> Cell:
         """``wrap_text``'s lines, the words measured through the cache (the same
@@ -227,17 +262,18 @@ class RegisterTable(Flowable):  # type: ignore[misc]  # ReportLab is untyped
             canv.rect(0, y - self._head_h, width, self._head_h, stroke=0, fill=1)
             y -= self._head_h
         tops = []
-        zebra = canv.beginPath()
-        striped = False
+        numbers = _memo(canv._doc)[0]
+        w = _number(numbers, width)
+        zebra = ["n"]  # as a new path and its rect() write them, numbers formatted once
         for i, ((_, total), rh) in enumerate(zip(self._lines, self._heights, strict=True)):
             tops.append(y)
             if i % 2 and not total:
-                zebra.rect(0, y - rh, width, rh)
-                striped = True
+                zebra.append(f"0 {_number(numbers, y - rh)} {w} {_number(numbers, rh)} re")
             y -= rh
-        if striped:
+        if len(zebra) > 1:
             canv.setFillColor(ZEBRA)
-            canv.drawPath(zebra, stroke=0, fill=1)
+            canv.addLiteral(" ".join(zebra))  # as canv.drawPath(path, stroke=0, fill=1)
+            canv.addLiteral(PATH_OPS[0, 1, canv._fillMode])
         # The text: one text object for the page, begun at its first line (a text
         # object begun elsewhere reads, to a text extractor, as a space before it).
         canv.setFillColor(colors.black)
@@ -256,8 +292,6 @@ class RegisterTable(Flowable):  # type: ignore[misc]  # ReportLab is untyped
         canv.setLineJoin(1)
         canv.setStrokeColor(GRID)
         canv.setLineWidth(0.25)
-        numbers = _memo(canv._doc)[0]
-        w = _number(numbers, width)
         rules = " ".join(
             f"0 {b} m {w} {b} l"
             for b in (_number(numbers, t - h) for t, h in zip(tops, self._heights, strict=True))
@@ -279,11 +313,9 @@ class RegisterTable(Flowable):  # type: ignore[misc]  # ReportLab is untyped
             y = top - TOP_PAD - lay.size
             right = col in lay.right
             edge = lay.x[col] + (lay.widths[col] - CELL_PAD if right else CELL_PAD)
-            for line in cell:
-                # Every line ended as a Table ends it (an empty one too), so a reader
-                # extracting the text gets one cell line per line, as before.
-                text.line(edge - measure(line) if right else edge, y, line, font, lay)
-                y -= lay.leading
+            # Every line ended as a Table ends it (an empty one too), so a reader
+            # extracting the text gets one cell line per line, as before.
+            text.cell(edge, y, cell, font, lay, measure if right else None)
 
 
 class _Text:
@@ -305,12 +337,35 @@ class _Text:
         self._subset = -1
         self._tmpl = ""
         self._memo = _memo(self._doc)
+        self._first: _FirstSubset | None = None  # the current TrueType font's
+
+    def cell(
+        self, edge: float, y: float, cell: Cell, font: str, lay: _Layout, right: Widths | None
+    ) -> None:
+        """A cell's lines from ``y`` down, each begun at ``edge`` (ended there when
+        ``right`` measures them): ``line`` for each, with the usual line of the
+        current first subset written here at once."""
+        same = self._text is None and self._font is not None and font == self._font.fontName
+        first = self._first if same else None  # None: each line the long way
+        numbers = self._memo[0]
+        for line in cell:
+            x = edge - right(line) if right is not None else edge
+            if first is not None and self._subset == 0 and line and first.known.issuperset(line):
+                self._code.append(
+                    f"1 0 0 1 {_number(numbers, x)} {_number(numbers, y)} Tm "
+                    f"({line.translate(first.escaped)}) Tj T*"
+                )
+            else:
+                self.line(x, y, line, font, lay)
+            y -= lay.leading
 
     def line(self, x: float, y: float, line: str, font: str, lay: _Layout) -> None:
         if self._font is None or font != self._font.fontName:
             self._font = getFont(font)
             self._subset = -1
             self._tmpl = f"{fp_str(lay.size)} Tf {fp_str(lay.leading)} TL"
+            if self._font._dynamicFont:
+                self._first = _first_subset(self._font, self._doc)
             if not self._font._dynamicFont and self._text is None:
                 self._text = self._canv.beginText(x, y)
             if self._text is not None:
@@ -322,12 +377,24 @@ class _Text:
         numbers, shown = self._memo
         code = self._code
         code.append(f"1 0 0 1 {_number(numbers, x)} {_number(numbers, y)} Tm")
+        first = self._first
+        assert first is not None  # set with the TrueType font
+        if line and first.known.issuperset(line):
+            # Letters the document's first subset holds already: the line's bytes
+            # as splitString and escapePDF give them, by one table.
+            shown_line = f"({line.translate(first.escaped)}) Tj T*"
+            if self._subset != 0:
+                shown_line = f"{first.name} {self._tmpl} {shown_line}"
+                self._subset = 0
+            code.append(shown_line)
+            return
         key = (font, line, self._subset)
         runs = shown.get(key)
         if runs is None:
             if len(shown) > 50_000:  # distinct lines of one document: bounded
                 shown.clear()
             runs = shown[key] = self._runs(line)
+            first.learn(line)
         code.append(runs[0])
         self._subset = runs[1]
 
@@ -347,6 +414,53 @@ class _Text:
         elif self._code:
             self._canv.addLiteral(f"BT {' '.join(self._code)} ET")
 
+
+class _FirstSubset:
+    """The letters of the main font a document has put in the font's first subset
+    (``TTFont.splitString`` gives each letter its code the first time the document
+    draws it, and that code stays), with the escaped code each is drawn as."""
+
+    def __init__(self, font: Any, doc: Any) -> None:
+        self.font, self.doc = font, doc
+        self.main: frozenset[int] = getattr(font, "_main", frozenset())
+        self.known: set[str] = set()
+        self.escaped: dict[int, str] = {}  # a str.translate table
+        self.name = ""
+
+    def learn(self, line: str) -> None:
+        """After ``line`` was drawn the usual way: its main-font letters' codes."""
+        state = self.font.state.get(self.doc)
+        if state is None:
+            return
+        glyphs = self.font.face.charToGlyph
+        for char in set(line) - self.known:
+            cp = ord(char)
+            if cp not in self.main:  # drawn with a fallback font, or by ASCII's rule
+                continue
+            n = state.assignments.get(32 if cp == 0xA0 else cp)  # splitString's nbsp
+            if n is None:
+                if cp in glyphs:
+                    continue  # not given a code yet (it was not in the line's run)
+                n = 0  # no glyph: drawn as code 0, always
+            if n >> 8:
+                continue  # in a later subset: the usual way
+            if not self.name:
+                self.name = self.font.getSubsetInternalName(0, self.doc)
+            self.escaped[cp] = escapePDF(bytes((n,)))
+            self.known.add(char)
+
+
+def _first_subset(font: Any, doc: Any) -> _FirstSubset:
+    table = _FIRST.get(doc)
+    if table is None:
+        table = _FIRST[doc] = {}
+    first = table.get(font.fontName)
+    if first is None:
+        first = table[font.fontName] = _FirstSubset(font, doc)
+    return first
+
+
+_FIRST: WeakKeyDictionary[Any, dict[str, _FirstSubset]] = WeakKeyDictionary()
 
 _MEMOS: WeakKeyDictionary[Any, tuple[dict[float, str], dict[tuple[str, str, int], tuple[str, int]]]]
 _MEMOS = WeakKeyDictionary()

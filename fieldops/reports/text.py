@@ -48,7 +48,10 @@ def clean(text: object) -> str:
     """User text as a plain string for a table cell or the canvas: None -> ""."""
     if text is None:
         return ""
-    return _CONTROL.sub("", str(text)).replace("\r\n", "\n").replace("\r", "\n").replace("\t", " ")
+    text = str(text)
+    if text.isprintable():  # no control character, tab or line break: nothing to do
+        return text
+    return _CONTROL.sub("", text).replace("\r\n", "\n").replace("\r", "\n").replace("\t", " ")
 
 
 def esc(text: object) -> Markup:
