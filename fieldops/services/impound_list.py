@@ -39,7 +39,7 @@ from fieldops.rules import Profile, boarding_days
 from fieldops.rules.release import RELEASE_KINDS
 from fieldops.services import validate as v
 from fieldops.services.impound_views import DISPOSITIONS, IN_CUSTODY_STATUS, ImpoundRow
-from fieldops.services.listing import Page, fts_ids, reading
+from fieldops.services.listing import Page, fts_ids, nearer_end, reading
 
 STATUSES = {
     "all": "All",
@@ -255,32 +255,14 @@ def _count(conn: Connection, f: ImpoundFilter, at: datetime) -> int:
     return n
 
 
-# Past this offset a page is walked from whichever end of the list is nearer.
-DEEP_OFFSET = 5_000
-
-
 def _nearer_end(
     conn: Connection, f: ImpoundFilter, at: datetime, offset: int, limit: int
 ) -> tuple[ImpoundFilter, int, int]:
-    """The order a page's ids are walked in, and the walk's offset and limit.
-
-    An OFFSET walks every row before the page: the last page of a million
-    impoundments stepped a million index entries (the list scrolled to its end).
-    For a deep page nearer the far end, the same rows in the reverse order are
-    the first rows there; counting the matches first costs an index count (in
-    the same read as the page). The page is put back in list order by the
-    rows' ORDER BY.
-    """
-    if offset < DEEP_OFFSET:
-        return f, offset, limit
-    total = _count(conn, f, at)
-    after = total - offset - limit  # matches after this page
-    if after >= offset:
-        return f, offset, limit
-    n = min(limit, total - offset)
-    if n <= 0:
-        return f, 0, 0
-    return replace(f, descending=not f.descending), max(after, 0), n
+    """The order a page's ids are walked in (``nearer_end``: the last page of a million
+    impoundments stepped a million index entries), and the walk's offset and limit;
+    the count costs an index count, in the same read as the page."""
+    backwards, start, n = nearer_end(offset, limit, lambda: _count(conn, f, at))
+    return (replace(f, descending=not f.descending) if backwards else f), start, n
 
 
 def count_impounds(db: Database, f: ImpoundFilter, at: datetime) -> int:

@@ -6,7 +6,7 @@ and filter and sort in SQL, never in a proxy model.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
@@ -94,6 +94,25 @@ def fts_ids(db: Database | str, table: str, text_: str) -> Select[int] | None:
 # Past this offset a page is walked from whichever end of the list is nearer.
 DEEP_OFFSET = 5_000
 
+
+def nearer_end(offset: int, limit: int, count: Callable[[], int]) -> tuple[bool, int, int]:
+    """Whether a page is walked backwards, and the walk's offset and limit.
+
+    An OFFSET steps through every row before the page: the last page of a
+    million rows stepped a million index entries. A deep page (past
+    ``DEEP_OFFSET``) nearer the far end is the first rows of the reverse order
+    from there; ``count()`` (the list's count, asked only for a deep page) says
+    which end is nearer. The caller's ORDER BY puts the page back in list order.
+    """
+    if offset < DEEP_OFFSET:
+        return False, offset, limit
+    total = count()
+    after = total - offset - limit  # rows after this page
+    if after >= offset:
+        return False, offset, limit
+    return True, max(after, 0), max(min(limit, total - offset), 0)
+
+
 # The registers a paged list walks: each has an id and an archived_at.
 Listed = type[Person] | type[Animal]
 
@@ -140,20 +159,14 @@ def page_ids(
     ``reader``: the page's own unit of work, where a deep page counts its list (one
     read for the count and the page, not two).
     """
-    backwards = False
-    if offset >= DEEP_OFFSET:
-        # A deep page from the nearer end: the last page of a million people stepped a
-        # million index entries (500 ms measured); walked backwards it is a first page.
-        # The caller's ORDER BY puts the page back in list order.
+
+    def count() -> int:  # the last page of a million people: 500 ms by OFFSET, measured
         if reader is not None:
-            total = active_count(reader, model, text_ids)
-        else:
-            with db.read() as s:
-                total = active_count(s, model, text_ids)
-        after = total - offset - limit  # rows after this page
-        if after < offset:
-            backwards = True
-            offset, limit = max(after, 0), max(min(limit, total - offset), 0)
+            return active_count(reader, model, text_ids)
+        with db.read() as s:
+            return active_count(s, model, text_ids)
+
+    backwards, offset, limit = nearer_end(offset, limit, count)
     if text_ids is None and db.dialect == "sqlite":
         # SQLAlchemy renders no table hints for SQLite, so this one query is text.
         table = model.__tablename__

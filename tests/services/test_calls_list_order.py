@@ -85,7 +85,7 @@ def test_every_page_of_every_filter_is_the_lists_order_and_the_count_is_right(
 ):
     rows = _calls(db)
     if deep:  # every page past the first is "deep": walked from whichever end is nearer
-        monkeypatch.setattr(listing, "DEEP_OFFSET", 1)
+        monkeypatch.setattr("fieldops.services.listing.DEEP_OFFSET", 1)
     if walk:  # every search walks the list's order, its matches checked on the way
         monkeypatch.setattr(listing, "WALK_MATCHES", 1)
     for f in FILTERS:

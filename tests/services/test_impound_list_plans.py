@@ -306,7 +306,6 @@ def test_a_deep_page_is_the_same_walked_from_either_end(
     db, operator, impound, profile, today, monkeypatch
 ):
     """The last page of a million is read from the list's far end: the same rows, in order."""
-    from fieldops.services import impound_list
 
     for i, name in enumerate(("Abe", "Bo", "Cy", "Di", "Ed", "Flo", "Gus")):
         a = create_animal(db, operator, AnimalInput(species="dog", name=name), today=today)
@@ -314,7 +313,7 @@ def test_a_deep_page_is_the_same_walked_from_either_end(
     f = ImpoundFilter(status="all", sort="animal", descending=False)
 
     def pages(deep):
-        monkeypatch.setattr(impound_list, "DEEP_OFFSET", deep)
+        monkeypatch.setattr("fieldops.services.listing.DEEP_OFFSET", deep)
         return [
             [r.animal for r in impounds_page(db, f, offset, 3, AT, profile).rows]
             for offset in (0, 3, 5, 6, 7, 9)

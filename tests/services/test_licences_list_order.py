@@ -160,7 +160,7 @@ def _assert_the_joined_order(db, step: int = 12) -> None:
 def test_every_filter_and_sort_pages_as_the_joined_query_did(db, monkeypatch, deep):
     _city(db)
     if deep:  # every page past the first is "deep": walked from whichever end is nearer
-        monkeypatch.setattr(listing, "DEEP_OFFSET", 1)
+        monkeypatch.setattr("fieldops.services.listing.DEEP_OFFSET", 1)
     for show, today in (("current", EARLY), ("expired", EARLY), ("due", EARLY), ("late", LATE)):
         assert _joined_ids(db, LicenceFilter(show=show), today), show  # no empty views
     _assert_the_joined_order(db)

@@ -9,7 +9,6 @@ from datetime import UTC, datetime, timedelta
 
 from sqlalchemy import event
 
-from fieldops.services import impound_list, listing
 from fieldops.services.impound_list import ImpoundFilter, count_impounds, impounds_page
 from fieldops.services.people import PersonInput, create_person, people_page
 
@@ -39,7 +38,7 @@ def test_a_deep_page_is_one_read_and_the_same_rows_either_way(
     f = ImpoundFilter(status="all", descending=False)
 
     def pages(deep):
-        monkeypatch.setattr(impound_list, "DEEP_OFFSET", deep)
+        monkeypatch.setattr("fieldops.services.listing.DEEP_OFFSET", deep)
         return [
             [r.id for r in impounds_page(db, f, offset, 3, at, profile).rows]
             for offset in (0, 3, 5, 6, 7, 9)
@@ -69,7 +68,9 @@ def test_a_kept_statement_answers_for_the_moment_asked(db, rex, impound, profile
 def test_a_deep_people_page_is_one_read(db, operator, monkeypatch):
     for name in ("Abe Ames", "Bo Bell", "Cy Cole", "Di Dunn", "Ed Eyre"):
         create_person(db, operator, PersonInput(full_name=name))
-    monkeypatch.setattr(listing, "DEEP_OFFSET", 0)  # every page counts to choose its end
+    monkeypatch.setattr(
+        "fieldops.services.listing.DEEP_OFFSET", 0
+    )  # every page counts to choose its end
     with _begins(db) as begins:
         assert [r.full_name for r in people_page(db, "", 3, 3).rows] == ["Di Dunn", "Ed Eyre"]
     assert len(begins) == 1

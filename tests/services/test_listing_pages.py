@@ -7,7 +7,6 @@ threshold to 0 makes every page read that way on a handful of rows.
 
 from __future__ import annotations
 
-from fieldops.services import listing
 from fieldops.services.animals import AnimalInput, animals_page, create_animal
 from fieldops.services.people import PersonInput, create_person, people_page
 
@@ -21,7 +20,7 @@ def test_people_and_animals_pages_either_way(db, operator, today, monkeypatch):
         create_animal(db, operator, pet, today=today)
 
     def pages(deep, text=""):
-        monkeypatch.setattr(listing, "DEEP_OFFSET", deep)
+        monkeypatch.setattr("fieldops.services.listing.DEEP_OFFSET", deep)
         return [
             (
                 [r.full_name for r in people_page(db, text, offset, 3).rows],

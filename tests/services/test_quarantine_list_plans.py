@@ -73,7 +73,6 @@ def test_a_deep_page_and_the_closed_count_are_the_same_read_either_way(
     from sqlalchemy import text
 
     from fieldops.services import quarantine as qs
-    from fieldops.services.quarantine import listing
 
     clinic = qs.create_clinic(db, supervisor, qs.ClinicInput("Eastside Veterinary Clinic"))
     for i in range(7):
@@ -86,7 +85,7 @@ def test_a_deep_page_and_the_closed_count_are_the_same_read_either_way(
     f = QuarantineFilter(show="all", sort="bitten")
 
     def pages(deep):
-        monkeypatch.setattr(listing, "DEEP_OFFSET", deep)
+        monkeypatch.setattr("fieldops.services.listing.DEEP_OFFSET", deep)
         return [qs.quarantine_ids(db, f, today, offset, 3) for offset in (0, 3, 5, 6, 7, 9)]
 
     forward = pages(10**9)

@@ -24,7 +24,7 @@ from fieldops.db.models.calls import OPEN_FIRST
 from fieldops.rules import calls as rules
 from fieldops.services import validate as v
 from fieldops.services.calls.views import CallRow
-from fieldops.services.listing import DEEP_OFFSET, Page, fts_ids, reading
+from fieldops.services.listing import Page, fts_ids, nearer_end, reading
 
 SHOW = {
     "open": "Open (not dispatched or no outcome)",
@@ -191,14 +191,8 @@ def calls_page(db: Database, f: CallFilter, offset: int, limit: int, at: datetim
         ),
     )
     with reading(db) as conn:
-        backwards, start, n = False, offset, limit
-        if offset >= DEEP_OFFSET:
-            # A deep page from the nearer end: the last page of 500,000 calls stepped
-            # through every one before it (1.7 s); walked backwards it is a first page.
-            total = _count(conn, db, f, at)
-            after = total - offset - limit  # matches after this page
-            if after < offset:
-                backwards, start, n = True, max(after, 0), max(min(limit, total - offset), 0)
+        # The last page of 500,000 calls by OFFSET: 1.7 s.
+        backwards, start, n = nearer_end(offset, limit, lambda: _count(conn, db, f, at))
         ids = _ids_query(db, f, at, start, n, backwards, _many_matches(conn, db, f))
         rows = conn.execute(
             select(

@@ -30,7 +30,7 @@ from fieldops.db.search import fts5_query, pg_vector, search_terms, tsquery
 from fieldops.rules import Profile, format_day_short, format_instant
 from fieldops.rules.quarantine import EXAM_SLOTS, observation_length
 from fieldops.services import validate as v
-from fieldops.services.listing import Page, fts_ids, reading
+from fieldops.services.listing import Page, fts_ids, nearer_end, reading
 from fieldops.services.quarantine.views import PLACEMENT_LABELS, STATUS_LABELS
 
 FILTERS = {
@@ -172,10 +172,6 @@ def count_quarantines(db: Database, f: QuarantineFilter, today: date) -> int:
         return _count(conn, f, today)
 
 
-# Past this offset a page is walked from whichever end of the list is nearer.
-DEEP_OFFSET = 5_000
-
-
 def _order(f: QuarantineFilter) -> tuple[Any, ...]:
     key = SORTS.get(f.sort, Quarantine.last_day)
     return (key.desc(), Quarantine.id.desc()) if f.descending else (key, Quarantine.id)
@@ -216,16 +212,8 @@ def _walk(
     """The order a page's ids are walked in, and the walk's offset and limit: a deep page
     is read from the nearer end (the last page of 200,000 stepped every row before it),
     as the impounds list does; the rows' ORDER BY puts it back in list order."""
-    if offset < DEEP_OFFSET:
-        return f, offset, limit
-    total = _count(conn, f, today)
-    after = total - offset - limit  # matches after this page
-    if after >= offset:
-        return f, offset, limit
-    n = min(limit, total - offset)
-    if n <= 0:
-        return f, 0, 0
-    return replace(f, descending=not f.descending), max(after, 0), n
+    backwards, start, n = nearer_end(offset, limit, lambda: _count(conn, f, today))
+    return (replace(f, descending=not f.descending) if backwards else f), start, n
 
 
 def quarantine_ids(
