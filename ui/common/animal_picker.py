@@ -5,17 +5,13 @@ from __future__ import annotations
 
 from functools import partial
 
-from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (
-    QHBoxLayout,
-    QLineEdit,
-    QPushButton,
     QSizePolicy,
     QWidget,
 )
 
 from fieldops.services.animals import AnimalRow, animals_page, count_animals
-from ui.common.registry_picker import RegistryPickerDialog
+from ui.common.registry_picker import RegistryField, RegistryPickerDialog
 from ui.common.table_models import Column
 from ui.common.text import SPECIES
 from ui.context import AppContext
@@ -56,50 +52,21 @@ class AnimalPickerDialog(RegistryPickerDialog):
         )
 
 
-class AnimalField(QWidget):
+class AnimalField(RegistryField):
     """Which animal: a read-only label with Choose… (the animal picker) and Clear."""
 
-    changed = Signal()
+    picker_class = AnimalPickerDialog
 
     def __init__(self, ctx: AppContext, placeholder: str, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.ctx = ctx
-        self._id: int | None = None
-        row = QHBoxLayout(self)
-        row.setContentsMargins(0, 0, 0, 0)
-        self.name = QLineEdit()
-        self.name.setReadOnly(True)
-        self.name.setPlaceholderText(placeholder)
-        self.choose_button = QPushButton("Choose…")
-        self.clear_button = QPushButton("Clear")
-        for b in (self.choose_button, self.clear_button):
-            b.setAutoDefault(False)
-        row.addWidget(self.name, 1)
-        row.addWidget(self.choose_button)
-        row.addWidget(self.clear_button)
-        self.setFocusProxy(self.choose_button)
+        super().__init__(ctx, placeholder, parent)
         # An animal in words is long ("Tom (cat, Maine Coon mix, tan) (#1)"): take the width.
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
-        self.choose_button.clicked.connect(self._on_choose_button_clicked)
-        self.clear_button.clicked.connect(self._on_clear_button_clicked)
-        self.set_animal(None, "")
 
     def animal_id(self) -> int | None:
-        return self._id
+        return self.chosen_id()
 
     def animal_name(self) -> str:
         return self.name.text()
 
     def set_animal(self, animal_id: int | None, label: str) -> None:
-        self._id = animal_id
-        self.name.setText(f"{label} (#{animal_id})" if animal_id is not None else "")
-        self.clear_button.setEnabled(animal_id is not None)
-        self.changed.emit()
-
-    def _on_choose_button_clicked(self) -> None:
-        self.picker = AnimalPickerDialog(self.ctx, self.window())
-        self.picker.chosen.connect(self.set_animal)
-        self.picker.open()
-
-    def _on_clear_button_clicked(self) -> None:
-        self.set_animal(None, "")
+        self.set_chosen(animal_id, label)

@@ -7,22 +7,20 @@ import re
 from collections.abc import Callable, Sequence
 from datetime import date, datetime, tzinfo
 
-from PySide6.QtCore import QDate, QDateTime, QTime, Signal
+from PySide6.QtCore import QDate, QDateTime, QTime
 from PySide6.QtGui import QValidator
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
     QDateTimeEdit,
     QHBoxLayout,
-    QLineEdit,
-    QPushButton,
     QSpinBox,
     QWidget,
 )
 
 from fieldops.services.animals import UNKNOWN_AGE, approximate_age, birth_date_for_age
 from ui.common.person_picker import PersonPickerDialog
-from ui.context import AppContext
+from ui.common.registry_picker import RegistryField
 
 DISPLAY = "ddd d MMM yyyy  h:mm AP"
 
@@ -79,51 +77,19 @@ class OptionalDateTimeEdit(QWidget):
         return None if self.unknown.isChecked() else self.edit.value()
 
 
-class PersonField(QWidget):
+class PersonField(RegistryField):
     """Who: a read-only name with Choose… (the person picker) and Clear."""
 
-    changed = Signal()
-
-    def __init__(self, ctx: AppContext, placeholder: str, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.ctx = ctx
-        self._id: int | None = None
-        row = QHBoxLayout(self)
-        row.setContentsMargins(0, 0, 0, 0)
-        self.name = QLineEdit()
-        self.name.setReadOnly(True)
-        self.name.setPlaceholderText(placeholder)
-        self.choose_button = QPushButton("Choose…")
-        self.clear_button = QPushButton("Clear")
-        for b in (self.choose_button, self.clear_button):
-            b.setAutoDefault(False)
-        row.addWidget(self.name, 1)
-        row.addWidget(self.choose_button)
-        row.addWidget(self.clear_button)
-        self.setFocusProxy(self.choose_button)
-        self.choose_button.clicked.connect(self._on_choose_button_clicked)
-        self.clear_button.clicked.connect(self._on_clear_button_clicked)
-        self.set_person(None, "")
+    picker_class = PersonPickerDialog
 
     def person_id(self) -> int | None:
-        return self._id
+        return self.chosen_id()
 
     def person_name(self) -> str:
         return self.name.text()
 
     def set_person(self, person_id: int | None, name: str) -> None:
-        self._id = person_id
-        self.name.setText(f"{name} (#{person_id})" if person_id is not None else "")
-        self.clear_button.setEnabled(person_id is not None)
-        self.changed.emit()
-
-    def _on_choose_button_clicked(self) -> None:
-        self.picker = PersonPickerDialog(self.ctx, self.window())
-        self.picker.chosen.connect(self.set_person)
-        self.picker.open()
-
-    def _on_clear_button_clicked(self) -> None:
-        self.set_person(None, "")
+        self.set_chosen(person_id, name)
 
 
 class AgeSpinBox(QSpinBox):

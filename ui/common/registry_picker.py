@@ -13,6 +13,7 @@ from PySide6.QtWidgets import (
     QDialogButtonBox,
     QHBoxLayout,
     QLabel,
+    QLineEdit,
     QPushButton,
     QVBoxLayout,
     QWidget,
@@ -103,3 +104,50 @@ class RegistryPickerDialog(QDialog):
 
     def _on_choose_button_clicked(self) -> None:
         self.choose_row(self.view.current_row())
+
+
+class RegistryField(QWidget):
+    """Which record of a register: a read-only label with Choose… (the register's picker,
+    ``picker_class``) and Clear. ``changed`` is emitted whenever the choice changes."""
+
+    changed = Signal()
+    # The register's picker dialog, made with (ctx, parent window).
+    picker_class: Callable[[AppContext, QWidget | None], RegistryPickerDialog]
+
+    def __init__(self, ctx: AppContext, placeholder: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.ctx = ctx
+        self._id: int | None = None
+        row = QHBoxLayout(self)
+        row.setContentsMargins(0, 0, 0, 0)
+        self.name = QLineEdit()
+        self.name.setReadOnly(True)
+        self.name.setPlaceholderText(placeholder)
+        self.choose_button = QPushButton("Choose…")
+        self.clear_button = QPushButton("Clear")
+        for b in (self.choose_button, self.clear_button):
+            b.setAutoDefault(False)
+        row.addWidget(self.name, 1)
+        row.addWidget(self.choose_button)
+        row.addWidget(self.clear_button)
+        self.setFocusProxy(self.choose_button)
+        self.choose_button.clicked.connect(self._on_choose_button_clicked)
+        self.clear_button.clicked.connect(self._on_clear_button_clicked)
+        self.set_chosen(None, "")
+
+    def chosen_id(self) -> int | None:
+        return self._id
+
+    def set_chosen(self, record_id: int | None, label: str) -> None:
+        self._id = record_id
+        self.name.setText(f"{label} (#{record_id})" if record_id is not None else "")
+        self.clear_button.setEnabled(record_id is not None)
+        self.changed.emit()
+
+    def _on_choose_button_clicked(self) -> None:
+        self.picker = self.picker_class(self.ctx, self.window())
+        self.picker.chosen.connect(self.set_chosen)
+        self.picker.open()
+
+    def _on_clear_button_clicked(self) -> None:
+        self.set_chosen(None, "")
