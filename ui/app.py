@@ -12,6 +12,7 @@ from collections.abc import Callable, Sequence
 from datetime import date, datetime
 from functools import partial
 from pathlib import Path
+from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QEvent, QObject, QTimer
@@ -96,23 +97,27 @@ PHASES = (
 _IMPORTED = time.time()  # this module and the frame's imported
 
 
-def _uses_pyside(module: object) -> bool:
-    """Whether the module's source names PySide6: PySide6's own test, on the file's bytes."""
-    path = getattr(module, "__file__", None)
-    if not isinstance(path, str) or not path.endswith(".py"):
-        return False  # built in, compiled or without a file: PySide6 says no to these too
-    try:
-        with open(path, "rb") as source:
-            return b"PySide6" in source.read()
-    except OSError:
-        return False
+def _uses_pyside(module: ModuleType) -> bool:
+    """Whether the module uses PySide6: whether it holds a module or a class of PySide6's,
+    read from the imported module's names, not from its file."""
+    for value in tuple(vars(module).values()):
+        if isinstance(value, type):
+            owner = value.__module__
+        elif isinstance(value, ModuleType):
+            owner = value.__name__
+        else:
+            continue
+        if isinstance(owner, str) and owner.startswith("PySide6"):
+            return True
+    return False
 
 
 def lighten_pyside_import_hook() -> None:
     """After every import PySide6 asks whether the new module uses it (for its optional
-    ``from __feature__ import ...``), by ``inspect.getsource``, which walks every loaded
-    module and keeps each file's lines: about 0.1 s over the 360 modules the start imports
-    after the frame (issue 14). The same question answered by reading the file once."""
+    ``__feature__`` switches, which FieldOps never selects), by searching
+    the module's source: ``inspect.getsource`` walks every loaded module, reads the file
+    and keeps its lines. The start imports some 360 modules after the frame is painted
+    (issue 14); the same question is answered from each module's names instead."""
     try:
         feature = importlib.import_module("shibokensupport.feature")
     except ImportError:  # a PySide6 without it asks nothing

@@ -24,20 +24,38 @@ def feature() -> Iterator[types.ModuleType]:
 
 
 def test_the_start_answers_as_pyside6_does_without_reading_every_module(
-    feature: types.ModuleType, tmp_path: Path
+    feature: types.ModuleType,
 ) -> None:
     own = feature._mod_uses_pyside
     lighten_pyside_import_hook()
     assert feature._mod_uses_pyside is not own
-    # Modules that use Qt, modules that do not, a compiled one and one built in.
-    names = ("ui.app", "ui.main_window", "fieldops.db.engine", "sqlalchemy.orm", "json")
-    modules = [importlib.import_module(name) for name in names]
-    modules += [sys.modules["_sqlite3"], sys, sys.modules["PySide6.QtCore"]]
-    assert [feature._mod_uses_pyside(m) for m in modules] == [own(m) for m in modules]
-    assert [feature._mod_uses_pyside(m) for m in modules[:4]] == [True, True, False, False]
-    gone = types.ModuleType("gone")
-    gone.__file__ = str(tmp_path / "gone.py")  # its file removed since: no source, no
-    assert feature._mod_uses_pyside(gone) is own(gone) is False
+    # Every module of the app and of the libraries its start loads after PySide6 (a test
+    # tool naming PySide6 only in its text is not one the start imports).
+    importlib.import_module("ui.today.page")
+    importlib.import_module("ui.people.page")
+    modules = [
+        m
+        for name, m in list(sys.modules.items())
+        if name.partition(".")[0] in ("ui", "fieldops", "sqlalchemy", "sqlite3", "json")
+    ]
+    answers = [feature._mod_uses_pyside(m) for m in modules]
+    differ = [m.__name__ for m, a in zip(modules, answers, strict=True) if a != own(m)]
+    assert differ == []
+    by_name = dict(zip([m.__name__ for m in modules], answers, strict=True))
+    assert by_name["ui.main_window"] and by_name["ui.today.page"]
+    assert not by_name["fieldops.db.engine"] and not by_name["sqlalchemy.orm"]
+
+
+def test_no_module_of_the_app_selects_a_pyside6_feature() -> None:
+    """The cheaper question above is PySide6's own only while no module selects one."""
+    root = Path(__file__).resolve().parents[2]
+    selecting = [
+        path
+        for folder in ("ui", "fieldops")
+        for path in (root / folder).rglob("*.py")
+        if "from __feature__ import" in path.read_text(encoding="utf-8")
+    ]
+    assert selecting == []
 
 
 def test_the_window_start_installs_it(qapp: object, monkeypatch: pytest.MonkeyPatch) -> None:
