@@ -12,6 +12,7 @@ from collections.abc import Callable, Sequence
 from datetime import date, datetime
 from functools import partial
 from pathlib import Path
+from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QEvent, QObject, QTimer
@@ -94,6 +95,35 @@ PHASES = (
     "today-painted",  # the table painted with them
 )
 _IMPORTED = time.time()  # this module and the frame's imported
+
+
+def _uses_pyside(module: ModuleType) -> bool:
+    """Whether the module uses PySide6: whether it holds a module or a class of PySide6's,
+    read from the imported module's names, not from its file."""
+    for value in tuple(vars(module).values()):
+        if isinstance(value, type):
+            owner = value.__module__
+        elif isinstance(value, ModuleType):
+            owner = value.__name__
+        else:
+            continue
+        if isinstance(owner, str) and owner.startswith("PySide6"):
+            return True
+    return False
+
+
+def lighten_pyside_import_hook() -> None:
+    """After every import PySide6 asks whether the new module uses it (for its optional
+    ``__feature__`` switches, which FieldOps never selects), by searching
+    the module's source: ``inspect.getsource`` walks every loaded module, reads the file
+    and keeps its lines. The start imports some 360 modules after the frame is painted
+    (issue 14); the same question is answered from each module's names instead."""
+    try:
+        feature = importlib.import_module("shibokensupport.feature")
+    except ImportError:  # a PySide6 without it asks nothing
+        return
+    if callable(getattr(feature, "_mod_uses_pyside", None)):
+        setattr(feature, "_mod_uses_pyside", _uses_pyside)  # noqa: B010 (a module of PySide6)
 
 
 def stylesheet() -> str:
@@ -234,6 +264,7 @@ def _parses(db_arg: str | None) -> bool:
 def run(db_arg: str | None) -> int:
     """Show the window's frame, then open the database, sign in (the first administrator
     on a new one) and fill the window; the exit status."""
+    lighten_pyside_import_hook()
     running = QApplication.instance()  # a QCoreApplication, as Qt declares it
     app = running if isinstance(running, QApplication) else QApplication(sys.argv[:1])
     configure_application(app)
