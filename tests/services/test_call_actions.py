@@ -3,7 +3,7 @@ another module linked to its call; SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime, time, timedelta
 
 import pytest
 from sqlalchemy import func, select, text
@@ -268,3 +268,31 @@ def test_a_stranger_is_not_cited_by_correction(db, officer, supervisor, owner, p
     with pytest.raises(ValidationError) as e:
         correct_citation(db, supervisor, c.id, c.version, fix, "x", profile)
     assert "person_id" in e.value.by_field()
+
+
+def test_a_follow_up_on_the_evening_dispatch_s_own_day_is_accepted(db, officer, owner, profile):
+    # 21:30 local is already the next day in UTC: the follow-up date is a local day, and
+    # the officer's own evening is not "before the dispatch".
+    day = _today(profile) - timedelta(days=3)
+    evening = datetime.combine(day, time(21, 30), profile.timezone).astimezone(UTC)
+    assert evening.date() > day
+    c = create_call(
+        db,
+        officer,
+        CallInput(
+            received_at=evening - timedelta(minutes=20),
+            received_how="phone",
+            kind="noise",
+            address="12 Elm St",
+            caller_name="Nora",
+            owner_id=owner.id,
+        ),
+    )
+    d = dispatch(db, officer, c.id, c.version, officer.username, evening).dispatches[0]
+    with pytest.raises(ValidationError) as e:
+        update_dispatch(
+            db, officer, d.id, d.version, DispatchUpdate(follow_up_on=day - timedelta(1)), profile
+        )
+    assert "follow_up_on" in e.value.by_field()
+    v = update_dispatch(db, officer, d.id, d.version, DispatchUpdate(follow_up_on=day), profile)
+    assert v.dispatches[0].follow_up_on == day

@@ -150,6 +150,7 @@ class OutcomeDialog(CallActionDialog):
             self.dispatch.id,
             self.dispatch.version,
             self.read_input(),
+            self.ctx.profile,
         )
 
 

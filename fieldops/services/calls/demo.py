@@ -11,7 +11,7 @@ from __future__ import annotations
 from datetime import UTC, date, datetime, time, timedelta
 
 from fieldops.modules import Demo
-from fieldops.rules import Profile
+from fieldops.rules import Profile, local_date
 from fieldops.rules import calls as rules
 from fieldops.services.context import now
 
@@ -105,8 +105,8 @@ def fill(d: Demo) -> int:
             follow = (
                 anchor + timedelta(days=(n % 4) - 2) if outcome in ("warned", "cited") else None
             )
-            if follow is not None and follow < sent.date():
-                follow = sent.date()
+            if follow is not None and follow < local_date(sent, profile):
+                follow = local_date(sent, profile)
             update_dispatch(
                 db,
                 actor,
@@ -119,6 +119,7 @@ def fill(d: Demo) -> int:
                     follow_up_on=follow,
                     notes="Spoke with the resident." if outcome == "warned" else "",
                 ),
+                profile,
             )
             if follow is not None and n % 2 == 0:
                 open_recheck(db, actor, call_id)
@@ -346,6 +347,7 @@ def fill_actions(d: Demo) -> int:
             outcome="warned",
             follow_up_on=anchor - timedelta(days=2),
         ),
+        profile,
     )
     record_follow_up(
         db,

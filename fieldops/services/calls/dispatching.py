@@ -12,6 +12,7 @@ from fieldops.db.engine import Database
 from fieldops.db.models import CallDispatch, FieldCall, Impoundment, StaffUser
 from fieldops.errors import Collector, NotFoundError, StaleRecordError
 from fieldops.permissions import Permission, permitted, requires
+from fieldops.rules import Profile, local_date
 from fieldops.rules import calls as rules
 from fieldops.services import validate as v
 from fieldops.services.calls.records import build_view, load, sync_state
@@ -100,7 +101,9 @@ class DispatchUpdate:
     notes: str = ""
 
 
-def _validate(c: Collector, d: CallDispatch, u: DispatchUpdate, at: datetime) -> None:
+def _validate(
+    c: Collector, d: CallDispatch, u: DispatchUpdate, at: datetime, profile: Profile
+) -> None:
     late = at + timedelta(minutes=5)
     ok_arr = v.instant(c, "arrived_at", u.arrived_at, "Arrival")
     ok_clr = v.instant(c, "cleared_at", u.cleared_at, "Clearance")
@@ -119,7 +122,8 @@ def _validate(c: Collector, d: CallDispatch, u: DispatchUpdate, at: datetime) ->
     if u.outcome is not None and u.cleared_at is None:
         c.add("cleared_at", "Record when the officer cleared the call with its outcome.")
     follow_ok = v.day(c, "follow_up_on", u.follow_up_on, "The follow-up date")
-    if follow_ok and u.follow_up_on and u.follow_up_on < d.sent_at.date():
+    # Both are the jurisdiction's days: in the evening the dispatch's UTC date is tomorrow.
+    if follow_ok and u.follow_up_on and u.follow_up_on < local_date(d.sent_at, profile):
         c.add("follow_up_on", "The follow-up cannot be before the dispatch.")
     if u.impoundment_id is not None and u.outcome != "impounded":
         c.add("impoundment_id", "Only an 'Impounded' outcome links an impoundment.")
@@ -128,9 +132,16 @@ def _validate(c: Collector, d: CallDispatch, u: DispatchUpdate, at: datetime) ->
 
 @requires(Permission.CALLS)
 def update_dispatch(
-    db: Database, actor: Actor, dispatch_id: int, version: int, u: DispatchUpdate
+    db: Database,
+    actor: Actor,
+    dispatch_id: int,
+    version: int,
+    u: DispatchUpdate,
+    profile: Profile | None = None,
 ) -> CallView:
-    """Record arrival, clearance, the outcome and a follow-up date on a dispatch."""
+    """Record arrival, clearance, the outcome and a follow-up date on a dispatch.
+
+    ``profile``: the jurisdiction whose days the follow-up date is (the default's if None)."""
     with db.write() as s:
         require_row_id(CallDispatch, dispatch_id)
         d = s.get(CallDispatch, dispatch_id, with_for_update=True)
@@ -142,7 +153,7 @@ def update_dispatch(
                 "reopen the call to see the change."
             )
         c = Collector()
-        _validate(c, d, u, now())
+        _validate(c, d, u, now(), profile or Profile.default())
         if u.impoundment_id is not None and (
             not v.row_id_fits(u.impoundment_id) or s.get(Impoundment, u.impoundment_id) is None
         ):
@@ -176,7 +187,12 @@ def update_dispatch(
 
 @requires(Permission.CALLS)
 def link_impoundment(
-    db: Database, actor: Actor, dispatch_id: int, version: int, impoundment_id: int
+    db: Database,
+    actor: Actor,
+    dispatch_id: int,
+    version: int,
+    impoundment_id: int,
+    profile: Profile | None = None,
 ) -> CallView:
     """The intake opened from an "Impounded" outcome, linked back to its dispatch."""
     with db.read() as s:
@@ -191,4 +207,4 @@ def link_impoundment(
             impoundment_id,
             d.notes,
         )
-    return update_dispatch(db, actor, dispatch_id, version, u)
+    return update_dispatch(db, actor, dispatch_id, version, u, profile)
