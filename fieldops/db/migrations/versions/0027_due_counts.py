@@ -1,4 +1,4 @@
-"""due counts: Today's follow-ups of field calls at a city's scale
+"""due counts: Today's follow-ups of field calls, and its other statements, at a city's scale
 
 Today and the officer's day list the calls whose follow-up date has come and whose
 follow-up is still to do: no recheck opened from the call, no follow-up of that date
@@ -36,6 +36,17 @@ depends_on = None
 # nearly all NULLs, which SQLite's statistics count as a few values of thousands of rows
 # each (the planner then read the whole table instead).
 DUE_ONLY = "follow_up_due_on IS NOT NULL"
+UNPAID = "(paid_on IS NULL) AND (voided_at IS NULL)"  # as PostgreSQL prints it back
+
+# Today's other statements that read a table's history for its few open rows: the
+# quarantines certified still without their certificate (an index on the certificate
+# alone read every dead and escaped animal's row too), the dead whose specimen is not
+# sent (each one's row read for its bite), the citations unpaid past their court date
+# (every citation with a court date read for its payment).
+INDEXES = (
+    ("ix_quarantine_status_certificate", "quarantine", ["status", "certificate_received_on"]),
+    ("ix_quarantine_status_bite", "quarantine", ["status", "bite_report_id"]),
+)
 _DUE_ON = (
     "follow_up_due_on = CASE WHEN follow_up_on IS NOT NULL "
     "AND NOT EXISTS (SELECT 1 FROM field_call r WHERE r.recheck_of_id = field_call.id) "
@@ -113,15 +124,30 @@ def upgrade() -> None:
         sqlite_where=sa.text(DUE_ONLY),
         postgresql_where=sa.text(DUE_ONLY),
     )
+    op.create_index(
+        "ix_call_citation_unpaid_court_on",
+        "call_citation",
+        ["court_on"],
+        sqlite_where=sa.text(UNPAID),
+        postgresql_where=sa.text(UNPAID),
+    )
+    for name, table, columns in INDEXES:
+        op.create_index(name, table, columns)
     if bind.dialect.name == "sqlite":
         has_stats = bind.exec_driver_sql(
             "SELECT count(*) FROM sqlite_master WHERE name = 'sqlite_stat1'"
         ).scalar()
         if has_stats:
-            op.execute("ANALYZE ix_field_call_follow_up_due_on")
+            for name in ("ix_field_call_follow_up_due_on", "ix_call_citation_unpaid_court_on"):
+                op.execute(f"ANALYZE {name}")
+            for name, _table, _columns in INDEXES:
+                op.execute(f"ANALYZE {name}")
 
 
 def downgrade() -> None:
+    for name, table, _columns in reversed(INDEXES):
+        op.drop_index(name, table_name=table)
+    op.drop_index("ix_call_citation_unpaid_court_on", table_name="call_citation")
     op.drop_index("ix_field_call_follow_up_due_on", table_name="field_call")
     _drop_triggers(op.get_bind().dialect.name)
     # A plain drop (SQLite 3.35+), not a batch: a batch would drop every other trigger.
