@@ -21,7 +21,9 @@ from fieldops.services.calls.records import CallInput, create_call, open_recheck
 
 
 def _today(profile) -> date:
-    return datetime.now(profile.timezone).date()
+    """The follow-up day these tests use: tomorrow, local. (A follow-up dated today is
+    refused in the evening, when the dispatch's day in UTC is already tomorrow.)"""
+    return datetime.now(profile.timezone).date() + timedelta(days=1)
 
 
 def _call(db, officer, follow_up_on: date | None):

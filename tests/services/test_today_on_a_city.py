@@ -10,7 +10,7 @@ import shutil
 import uuid
 from collections import Counter
 from collections.abc import Iterator
-from datetime import date, timedelta
+from datetime import date, datetime, timedelta
 
 import pytest
 from sqlalchemy import create_engine, event, exists, func, select
@@ -48,8 +48,9 @@ DAYS = (
 )
 # The follow-ups added to the city (a follow-up date cannot be before its dispatch: from
 # the day the test runs), and the days they come due.
-NOW = date.today()
-FOLLOW_UP_DAYS = tuple(NOW + timedelta(days=n) for n in range(4))
+# From tomorrow: one dated today is refused in the evening (the dispatch's UTC day).
+NOW = datetime.now(Profile.default().timezone).date()
+FOLLOW_UP_DAYS = tuple(NOW + timedelta(days=n) for n in range(1, 5))
 
 
 @pytest.fixture(scope="module")
@@ -68,7 +69,7 @@ def city_file(tmp_path_factory, sqlite_template) -> str:
 def _add_follow_ups(db: Database) -> None:
     """Follow-ups still to do on the coming days, beside one done and one rechecked (the
     generated city's are done or rechecked, but a rare few at 100,000 impoundments)."""
-    from datetime import UTC, datetime
+    from datetime import UTC
 
     from fieldops.services.calls.followups import record_follow_up
     from fieldops.services.calls.records import open_recheck
