@@ -118,15 +118,17 @@ def fill(path: Path, size: int, generators: Sequence[Generator] = GENERATORS) ->
     ).fetchall()
     for name, _ in fts:
         raw.execute(f'DROP TRIGGER "{name}"')
-    # The licences' renewal flags (migration 0025) likewise: each trigger reads the
-    # dog's other licences, which without the dropped indexes is a scan of every
-    # licence per insert (hours at 1,000,000). They are set once after the load, by
-    # the migration's own statement, and the triggers made again.
-    renewal = raw.execute(
-        "SELECT name, sql FROM sqlite_master WHERE type = 'trigger' "
-        "AND name GLOB 'dog_licence_renewed_*' ORDER BY name"
+    # The triggers that keep a copy of an answer about other rows (a licence's renewal
+    # flags, migration 0025; a call's follow-up still to do, 0027) would ask it once a
+    # row of tables without their indexes, a scan each (hours at 1,000,000): dropped
+    # for the load, the copies written by one statement each after it and the triggers
+    # made again from their own SQL.
+    copies = raw.execute(
+        "SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND name IN "
+        f"({', '.join('?' for _ in COPY_TRIGGERS)}) ORDER BY name",
+        COPY_TRIGGERS,
     ).fetchall()
-    for name, _ in renewal:
+    for name, _ in copies:
         raw.execute(f'DROP TRIGGER "{name}"')
     city = City(raw, size, Audit(raw), Profile.default())
     for gen in generators:
@@ -138,14 +140,45 @@ def fill(path: Path, size: int, generators: Sequence[Generator] = GENERATORS) ->
         table = name.removesuffix("_ai")
         raw.execute(f"INSERT INTO {table}({table}) VALUES ('rebuild')")
         raw.execute(sql)
-    if renewal:
+    if copies:
         raw.execute(f"UPDATE dog_licence SET {_licence_renewal_flags()}")
-    for _, sql in renewal:
-        raw.execute(sql)
+        raw.execute(_follow_up_copies())
+        for _, sql in copies:
+            raw.execute(sql)
     raw.execute("COMMIT")
     raw.execute("ANALYZE")
     raw.execute("PRAGMA journal_mode = WAL")  # as the app keeps it
     raw.close()
+
+
+COPY_TRIGGERS = (
+    "dog_licence_renewed_ai",
+    "dog_licence_renewed_au",
+    "dog_licence_renewed_ad",
+    "field_call_follow_up_ai",
+    "field_call_follow_up_au",
+    "field_call_follow_up_ad",
+    "call_follow_up_done_ai",
+)
+
+
+def _follow_up_copies() -> str:
+    """Every call's copy of "follow-up still to do", from its sources, as SQLite SQL."""
+    from sqlalchemy import case, update
+    from sqlalchemy.dialects import sqlite
+
+    from fieldops.db.models import FieldCall
+    from fieldops.services.calls.followups import follow_up_pending_from_sources
+
+    statement = (
+        update(FieldCall)
+        .where(FieldCall.follow_up_on.is_not(None))
+        .values(
+            follow_up_due_on=case((follow_up_pending_from_sources(), FieldCall.follow_up_on)),
+            updated_at=FieldCall.updated_at,  # a copy, not a change of the call
+        )
+    )
+    return str(statement.compile(dialect=sqlite.dialect()))
 
 
 def stamp_text() -> str:

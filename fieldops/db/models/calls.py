@@ -25,7 +25,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import Mapped, mapped_column
 
-from fieldops.db.models.base import Base, Timestamped
+from fieldops.db.models.base import Base, Timestamped, partial_index
 from fieldops.db.types import Money, UTCDateTime
 from fieldops.rules.calls import (
     ANIMAL_ROLES,
@@ -61,6 +61,14 @@ class FieldCall(Timestamped, Base):
         Index("ix_field_call_status_priority", "status", "priority", "received_at"),
         Index("ix_field_call_address_key", "address_key"),
         Index("ix_field_call_follow_up_on", "follow_up_on"),
+        # Today's follow-ups still to do, never the calls followed up long ago (0027).
+        # Partial: an index of every call would be nearly all NULLs, which SQLite's
+        # statistics (ANALYZE) then count as a few values of thousands of rows each.
+        partial_index(
+            "ix_field_call_follow_up_due_on",
+            "follow_up_due_on",
+            where="follow_up_due_on IS NOT NULL",
+        ),
         # The list's order walked on an index, for all calls and for each kind (0025).
         Index("ix_field_call_open_first", text(OPEN_FIRST), "priority", "received_at", "id"),
         Index(
@@ -108,6 +116,11 @@ class FieldCall(Timestamped, Base):
     officer: Mapped[str] = mapped_column(String(100), default="")
     outcome: Mapped[str | None] = mapped_column(String(20), default=None)
     follow_up_on: Mapped[date | None] = mapped_column(default=None)
+    # ``follow_up_on`` while its follow-up is still to do (no recheck opened from the
+    # call, no follow-up of that date recorded done), NULL otherwise: kept by triggers
+    # whenever the call, a recheck of it or a follow-up done is written (migration 0027).
+    # Never set it.
+    follow_up_due_on: Mapped[date | None] = mapped_column(default=None)
     search_text: Mapped[str] = mapped_column(String(1000), default="")
     recorded_by: Mapped[str] = mapped_column(String(100))
 
@@ -230,6 +243,12 @@ class CallCitation(Timestamped, Base):
         CheckConstraint("offence_number >= 1", name="offence_number"),
         CheckConstraint("forfeiture IS NULL OR forfeiture >= 0", name="forfeiture"),
         Index("ix_call_citation_court_on", "court_on"),
+        # Today: the citations unpaid past their court date, never the paid ones (0027).
+        partial_index(
+            "ix_call_citation_unpaid_court_on",
+            "court_on",
+            where="(paid_on IS NULL) AND (voided_at IS NULL)",  # as PostgreSQL prints it
+        ),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)

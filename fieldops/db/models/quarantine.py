@@ -88,6 +88,10 @@ class Quarantine(Timestamped, Base):
         CheckConstraint(_in("placement", PLACEMENTS), name="placement"),
         Index("ix_quarantine_animal_status", "animal_id", "status"),
         Index("ix_quarantine_status_last_day", "status", "last_day", "id"),
+        # Today: the certified still without their certificate, and the dead with the
+        # bite their specimen's event names, read from an index alone (0027).
+        Index("ix_quarantine_status_certificate", "status", "certificate_received_on"),
+        Index("ix_quarantine_status_bite", "status", "bite_report_id"),
         Index("ix_quarantine_next_exam_by", "next_exam_by"),
         Index("ix_quarantine_certificate_due", "certificate_due"),
         Index("ix_quarantine_deliver_by", "deliver_by"),

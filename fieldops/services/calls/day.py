@@ -20,7 +20,6 @@ from fieldops.db.models import FieldCall, StaffUser
 from fieldops.modules import due_items
 from fieldops.rules import Profile
 from fieldops.rules import calls as rules
-from fieldops.services.calls.followups import follow_up_pending
 
 
 @dataclass(frozen=True)
@@ -70,8 +69,8 @@ def officer_day(db: Database, officer: str, day: date, profile: Profile) -> Offi
             .where(
                 FieldCall.officer == officer,
                 FieldCall.status == "closed",
-                FieldCall.follow_up_on <= day,
-                follow_up_pending(),
+                # Still to do (``followups.follow_up_pending``), on its index (0027).
+                FieldCall.follow_up_due_on <= day,
             )
             .order_by(FieldCall.follow_up_on, FieldCall.id)
         ).all()

@@ -57,8 +57,6 @@ def due_items(db: Database, day: date, profile: Profile) -> tuple[DueItem, ...]:
     start = datetime.combine(day, time(0), profile.timezone).astimezone(UTC)
     items: list[DueItem] = []
     with db.read() as s:
-        from fieldops.services.calls.followups import follow_up_pending
-
         # The columns the items are worded from, not each call as an ORM object.
         for c in s.execute(
             select(
@@ -73,11 +71,9 @@ def due_items(db: Database, day: date, profile: Profile) -> tuple[DueItem, ...]:
             )
             .where(
                 FieldCall.status.in_(("open", "dispatched"))
-                | (
-                    FieldCall.follow_up_on.is_not(None)
-                    & (FieldCall.follow_up_on <= day)
-                    & follow_up_pending()
-                )
+                # The follow-ups still to do (``followups.follow_up_pending``), on their
+                # index: never the calls followed up long ago (migration 0027).
+                | (FieldCall.follow_up_due_on <= day)
             )
             .order_by(FieldCall.priority, FieldCall.received_at, FieldCall.id)
         ):
@@ -176,6 +172,9 @@ def checks(conn: Connection) -> list[str]:
             f"{len(stale)} call(s) show a state their dispatches do not support: "
             + ", ".join(f"#{i}" for i in stale[:10])
         )
+    from fieldops.services.calls.followups import stale_follow_ups  # the check, not Today
+
+    out += stale_follow_ups(conn)
     return out
 
 
