@@ -383,26 +383,43 @@ def get_person(db: Database, person_id: int) -> PersonView:
 PEOPLE_ORDER = (Person.sort_name, Person.id)
 
 
+# The active people matching a search on SQLite: each match, in the id order the
+# full-text index gives it, joined to its archived check and sort key on
+# ``ix_person_id_sort`` (0028), never its row.
+_SQLITE_MATCHES = (
+    "FROM person_fts CROSS JOIN person AS p INDEXED BY ix_person_id_sort "
+    "ON p.id = person_fts.rowid WHERE person_fts MATCH :match AND p.archived_at IS NULL"
+)
+
+
+def _sqlite_count(conn: Connection, text_: str) -> int:
+    match = fts5_query(search_terms(text_))
+    n: int = conn.execute(
+        sql_text(f"SELECT count(*) {_SQLITE_MATCHES}").bindparams(match=match)
+    ).scalar_one()
+    return n
+
+
 def count_people(db: Database, text: str = "") -> int:
     with reading(db) as s:
-        return active_count(s, Person, fts_ids(db, "person", text))
+        matching = fts_ids(db, "person", text)
+        if matching is not None and db.dialect == "sqlite":
+            return _sqlite_count(s, text)
+        return active_count(s, Person, matching)
 
 
 def _matches_in_order(conn: Connection, text_: str, offset: int, limit: int) -> Subquery:
-    """A searched page's ids on SQLite: each match, in the id order the full-text index
-    gives it, joined to its sort key on ``ix_person_id_sort`` (0028), never its row.
+    """A searched page's ids on SQLite, in the list's order.
 
     The same rows and order as "active people whose id is among the matches, by
-    sort name and id": a surname shared by 36,752 people at 1,000,000 looked up each
-    match's row for the key (68 ms for the first page, bench/registry.py).
+    sort name and id", which looked up each match's row for its key and archived
+    check: 36,752 rows for a common surname at 1,000,000 (bench/registry.py).
     """
-    ids = fts_ids("sqlite", "person", text_)
-    backwards, offset, limit = nearer_end(offset, limit, lambda: active_count(conn, Person, ids))
+    backwards, offset, limit = nearer_end(offset, limit, lambda: _sqlite_count(conn, text_))
     way = " DESC" if backwards else ""
     return (
         sql_text(
-            "SELECT p.id FROM person_fts CROSS JOIN person AS p INDEXED BY ix_person_id_sort "
-            "ON p.id = person_fts.rowid WHERE person_fts MATCH :match AND p.archived_at IS NULL "
+            f"SELECT p.id {_SQLITE_MATCHES} "
             f"ORDER BY p.sort_name{way}, p.id{way} LIMIT :limit OFFSET :offset"
         )
         .bindparams(match=fts5_query(search_terms(text_)), limit=limit, offset=offset)
