@@ -6,12 +6,14 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
-from sqlalchemy import Select, func, or_, select
+from sqlalchemy import Connection, Integer, Select, Subquery, TextClause, func, or_, select
+from sqlalchemy import text as sql_text
 from sqlalchemy.orm import Session
 from sqlalchemy.orm.exc import StaleDataError
 
 from fieldops.db.engine import Database
 from fieldops.db.models import SEXES, SPECIES, Animal, Clinic, Person, RabiesVaccination
+from fieldops.db.search import fts5_query, search_terms
 from fieldops.errors import Collector, NotFoundError, StaleRecordError
 from fieldops.permissions import Permission, requires
 from fieldops.services import validate as v
@@ -26,7 +28,14 @@ from fieldops.services.context import (
     remember_save,
     snapshot,
 )
-from fieldops.services.listing import Page, active_count, fts_ids, page_ids, reading
+from fieldops.services.listing import (
+    Page,
+    active_count,
+    fts_ids,
+    nearer_end,
+    page_ids,
+    reading,
+)
 
 
 @dataclass(frozen=True)
@@ -429,24 +438,71 @@ def _matching_ids(db: Database, text_: str) -> Select[int] | None:
     return select(Animal.id).where(or_(*conditions))
 
 
+# On SQLite each way of matching is read on an index that holds the list's sort key
+# (migration 0028), never the animal's row: the old "id IN (any way)" looked up the row
+# of each match, the animals of 36,752 owners for a common surname at 1,000,000 (103 ms).
+_SQLITE_WAYS = (
+    "SELECT id, name FROM animal WHERE archived_at IS NULL AND microchip = :code",
+    "SELECT id, name FROM animal WHERE archived_at IS NULL AND licence_number = :code",
+)
+_SQLITE_TEXT_WAYS = (
+    "SELECT a.id, a.name FROM animal_fts CROSS JOIN animal AS a INDEXED BY ix_animal_id_name "
+    "ON a.id = animal_fts.rowid WHERE animal_fts MATCH :match AND a.archived_at IS NULL",
+    "SELECT a.id, a.name FROM person_fts CROSS JOIN animal AS a INDEXED BY ix_animal_owner_name "
+    "ON a.owner_id = person_fts.rowid WHERE person_fts MATCH :match AND a.archived_at IS NULL",
+)
+
+
+def _sqlite_matches(text_: str, tail: str, **params: int) -> TextClause:
+    """Active animals matching ``text_`` (as ``_matching_ids``), each once, then ``tail``."""
+    text_ = text_.strip()
+    terms = search_terms(text_)
+    ways = _SQLITE_WAYS + (_SQLITE_TEXT_WAYS if terms else ())
+    statement = sql_text(f"SELECT id FROM ({' UNION '.join(ways)}) {tail}")
+    values: dict[str, object] = {"code": text_.replace(" ", "").upper(), **params}
+    if terms:
+        values["match"] = fts5_query(terms)
+    return statement.bindparams(**values)
+
+
+def _count(conn: Connection, db: Database, text_: str) -> int:
+    if db.dialect == "sqlite" and (text_ or "").strip():
+        inner = _sqlite_matches(text_, "").columns(id=Integer).subquery()
+        n: int = conn.execute(select(func.count()).select_from(inner)).scalar_one()
+        return n
+    return active_count(conn, Animal, _matching_ids(db, text_))
+
+
 def count_animals(db: Database, text_: str = "") -> int:
     with reading(db) as s:
-        return active_count(s, Animal, _matching_ids(db, text_))
+        return _count(s, db, text_)
+
+
+def _sqlite_page(conn: Connection, db: Database, text_: str, offset: int, limit: int) -> Subquery:
+    """A searched page's ids on SQLite: the matches by name and id (deep pages from the
+    nearer end), the same rows in the same order as the old statement."""
+    backwards, offset, limit = nearer_end(offset, limit, lambda: _count(conn, db, text_))
+    way = " DESC" if backwards else ""
+    tail = f"ORDER BY name{way}, id{way} LIMIT :limit OFFSET :offset"
+    return _sqlite_matches(text_, tail, limit=limit, offset=offset).columns(id=Integer).subquery()
 
 
 def animals_page(db: Database, text_: str, offset: int, limit: int) -> Page[AnimalRow]:
     """Animals found by name, breed, colour, markings, microchip, licence or owner's name."""
     with reading(db) as s:
-        ids = page_ids(
-            db,
-            Animal,
-            ANIMAL_ORDER,
-            "ix_animal_active_order",
-            _matching_ids(db, text_),
-            offset,
-            limit,
-            s,
-        )
+        if db.dialect == "sqlite" and (text_ or "").strip():
+            ids = _sqlite_page(s, db, text_, offset, limit)
+        else:
+            ids = page_ids(
+                db,
+                Animal,
+                ANIMAL_ORDER,
+                "ix_animal_active_order",
+                _matching_ids(db, text_),
+                offset,
+                limit,
+                s,
+            )
         rows = s.execute(
             select(
                 Animal.id,

@@ -24,6 +24,9 @@ class Person(Timestamped, Archivable, Base):
         # index makes a deep page a short index walk (bench/registry.py).
         partial_index("ix_person_active_order", "sort_name", "id", where="archived_at IS NULL"),
         Index("ix_person_archived_at", "archived_at"),
+        # A search's matches come in id order; their sort key and archived check are
+        # read here, not from each row (migration 0028).
+        Index("ix_person_id_sort", "id", "archived_at", "sort_name"),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -70,6 +73,10 @@ class Animal(Timestamped, Archivable, Base):
         Index("ix_animal_licence_number", "licence_number"),
         partial_index("ix_animal_active_order", "name", "id", where="archived_at IS NULL"),
         Index("ix_animal_archived_at", "archived_at"),
+        # A search's own matches and the animals of the owners it matched, with their
+        # sort key, without reading their rows (migration 0028).
+        Index("ix_animal_id_name", "id", "archived_at", "name"),
+        Index("ix_animal_owner_name", "owner_id", "archived_at", "name"),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)
