@@ -146,7 +146,7 @@ class PagedTableModel(_ColumnsMixin, QAbstractTableModel):
         self._count = 0  # the rows the view has: the count, or the first page until it arrives
         self._counted = False
         self._generation = 0
-        self._pages: OrderedDict[int, tuple[Any, ...]] = OrderedDict()
+        self._pages: OrderedDict[int, Sequence[Any]] = OrderedDict()
         self._wanted: list[int] = []
         self._in_flight: dict[int, int] = {}
         self._search_task = 0  # the answer's first page
