@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import date, datetime
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Any, TypeVar
 
 from sqlalchemy import (
@@ -39,7 +39,7 @@ from fieldops.rules import Profile, boarding_days
 from fieldops.rules.release import RELEASE_KINDS
 from fieldops.services import validate as v
 from fieldops.services.impound_views import DISPOSITIONS, IN_CUSTODY_STATUS, ImpoundRow
-from fieldops.services.listing import Page, fts_ids, nearer_end, reading
+from fieldops.services.listing import Page, Rows, fts_ids, nearer_end, reading
 
 STATUSES = {
     "all": "All",
@@ -288,8 +288,12 @@ def impounds_page(
             _page_statement(conn.dialect.name, f, walk),
             {"at": at, "offset": start, "limit": n},
         ).all()
-    out = []
-    for (
+    return Page(offset=offset, rows=Rows(rows, partial(_impound_row, at, profile)))
+
+
+def _impound_row(at: datetime, profile: Profile, r: Any) -> ImpoundRow:
+    """One row of the list, built when the view first reads it (``Rows``)."""
+    (
         imp_id,
         kind,
         disp_at,
@@ -302,30 +306,27 @@ def impounds_page(
         others_from,
         owner,
         kennel,
-    ) in rows:
-        if kind and disp_at is not None:  # both copied from one disposition row
-            code, status = kind, DISPOSITIONS[kind]
-            end = disp_at
-        else:  # the hold's end was computed by the rules at intake (release_to_others_from)
-            code = "adoptable" if at >= others_from else "on_hold"
-            status = IN_CUSTODY_STATUS[code]
-            end = max(at, impounded_at)
-        animal = ", ".join(x for x in (name or "(no name)", breed, colour) if x)
-        out.append(
-            ImpoundRow(
-                imp_id,
-                status,
-                animal,
-                species,
-                impounded_at,
-                boarding_days(impounded_at, end, profile),
-                last_claim,
-                owner,
-                kennel,
-                status_code=code,
-            )
-        )
-    return Page(offset=offset, rows=tuple(out))
+    ) = r
+    if kind and disp_at is not None:  # both copied from one disposition row
+        code, status = kind, DISPOSITIONS[kind]
+        end = disp_at
+    else:  # the hold's end was computed by the rules at intake (release_to_others_from)
+        code = "adoptable" if at >= others_from else "on_hold"
+        status = IN_CUSTODY_STATUS[code]
+        end = max(at, impounded_at)
+    animal = ", ".join(x for x in (name or "(no name)", breed, colour) if x)
+    return ImpoundRow(
+        imp_id,
+        status,
+        animal,
+        species,
+        impounded_at,
+        boarding_days(impounded_at, end, profile),
+        last_claim,
+        owner,
+        kennel,
+        status_code=code,
+    )
 
 
 def stale_list_copies(conn: Connection) -> list[str]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Any
 
 from sqlalchemy import ColumnElement, Integer, Select, bindparam, false, func, or_, select
@@ -13,7 +13,7 @@ from fieldops.db.engine import Database
 from fieldops.db.models import Animal, Person, ViciousCase
 from fieldops.rules import vicious as rules
 from fieldops.services import validate as v
-from fieldops.services.listing import Page, fts_ids, reading
+from fieldops.services.listing import Page, Rows, fts_ids, reading
 from fieldops.services.vicious.views import STATUS_LABELS
 
 FILTERS = {
@@ -186,20 +186,21 @@ def cases_page(db: Database, f: CaseFilter, offset: int, limit: int, at: datetim
         rows = conn.execute(
             _page_statement(conn.dialect.name, f), {"at": at, "offset": offset, "limit": limit}
         ).all()
-    out = []
-    for cid, status, name, species, breed, owner, opened, deadline, step in rows:
-        animal = f"{name or '(no name)'} ({', '.join(x for x in (species, breed) if x)})"
-        out.append(
-            CaseRow(
-                cid,
-                status,
-                STATUS_LABELS[status],
-                animal,
-                owner or "",
-                opened,
-                deadline,
-                step,
-                status == "served" and deadline is not None and rules.notice_expired(deadline, at),
-            )
-        )
-    return Page(offset, tuple(out))
+    return Page(offset, Rows(rows, partial(_case_row, at)))
+
+
+def _case_row(at: datetime, r: Any) -> CaseRow:
+    """One row of the list, built when the view first reads it (``Rows``)."""
+    cid, status, name, species, breed, owner, opened, deadline, step = r
+    animal = f"{name or '(no name)'} ({', '.join(x for x in (species, breed) if x)})"
+    return CaseRow(
+        cid,
+        status,
+        STATUS_LABELS[status],
+        animal,
+        owner or "",
+        opened,
+        deadline,
+        step,
+        status == "served" and deadline is not None and rules.notice_expired(deadline, at),
+    )
