@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Any
 
 from sqlalchemy import (
     ColumnElement,
     Connection,
+    Dialect,
     Integer,
     Select,
     bindparam,
@@ -27,7 +29,15 @@ from fieldops.db.models.calls import OPEN_FIRST
 from fieldops.rules import calls as rules
 from fieldops.services import validate as v
 from fieldops.services.calls.views import CallRow
-from fieldops.services.listing import Page, Rows, fts_ids, nearer_end, reading
+from fieldops.services.listing import (
+    Page,
+    Rows,
+    as_stored,
+    converter,
+    fts_ids,
+    nearer_end,
+    reading,
+)
 
 SHOW = {
     "open": "Open (not dispatched or no outcome)",
@@ -231,14 +241,14 @@ def _page_statement(
     return (
         select(
             FieldCall.id,
-            FieldCall.received_at,
+            as_stored(FieldCall.received_at).label("received_at"),
             FieldCall.kind,
             FieldCall.priority,
             FieldCall.address,
             FieldCall.status,
             FieldCall.officer,
             FieldCall.outcome,
-            FieldCall.follow_up_on,
+            as_stored(FieldCall.follow_up_on).label("follow_up_on"),
             _FLAGGED.label("flagged"),
         )
         .where(FieldCall.id.in_(ids.scalar_subquery()))
@@ -253,14 +263,25 @@ def calls_page(db: Database, f: CallFilter, offset: int, limit: int, at: datetim
         statement = _page_statement(conn.dialect.name, f, backwards, _many_matches(conn, db, f))
         params = {**_moment(f, at), "offset": start, "limit": n}
         rows = conn.execute(statement, params).all()
-    return Page(offset, Rows(rows, _call_row))
+        instant, day = _converters(conn.dialect)
+    return Page(offset, Rows(rows, partial(_call_row, instant, day)))
 
 
-def _call_row(r: Any) -> CallRow:
-    """One row of the list, built when the view first reads it (``Rows``)."""
+Convert = Callable[[Any], Any]
+
+
+@lru_cache(maxsize=8)
+def _converters(dialect: Dialect) -> tuple[Convert, Convert]:
+    """An instant's and a day's conversion from their stored values (``as_stored``)."""
+    return converter(FieldCall.received_at, dialect), converter(FieldCall.follow_up_on, dialect)
+
+
+def _call_row(instant: Convert, day: Convert, r: Any) -> CallRow:
+    """One row of the list, built when the view first reads it (``Rows``); its dates and
+    instants converted as SQLAlchemy would have (``as_stored``)."""
     return CallRow(
         r.id,
-        r.received_at,
+        instant(r.received_at),
         rules.kind_label(r.kind),
         r.priority,
         rules.PRIORITIES[r.priority],
@@ -268,6 +289,6 @@ def _call_row(r: Any) -> CallRow:
         r.status,
         r.officer,
         rules.OUTCOMES.get(r.outcome or "", ""),
-        r.follow_up_on,
+        day(r.follow_up_on) if r.follow_up_on is not None else None,
         bool(r.flagged),
     )

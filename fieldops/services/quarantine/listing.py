@@ -3,6 +3,7 @@ quarantine row's own columns (the copies the services keep), a page of ids at a 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import date, datetime, time, timedelta
 from functools import lru_cache
@@ -12,6 +13,7 @@ from sqlalchemy import (
     ColumnElement,
     Connection,
     Date,
+    Dialect,
     Integer,
     Select,
     bindparam,
@@ -30,7 +32,15 @@ from fieldops.db.search import fts5_query, pg_vector, search_terms, tsquery
 from fieldops.rules import Profile, format_day_short, format_instant
 from fieldops.rules.quarantine import EXAM_SLOTS, observation_length
 from fieldops.services import validate as v
-from fieldops.services.listing import Page, Rows, fts_ids, nearer_end, reading
+from fieldops.services.listing import (
+    Page,
+    Rows,
+    as_stored,
+    converter,
+    fts_ids,
+    nearer_end,
+    reading,
+)
 from fieldops.services.quarantine.views import PLACEMENT_LABELS, STATUS_LABELS
 
 FILTERS = {
@@ -264,6 +274,17 @@ _ROW_COLUMNS = (
 )
 
 
+# A page's own columns: its dates and its bite time read as stored, converted only for the
+# rows the view reads (``as_stored``); the same columns in the same places.
+_DATED = (3, 4, 5, 6, 10, 11)
+_PAGE_COLUMNS = tuple(as_stored(c) if i in _DATED else c for i, c in enumerate(_ROW_COLUMNS))
+
+
+@lru_cache(maxsize=8)
+def _converters(dialect: Dialect) -> tuple[Callable[[Any], Any], ...]:
+    return tuple(converter(_ROW_COLUMNS[i], dialect) for i in _DATED)
+
+
 def _rows_from(q: Select[*tuple[Any, ...]]) -> Select[*tuple[Any, ...]]:
     return q.outerjoin(Clinic, Clinic.id == Quarantine.clinic_id).outerjoin(
         BiteReport, BiteReport.id == Quarantine.bite_report_id
@@ -278,7 +299,7 @@ def _page_statement(
     end) and the columns of those ids alone, in the list's order."""
     ids = _ids_statement(dialect, walk).subquery()
     return _rows_from(
-        select(*_ROW_COLUMNS).select_from(Quarantine).join(ids, ids.c.id == Quarantine.id)
+        select(*_PAGE_COLUMNS).select_from(Quarantine).join(ids, ids.c.id == Quarantine.id)
     ).order_by(*_order(f))
 
 
@@ -334,8 +355,13 @@ def quarantine_page(
             if n > 0
             else []
         )
+        convert = _converters(conn.dialect)
 
-    def build(r: Any) -> QuarantineRow:
+    def build(stored: Any) -> QuarantineRow:
+        r = list(stored)
+        for i, to_value in zip(_DATED, convert, strict=True):
+            if r[i] is not None:
+                r[i] = to_value(r[i])
         if r[1] != "open":
             return _quarantine_row(r, today)
         bitten = datetime.fromisoformat(r[13]) if r[13] else r[11]
