@@ -16,12 +16,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import date, datetime
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Any, TypeVar
 
 from sqlalchemy import (
     ColumnElement,
     Connection,
+    Dialect,
     Integer,
     Select,
     bindparam,
@@ -39,7 +40,15 @@ from fieldops.rules import Profile, boarding_days
 from fieldops.rules.release import RELEASE_KINDS
 from fieldops.services import validate as v
 from fieldops.services.impound_views import DISPOSITIONS, IN_CUSTODY_STATUS, ImpoundRow
-from fieldops.services.listing import Page, fts_ids, nearer_end, reading
+from fieldops.services.listing import (
+    Page,
+    Rows,
+    as_stored,
+    converter,
+    fts_ids,
+    nearer_end,
+    reading,
+)
 
 STATUSES = {
     "all": "All",
@@ -74,6 +83,7 @@ class ImpoundFilter:
 
 
 T = TypeVar("T")
+Convert = Callable[[Any], Any]
 # A column as a condition uses it: itself, or hidden from the index chooser.
 ColumnUse = Callable[[InstrumentedAttribute[Any]], SQLCoreOperations[Any]]
 
@@ -232,14 +242,14 @@ def _page_statement(
         select(
             Impoundment.id,
             Impoundment.disposition_kind,
-            Impoundment.disposition_at,
+            as_stored(Impoundment.disposition_at),
             Animal.name,
             Animal.species,
             Animal.breed,
             Animal.colour,
-            Impoundment.impounded_at,
-            Impoundment.last_claim_day,
-            Impoundment.release_to_others_from,
+            as_stored(Impoundment.impounded_at),
+            as_stored(Impoundment.last_claim_day),
+            as_stored(Impoundment.release_to_others_from),
             func.coalesce(Person.full_name, ""),
             Impoundment.kennel,
         )
@@ -288,44 +298,49 @@ def impounds_page(
             _page_statement(conn.dialect.name, f, walk),
             {"at": at, "offset": start, "limit": n},
         ).all()
-    out = []
-    for (
+        dialect = conn.dialect
+    return Page(
+        offset=offset, rows=Rows(rows, partial(_impound_row, at, profile, *_converters(dialect)))
+    )
+
+
+@lru_cache(maxsize=8)
+def _converters(dialect: Dialect) -> tuple[Convert, Convert]:
+    """An instant's and a day's conversion from their stored values (``as_stored``)."""
+    return converter(Impoundment.impounded_at, dialect), converter(
+        Impoundment.last_claim_day, dialect
+    )
+
+
+def _impound_row(
+    at: datetime, profile: Profile, instant: Convert, day: Convert, r: Any
+) -> ImpoundRow:
+    """One row of the list, built when the view first reads it (``Rows``); its dates and
+    instants converted as SQLAlchemy would have (``as_stored``)."""
+    imp_id, kind, disp_at, name, species, breed, colour = r[:7]
+    impounded_at, last_claim, others_from = instant(r[7]), day(r[8]), instant(r[9])
+    owner, kennel = r[10], r[11]
+    disp_at = instant(disp_at) if disp_at is not None else None
+    if kind and disp_at is not None:  # both copied from one disposition row
+        code, status = kind, DISPOSITIONS[kind]
+        end = disp_at
+    else:  # the hold's end was computed by the rules at intake (release_to_others_from)
+        code = "adoptable" if at >= others_from else "on_hold"
+        status = IN_CUSTODY_STATUS[code]
+        end = max(at, impounded_at)
+    animal = ", ".join(x for x in (name or "(no name)", breed, colour) if x)
+    return ImpoundRow(
         imp_id,
-        kind,
-        disp_at,
-        name,
+        status,
+        animal,
         species,
-        breed,
-        colour,
         impounded_at,
+        boarding_days(impounded_at, end, profile),
         last_claim,
-        others_from,
         owner,
         kennel,
-    ) in rows:
-        if kind and disp_at is not None:  # both copied from one disposition row
-            code, status = kind, DISPOSITIONS[kind]
-            end = disp_at
-        else:  # the hold's end was computed by the rules at intake (release_to_others_from)
-            code = "adoptable" if at >= others_from else "on_hold"
-            status = IN_CUSTODY_STATUS[code]
-            end = max(at, impounded_at)
-        animal = ", ".join(x for x in (name or "(no name)", breed, colour) if x)
-        out.append(
-            ImpoundRow(
-                imp_id,
-                status,
-                animal,
-                species,
-                impounded_at,
-                boarding_days(impounded_at, end, profile),
-                last_claim,
-                owner,
-                kennel,
-                status_code=code,
-            )
-        )
-    return Page(offset=offset, rows=tuple(out))
+        status_code=code,
+    )
 
 
 def stale_list_copies(conn: Connection) -> list[str]:

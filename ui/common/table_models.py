@@ -5,14 +5,14 @@ filters, sorts and counts; the model holds only the pages a view has asked
 for. Counting and every page fetch run through ``ui.tasks`` because neither is
 cheap on a million rows (a deep OFFSET page took over a second in
 measurement), so the GUI thread never waits: rows not yet fetched show
-"Loading…" until their page arrives. The count runs in a task of its own and
-never holds back the first rows (issue 14: they show first, then the count). A
-first page shorter than a page is the whole answer: it is its own count.
+"Loading…" until their page arrives. The count runs after the first page on the
+same worker and never holds back the first rows (issue 14: they show first,
+then the count). A first page shorter than a page is the whole answer: it is
+its own count.
 """
 
 from __future__ import annotations
 
-import threading
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -30,7 +30,7 @@ from PySide6.QtCore import (
 
 from fieldops.db.cancel import Cancelled
 from fieldops.services.listing import Page
-from ui.tasks import TaskRunner
+from ui.tasks import Call, TaskRunner
 
 AnyIndex = QModelIndex | QPersistentModelIndex
 LOADING = "Loading…"
@@ -104,11 +104,10 @@ class ListTableModel(_ColumnsMixin, QAbstractTableModel):
 
 
 class _Answer:
-    """One search's two tasks, as its page and count see them on their workers."""
+    """One search's two calls, as they see each other on their worker (one after the other)."""
 
     def __init__(self) -> None:
-        self.short = threading.Event()  # the first page was shorter than a page
-        self.count_task = 0
+        self.short = False  # the first page was shorter than a page
 
 
 class PagedTableModel(_ColumnsMixin, QAbstractTableModel):
@@ -147,11 +146,11 @@ class PagedTableModel(_ColumnsMixin, QAbstractTableModel):
         self._count = 0  # the rows the view has: the count, or the first page until it arrives
         self._counted = False
         self._generation = 0
-        self._pages: OrderedDict[int, tuple[Any, ...]] = OrderedDict()
+        self._pages: OrderedDict[int, Sequence[Any]] = OrderedDict()
         self._wanted: list[int] = []
         self._in_flight: dict[int, int] = {}
         self._search_task = 0  # the answer's first page
-        self._count_task = 0  # its count, in a task of its own
+        self._count_task = 0  # its count, run after it on the same worker
         self._shown = False  # the answer's first page is in the model
         self._early_count: int | None = None  # a count that arrived before the first page
         self._repeat = False
@@ -159,12 +158,13 @@ class PagedTableModel(_ColumnsMixin, QAbstractTableModel):
     # -- the search ------------------------------------------------------
 
     def search(self, text: str) -> None:
-        """Fetch the first page for ``text`` and count it, each in its own task.
+        """Fetch the first page for ``text`` and count it: two calls, one after the other on
+        one worker, each delivered as it ends.
 
         The old rows stay until the first page arrives; the count may take
         longer (a million rows) and never holds the rows back: until it
         arrives the model has the first page's rows, and ``counted`` says when
-        it has them all.
+        it has them all. A cheap count comes with its page in the same hand-over.
         """
         self._generation += 1
         self._repeat = text == self._text and self._counted
@@ -176,38 +176,32 @@ class PagedTableModel(_ColumnsMixin, QAbstractTableModel):
         self._early_count = None
         generation = self._generation
         answer = _Answer()
-        self._search_task = self._tasks.run(
-            self._first_page,
-            answer,
-            text,
+        self._search_task, self._count_task = self._tasks.run_pair(
+            Call(
+                self._first_page,
+                (answer, text),
+                partial(self._on_first_page, generation),
+                self._on_search_failed,
+            ),
+            Call(
+                self._counting,
+                (answer, text),
+                partial(self._on_count, generation),
+                self._on_count_failed,
+            ),
             owner=self,
-            on_done=partial(self._on_first_page, generation),
-            on_error=self._on_search_failed,
-        )
-        self._count_task = answer.count_task = self._tasks.run(
-            self._counting,
-            answer,
-            text,
-            owner=self,
-            on_done=partial(self._on_count, generation),
-            on_error=self._on_count_failed,
         )
         self.searching_changed.emit(True)
 
-    # On a worker thread: the answer's two tasks.
+    # On a worker thread: the answer's two calls, in this order.
     def _first_page(self, answer: _Answer, text: str) -> Page[object]:
         first = self._page_fn(text, 0, self._page_size)
-        if len(first.rows) < self._page_size:
-            # Every match, in one snapshot: the count's own unit of work is not needed. Stopped
-            # here, not when the page reaches the GUI thread, so it never competes with the
-            # page's delivery for the interpreter.
-            answer.short.set()
-            if answer.count_task:
-                self._tasks.interrupt(answer.count_task)
+        # Every match, in one snapshot: the count's own unit of work is not needed.
+        answer.short = len(first.rows) < self._page_size
         return first
 
     def _counting(self, answer: _Answer, text: str) -> int:
-        if answer.short.is_set():
+        if answer.short:
             raise Cancelled("the first page was every match")
         return self._count_fn(text)
 

@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
+from functools import lru_cache, partial
 from typing import Any
 
 from sqlalchemy import (
     ColumnElement,
     Connection,
+    Dialect,
+    Integer,
     Select,
+    bindparam,
     exists,
     false,
     func,
@@ -24,7 +29,15 @@ from fieldops.db.models.calls import OPEN_FIRST
 from fieldops.rules import calls as rules
 from fieldops.services import validate as v
 from fieldops.services.calls.views import CallRow
-from fieldops.services.listing import Page, fts_ids, nearer_end, reading
+from fieldops.services.listing import (
+    Page,
+    Rows,
+    as_stored,
+    converter,
+    fts_ids,
+    nearer_end,
+    reading,
+)
 
 SHOW = {
     "open": "Open (not dispatched or no outcome)",
@@ -51,9 +64,23 @@ class CallFilter:
 WALK_MATCHES = 5_000
 
 
-def _where(
-    db: Database, f: CallFilter, at: datetime, walk_matches: bool = False
-) -> list[ColumnElement[Any]]:
+# The moment's bounds (a week's follow-ups, a period's start): parameters, so that each
+# filter's statements are built once and kept. Building the page's statement (its caution
+# mark, its ids) cost more than running it (issue 14), as for the impounds list.
+_FOLLOW_UP_BY = bindparam("follow_up_by", type_=FieldCall.follow_up_on.type)
+_SINCE = bindparam("since", type_=FieldCall.received_at.type)
+_OFFSET = bindparam("offset", type_=Integer)
+_LIMIT = bindparam("limit", type_=Integer)
+_KEPT = 256
+
+
+def _moment(f: CallFilter, at: datetime) -> dict[str, Any]:
+    """The parameters of ``f``'s statements at ``at``."""
+    days = int(f.period) if f.period in PERIODS and f.period else 0
+    return {"follow_up_by": at.date() + timedelta(days=7), "since": at - timedelta(days=days)}
+
+
+def _where(dialect: str, f: CallFilter, walk_matches: bool = False) -> list[ColumnElement[Any]]:
     """The filter as SQL. ``walk_matches``: a search's matches checked as the list's order
     index is walked (on SQLite a unary "+", its no-op, keeps the id off the table's own
     b-tree), where fetching 20,000 matching calls by id to sort them took 50 ms and the
@@ -72,7 +99,7 @@ def _where(
         rechecked = select(FieldCall.recheck_of_id).where(FieldCall.recheck_of_id.is_not(None))
         c += [
             FieldCall.follow_up_on.is_not(None),
-            FieldCall.follow_up_on <= at.date() + timedelta(days=7),
+            FieldCall.follow_up_on <= _FOLLOW_UP_BY,
             FieldCall.id.not_in(rechecked),
         ]
     elif f.show == "closed":
@@ -80,17 +107,17 @@ def _where(
     if f.kind in rules.CALL_KINDS:
         c.append(FieldCall.kind == f.kind)
     if f.period in PERIODS and f.period:
-        c.append(FieldCall.received_at >= at - timedelta(days=int(f.period)))
+        c.append(FieldCall.received_at >= _SINCE)
     text_ = v.searchable(f.text).strip()
     number = v.case_number(text_)
     if number is not None:
         c.append(FieldCall.id == number)
     elif text_:
         # Every word as the start of a word of the call's text, on its index (migration 0024).
-        ids = fts_ids(db, "field_call", text_)
+        ids = fts_ids(dialect, "field_call", text_)
         if ids is None:
             c.append(false())
-        elif walk_matches and db.dialect == "sqlite":
+        elif walk_matches and dialect == "sqlite":
             c.append(literal_column("+field_call.id").in_(ids))
         else:
             c.append(FieldCall.id.in_(ids))
@@ -115,28 +142,38 @@ def _order(f: CallFilter, backwards: bool = False) -> list[Any]:
     return [k.desc() for k in order] if backwards else order
 
 
+@lru_cache(maxsize=_KEPT)
+def _count_statement(dialect: str, f: CallFilter) -> Select[int]:
+    return select(func.count()).select_from(FieldCall).where(*_where(dialect, f))
+
+
+def _counted(conn: Connection, f: CallFilter, at: datetime) -> int:
+    # A kept statement has only the parameters its filter uses; the others are ignored.
+    n: int = conn.execute(_count_statement(conn.dialect.name, f), _moment(f, at)).scalar_one()
+    return n
+
+
 def _count(conn: Connection, db: Database, f: CallFilter, at: datetime) -> int:
     if f.show in ("all", "closed") and not f.period and not f.text.strip():
         # All calls (of a kind) less the open ones: the table's own count (or the kind's
         # index range) and a few open calls, where counting the closed ones stepped
         # through nearly every entry of the status index (93 ms at 500,000 calls).
-        total: int = conn.execute(
-            select(func.count())
-            .select_from(FieldCall)
-            .where(*_where(db, replace(f, show="all"), at))
-        ).scalar_one()
+        total = _counted(conn, replace(f, show="all"), at)
         if f.show == "all":
             return total
-        opened: int = conn.execute(
-            select(func.count())
-            .select_from(FieldCall)
-            .where(*_where(db, replace(f, show="open"), at))
-        ).scalar_one()
-        return total - opened
-    n: int = conn.execute(
-        select(func.count()).select_from(FieldCall).where(*_where(db, f, at))
-    ).scalar_one()
-    return n
+        return total - _counted(conn, replace(f, show="open"), at)
+    return _counted(conn, f, at)
+
+
+def _ids(dialect: str, f: CallFilter, backwards: bool, walk_matches: bool) -> Select[int]:
+    """A page's ids, walked in the list's order (or its reverse) on the order's index."""
+    return (
+        select(FieldCall.id)
+        .where(*_where(dialect, f, walk_matches))
+        .order_by(*_order(f, backwards))
+        .offset(_OFFSET)
+        .limit(_LIMIT)
+    )
 
 
 def _ids_query(
@@ -148,14 +185,20 @@ def _ids_query(
     backwards: bool = False,
     walk_matches: bool = False,
 ) -> Select[int]:
-    """A page's ids, walked in the list's order (or its reverse) on the order's index."""
-    return (
-        select(FieldCall.id)
-        .where(*_where(db, f, at, walk_matches))
-        .order_by(*_order(f, backwards))
-        .offset(offset)
-        .limit(limit)
-    )
+    """A page's ids with their values bound (the statement the page's own is built on)."""
+    q = _ids(db.dialect, f, backwards, walk_matches)
+    return q.params({**_moment(f, at), "offset": offset, "limit": limit})
+
+
+_CAP = bindparam("cap", type_=Integer)
+
+
+@lru_cache(maxsize=_KEPT)
+def _capped_count(text_: str) -> Select[int] | None:
+    ids = fts_ids("sqlite", "field_call", text_)
+    if ids is None:
+        return None
+    return select(func.count()).select_from(ids.limit(_CAP).subquery())
 
 
 def _many_matches(conn: Connection, db: Database, f: CallFilter) -> bool:
@@ -163,11 +206,10 @@ def _many_matches(conn: Connection, db: Database, f: CallFilter) -> bool:
     text_ = v.searchable(f.text).strip()
     if db.dialect != "sqlite" or not text_ or v.case_number(text_) is not None:
         return False
-    ids = fts_ids(db, "field_call", text_)
-    if ids is None:
+    statement = _capped_count(text_)
+    if statement is None:
         return False
-    capped = ids.limit(WALK_MATCHES).subquery()
-    n: int = conn.execute(select(func.count()).select_from(capped)).scalar_one()
+    n: int = conn.execute(statement, {"cap": WALK_MATCHES}).scalar_one()
     return n >= WALK_MATCHES
 
 
@@ -176,56 +218,77 @@ def count_calls(db: Database, f: CallFilter, at: datetime) -> int:
         return _count(conn, db, f, at)
 
 
-def calls_page(db: Database, f: CallFilter, offset: int, limit: int, at: datetime) -> Page[CallRow]:
-    flagged = exists().where(
-        CautionFlag.cleared_at.is_(None),
-        or_(
-            CautionFlag.address_key == FieldCall.address_key,
-            CautionFlag.person_id == FieldCall.owner_id,
-            CautionFlag.person_id == FieldCall.caller_id,
-            CautionFlag.person_id.in_(
-                select(CallParty.person_id)
-                .where(CallParty.call_id == FieldCall.id, CallParty.person_id.is_not(None))
-                .correlate(FieldCall)  # this call's parties, not every call's
-            ),
+_FLAGGED = exists().where(
+    CautionFlag.cleared_at.is_(None),
+    or_(
+        CautionFlag.address_key == FieldCall.address_key,
+        CautionFlag.person_id == FieldCall.owner_id,
+        CautionFlag.person_id == FieldCall.caller_id,
+        CautionFlag.person_id.in_(
+            select(CallParty.person_id)
+            .where(CallParty.call_id == FieldCall.id, CallParty.person_id.is_not(None))
+            .correlate(FieldCall)  # this call's parties, not every call's
         ),
+    ),
+)
+
+
+@lru_cache(maxsize=_KEPT)
+def _page_statement(
+    dialect: str, f: CallFilter, backwards: bool, walk_matches: bool
+) -> Select[*tuple[Any, ...]]:
+    ids = _ids(dialect, f, backwards, walk_matches)
+    return (
+        select(
+            FieldCall.id,
+            as_stored(FieldCall.received_at).label("received_at"),
+            FieldCall.kind,
+            FieldCall.priority,
+            FieldCall.address,
+            FieldCall.status,
+            FieldCall.officer,
+            FieldCall.outcome,
+            as_stored(FieldCall.follow_up_on).label("follow_up_on"),
+            _FLAGGED.label("flagged"),
+        )
+        .where(FieldCall.id.in_(ids.scalar_subquery()))
+        .order_by(*_order(f))
     )
+
+
+def calls_page(db: Database, f: CallFilter, offset: int, limit: int, at: datetime) -> Page[CallRow]:
     with reading(db) as conn:
         # The last page of 500,000 calls by OFFSET: 1.7 s.
         backwards, start, n = nearer_end(offset, limit, lambda: _count(conn, db, f, at))
-        ids = _ids_query(db, f, at, start, n, backwards, _many_matches(conn, db, f))
-        rows = conn.execute(
-            select(
-                FieldCall.id,
-                FieldCall.received_at,
-                FieldCall.kind,
-                FieldCall.priority,
-                FieldCall.address,
-                FieldCall.status,
-                FieldCall.officer,
-                FieldCall.outcome,
-                FieldCall.follow_up_on,
-                flagged.label("flagged"),
-            )
-            .where(FieldCall.id.in_(ids.scalar_subquery()))
-            .order_by(*_order(f))
-        ).all()
-    return Page(
-        offset,
-        tuple(
-            CallRow(
-                r.id,
-                r.received_at,
-                rules.kind_label(r.kind),
-                r.priority,
-                rules.PRIORITIES[r.priority],
-                r.address,
-                r.status,
-                r.officer,
-                rules.OUTCOMES.get(r.outcome or "", ""),
-                r.follow_up_on,
-                bool(r.flagged),
-            )
-            for r in rows
-        ),
+        statement = _page_statement(conn.dialect.name, f, backwards, _many_matches(conn, db, f))
+        params = {**_moment(f, at), "offset": start, "limit": n}
+        rows = conn.execute(statement, params).all()
+        instant, day = _converters(conn.dialect)
+    return Page(offset, Rows(rows, partial(_call_row, instant, day)))
+
+
+Convert = Callable[[Any], Any]
+
+
+@lru_cache(maxsize=8)
+def _converters(dialect: Dialect) -> tuple[Convert, Convert]:
+    """An instant's and a day's conversion from their stored values (``as_stored``)."""
+    return converter(FieldCall.received_at, dialect), converter(FieldCall.follow_up_on, dialect)
+
+
+def _call_row(instant: Convert, day: Convert, r: Any) -> CallRow:
+    """One row of the list, built when the view first reads it (``Rows``); its dates and
+    instants converted as SQLAlchemy would have (``as_stored``)."""
+    return CallRow(
+        r.id,
+        instant(r.received_at),
+        rules.kind_label(r.kind),
+        r.priority,
+        rules.PRIORITIES[r.priority],
+        r.address,
+        r.status,
+        r.officer,
+        rules.OUTCOMES.get(r.outcome or "", ""),
+        day(r.follow_up_on) if r.follow_up_on is not None else None,
+        bool(r.flagged),
     )

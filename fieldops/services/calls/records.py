@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
-from sqlalchemy import select
-from sqlalchemy.orm import Session
+from sqlalchemy import bindparam, select
+from sqlalchemy.orm import Session, aliased
 
 from fieldops.db.engine import Database
 from fieldops.db.models import (
@@ -494,6 +494,25 @@ def build_view(s: Session, call: FieldCall) -> CallView:
     )
 
 
+_CALLER, _OWNER = aliased(Person), aliased(Person)
+# The call with its caller, owner and animal, in one statement built once: the view read
+# each with a statement of its own (issue 14).
+_WITH_WHO = (
+    select(FieldCall, _CALLER, _OWNER, Animal)
+    .outerjoin(_CALLER, _CALLER.id == FieldCall.caller_id)
+    .outerjoin(_OWNER, _OWNER.id == FieldCall.owner_id)
+    .outerjoin(Animal, Animal.id == FieldCall.animal_id)
+    .where(FieldCall.id == bindparam("call_id"))
+)
+
+
 def get_call(db: Database, call_id: int) -> CallView:
+    require_row_id(FieldCall, call_id)
     with db.read() as s:
-        return build_view(s, load(s, call_id))
+        row = s.execute(_WITH_WHO, {"call_id": call_id}).first()
+        if row is None:
+            raise NotFoundError(f"There is no call #{call_id}.")
+        # Held while the view is built, so that its gets find them in the session (whose
+        # identity map is weak: a row nobody holds is read again).
+        call, *_held = row
+        return build_view(s, call)

@@ -23,7 +23,6 @@ from sqlalchemy.orm import Session
 from fieldops.db.engine import Database
 from fieldops.db.models import (
     Animal,
-    BiteReport,
     Clinic,
     Impoundment,
     Payment,
@@ -37,8 +36,9 @@ from fieldops.rules.quarantine import quarantine_boarding
 from fieldops.services.context import fetch, now
 from fieldops.services.fee_schedules import profile_in_force
 from fieldops.services.impound_rows import current_disposition
-from fieldops.services.quarantine.fixes import corrected, corrected_fee, corrections_of
-from fieldops.services.quarantine.plan import events_of, exams_of, state_of
+from fieldops.services.quarantine.fixes import corrected, corrected_fee
+from fieldops.services.quarantine.plan import state_of
+from fieldops.services.quarantine.views import CaseRows, case_rows
 
 KEY = "quarantine"
 ZERO = Decimal("0.00")
@@ -128,17 +128,27 @@ def code_of(prefix: str, exam_id: int) -> str:
     return f"{prefix}exam:{exam_id}"
 
 
-def charges_of(s: Session, q: Quarantine, at: datetime, profile: Profile) -> tuple[ChargeView, ...]:
-    """Every charge of one quarantine as of ``at``: its exams' fees, and boarding at the pound."""
-    bite = fetch(s, BiteReport, q.bite_report_id)
-    fixes = corrections_of(s, bite.id)
-    st = state_of(bite, q, events_of(s, bite.id), exams_of(s, q.id), profile, fixes)
+def charges_of(
+    s: Session,
+    q: Quarantine,
+    at: datetime,
+    profile: Profile,
+    case: CaseRows | None = None,
+    paid: dict[str, Decimal] | None = None,
+) -> tuple[ChargeView, ...]:
+    """Every charge of one quarantine as of ``at``: its exams' fees, and boarding at the pound.
+
+    ``case``: its bite case's rows, and ``paid``: what was paid by charge code, when the
+    caller has read them already (a record's view)."""
+    case = case or case_rows(s, q)
+    bite, fixes = case.bite, case.fixes
+    st = state_of(bite, q, case.events, case.exams, profile, fixes)
     pounds = _pound_ids(s)
     at_pound = st.plan.placement == "clinic" and st.clinic_id in pounds
     prefix = f"{KEY}:{q.id}:"
-    paid = _paid_by_code(s, prefix)
+    paid = _paid_by_code(s, prefix) if paid is None else paid
     out: list[ChargeView] = []
-    for x in exams_of(s, q.id):
+    for x in case.exams:
         fee = corrected_fee(fixes, x.id, x.fee)
         if fee <= 0 and code_of(prefix, x.id) not in paid:
             continue
@@ -203,8 +213,9 @@ def quarantine_fees(
         return fees_in(s, fetch(s, Quarantine, quarantine_id), profile, at or now())
 
 
-def fees_in(s: Session, q: Quarantine, profile: Profile, at: datetime) -> Fees:
-    charges = charges_of(s, q, at, profile)
+def fees_in(
+    s: Session, q: Quarantine, profile: Profile, at: datetime, case: CaseRows | None = None
+) -> Fees:
     rows = s.execute(
         select(PaymentLine, Payment, Person.full_name)
         .join(Payment, Payment.id == PaymentLine.payment_id)
@@ -225,4 +236,7 @@ def fees_in(s: Session, q: Quarantine, profile: Profile, at: datetime) -> Fees:
         )
         for line, pay, payer in rows
     )
-    return Fees(charges, payments)
+    paid: dict[str, Decimal] = {}  # the same lines _paid_by_code reads, summed by code
+    for line, _pay, _payer in rows:
+        paid[line.charge] = paid.get(line.charge, ZERO) + line.amount
+    return Fees(charges_of(s, q, at, profile, case, paid), payments)

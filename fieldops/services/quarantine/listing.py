@@ -3,6 +3,7 @@ quarantine row's own columns (the copies the services keep), a page of ids at a 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import date, datetime, time, timedelta
 from functools import lru_cache
@@ -12,6 +13,7 @@ from sqlalchemy import (
     ColumnElement,
     Connection,
     Date,
+    Dialect,
     Integer,
     Select,
     bindparam,
@@ -25,12 +27,20 @@ from sqlalchemy import (
 from sqlalchemy import text as sql_text
 
 from fieldops.db.engine import Database
-from fieldops.db.models import BiteReport, Clinic, Quarantine
+from fieldops.db.models import BiteReport, Clinic, Quarantine, QuarantineCorrection
 from fieldops.db.search import fts5_query, pg_vector, search_terms, tsquery
 from fieldops.rules import Profile, format_day_short, format_instant
 from fieldops.rules.quarantine import EXAM_SLOTS, observation_length
 from fieldops.services import validate as v
-from fieldops.services.listing import Page, fts_ids, nearer_end, reading
+from fieldops.services.listing import (
+    Page,
+    Rows,
+    as_stored,
+    converter,
+    fts_ids,
+    nearer_end,
+    reading,
+)
 from fieldops.services.quarantine.views import PLACEMENT_LABELS, STATUS_LABELS
 
 FILTERS = {
@@ -244,7 +254,35 @@ _ROW_COLUMNS = (
     # Only an open quarantine shows a day of its period: a closed one's bite time is not read.
     case((Quarantine.status == "open", BiteReport.bitten_at)),
     BiteReport.id,
+    # Its corrected bite time, the latest correction's (fixes.bite_times), in the same
+    # statement: a second statement per page cost more than the page's own (issue 14).
+    case(
+        (
+            Quarantine.status == "open",
+            select(QuarantineCorrection.new_value)
+            .where(
+                QuarantineCorrection.bite_report_id == BiteReport.id,
+                QuarantineCorrection.target == "bite_report",
+                QuarantineCorrection.field == "bitten_at",
+            )
+            .order_by(QuarantineCorrection.id.desc())
+            .limit(1)
+            .correlate(BiteReport)
+            .scalar_subquery(),
+        )
+    ),
 )
+
+
+# A page's own columns: its dates and its bite time read as stored, converted only for the
+# rows the view reads (``as_stored``); the same columns in the same places.
+_DATED = (3, 4, 5, 6, 10, 11)
+_PAGE_COLUMNS = tuple(as_stored(c) if i in _DATED else c for i, c in enumerate(_ROW_COLUMNS))
+
+
+@lru_cache(maxsize=8)
+def _converters(dialect: Dialect) -> tuple[Callable[[Any], Any], ...]:
+    return tuple(converter(_ROW_COLUMNS[i], dialect) for i in _DATED)
 
 
 def _rows_from(q: Select[*tuple[Any, ...]]) -> Select[*tuple[Any, ...]]:
@@ -261,7 +299,7 @@ def _page_statement(
     end) and the columns of those ids alone, in the list's order."""
     ids = _ids_statement(dialect, walk).subquery()
     return _rows_from(
-        select(*_ROW_COLUMNS).select_from(Quarantine).join(ids, ids.c.id == Quarantine.id)
+        select(*_PAGE_COLUMNS).select_from(Quarantine).join(ids, ids.c.id == Quarantine.id)
     ).order_by(*_order(f))
 
 
@@ -305,8 +343,8 @@ def quarantine_rows(db: Database, ids: tuple[int, ...], today: date) -> dict[int
 def quarantine_page(
     db: Database, f: QuarantineFilter, today: date, profile: Profile, offset: int, limit: int
 ) -> Page[QuarantineRow]:
-    """One page in list order, read in one unit of work (one snapshot): its ids and columns
-    in one statement, the corrected bite times of its open quarantines in a second."""
+    """One page in list order, read in one statement: its ids, columns and the corrected bite
+    times of its open quarantines; each row is built when first read (``Rows``)."""
     with reading(db) as conn:
         walk, start, n = _walk(conn, f, today, offset, limit)
         rows = (
@@ -317,13 +355,19 @@ def quarantine_page(
             if n > 0
             else []
         )
-        bites = {r[0]: (r[10], r[11], r[12]) for r in rows if r[1] == "open"}
-        retimed = _bite_times(conn, [b[2] for b in bites.values()])
-    days = _day_labels(bites, retimed, today, profile)
-    return Page(
-        offset,
-        tuple(_quarantine_row(r, today, days.get(r[0], "")) for r in rows),
-    )
+        convert = _converters(conn.dialect)
+
+    def build(stored: Any) -> QuarantineRow:
+        r = list(stored)
+        for i, to_value in zip(_DATED, convert, strict=True):
+            if r[i] is not None:
+                r[i] = to_value(r[i])
+        if r[1] != "open":
+            return _quarantine_row(r, today)
+        bitten = datetime.fromisoformat(r[13]) if r[13] else r[11]
+        return _quarantine_row(r, today, _day_label(r[10], bitten, today, profile))
+
+    return Page(offset, Rows(rows, build))
 
 
 def _bite_times(conn: Connection, bite_ids: list[int]) -> dict[int, datetime]:
@@ -350,17 +394,20 @@ def _day_labels(
     profile: Profile,
 ) -> dict[int, str]:
     """ "day N of 10" for open quarantines (id -> last day, bite time, bite id)."""
+    return {
+        qid: _day_label(last, retimed.get(bite_id, bitten), today, profile)  # fixes.py
+        for qid, (last, bitten, bite_id) in bites.items()
+    }
+
+
+def _day_label(last: date, bitten: datetime, today: date, profile: Profile) -> str:
+    """ "day N of 10" for an open quarantine ending ``last``, bitten at ``bitten``."""
     from fieldops.rules import to_local
     from fieldops.rules.quarantine import observation_day
 
-    out = {}
-    for qid, (last, bitten, bite_id) in bites.items():
-        bitten = retimed.get(bite_id, bitten)  # a corrected bite time (fixes.py)
-        bite_day = to_local(bitten, profile).date()
-        stub = _Span(bite_day, last)
-        n = max(0, min(observation_day(stub, today), observation_length(stub)))
-        out[qid] = f"day {n} of {observation_length(stub)}"
-    return out
+    stub = _Span(to_local(bitten, profile).date(), last)
+    n = max(0, min(observation_day(stub, today), observation_length(stub)))
+    return f"day {n} of {observation_length(stub)}"
 
 
 @dataclass(frozen=True)

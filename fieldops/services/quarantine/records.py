@@ -15,7 +15,13 @@ from fieldops.permissions import Permission, requires
 from fieldops.rules import Profile, to_local
 from fieldops.services.context import Actor, audit_read, fetch, now
 from fieldops.services.quarantine.fees import fees_in
-from fieldops.services.quarantine.views import BiteView, QuarantineView, bite_view, quarantine_view
+from fieldops.services.quarantine.views import (
+    BiteView,
+    QuarantineView,
+    bite_view,
+    case_rows,
+    quarantine_view,
+)
 
 
 def get_quarantine(
@@ -24,7 +30,10 @@ def get_quarantine(
     today = today or to_local(now(), profile).date()
     with db.read() as s:
         q = fetch(s, Quarantine, quarantine_id)
-        view = replace(quarantine_view(s, q, profile, today), fees=fees_in(s, q, profile, now()))
+        case = case_rows(s, q)  # read once for the view and its fees
+        view = replace(
+            quarantine_view(s, q, profile, today, case), fees=fees_in(s, q, profile, now(), case)
+        )
         imp_id = view.bite.impoundment_id
         if imp_id is not None:
             imp = s.get(Impoundment, imp_id)

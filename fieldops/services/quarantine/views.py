@@ -287,11 +287,36 @@ def _required(st: State, exams: Sequence[QuarantineExam], today: date) -> tuple[
     return tuple(out)
 
 
-def quarantine_view(s: Session, q: Quarantine, profile: Profile, today: date) -> QuarantineView:
+@dataclass(frozen=True)
+class CaseRows:
+    """The rows of one quarantine's bite case that its view and its fees both read: read
+    once for a record's view (each was read two or three times, one statement each)."""
+
+    bite: BiteReport
+    events: list[QuarantineEvent]
+    exams: list[QuarantineExam]
+    fixes: dict[Key, str]
+    # Held here so that the session's identity map (weak) keeps it for the view's and the
+    # fees' own gets: a row nobody holds is read again.
+    animal: Animal | None
+
+
+def case_rows(s: Session, q: Quarantine) -> CaseRows:
     bite = fetch(s, BiteReport, q.bite_report_id)
-    events = events_of(s, bite.id)
-    exams = exams_of(s, q.id)
-    fixes = corrections_of(s, bite.id)
+    return CaseRows(
+        bite,
+        events_of(s, bite.id),
+        exams_of(s, q.id),
+        corrections_of(s, bite.id),
+        s.get(Animal, bite.animal_id) if bite.animal_id is not None else None,
+    )
+
+
+def quarantine_view(
+    s: Session, q: Quarantine, profile: Profile, today: date, case: CaseRows | None = None
+) -> QuarantineView:
+    case = case or case_rows(s, q)
+    bite, events, exams, fixes = case.bite, case.events, case.exams, case.fixes
     st = state_of(bite, q, events, exams, profile, fixes)
     clinic = s.get(Clinic, st.clinic_id) if st.clinic_id is not None else None
     exam_views = tuple(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import date, datetime
 
-from sqlalchemy import select
+from sqlalchemy import bindparam, select
 from sqlalchemy.orm import Session
 
 from fieldops.db.engine import Database
@@ -108,10 +108,23 @@ def notice_view(n: ViciousNotice, profile: Profile) -> NoticeView:
     )
 
 
+# The case's parts that it has at most one of (its animal, its owner, and its declaration,
+# outcome and ending: one per case, unique), in one statement built once: one statement
+# each cost more than reading them (issue 14).
+_ONE_OF_EACH = (
+    select(Animal, Person, ViciousDeclaration, ViciousOutcome, ViciousEnding)
+    .select_from(ViciousCase)
+    .outerjoin(Animal, Animal.id == ViciousCase.animal_id)
+    .outerjoin(Person, Person.id == ViciousCase.owner_id)
+    .outerjoin(ViciousDeclaration, ViciousDeclaration.case_id == ViciousCase.id)
+    .outerjoin(ViciousOutcome, ViciousOutcome.case_id == ViciousCase.id)
+    .outerjoin(ViciousEnding, ViciousEnding.case_id == ViciousCase.id)
+    .where(ViciousCase.id == bindparam("case_id"))
+)
+
+
 def build_view(s: Session, case: ViciousCase, profile: Profile) -> CaseView:
-    animal = s.get(Animal, case.animal_id)
-    owner = s.get(Person, case.owner_id) if case.owner_id is not None else None
-    d = s.scalar(select(ViciousDeclaration).where(ViciousDeclaration.case_id == case.id))
+    animal, owner, d, o, e = s.execute(_ONE_OF_EACH, {"case_id": case.id}).one()
     if d is None:  # every case is written with its declaration (checks() reports otherwise)
         raise NotFoundError(f"Vicious-animal case #{case.id} has no declaration on record.")
     # An exception added to the ordinance after the declaration has no finding stored.
@@ -150,7 +163,6 @@ def build_view(s: Session, case: ViciousCase, profile: Profile) -> CaseView:
             .order_by(ViciousNotice.served_at, ViciousNotice.id)
         )
     )
-    o = s.scalar(select(ViciousOutcome).where(ViciousOutcome.case_id == case.id))
     outcome = (
         OutcomeView(
             o.kind,
@@ -185,7 +197,6 @@ def build_view(s: Session, case: ViciousCase, profile: Profile) -> CaseView:
         )
         for st, done in rows
     )
-    e = s.scalar(select(ViciousEnding).where(ViciousEnding.case_id == case.id))
     ending = (
         EndingView(
             e.kind, rules.ENDINGS[e.kind], e.decided_on, e.authority, e.reason, e.recorded_by

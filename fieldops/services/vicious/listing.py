@@ -2,18 +2,19 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Any
 
-from sqlalchemy import ColumnElement, Integer, Select, bindparam, false, func, or_, select
+from sqlalchemy import ColumnElement, Dialect, Integer, Select, bindparam, false, func, or_, select
 
 from fieldops.db.engine import Database
 from fieldops.db.models import Animal, Person, ViciousCase
 from fieldops.rules import vicious as rules
 from fieldops.services import validate as v
-from fieldops.services.listing import Page, fts_ids, reading
+from fieldops.services.listing import Page, Rows, as_stored, converter, fts_ids, reading
 from fieldops.services.vicious.views import STATUS_LABELS
 
 FILTERS = {
@@ -170,9 +171,9 @@ def _page_statement(dialect: str, f: CaseFilter) -> Select[*tuple[Any, ...]]:
             Animal.species,
             Animal.breed,
             Person.full_name,
-            ViciousCase.opened_at,
-            ViciousCase.notice_deadline,
-            ViciousCase.next_step_due,
+            as_stored(ViciousCase.opened_at),
+            as_stored(ViciousCase.notice_deadline),
+            as_stored(ViciousCase.next_step_due),
         )
         .join(ids, ids.c.id == ViciousCase.id)
         .join(Animal, Animal.id == ViciousCase.animal_id)
@@ -186,20 +187,35 @@ def cases_page(db: Database, f: CaseFilter, offset: int, limit: int, at: datetim
         rows = conn.execute(
             _page_statement(conn.dialect.name, f), {"at": at, "offset": offset, "limit": limit}
         ).all()
-    out = []
-    for cid, status, name, species, breed, owner, opened, deadline, step in rows:
-        animal = f"{name or '(no name)'} ({', '.join(x for x in (species, breed) if x)})"
-        out.append(
-            CaseRow(
-                cid,
-                status,
-                STATUS_LABELS[status],
-                animal,
-                owner or "",
-                opened,
-                deadline,
-                step,
-                status == "served" and deadline is not None and rules.notice_expired(deadline, at),
-            )
-        )
-    return Page(offset, tuple(out))
+        instant, day = _converters(conn.dialect)
+    return Page(offset, Rows(rows, partial(_case_row, at, instant, day)))
+
+
+Convert = Callable[[Any], Any]
+
+
+@lru_cache(maxsize=8)
+def _converters(dialect: Dialect) -> tuple[Convert, Convert]:
+    """An instant's and a day's conversion from their stored values (``as_stored``)."""
+    return converter(ViciousCase.opened_at, dialect), converter(ViciousCase.next_step_due, dialect)
+
+
+def _case_row(at: datetime, instant: Convert, day: Convert, r: Any) -> CaseRow:
+    """One row of the list, built when the view first reads it (``Rows``); its dates and
+    instants converted as SQLAlchemy would have (``as_stored``)."""
+    cid, status, name, species, breed, owner, opened, deadline, step = r
+    opened = instant(opened)
+    deadline = instant(deadline) if deadline is not None else None
+    step = day(step) if step is not None else None
+    animal = f"{name or '(no name)'} ({', '.join(x for x in (species, breed) if x)})"
+    return CaseRow(
+        cid,
+        status,
+        STATUS_LABELS[status],
+        animal,
+        owner or "",
+        opened,
+        deadline,
+        step,
+        status == "served" and deadline is not None and rules.notice_expired(deadline, at),
+    )
