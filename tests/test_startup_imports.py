@@ -45,6 +45,9 @@ NOT_FOR_TODAY = (
     "fieldops.services.vicious.activity",
     "fieldops.services.licences.history_words",
     "fieldops.services.permits.history_words",
+    "fieldops.services.licences.selftest_steps",  # fieldops --self-test's steps
+    "fieldops.services.permits.selftest_steps",
+    "fieldops.services.permits.places",  # a call's history by address
     "fieldops.services.impound_views",  # the pound's record views (ui/common/text.py)
     "urllib.request",  # and with it HTTP and e-mail parsing (fieldops/check.py)
     "http.client",

@@ -17,7 +17,7 @@ from sqlalchemy import Connection, Select, false, func, select, text
 
 from fieldops.db.engine import Database
 from fieldops.db.models import Animal, DogLicence
-from fieldops.later import LaterMapping
+from fieldops.later import LaterMapping, LaterSequence
 from fieldops.modules import Demo, DueItem, Module, ReportKind, ReportOutput, ReportRequest
 from fieldops.rules import Profile, format_day_short
 from fieldops.services.licences.renewals import (
@@ -25,7 +25,6 @@ from fieldops.services.licences.renewals import (
     adult_quote,
     renewals_due,
 )
-from fieldops.services.licences.selftest_steps import LICENCE_STEPS
 
 KEY = "licence"
 
@@ -287,7 +286,7 @@ MODULE = Module(
     checks=checks,
     # What Today does not need is imported at its first use (fieldops/later.py, issue 14).
     event_kinds=LaterMapping("fieldops.services.licences.history_words:EVENT_KINDS"),
-    self_test=LICENCE_STEPS,  # fieldops --self-test (selftest_steps.py)
+    self_test=LaterSequence("fieldops.services.licences.selftest_steps:LICENCE_STEPS"),
     reports=(
         ReportKind(
             "licence-register",

@@ -17,11 +17,9 @@ from fieldops.db.models import (
     Person,
 )
 from fieldops.db.models.permit import APPEND_ONLY
-from fieldops.later import LaterMapping
+from fieldops.later import LaterMapping, LaterSequence, later_call
 from fieldops.modules import Demo, DueItem, Module
 from fieldops.rules import Profile, format_day, permit_quote
-from fieldops.services.permits.places import places
-from fieldops.services.permits.selftest_steps import PERMIT_STEPS
 from fieldops.services.permits.views import KIND_LABELS
 
 KEY = "permit"
@@ -275,6 +273,7 @@ MODULE = Module(
     append_only=APPEND_ONLY,
     # What Today does not need is imported at its first use (fieldops/later.py, issue 14).
     event_kinds=LaterMapping("fieldops.services.permits.history_words:EVENT_KINDS"),
-    self_test=PERMIT_STEPS,  # fieldops --self-test (selftest_steps.py)
-    places=places,  # the calls module's history by address and by owner
+    self_test=LaterSequence("fieldops.services.permits.selftest_steps:PERMIT_STEPS"),
+    # the calls module's history by address and by owner
+    places=later_call("fieldops.services.permits.places:places"),
 )
