@@ -96,10 +96,11 @@ def _steps(template: str, path: Path, size: int) -> int:
 def test_loading_licences_grows_with_the_city_not_its_square(sqlite_template, tmp_path):
     # Each licence inserted with its renewed flags' trigger firing and the indexes dropped
     # scanned every licence before it: four times the city took 10.6 times the steps.
-    # Loaded in a line, with the indexes sorted after it: 5.1 times.
+    # Their one UPDATE after the load, planned without the table's statistics, read
+    # the current licences for each licence: 5.1 times. Loaded in a line: 4.0 times.
     small = _steps(sqlite_template, tmp_path / "small.db", 1_000)
     large = _steps(sqlite_template, tmp_path / "large.db", 4_000)
-    assert large < 8 * small, (small, large)
+    assert large < 4.6 * small, (small, large)
 
 
 def test_the_rows_are_those_pinned_to_the_generator_version(sqlite_template, tmp_path):
