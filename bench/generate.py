@@ -21,8 +21,9 @@ with their indexes and triggers (the impoundment's list copies, the search
 indexes, the append-only guards), then rows go in with sqlite3 ``executemany``
 in storage form (UTC instants as SQLAlchemy writes them, money in cents): the
 indexes and the search indexes' insert triggers dropped for the load and made
-again from their own SQL after it (each search index rebuilt), journal and sync
-off while building, then ANALYZE and WAL as the app keeps the file. The
+again from their own SQL after it (each search index rebuilt; each trigger of
+``REPLAYED`` run once as one statement over its table), journal and sync off
+while building, then ANALYZE and WAL as the app keeps the file. The
 file is kept in ``--dir`` as ``city-N.db`` beside ``city-N.stamp`` holding
 ``VERSION`` and the schema's head revision: change what the generator writes
 and bump ``VERSION``, and the next run rebuilds; a new migration alone upgrades
