@@ -23,6 +23,8 @@ from bench.city import NOW, TODAY, City, iso, scaled, span_moment, ts
 BITES_PER_MILLION = 210_000
 QUARANTINES_PER_MILLION = 200_000
 VICIOUS_PER_MILLION = 20_000
+#: Bite reports held before they (and their quarantines, exams and events) are written.
+CHUNK = 20_000
 HEALTH_OFFICER = "Public Health Madison & Dane County"
 CLINICS = ("Eastside Veterinary Clinic", "Lakeview Animal Hospital")
 BITE_COLUMNS = (
@@ -94,7 +96,17 @@ def bites_and_quarantines(city: City) -> None:
     exams: list[dict[str, Any]] = []
     events: list[dict[str, Any]] = []
     q_id = 0
+    parts: tuple[tuple[str, list[dict[str, Any]]], ...] = (
+        ("bite_report", bites),
+        ("quarantine", quarantines),
+        ("quarantine_exam", exams),
+        ("quarantine_event", events),
+    )
     for j, (animal, owner) in enumerate(chosen, start=1):
+        if len(bites) >= CHUNK:  # written as they go, each table in its order: less memory
+            for table, rows in parts:
+                city.insert(table, rows)
+                rows.clear()
         bitten = span_moment(j, total, rng) - timedelta(days=1)
         reported = bitten + timedelta(hours=1)
         kind = ("dog", "cat", "other")[species[animal]]
@@ -246,10 +258,8 @@ def bites_and_quarantines(city: City) -> None:
             event("released", end, "quarantine_released", who="Dr. Kim")
             q.update(status="certified", closed_at=ts(end))
         quarantines.append(q)
-    city.insert("bite_report", bites)
-    city.insert("quarantine", quarantines)
-    city.insert("quarantine_exam", exams)
-    city.insert("quarantine_event", events)
+    for table, rows in parts:
+        city.insert(table, rows)
     city.made.update(bites=total, quarantines=q_id)
 
 

@@ -16,6 +16,8 @@ from bench.city import City, ts
 
 LICENCES_PER_MILLION = 300_000
 RENEWED = 0.85  # of last year's licences, renewed this year
+#: Licences held before they are written.
+CHUNK = 20_000
 
 
 def _cents(value: Any) -> int:
@@ -42,6 +44,9 @@ def licences(city: City) -> None:
     lid = 0
     for year, picked in ((2025, dogs[:first]), (2026, dogs[:renewals])):
         for n, animal in enumerate(picked):
+            if len(rows) >= CHUNK:  # written as they go: less memory
+                city.insert("dog_licence", rows)
+                rows.clear()
             lid += 1
             altered = rng.random() < 0.7
             applied = date(year, 1, 2) + timedelta(days=rng.randint(0, 80))
