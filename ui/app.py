@@ -112,6 +112,10 @@ def _uses_pyside(module: ModuleType) -> bool:
     return False
 
 
+#: PySide6's own test, once replaced by ``lighten_pyside_import_hook``.
+PYSIDE_OWN: list[Callable[[ModuleType], bool]] = []
+
+
 def lighten_pyside_import_hook() -> None:
     """After every import PySide6 asks whether the new module uses it (for its optional
     ``__feature__`` switches, which FieldOps never selects), by searching
@@ -122,7 +126,9 @@ def lighten_pyside_import_hook() -> None:
         feature = importlib.import_module("shibokensupport.feature")
     except ImportError:  # a PySide6 without it asks nothing
         return
-    if callable(getattr(feature, "_mod_uses_pyside", None)):
+    own = getattr(feature, "_mod_uses_pyside", None)
+    if callable(own) and own is not _uses_pyside:
+        PYSIDE_OWN.append(own)  # kept: a test compares the two answers
         setattr(feature, "_mod_uses_pyside", _uses_pyside)  # noqa: B010 (a module of PySide6)
 
 

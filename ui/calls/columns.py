@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ui.common.table_models import Column
+from ui.common.table_models import Column, number_column
 from ui.common.text import day
 from ui.context import AppContext
 
@@ -11,7 +11,7 @@ STATUS_WORDS = {"open": "Not dispatched", "dispatched": "Dispatched", "closed": 
 
 def call_columns(ctx: AppContext) -> tuple[Column, ...]:
     return (
-        Column("#", lambda r: str(r.id), 50),
+        number_column(),
         Column("Priority", lambda r: r.priority_label, 90),
         Column("Received", lambda r: ctx.local_time(r.received_at).strftime("%d %b %H:%M"), 110),
         Column("Kind", lambda r: r.kind_label, 220),

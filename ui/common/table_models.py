@@ -48,6 +48,17 @@ class Column:
     # The widest text the column must show whole (a sample): the view widens the column
     # to it in the font on screen, so a date and time is never cut to "Wed 30 Sep 2026 1…".
     fits: str = ""
+    fit_margin: int = 20  # the cell's margins and air beside ``fits``
+
+
+#: The widest record number a list shows whole: six digits, a pound's records of decades
+#: (100,000 impoundments are ten years of a mid-sized city; past 999,999 a number is elided).
+RECORD_NUMBER = "000000"
+
+
+def number_column(text: Callable[[Any], str] = lambda r: str(r.id)) -> Column:
+    """The "#" column of a list: each record's number, never cut to "99…"."""
+    return Column("#", text, 40, fits=RECORD_NUMBER, fit_margin=12)
 
 
 class _ColumnsMixin:

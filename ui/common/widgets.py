@@ -187,7 +187,9 @@ class RecordTableView(QTableView):
         for i, column in enumerate(model.columns()):
             width = column.width
             if column.fits:  # the text, the cell's margins and a little air
-                width = max(width, self.fontMetrics().horizontalAdvance(column.fits) + 20)
+                width = max(
+                    width, self.fontMetrics().horizontalAdvance(column.fits) + column.fit_margin
+                )
             if width:
                 header.resizeSection(i, width)
             else:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from fieldops.services.impound_views import PAYMENT_METHODS, FeeLine, PaymentView
 from ui.common.history import history_columns as _history_columns
-from ui.common.table_models import Column
+from ui.common.table_models import Column, number_column
 from ui.common.text import day, money, when
 from ui.context import AppContext
 
@@ -18,16 +18,17 @@ def impound_columns(ctx: AppContext) -> tuple[Column, ...]:
     the most, takes the spare width, and a kennel code ("ISO-1") gets only what
     it needs. There is no Species column: the breed says dog or cat, the
     Species filter above the list selects by it, and its 60 px are what the
-    animal needed to read whole.
+    animal needed to read whole. The record number reads whole to six digits
+    (``number_column``); the owner's name gave up the 22 px it needed.
     """
     return (
-        Column("#", lambda r: str(r.id), 40),
+        number_column(),
         Column("Status", lambda r: r.status, 140),
         Column("Animal", lambda r: r.animal, 274, stretch=True),
         Column("Impounded", lambda r: when(ctx, r.impounded_at), 218),
         Column("Days held", lambda r: str(r.days_held), 82),
         Column("Hold ends", lambda r: day(r.last_claim_day), 126),  # "Wed 18 Nov 2026" whole
-        Column("Owner", lambda r: r.owner or "(unknown)", 108),
+        Column("Owner", lambda r: r.owner or "(unknown)", 86),
         Column("Kennel", lambda r: r.kennel, 62),
     )
 

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from fieldops.rules import format_day, format_local
 from fieldops.services.animal_record import AnimalFate, AnimalImpoundment, AnimalListRow
 from fieldops.services.animals import VaccinationView
-from ui.common.table_models import Column
+from ui.common.table_models import Column, number_column
 from ui.common.text import SPECIES
 from ui.context import AppContext
 
@@ -83,7 +83,7 @@ def animal_impoundment_columns(ctx: AppContext) -> tuple[Column, ...]:
         return format_local(r.disposition_at, ctx.timezone)
 
     return (
-        Column("#", lambda r: str(r.id), 50),
+        number_column(),
         Column("Impounded", lambda r: format_local(r.impounded_at, ctx.timezone), 215),
         Column("Status", lambda r: r.status, 150),
         Column("Ended", ended, 215),

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from fieldops.services.permits.listing import PermitRow
-from ui.common.table_models import Column
+from ui.common.table_models import Column, number_column
 from ui.common.text import day
 from ui.context import AppContext
 
@@ -17,7 +17,7 @@ def status(row: PermitRow, ctx: AppContext) -> str:
 
 def permit_columns(ctx: AppContext) -> tuple[Column, ...]:
     return (
-        Column("#", lambda r: str(r.id), 50),
+        number_column(),
         Column("Kind", lambda r: r.kind_label, 170),
         Column("Holder", lambda r: r.holder, 170),
         Column("Address", lambda r: r.address, 220, stretch=True),

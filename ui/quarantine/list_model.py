@@ -13,12 +13,12 @@ from fieldops.services.quarantine import (
     count_quarantines,
     quarantine_page,
 )
-from ui.common.table_models import Column, PagedTableModel
+from ui.common.table_models import Column, PagedTableModel, number_column
 from ui.common.text import day
 from ui.context import AppContext
 
 COLUMNS = (
-    Column("#", lambda r: str(r.id), 50),
+    number_column(),
     Column("Status", lambda r: r.status_label, 130),
     Column("Animal", lambda r: r.animal, 220, stretch=True),
     Column("Owner", lambda r: r.owner, 160),

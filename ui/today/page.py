@@ -21,7 +21,7 @@ from fieldops import modules
 from fieldops.services.due import DueItem, today_items
 from ui import modules as ui_modules
 from ui.common.style import paint_page_white
-from ui.common.table_models import Column, ListTableModel
+from ui.common.table_models import Column, ListTableModel, number_column
 from ui.common.text import day, when
 from ui.common.widgets import RecordTableView
 from ui.context import AppContext
@@ -37,7 +37,7 @@ def due_columns(ctx: AppContext) -> tuple[Column, ...]:
     return (
         # At the default window every column is on screen: what to do takes the spare width.
         Column("Due", lambda i: ("Overdue: " if i.overdue else "") + i.category_label, 300),
-        Column("#", lambda i: "" if hasattr(i, "count") else str(i.record_id), 40),
+        number_column(lambda i: "" if hasattr(i, "count") else str(i.record_id)),
         Column("Date", due, 168, fits=when(ctx, _WIDEST_INSTANT)),
         Column("What to do", lambda i: i.text, 380, stretch=True),
         Column("Module", lambda i: modules.module_title(i.module), 128),

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from fieldops.rules import format_instant
-from ui.common.table_models import Column
+from ui.common.table_models import Column, number_column
 from ui.common.text import day
 from ui.context import AppContext
 
@@ -12,7 +12,7 @@ def case_columns(ctx: AppContext) -> tuple[Column, ...]:
     """The cases list; the countdown is read against ``ctx.now()`` each time it is painted,
     and the page repaints it every half minute, so it stays live."""
     return (
-        Column("#", lambda r: str(r.id), 40),
+        number_column(),
         Column(
             "Status",
             lambda r: "OVERDUE: notice expired" if r.overdue_at(ctx.now()) else r.status_label,
