@@ -2,24 +2,41 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from sqlalchemy import event
 
 
-def reads(db: Any, fn: Any) -> tuple[int, int]:
-    """(statements, rows returned) of ``fn()``: its SELECTs captured, then replayed."""
-    seen: list[tuple[str, Any]] = []
+def _statement(statement: str, parameters: Any) -> Any:
+    return statement
+
+
+@contextmanager
+def sent_selects(
+    db: Any,
+    keep: Callable[[str, Any], Any] = _statement,
+    kinds: tuple[str, ...] = ("SELECT",),
+) -> Iterator[list[Any]]:
+    """What ``db`` is sent while inside: ``keep(statement, parameters)`` of each SELECT."""
+    sent: list[Any] = []
 
     def note(conn: Any, cursor: Any, statement: str, parameters: Any, *rest: Any) -> None:
-        if statement.lstrip().upper().startswith(("SELECT", "WITH")):
-            seen.append((statement, parameters))
+        if statement.lstrip().upper().startswith(kinds):
+            sent.append(keep(statement, parameters))
 
     event.listen(db.engine, "before_cursor_execute", note)
     try:
-        fn()
+        yield sent
     finally:
         event.remove(db.engine, "before_cursor_execute", note)
+
+
+def reads(db: Any, fn: Any) -> tuple[int, int]:
+    """(statements, rows returned) of ``fn()``: its SELECTs captured, then replayed."""
+    with sent_selects(db, lambda s, p: (s, p), ("SELECT", "WITH")) as seen:
+        fn()
     with db.engine.connect() as conn:
         rows = sum(len(conn.exec_driver_sql(sql, params).fetchall()) for sql, params in seen)
     return len(seen), rows

@@ -3,6 +3,7 @@ from __future__ import annotations
 from datetime import date
 
 import pytest
+from due_support import sent_selects
 
 from fieldops.rules import Profile
 from fieldops.services.animals import AnimalInput, VaccinationInput, add_vaccination, create_animal
@@ -60,3 +61,10 @@ def impound(db, operator, profile):
         )
 
     return _impound
+
+
+@pytest.fixture
+def selects(db):
+    """The SELECT statements sent to the database while a test runs."""
+    with sent_selects(db) as sent:
+        yield sent

@@ -6,25 +6,11 @@ from __future__ import annotations
 
 import pytest
 from calls_support import call_input
-from sqlalchemy import event
 
 from fieldops.errors import NotFoundError
 from fieldops.services.calls.flags import set_flag
 from fieldops.services.calls.records import create_call, get_call
 from fieldops.services.people import PersonInput, create_person
-
-
-@pytest.fixture
-def selects(db):
-    sent: list[str] = []
-
-    def listen(_conn, _cursor, statement, *_args):
-        if statement.lstrip().upper().startswith("SELECT"):
-            sent.append(statement)
-
-    event.listen(db.engine, "before_cursor_execute", listen)
-    yield sent
-    event.remove(db.engine, "before_cursor_execute", listen)
 
 
 def test_a_calls_view_names_its_caller_owner_and_animal(

@@ -12,25 +12,10 @@ from datetime import UTC, timedelta
 
 import pytest
 from quarantine_support import PROFILE, bite_input, days_ago, local_today
-from sqlalchemy import event
 
 from fieldops.services import quarantine as qs
 from fieldops.services.listing import Page, Rows
 from fieldops.services.quarantine.listing import QuarantineFilter, day_labels
-
-
-@pytest.fixture
-def selects(db):
-    """The SELECT statements sent to the database."""
-    sent: list[str] = []
-
-    def listen(_conn, _cursor, statement, *_args):
-        if statement.lstrip().upper().startswith("SELECT"):
-            sent.append(statement)
-
-    event.listen(db.engine, "before_cursor_execute", listen)
-    yield sent
-    event.remove(db.engine, "before_cursor_execute", listen)
 
 
 @pytest.fixture

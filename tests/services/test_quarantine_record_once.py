@@ -10,8 +10,8 @@ from datetime import UTC, timedelta
 from decimal import Decimal
 
 import pytest
+from due_support import sent_selects
 from quarantine_support import PROFILE, bite_input, day, days_ago, exam, local_today
-from sqlalchemy import event
 
 from fieldops.db.models import Quarantine
 from fieldops.services import quarantine as qs
@@ -29,15 +29,8 @@ def operator(supervisor):
 
 @pytest.fixture
 def selects(db):
-    sent: list[tuple[str, object]] = []
-
-    def listen(_conn, _cursor, statement, parameters, *_args):
-        if statement.lstrip().upper().startswith("SELECT"):
-            sent.append((statement, repr(parameters)))
-
-    event.listen(db.engine, "before_cursor_execute", listen)
-    yield sent
-    event.remove(db.engine, "before_cursor_execute", listen)
+    with sent_selects(db, lambda statement, parameters: (statement, repr(parameters))) as sent:
+        yield sent
 
 
 def _old_view(db, qid, today):

@@ -15,7 +15,8 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 import pytest
-from sqlalchemy import event, or_, select, update
+from due_support import sent_selects
+from sqlalchemy import or_, select, update
 
 from fieldops.db.models import Animal, Person
 from fieldops.services.animals import AnimalInput, animals_page, count_animals, create_animal
@@ -181,17 +182,8 @@ def test_the_searches_find_what_a_user_expects(db, registry):
 
 def _plans(db, call) -> list[str]:
     """The query plan of each statement ``call`` sends (SQLite)."""
-    sent: list[tuple[str, object]] = []
-
-    def listen(_conn, _cursor, statement, parameters, _context, _many):
-        if statement.lstrip().upper().startswith("SELECT"):
-            sent.append((statement, parameters))
-
-    event.listen(db.engine, "before_cursor_execute", listen)
-    try:
+    with sent_selects(db, lambda statement, parameters: (statement, parameters)) as sent:
         call()
-    finally:
-        event.remove(db.engine, "before_cursor_execute", listen)
     with db.engine.connect() as conn:
         return [
             " | ".join(r[3] for r in conn.exec_driver_sql(f"EXPLAIN QUERY PLAN {sql}", params))

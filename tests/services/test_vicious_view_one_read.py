@@ -8,7 +8,6 @@ from __future__ import annotations
 from datetime import date
 
 import pytest
-from sqlalchemy import event
 from support import local
 from vicious_cases import declared, owner_and_dog
 
@@ -27,19 +26,6 @@ from fieldops.services.vicious.outcomes import (
 def operator(officer):
     """Vicious cases are an officer's work (issue 12)."""
     return officer
-
-
-@pytest.fixture
-def selects(db):
-    sent: list[str] = []
-
-    def listen(_conn, _cursor, statement, *_args):
-        if statement.lstrip().upper().startswith("SELECT"):
-            sent.append(statement)
-
-    event.listen(db.engine, "before_cursor_execute", listen)
-    yield sent
-    event.remove(db.engine, "before_cursor_execute", listen)
 
 
 def _stored(db, model, case_id):
