@@ -1,11 +1,12 @@
-"""Helpers for the field calls tests: a call with a notified complaint, and its dialogs."""
+"""Helpers for the field calls tests: a call with a notified complaint, a call closed with
+a follow-up date, and its dialogs."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 
 from fieldops.services.calls.complaints import log_complaint, record_notification
-from fieldops.services.calls.dispatching import dispatch
+from fieldops.services.calls.dispatching import DispatchUpdate, dispatch, update_dispatch
 from fieldops.services.calls.records import CallInput, create_call
 
 
@@ -30,6 +31,39 @@ def complained_call(db, actor, owner_id: int):
     c = dispatch(db, actor, c.id, c.version, actor.username)
     c = log_complaint(db, actor, c.id, complainant="Nora Neighbour", alleged="Barking")
     return record_notification(db, actor, c.complaints[0].id, c.complaints[0].version, how="mail")
+
+
+def closed_with_follow_up(db, officer, follow_up_on: date | None, owner_id: int | None = None):
+    """A noise call received three hours ago, dispatched, cleared "warned" with
+    ``follow_up_on`` as its follow-up date (none when None)."""
+    c = create_call(
+        db,
+        officer,
+        CallInput(
+            received_at=datetime.now(UTC) - timedelta(hours=3),
+            received_how="phone",
+            kind="noise",
+            address="12 Elm St",
+            caller_name="Nora",
+            owner_id=owner_id,
+        ),
+    )
+    v = dispatch(
+        db, officer, c.id, c.version, officer.username, datetime.now(UTC) - timedelta(hours=2)
+    )
+    d = v.dispatches[0]
+    return update_dispatch(
+        db,
+        officer,
+        d.id,
+        d.version,
+        DispatchUpdate(
+            arrived_at=d.sent_at + timedelta(minutes=10),
+            cleared_at=d.sent_at + timedelta(minutes=30),
+            outcome="warned",
+            follow_up_on=follow_up_on,
+        ),
+    )
 
 
 def call_dialogs(ctx, sup, db, supervisor, owner_id: int) -> list:

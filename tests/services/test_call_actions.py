@@ -6,6 +6,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, time, timedelta
 
 import pytest
+from calls_support import closed_with_follow_up
 from sqlalchemy import func, select, text
 
 from fieldops.db.models import AuditEvent, CallCitation
@@ -160,34 +161,7 @@ def test_who_may_correct_what(db, officer, supervisor, owner, adopter, profile):
 
 
 def _closed_with_follow_up(db, officer, owner, profile):
-    c = create_call(
-        db,
-        officer,
-        CallInput(
-            received_at=datetime.now(UTC) - timedelta(hours=3),
-            received_how="phone",
-            kind="noise",
-            address="12 Elm St",
-            caller_name="Nora",
-            owner_id=owner.id,
-        ),
-    )
-    v = dispatch(
-        db, officer, c.id, c.version, officer.username, datetime.now(UTC) - timedelta(2 / 24)
-    )
-    d = v.dispatches[0]
-    return update_dispatch(
-        db,
-        officer,
-        d.id,
-        d.version,
-        DispatchUpdate(
-            arrived_at=d.sent_at + timedelta(minutes=10),
-            cleared_at=d.sent_at + timedelta(minutes=30),
-            outcome="warned",
-            follow_up_on=_today(profile),
-        ),
-    )
+    return closed_with_follow_up(db, officer, _today(profile), owner.id)
 
 
 def test_follow_up_done_leaves_today_and_the_officers_day(db, officer, owner, profile):

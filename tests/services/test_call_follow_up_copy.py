@@ -6,54 +6,27 @@ from __future__ import annotations
 
 from datetime import UTC, date, datetime, timedelta
 
+from calls_support import closed_with_follow_up
 from sqlalchemy import select, text, update
 
 from fieldops.db.models import FieldCall
 from fieldops.modules import due_items
 from fieldops.services.calls.day import officer_day
-from fieldops.services.calls.dispatching import DispatchUpdate, dispatch, update_dispatch
 from fieldops.services.calls.followups import (
     follow_up_pending_from_sources,
     record_follow_up,
     stale_follow_ups,
 )
-from fieldops.services.calls.records import CallInput, create_call, open_recheck
+from fieldops.services.calls.records import open_recheck
 
 
 def _today(profile) -> date:
-    """The follow-up day these tests use: tomorrow, local. (A follow-up dated today is
-    refused in the evening, when the dispatch's day in UTC is already tomorrow.)"""
+    """The follow-up day these tests use: tomorrow, local."""
     return datetime.now(profile.timezone).date() + timedelta(days=1)
 
 
 def _call(db, officer, follow_up_on: date | None):
-    c = create_call(
-        db,
-        officer,
-        CallInput(
-            received_at=datetime.now(UTC) - timedelta(hours=3),
-            received_how="phone",
-            kind="noise",
-            address="12 Elm St",
-            caller_name="Nora",
-        ),
-    )
-    v = dispatch(
-        db, officer, c.id, c.version, officer.username, datetime.now(UTC) - timedelta(hours=2)
-    )
-    d = v.dispatches[0]
-    return update_dispatch(
-        db,
-        officer,
-        d.id,
-        d.version,
-        DispatchUpdate(
-            arrived_at=d.sent_at + timedelta(minutes=10),
-            cleared_at=d.sent_at + timedelta(minutes=30),
-            outcome="warned",
-            follow_up_on=follow_up_on,
-        ),
-    )
+    return closed_with_follow_up(db, officer, follow_up_on)
 
 
 def _copies(db) -> dict[int, tuple[date | None, bool]]:
