@@ -112,6 +112,7 @@ class TodayWidget(QWidget):
         self.open_button.clicked.connect(self._on_open_button_clicked)
         ctx.bus.changed.connect(self._on_bus_changed)
         self._load = 0  # the task loading the items, while it runs
+        self._on_screen = False
         self._left = False  # the page was on screen and another was shown instead
         self._stale = False  # a load was stopped or not run while the page was left
         self.refresh()
@@ -137,14 +138,16 @@ class TodayWidget(QWidget):
 
     def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
+        self._on_screen = True
         self._left = False
         if self._stale:
             self.refresh()
 
     def hideEvent(self, event: QHideEvent) -> None:
         super().hideEvent(event)
-        if event.spontaneous():
-            return  # the window was minimised: Today is still its page
+        if event.spontaneous() or not self._on_screen:
+            return  # the window was minimised (Today is still its page), or not yet shown
+        self._on_screen = False
         self._left = True
         if self.ctx.tasks.is_pending(self._load):
             self.ctx.tasks.cancel(self._load)
