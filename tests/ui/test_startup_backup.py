@@ -8,6 +8,7 @@ made is still said in the status bar.
 from __future__ import annotations
 
 import shutil
+import threading
 from pathlib import Path
 
 import pytest
@@ -15,6 +16,7 @@ from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication
 
 import ui.app as app_module
+import ui.today.page as today_module
 from fieldops.backups import list_backups
 from fieldops.services.signin import create_first_admin
 from ui.main_window import MainWindow
@@ -91,3 +93,31 @@ def test_the_days_backup_is_made_even_if_today_never_answers(started, monkeypatc
     path = started["path"]
     assert started["start"](lambda w: bool(list_backups(path.parent / "backups", "fieldops"))) == 0
     assert started["backup_began_with_window"] is True
+
+
+def test_a_clerk_who_leaves_today_at_once_gets_the_backup_after_today_answers(started, monkeypatch):
+    # Today's first load is stopped when the clerk goes straight to People; the day's
+    # backup still waits for Today's answer, which comes when Today is shown again.
+    gate = threading.Event()
+    real = today_module.today_items
+
+    def held(db, day, profile):
+        gate.wait(10)
+        return real(db, day, profile)
+
+    monkeypatch.setattr(today_module, "today_items", held)
+    monkeypatch.setattr(app_module, "BACKUP_AT_LATEST_MS", 60_000)  # only Today's answer
+    path = started["path"]
+
+    def leave_and_come_back() -> None:
+        window = _window()
+        if window is None:
+            QTimer.singleShot(10, leave_and_come_back)
+            return
+        window.show_area("people")
+        gate.set()
+        QTimer.singleShot(300, lambda: window.show_area("today"))
+
+    QTimer.singleShot(0, leave_and_come_back)
+    assert started["start"](lambda w: bool(list_backups(path.parent / "backups", "fieldops"))) == 0
+    assert started["today_answered_first"] is True

@@ -38,6 +38,7 @@ INPUT_EVENTS = frozenset(
         QEvent.Type.Wheel,
     }
 )
+_WATCHED = INPUT_EVENTS | {QEvent.Type.KeyRelease, QEvent.Type.Resize, QEvent.Type.Close}
 
 
 class LockOverlay(QFrame):
@@ -146,21 +147,25 @@ class SessionController(QObject):
         return self.overlay.isVisible()
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        if "window" not in self.__dict__:  # a wrapper outliving its window: nothing to lock
-            return False
-        if event.type() == QEvent.Type.KeyRelease and self._is_lock_key(event) and self.locked:
-            event.accept()  # the release of the Ctrl+L that locked: nobody else's
-            return True
-        if event.type() in INPUT_EVENTS:
+        # Every event of the application passes here (thousands while a page is built):
+        # its type is asked once, and most events are none of these.
+        kind = event.type()
+        if kind not in _WATCHED or "window" not in self.__dict__:
+            return False  # (a wrapper outliving its window has nothing to lock)
+        if kind == QEvent.Type.KeyRelease:
+            if self._is_lock_key(event) and self.locked:
+                event.accept()  # the release of the Ctrl+L that locked: nobody else's
+                return True
+        elif kind in INPUT_EVENTS:
             self.last_input = time.monotonic()
             if self._is_lock_key(event) and not self.locked and self.window.isVisible():
                 # In any window: a modal form blocks the main window's own shortcut.
                 self.lock()
                 event.accept()
                 return True
-        elif watched is self.window and event.type() == QEvent.Type.Resize:
+        elif watched is self.window and kind == QEvent.Type.Resize:
             self.resize_overlay()
-        elif watched is self.window and event.type() == QEvent.Type.Close:
+        elif watched is self.window and kind == QEvent.Type.Close:
             self.stop()
         return False
 
