@@ -20,6 +20,6 @@ def test_no_mapped_class_declares_its_columns_as_strings() -> None:
                 if isinstance(annotation, str):
                     written.setdefault(klass.__name__, []).append(name)
     assert written == {}
-    # ... and every class was looked at, with its columns annotated.
-    assert len(Base.registry.mappers) == 49
+    # ... and every table's class was looked at, with its columns annotated.
+    assert {m.tables[0].name for m in Base.registry.mappers} == set(Base.metadata.tables)
     assert all(vars(m.class_).get("__annotations__") for m in Base.registry.mappers)
