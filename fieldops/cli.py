@@ -169,7 +169,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             # The database layer loads after the window's first paint (ui/app.py).
             # The one place the core reaches the front end, and only now: every other
             # command runs headless without Qt installed or loaded (tests/test_layering.py).
-            # No collection while PySide6 and the window's modules import (some 27 of
+            # No collection while Qt and the window's modules import (some 27 of
             # them, 5 ms before the first paint, issue 14): the window's own collector
             # on the GUI thread takes over once it starts (ui/gc.py).
             gc.disable()
