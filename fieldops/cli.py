@@ -11,6 +11,7 @@ opens, so every other command runs on a headless server.
 from __future__ import annotations
 
 import argparse
+import gc
 import importlib
 import json
 import os
@@ -168,6 +169,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             # The database layer loads after the window's first paint (ui/app.py).
             # The one place the core reaches the front end, and only now: every other
             # command runs headless without Qt installed or loaded (tests/test_layering.py).
+            # No collection while Qt and the window's modules import (some 27 of
+            # them, 5 ms before the first paint, issue 14): the window's own collector
+            # on the GUI thread takes over once it starts (ui/gc.py).
+            gc.disable()
             window = importlib.import_module("ui.app")
             code: int = window.run(args.db)
             return code

@@ -57,7 +57,12 @@ def __getattr__(name: str) -> Any:
 
 def _load_database_layer(mark: Callable[[str], object] = lambda _phase: None) -> None:
     """Import what opening the database, signing in and the pages' context need:
-    SQLAlchemy and the models first, so that the timing hook can tell the parts apart."""
+    SQLAlchemy and the models first, so that the timing hook can tell the parts apart.
+
+    On the GUI thread, after the paint, not on a thread of its own beside the frame:
+    these imports hold the GIL nearly throughout (one started with the application
+    spent 300 ms of CPU in its 324 ms), so the frame's own Python work waited on them,
+    painted 20 ms later and Today filled no sooner (issue 14)."""
     importlib.import_module("sqlalchemy.orm")
     mark("sqlalchemy")
     importlib.import_module("fieldops.db.models")

@@ -12,8 +12,6 @@ append-only (triggers, migrations 0002 and 0014); the head row is the only
 part of the trail that is ever updated.
 """
 
-from __future__ import annotations
-
 import hashlib
 import json
 from datetime import UTC, datetime

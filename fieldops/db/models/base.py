@@ -1,7 +1,5 @@
 """Declarative base with the naming convention every migration relies on."""
 
-from __future__ import annotations
-
 from datetime import UTC, datetime
 from typing import Any
 

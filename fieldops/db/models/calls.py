@@ -8,8 +8,6 @@ list's filters and the due items; the services rewrite them after each
 dispatch change and ``fieldops check`` compares them.
 """
 
-from __future__ import annotations
-
 from datetime import date, datetime
 from decimal import Decimal
 

@@ -6,8 +6,6 @@ except the impoundment itself: its kennel, notes and intake details (corrected
 with a reason; the old values are kept in the audit trail).
 """
 
-from __future__ import annotations
-
 from datetime import date, datetime
 from decimal import Decimal
 
@@ -115,7 +113,7 @@ class Impoundment(Timestamped, Base):
     disposition_kind: Mapped[str | None] = mapped_column(String(20), default=None)
     disposition_at: Mapped[datetime | None] = mapped_column(UTCDateTime, default=None)
 
-    payments: Mapped[list[Payment]] = relationship(
+    payments: Mapped[list["Payment"]] = relationship(
         back_populates="impoundment", order_by="Payment.paid_at"
     )
 
@@ -147,7 +145,7 @@ class Payment(Base):
     recorded_by: Mapped[str] = mapped_column(String(100))
 
     impoundment: Mapped[Impoundment] = relationship(back_populates="payments")
-    lines: Mapped[list[PaymentLine]] = relationship(order_by="PaymentLine.id")
+    lines: Mapped[list["PaymentLine"]] = relationship(order_by="PaymentLine.id")
 
 
 class PaymentLine(Base):
@@ -196,7 +194,7 @@ class Disposition(Base):
     corrects_id: Mapped[int | None] = mapped_column(ForeignKey("disposition.id"), default=None)
     correction_reason: Mapped[str] = mapped_column(Text, default="")
 
-    evidence: Mapped[list[ReleaseEvidence]] = relationship(order_by="ReleaseEvidence.id")
+    evidence: Mapped[list["ReleaseEvidence"]] = relationship(order_by="ReleaseEvidence.id")
 
 
 class ReleaseEvidence(Base):

@@ -9,8 +9,6 @@ and marks that one "replaced" or "transferred"; a void keeps its reason. Every c
 is in the audit trail, and ``version`` refuses a stale edit.
 """
 
-from __future__ import annotations
-
 from datetime import date, datetime
 from decimal import Decimal
 

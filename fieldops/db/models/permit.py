@@ -10,8 +10,6 @@ Only the permit row itself changes, and only its working summary (status, the
 year in force, the dates the list and Today sort by), each change audited.
 """
 
-from __future__ import annotations
-
 from datetime import date, datetime
 from decimal import Decimal
 from typing import Any

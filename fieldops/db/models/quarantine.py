@@ -10,8 +10,6 @@ for the list's filters and sorts; the services rewrite them from the events
 after each one, and ``fieldops check`` compares them.
 """
 
-from __future__ import annotations
-
 from datetime import date, datetime
 from decimal import Decimal
 

@@ -1,7 +1,5 @@
 """The records every module shares: people, animals, vaccinations, clinics, staff."""
 
-from __future__ import annotations
-
 from datetime import date, datetime
 
 from sqlalchemy import CheckConstraint, ForeignKey, Index, String, Text, false, text
@@ -47,7 +45,7 @@ class Person(Timestamped, Archivable, Base):
     clinic_id: Mapped[int | None] = mapped_column(ForeignKey("clinic.id"), default=None)
     notes: Mapped[str] = mapped_column(Text, default="")
 
-    animals: Mapped[list[Animal]] = relationship(back_populates="owner")
+    animals: Mapped[list["Animal"]] = relationship(back_populates="owner")
 
 
 class Clinic(Timestamped, Archivable, Base):
@@ -96,7 +94,7 @@ class Animal(Timestamped, Archivable, Base):
     notes: Mapped[str] = mapped_column(Text, default="")
 
     owner: Mapped[Person | None] = relationship(back_populates="animals")
-    vaccinations: Mapped[list[RabiesVaccination]] = relationship(
+    vaccinations: Mapped[list["RabiesVaccination"]] = relationship(
         back_populates="animal", order_by="RabiesVaccination.vaccinated_on"
     )
 

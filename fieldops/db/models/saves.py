@@ -7,8 +7,6 @@ the window never heard) finds the key and returns the record already made
 instead of making a second one.
 """
 
-from __future__ import annotations
-
 from datetime import datetime
 
 from sqlalchemy import String

@@ -9,8 +9,6 @@ changes, and only its working summary (status, current deadline, next step
 due), each change audited, so the list can sort and filter in SQL.
 """
 
-from __future__ import annotations
-
 from datetime import date, datetime
 from typing import TypedDict
 
