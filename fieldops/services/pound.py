@@ -79,28 +79,36 @@ def due_items(db: Database, day: date, profile: Profile) -> tuple[ImpoundDueItem
             )
             .order_by(Impoundment.last_claim_day, Impoundment.id)
         ).all()
-    order = list(CATEGORIES)
+    # Once, not once a row (thousands at a city's size): the categories' ranks and
+    # labels, the zone, tomorrow.
+    rank = {code: n for n, code in enumerate(CATEGORIES)}
+    tz = profile.timezone
+    tomorrow = day + timedelta(days=1)
+    make = ImpoundDueItem.of
     items: list[ImpoundDueItem] = []
     for imp_id, last, custody, others_from, name, species, breed, kennel, surrendered, bit in rows:
         animal = f"#{imp_id} {name or '(no name)'} ({species}{', ' + breed if breed else ''})"
         where = f", kennel {kennel}" if kennel else ""
-        others_day = others_from.astimezone(profile.timezone).date()
         if no_claim_period(surrendered=surrendered, bit_person=bit):
-            cat = "adoptable_today" if others_day == day else "past_hold"
-            text_ = (
-                f"{animal}{where}: surrendered by the owner; may be adopted or transferred"
-                if cat == "adoptable_today"
-                else f"{animal}{where}: surrendered {format_day_short(custody)}, "
-                f"{plural((day - custody).days, 'day')} ago, no disposition"
-            )
+            if others_from.astimezone(tz).date() == day:
+                cat = "adoptable_today"
+                text_ = f"{animal}{where}: surrendered by the owner; may be adopted or transferred"
+            else:
+                cat = "past_hold"
+                text_ = (
+                    f"{animal}{where}: surrendered {format_day_short(custody)}, "
+                    f"{plural((day - custody).days, 'day')} ago, no disposition"
+                )
         elif last == day:
             cat, text_ = "hold_ends_today", f"{animal}{where}: owner may claim until end of today"
-        elif last == day + timedelta(days=1):
+        elif last == tomorrow:
             cat, text_ = (
                 "hold_ends_tomorrow",
                 (f"{animal}{where}: owner may claim until {format_day_short(last)}"),
             )
-        elif others_day == day or (custody == day and others_from < start_next):
+        elif others_from.astimezone(tz).date() == day or (
+            custody == day and others_from < start_next
+        ):
             cat, text_ = (
                 "adoptable_today",
                 f"{animal}{where}: may be adopted or transferred from today",
@@ -115,7 +123,7 @@ def due_items(db: Database, day: date, profile: Profile) -> tuple[ImpoundDueItem
             )
         code = f"{KEY}.{cat}"
         items.append(
-            ImpoundDueItem(
+            make(
                 module=KEY,
                 kind="impoundment",
                 record_id=imp_id,
@@ -124,7 +132,7 @@ def due_items(db: Database, day: date, profile: Profile) -> tuple[ImpoundDueItem
                 category_label=CATEGORIES[code],
                 text=text_,
                 overdue=False,
-                sort_key=(order.index(code), last, imp_id),
+                sort_key=(rank[code], last, imp_id),
                 animal=animal,
                 last_claim_day=last,
             )

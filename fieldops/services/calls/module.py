@@ -27,6 +27,9 @@ CATEGORIES = {
 }
 
 
+RANK = {code: n for n, code in enumerate(CATEGORIES)}
+
+
 def _item(
     cat: str,
     kind: str,
@@ -38,7 +41,7 @@ def _item(
     officer: str = "",
 ) -> DueItem:
     code = f"{KEY}.{cat}"
-    return DueItem(
+    return DueItem.of(
         module=KEY,
         kind=kind,
         record_id=rid,
@@ -47,7 +50,7 @@ def _item(
         category_label=CATEGORIES[code],
         text=text_,
         overdue=overdue,
-        sort_key=(list(CATEGORIES).index(code), *rank, rid),
+        sort_key=(RANK[code], *rank, rid),
         officer=officer,
     )
 

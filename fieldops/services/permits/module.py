@@ -46,8 +46,10 @@ class PermitDueItem(DueItem):
 def due_items(db: Database, day: date, profile: Profile) -> tuple[PermitDueItem, ...]:
     """What the permits need on ``day``: overdue animal lists, appeals to decide, appeal
     windows open, notices to mail, reviews and renewals due, expiries, permits to issue."""
-    order = list(CATEGORIES)
+    rank = {code: n for n, code in enumerate(CATEGORIES)}
+    make = PermitDueItem.of
     items: list[PermitDueItem] = []
+    due_by: dict[tuple[str, int], date | None] = {}  # the rules' answer, once a kind and year
 
     def add(
         cat: str,
@@ -61,7 +63,7 @@ def due_items(db: Database, day: date, profile: Profile) -> tuple[PermitDueItem,
     ) -> None:
         code = f"{KEY}.{cat}"
         items.append(
-            PermitDueItem(
+            make(
                 module=KEY,
                 kind="permit",
                 record_id=pid,
@@ -70,7 +72,7 @@ def due_items(db: Database, day: date, profile: Profile) -> tuple[PermitDueItem,
                 category_label=CATEGORIES[code],
                 text=f"{KIND_LABELS[kind]} #{pid}, {holder}, {address}: {words}",
                 overdue=overdue,
-                sort_key=(order.index(code), due.isoformat(), pid),
+                sort_key=(rank[code], due.isoformat(), pid),
                 holder=holder,
                 address=address,
             )
@@ -194,8 +196,11 @@ def due_items(db: Database, day: date, profile: Profile) -> tuple[PermitDueItem,
             elif pend:
                 continue  # renewed, to issue: the to-issue line is the application's
             elif expires < day:
-                due_by = _due_by(kind, expires.year + 1, day, profile)
-                late = f"; late fee after {format_day(due_by)}" if due_by else ""
+                year_kind = (kind, expires.year + 1)
+                if year_kind not in due_by:
+                    due_by[year_kind] = _due_by(kind, expires.year + 1, day, profile)
+                by = due_by[year_kind]
+                late = f"; late fee after {format_day(by)}" if by else ""
                 add(
                     "renewal_due",
                     pid,
