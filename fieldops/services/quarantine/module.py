@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from datetime import date, datetime, time, timedelta
 
 from sqlalchemy import Connection, exists, select, text
@@ -71,11 +70,22 @@ def release_blocks(
     )
 
 
+RANK = {code: n for n, code in enumerate(CATEGORIES)}
+
+
 def _item(
-    cat: str, kind: str, rid: int, due: date | datetime, text_: str, overdue: bool
+    cat: str,
+    kind: str,
+    rid: int,
+    due: date | datetime,
+    text_: str,
+    overdue: bool,
+    officer: str | None,
 ) -> DueItem:
+    """``officer``: the item's bite report's (who took the bite and ordered the
+    quarantine), "" when there is none; the officer's day lists an officer's own."""
     code = f"{KEY}.{cat}"
-    return DueItem(
+    return DueItem.of(
         module=KEY,
         kind=kind,
         record_id=rid,
@@ -84,7 +94,8 @@ def _item(
         category_label=CATEGORIES[code],
         text=text_,
         overdue=overdue,
-        sort_key=(list(CATEGORIES).index(code), rid),
+        sort_key=(RANK[code], rid),
+        officer=officer or "",
     )
 
 
@@ -111,7 +122,10 @@ def due_items(db: Database, day: date, profile: Profile) -> tuple[DueItem, ...]:
                 Quarantine.last_day,
                 Quarantine.certificate_received_on,
                 Quarantine.certificate_due,
-            ).where(
+                BiteReport.officer,
+            )
+            .outerjoin(BiteReport, BiteReport.id == Quarantine.bite_report_id)
+            .where(
                 (Quarantine.status == "open")
                 | (
                     (Quarantine.status == "certified")
@@ -132,6 +146,7 @@ def due_items(db: Database, day: date, profile: Profile) -> tuple[DueItem, ...]:
                             f"{who}: exam due by {format_day_short(q.next_exam_by, day)}"
                             " not recorded",
                             True,
+                            q.officer,
                         )
                     )
                 elif (
@@ -152,6 +167,7 @@ def due_items(db: Database, day: date, profile: Profile) -> tuple[DueItem, ...]:
                             day,
                             f"{who}: exam due{until}",
                             False,
+                            q.officer,
                         )
                     )
                 if q.deliver_by is not None and q.delivered_at is None and q.deliver_by < horizon:
@@ -165,6 +181,7 @@ def due_items(db: Database, day: date, profile: Profile) -> tuple[DueItem, ...]:
                             f"{who}: deliver to the clinic by "
                             f"{format_instant(q.deliver_by, profile)}",
                             late,
+                            q.officer,
                         )
                     )
                 if q.last_day == day:
@@ -176,6 +193,7 @@ def due_items(db: Database, day: date, profile: Profile) -> tuple[DueItem, ...]:
                             day,
                             f"{who}: last day of observation; last exam and certification today",
                             False,
+                            q.officer,
                         )
                     )
                 elif q.last_day < day:
@@ -188,6 +206,7 @@ def due_items(db: Database, day: date, profile: Profile) -> tuple[DueItem, ...]:
                             f"{who}: observation ended {format_day_short(q.last_day, day)}"
                             "; record the release or the outcome",
                             True,
+                            q.officer,
                         )
                     )
             if q.certificate_received_on is None:
@@ -200,6 +219,7 @@ def due_items(db: Database, day: date, profile: Profile) -> tuple[DueItem, ...]:
                             day,
                             f"{who}: certification of quarantine due today",
                             False,
+                            q.officer,
                         )
                     )
                 elif q.certificate_due < day:
@@ -213,29 +233,11 @@ def due_items(db: Database, day: date, profile: Profile) -> tuple[DueItem, ...]:
                             f"{format_day_short(q.certificate_due, day)}, "
                             f"{plural((day - q.certificate_due).days, 'day')} ago",
                             True,
+                            q.officer,
                         )
                     )
         items += _case_items(s, day)
-        items = _with_officers(s, items)  # the officer's day lists an officer's own
     return tuple(sorted(items, key=lambda i: i.sort_key))
-
-
-def _with_officers(s: Session, items: list[DueItem]) -> list[DueItem]:
-    """Each item with its bite report's officer (who took the bite and ordered the
-    quarantine), read for the items' records only, a few hundred at a time."""
-    found: dict[tuple[str, int], str] = {}
-    by_quarantine = select(Quarantine.id, BiteReport.officer).join(
-        BiteReport, BiteReport.id == Quarantine.bite_report_id
-    )
-    for kind, query, key in (
-        ("quarantine", by_quarantine, Quarantine.id),
-        ("bite", select(BiteReport.id, BiteReport.officer), BiteReport.id),
-    ):
-        ids = sorted({i.record_id for i in items if i.kind == kind})
-        for n in range(0, len(ids), 500):
-            rows = s.execute(query.where(key.in_(ids[n : n + 500])))
-            found.update(((kind, rid), officer) for rid, officer in rows)
-    return [replace(i, officer=found.get((i.kind, i.record_id), "")) for i in items]
 
 
 def _not_recorded(kind: str, bite_id: object):  # type: ignore[no-untyped-def]
@@ -247,12 +249,18 @@ def _case_items(s: Session, day: date) -> list[DueItem]:
     """Referrals not sent, specimens not sent, signs of rabies not reported.
 
     Each is an anti-join on indexed columns, so only the cases still waiting are read,
-    never the table's closed history (its events, referred bites, deaths and exams)."""
+    never the table's closed history (its events, referred bites, deaths and exams).
+    The columns the items are worded from, each with its bite report's officer."""
     out: list[DueItem] = []
-    bites = select(BiteReport).where(
-        BiteReport.referral.is_(True), _not_recorded("referral_sent", BiteReport.id)
-    )
-    for bite in s.scalars(bites.order_by(BiteReport.id)):
+    bites = select(
+        BiteReport.id,
+        BiteReport.reported_at,
+        BiteReport.animal_description,
+        BiteReport.species,
+        BiteReport.place,
+        BiteReport.officer,
+    ).where(BiteReport.referral.is_(True), _not_recorded("referral_sent", BiteReport.id))
+    for bite in s.execute(bites.order_by(BiteReport.id)):
         out.append(
             _item(
                 "referral_not_sent",
@@ -262,13 +270,25 @@ def _case_items(s: Session, day: date) -> list[DueItem]:
                 f"Bite #{bite.id} by a {bite.animal_description or bite.species}"
                 f" at {bite.place}: refer to the health officer",
                 True,
+                bite.officer,
             )
         )
-    dead = select(Quarantine).where(
-        Quarantine.status.in_(("died", "euthanized")),
-        _not_recorded("specimen_sent", Quarantine.bite_report_id),
+    dead = (
+        select(
+            Quarantine.id,
+            Quarantine.closed_at,
+            Quarantine.ordered_at,
+            Quarantine.animal_name,
+            Quarantine.status,
+            BiteReport.officer,
+        )
+        .outerjoin(BiteReport, BiteReport.id == Quarantine.bite_report_id)
+        .where(
+            Quarantine.status.in_(("died", "euthanized")),
+            _not_recorded("specimen_sent", Quarantine.bite_report_id),
+        )
     )
-    for q in s.scalars(dead):  # by ix_quarantine_order_status; sorted below
+    for q in s.execute(dead):  # by ix_quarantine_order_status; sorted below
         out.append(
             _item(
                 "specimen_not_sent",
@@ -280,13 +300,18 @@ def _case_items(s: Session, day: date) -> list[DueItem]:
                 f"#{q.id} {q.animal_name}: {q.status}; send the specimen to the "
                 "State Laboratory of Hygiene (do not damage the head)",
                 True,
+                q.officer,
             )
         )
     signs = select(QuarantineExam.quarantine_id).where(QuarantineExam.finding == "signs_of_rabies")
-    unreported = select(Quarantine).where(
-        Quarantine.id.in_(signs), _not_recorded("signs_of_rabies", Quarantine.bite_report_id)
+    unreported = (
+        select(Quarantine, BiteReport.officer)
+        .outerjoin(BiteReport, BiteReport.id == Quarantine.bite_report_id)
+        .where(
+            Quarantine.id.in_(signs), _not_recorded("signs_of_rabies", Quarantine.bite_report_id)
+        )
     )
-    for q in s.scalars(unreported.order_by(Quarantine.id)):
+    for q, officer in s.execute(unreported.order_by(Quarantine.id)).all():
         if _signs_stand(s, q):
             out.append(
                 _item(
@@ -297,6 +322,7 @@ def _case_items(s: Session, day: date) -> list[DueItem]:
                     f"#{q.id} {q.animal_name}: signs of rabies at an exam; notify the "
                     "health officer and record it",
                     True,
+                    officer,
                 )
             )
     return out
