@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
+from functools import cache
 from typing import Any
 
-from sqlalchemy import Connection, select, text
+from sqlalchemy import Connection, Date, Select, bindparam, select, text
 
 from fieldops.db.engine import Database
 from fieldops.db.models import Animal, Impoundment
@@ -59,26 +60,7 @@ def due_items(db: Database, day: date, profile: Profile) -> tuple[ImpoundDueItem
     has ended, so an animal held past its hold is listed for action, not late."""
     start_next = datetime.combine(day + timedelta(days=1), time(0), profile.timezone)
     with db.read() as s:
-        rows = s.execute(
-            select(
-                Impoundment.id,
-                Impoundment.last_claim_day,
-                Impoundment.custody_day,
-                Impoundment.release_to_others_from,
-                Animal.name,
-                Animal.species,
-                Animal.breed,
-                Impoundment.kennel,
-                Impoundment.surrendered,
-                Impoundment.bit_person,
-            )
-            .join(Animal, Animal.id == Impoundment.animal_id)
-            .where(
-                Impoundment.disposed.is_(False),
-                Impoundment.last_claim_day <= day + timedelta(days=1),
-            )
-            .order_by(Impoundment.last_claim_day, Impoundment.id)
-        ).all()
+        rows = s.execute(_due_statement(), {"through": day + timedelta(days=1)}).all()
     # Once, not once a row (thousands at a city's size): the categories' ranks and
     # labels, the zone, tomorrow.
     rank = {code: n for n, code in enumerate(CATEGORIES)}
@@ -138,6 +120,32 @@ def due_items(db: Database, day: date, profile: Profile) -> tuple[ImpoundDueItem
             )
         )
     return tuple(sorted(items, key=lambda i: i.sort_key))
+
+
+@cache
+def _due_statement() -> Select[*tuple[Any, ...]]:
+    """The animals in custody whose claim period ends by ``through`` (a parameter), in
+    the order the items list them, with the columns they are worded from. Built once."""
+    return (
+        select(
+            Impoundment.id,
+            Impoundment.last_claim_day,
+            Impoundment.custody_day,
+            Impoundment.release_to_others_from,
+            Animal.name,
+            Animal.species,
+            Animal.breed,
+            Impoundment.kennel,
+            Impoundment.surrendered,
+            Impoundment.bit_person,
+        )
+        .join(Animal, Animal.id == Impoundment.animal_id)
+        .where(
+            Impoundment.disposed.is_(False),
+            Impoundment.last_claim_day <= bindparam("through", type_=Date()),
+        )
+        .order_by(Impoundment.last_claim_day, Impoundment.id)
+    )
 
 
 def demo(d: Demo) -> str:

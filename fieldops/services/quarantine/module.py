@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from datetime import date, datetime, time, timedelta
+from functools import cache
+from typing import Any
 
-from sqlalchemy import Connection, exists, select, text
+from sqlalchemy import Connection, Select, exists, select, text
 from sqlalchemy.orm import Session
 
 from fieldops.db.engine import Database
@@ -106,33 +108,7 @@ def due_items(db: Database, day: date, profile: Profile) -> tuple[DueItem, ...]:
     horizon = datetime.combine(day + timedelta(days=2), time(0), profile.timezone)
     items: list[DueItem] = []
     with db.read() as s:
-        # The columns the items are worded from, not the whole order (a few hundred open
-        # at a city's size: building each as an ORM object was a quarter of Today's
-        # quarantine items).
-        rows = s.execute(
-            select(
-                Quarantine.id,
-                Quarantine.animal_name,
-                Quarantine.owner_name,
-                Quarantine.status,
-                Quarantine.next_exam_by,
-                Quarantine.next_exam_due,
-                Quarantine.deliver_by,
-                Quarantine.delivered_at,
-                Quarantine.last_day,
-                Quarantine.certificate_received_on,
-                Quarantine.certificate_due,
-                BiteReport.officer,
-            )
-            .outerjoin(BiteReport, BiteReport.id == Quarantine.bite_report_id)
-            .where(
-                (Quarantine.status == "open")
-                | (
-                    (Quarantine.status == "certified")
-                    & Quarantine.certificate_received_on.is_(None)
-                )
-            )
-        ).all()
+        rows = s.execute(_open_statement()).all()
         for q in rows:
             who = f"#{q.id} {q.animal_name} ({q.owner_name or 'owner unknown'})"
             if q.status == "open":
@@ -240,6 +216,35 @@ def due_items(db: Database, day: date, profile: Profile) -> tuple[DueItem, ...]:
     return tuple(sorted(items, key=lambda i: i.sort_key))
 
 
+@cache
+def _open_statement() -> Select[*tuple[Any, ...]]:
+    """The quarantines open, or certified without their certificate: the columns the
+    items are worded from, not the whole order (a few hundred open at a city's size:
+    building each as an ORM object was a quarter of Today's quarantine items), with the
+    bite report's officer. Built once, as the statements below."""
+    return (
+        select(
+            Quarantine.id,
+            Quarantine.animal_name,
+            Quarantine.owner_name,
+            Quarantine.status,
+            Quarantine.next_exam_by,
+            Quarantine.next_exam_due,
+            Quarantine.deliver_by,
+            Quarantine.delivered_at,
+            Quarantine.last_day,
+            Quarantine.certificate_received_on,
+            Quarantine.certificate_due,
+            BiteReport.officer,
+        )
+        .outerjoin(BiteReport, BiteReport.id == Quarantine.bite_report_id)
+        .where(
+            (Quarantine.status == "open")
+            | ((Quarantine.status == "certified") & Quarantine.certificate_received_on.is_(None))
+        )
+    )
+
+
 def _not_recorded(kind: str, bite_id: object):  # type: ignore[no-untyped-def]
     """No ``kind`` event for the bite (an index probe on ix_quarantine_event_bite_kind)."""
     return ~exists().where(QuarantineEvent.bite_report_id == bite_id, QuarantineEvent.kind == kind)
@@ -252,15 +257,7 @@ def _case_items(s: Session, day: date) -> list[DueItem]:
     never the table's closed history (its events, referred bites, deaths and exams).
     The columns the items are worded from, each with its bite report's officer."""
     out: list[DueItem] = []
-    bites = select(
-        BiteReport.id,
-        BiteReport.reported_at,
-        BiteReport.animal_description,
-        BiteReport.species,
-        BiteReport.place,
-        BiteReport.officer,
-    ).where(BiteReport.referral.is_(True), _not_recorded("referral_sent", BiteReport.id))
-    for bite in s.execute(bites.order_by(BiteReport.id)):
+    for bite in s.execute(_referrals_statement()):
         out.append(
             _item(
                 "referral_not_sent",
@@ -273,22 +270,7 @@ def _case_items(s: Session, day: date) -> list[DueItem]:
                 bite.officer,
             )
         )
-    dead = (
-        select(
-            Quarantine.id,
-            Quarantine.closed_at,
-            Quarantine.ordered_at,
-            Quarantine.animal_name,
-            Quarantine.status,
-            BiteReport.officer,
-        )
-        .outerjoin(BiteReport, BiteReport.id == Quarantine.bite_report_id)
-        .where(
-            Quarantine.status.in_(("died", "euthanized")),
-            _not_recorded("specimen_sent", Quarantine.bite_report_id),
-        )
-    )
-    for q in s.execute(dead):  # by ix_quarantine_order_status; sorted below
+    for q in s.execute(_dead_statement()):  # by ix_quarantine_order_status; sorted below
         out.append(
             _item(
                 "specimen_not_sent",
@@ -303,15 +285,7 @@ def _case_items(s: Session, day: date) -> list[DueItem]:
                 q.officer,
             )
         )
-    signs = select(QuarantineExam.quarantine_id).where(QuarantineExam.finding == "signs_of_rabies")
-    unreported = (
-        select(Quarantine, BiteReport.officer)
-        .outerjoin(BiteReport, BiteReport.id == Quarantine.bite_report_id)
-        .where(
-            Quarantine.id.in_(signs), _not_recorded("signs_of_rabies", Quarantine.bite_report_id)
-        )
-    )
-    for q, officer in s.execute(unreported.order_by(Quarantine.id)).all():
+    for q, officer in s.execute(_signs_statement()).all():
         if _signs_stand(s, q):
             out.append(
                 _item(
@@ -326,6 +300,58 @@ def _case_items(s: Session, day: date) -> list[DueItem]:
                 )
             )
     return out
+
+
+@cache
+def _referrals_statement() -> Select[*tuple[Any, ...]]:
+    """Bites to refer to the health officer with no referral sent on record."""
+    return (
+        select(
+            BiteReport.id,
+            BiteReport.reported_at,
+            BiteReport.animal_description,
+            BiteReport.species,
+            BiteReport.place,
+            BiteReport.officer,
+        )
+        .where(BiteReport.referral.is_(True), _not_recorded("referral_sent", BiteReport.id))
+        .order_by(BiteReport.id)
+    )
+
+
+@cache
+def _dead_statement() -> Select[*tuple[Any, ...]]:
+    """Quarantined animals that died or were euthanized with no specimen sent on record."""
+    return (
+        select(
+            Quarantine.id,
+            Quarantine.closed_at,
+            Quarantine.ordered_at,
+            Quarantine.animal_name,
+            Quarantine.status,
+            BiteReport.officer,
+        )
+        .outerjoin(BiteReport, BiteReport.id == Quarantine.bite_report_id)
+        .where(
+            Quarantine.status.in_(("died", "euthanized")),
+            _not_recorded("specimen_sent", Quarantine.bite_report_id),
+        )
+    )
+
+
+@cache
+def _signs_statement() -> Select[*tuple[Any, ...]]:
+    """Quarantines with an exam finding signs of rabies and no report of them on record,
+    whole (``_signs_stand`` reads the corrections of their exams)."""
+    signs = select(QuarantineExam.quarantine_id).where(QuarantineExam.finding == "signs_of_rabies")
+    return (
+        select(Quarantine, BiteReport.officer)
+        .outerjoin(BiteReport, BiteReport.id == Quarantine.bite_report_id)
+        .where(
+            Quarantine.id.in_(signs), _not_recorded("signs_of_rabies", Quarantine.bite_report_id)
+        )
+        .order_by(Quarantine.id)
+    )
 
 
 def _signs_stand(s: Session, q: Quarantine) -> bool:

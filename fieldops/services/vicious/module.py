@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
+from functools import cache
+from typing import Any
 
-from sqlalchemy import Connection, exists, select, text
+from sqlalchemy import Connection, Date, Select, bindparam, exists, select, text
 from sqlalchemy.orm import Session
 
 from fieldops.db.engine import Database
@@ -19,6 +21,7 @@ from fieldops.db.models import (
     ViciousStepDone,
 )
 from fieldops.db.models.vicious import APPEND_ONLY
+from fieldops.db.types import UTCDateTime
 from fieldops.later import LaterMapping, LaterSequence, later_call
 from fieldops.modules import Demo, DueItem, Incident, Module, ReleaseCase, animal_incidents
 from fieldops.rules import Profile, format_day, format_instant, start_of_local_day, to_local
@@ -106,55 +109,8 @@ def due_items(db: Database, day: date, profile: Profile) -> tuple[ViciousDueItem
         )
 
     with db.read() as s:
-        # Each with its case's declaring officer (the officer's day lists an officer's
-        # own): a case has one declaration at most (unique case_id), so an outer join.
-        # No ORDER BY: one item a case, sorted below by a key unique to it; ordered by
-        # id, SQLite read every case in id order instead of the open ones by status.
-        rows = s.execute(
-            select(
-                ViciousCase.id,
-                ViciousCase.status,
-                ViciousCase.notice_deadline,
-                ViciousCase.opened_at,
-                Animal.name,
-                Animal.species,
-                Person.full_name,
-                ViciousDeclaration.officer,
-            )
-            .join(Animal, Animal.id == ViciousCase.animal_id)
-            .outerjoin(Person, Person.id == ViciousCase.owner_id)
-            .outerjoin(ViciousDeclaration, ViciousDeclaration.case_id == ViciousCase.id)
-            .where(
-                (ViciousCase.status == "declared")
-                | (
-                    (ViciousCase.status == "served")
-                    & (ViciousCase.notice_deadline <= ref + timedelta(hours=24))
-                )
-            )
-        ).all()
-        steps = s.execute(
-            select(
-                ViciousStep.id,
-                ViciousStep.case_id,
-                ViciousStep.kind,
-                ViciousStep.due_on,
-                Animal.name,
-                Animal.species,
-                Person.full_name,
-                ViciousDeclaration.officer,
-            )
-            .join(ViciousCase, ViciousCase.id == ViciousStep.case_id)
-            .join(Animal, Animal.id == ViciousCase.animal_id)
-            .outerjoin(Person, Person.id == ViciousCase.owner_id)
-            .outerjoin(ViciousDeclaration, ViciousDeclaration.case_id == ViciousCase.id)
-            .where(
-                ViciousCase.status == "not_complied",
-                ViciousStep.due_on <= day,
-                # An anti-join probing the unique step_id, not a read of every step done.
-                ~exists().where(ViciousStepDone.step_id == ViciousStep.id),
-            )
-            .order_by(ViciousStep.due_on, ViciousStep.id)
-        ).all()
+        rows = s.execute(_cases_statement(), {"until": ref + timedelta(hours=24)}).all()
+        steps = s.execute(_steps_statement(), {"day": day}).all()
     for case_id, status, deadline, opened, name, species, owner, officer in rows:
         animal = f"Case #{case_id} {name or '(no name)'} ({species})"
         who = f", owner {owner}" if owner else ""
@@ -207,6 +163,66 @@ def due_items(db: Database, day: date, profile: Profile) -> tuple[ViciousDueItem
             overdue=due_on < day,
         )
     return tuple(sorted(items, key=lambda i: i.sort_key))
+
+
+@cache
+def _cases_statement() -> Select[*tuple[Any, ...]]:
+    """Cases declared with no notice served, and served cases whose notice expires by
+    ``until`` (a parameter), each with its declaring officer (the officer's day lists an
+    officer's own): a case has one declaration at most (unique case_id), so an outer
+    join. No ORDER BY: one item a case, sorted by a key unique to it; ordered by id,
+    SQLite read every case in id order instead of the open ones by status. Built once."""
+    return (
+        select(
+            ViciousCase.id,
+            ViciousCase.status,
+            ViciousCase.notice_deadline,
+            ViciousCase.opened_at,
+            Animal.name,
+            Animal.species,
+            Person.full_name,
+            ViciousDeclaration.officer,
+        )
+        .join(Animal, Animal.id == ViciousCase.animal_id)
+        .outerjoin(Person, Person.id == ViciousCase.owner_id)
+        .outerjoin(ViciousDeclaration, ViciousDeclaration.case_id == ViciousCase.id)
+        .where(
+            (ViciousCase.status == "declared")
+            | (
+                (ViciousCase.status == "served")
+                & (ViciousCase.notice_deadline <= bindparam("until", type_=UTCDateTime()))
+            )
+        )
+    )
+
+
+@cache
+def _steps_statement() -> Select[*tuple[Any, ...]]:
+    """The next steps due by ``day`` (a parameter) of cases not complied with, not done,
+    each with its case's declaring officer. Built once."""
+    return (
+        select(
+            ViciousStep.id,
+            ViciousStep.case_id,
+            ViciousStep.kind,
+            ViciousStep.due_on,
+            Animal.name,
+            Animal.species,
+            Person.full_name,
+            ViciousDeclaration.officer,
+        )
+        .join(ViciousCase, ViciousCase.id == ViciousStep.case_id)
+        .join(Animal, Animal.id == ViciousCase.animal_id)
+        .outerjoin(Person, Person.id == ViciousCase.owner_id)
+        .outerjoin(ViciousDeclaration, ViciousDeclaration.case_id == ViciousCase.id)
+        .where(
+            ViciousCase.status == "not_complied",
+            ViciousStep.due_on <= bindparam("day", type_=Date()),
+            # An anti-join probing the unique step_id, not a read of every step done.
+            ~exists().where(ViciousStepDone.step_id == ViciousStep.id),
+        )
+        .order_by(ViciousStep.due_on, ViciousStep.id)
+    )
 
 
 def demo(d: Demo) -> str:
