@@ -62,7 +62,8 @@ def due_items(db: Database, day: date, profile: Profile) -> tuple[DueItem, ...]:
     start = datetime.combine(day, time(0), profile.timezone).astimezone(UTC)
     items: list[DueItem] = []
     with db.read() as s:
-        for c in s.execute(_calls_statement(), {"day": day}):
+        conn = s.connection()  # Core rows: the statements name columns only
+        for c in conn.execute(_calls_statement(), {"day": day}):
             what = f"#{c.id} {rules.kind_label(c.kind)} at {c.address}"
             if c.status == "open":
                 items.append(
@@ -102,7 +103,7 @@ def due_items(db: Database, day: date, profile: Profile) -> tuple[DueItem, ...]:
                         officer=c.officer,
                     )
                 )
-        for cit in s.execute(_citations_statement(), {"day": day}):
+        for cit in conn.execute(_citations_statement(), {"day": day}):
             court = cit.court_on or day  # the query asked for a court date
             items.append(
                 _item(

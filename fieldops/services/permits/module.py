@@ -81,8 +81,9 @@ def due_items(db: Database, day: date, profile: Profile) -> tuple[PermitDueItem,
         )
 
     with db.read() as s:
-        rows = s.execute(_due_statement(), {"day": day, "horizon": day + HORIZON}).all()
-        noticed = set(s.scalars(_noticed_statement()))
+        conn = s.connection()  # Core rows: the statements name columns only
+        rows = conn.execute(_due_statement(), {"day": day, "horizon": day + HORIZON}).all()
+        noticed = set(conn.execute(_noticed_statement()).scalars())
     for pid, kind, status, year, expires, list_due, appeal_by, holder, address, rev, pend in rows:
         h, ad = holder or "", address or ""
         if list_due is not None and list_due < day and status in ("issued", "appeal_pending"):

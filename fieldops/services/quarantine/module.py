@@ -108,7 +108,9 @@ def due_items(db: Database, day: date, profile: Profile) -> tuple[DueItem, ...]:
     horizon = datetime.combine(day + timedelta(days=2), time(0), profile.timezone)
     items: list[DueItem] = []
     with db.read() as s:
-        rows = s.execute(_open_statement()).all()
+        # Core rows, through the unit of work's connection, where a statement names
+        # columns only (the signs of rabies read whole quarantines, through the ORM).
+        rows = s.connection().execute(_open_statement()).all()
         for q in rows:
             who = f"#{q.id} {q.animal_name} ({q.owner_name or 'owner unknown'})"
             if q.status == "open":
@@ -257,7 +259,7 @@ def _case_items(s: Session, day: date) -> list[DueItem]:
     never the table's closed history (its events, referred bites, deaths and exams).
     The columns the items are worded from, each with its bite report's officer."""
     out: list[DueItem] = []
-    for bite in s.execute(_referrals_statement()):
+    for bite in s.connection().execute(_referrals_statement()):
         out.append(
             _item(
                 "referral_not_sent",
@@ -270,7 +272,7 @@ def _case_items(s: Session, day: date) -> list[DueItem]:
                 bite.officer,
             )
         )
-    for q in s.execute(_dead_statement()):  # by ix_quarantine_order_status; sorted below
+    for q in s.connection().execute(_dead_statement()):  # sorted below
         out.append(
             _item(
                 "specimen_not_sent",

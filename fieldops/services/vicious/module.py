@@ -109,8 +109,9 @@ def due_items(db: Database, day: date, profile: Profile) -> tuple[ViciousDueItem
         )
 
     with db.read() as s:
-        rows = s.execute(_cases_statement(), {"until": ref + timedelta(hours=24)}).all()
-        steps = s.execute(_steps_statement(), {"day": day}).all()
+        conn = s.connection()  # Core rows: the statements name columns only
+        rows = conn.execute(_cases_statement(), {"until": ref + timedelta(hours=24)}).all()
+        steps = conn.execute(_steps_statement(), {"day": day}).all()
     for case_id, status, deadline, opened, name, species, owner, officer in rows:
         animal = f"Case #{case_id} {name or '(no name)'} ({species})"
         who = f", owner {owner}" if owner else ""
