@@ -262,3 +262,36 @@ def test_todays_statements_read_the_open_rows_from_their_indexes(sqlite_db):
         assert f" INDEX {index} " in plans, (index, plans)
     for table in ("field_call", "call_citation", "quarantine", "dog_licence", "impoundment"):
         assert f"SCAN {table}\n" not in plans + "\n", (table, plans)
+
+
+def test_the_sent_probes_read_their_own_kind_where_the_file_has_statistics(city_file, tmp_path):
+    """Where the file keeps planner statistics (the bench's cities, a city's real file
+    after ANALYZE), the referrals and specimens not sent probe the index of their own
+    kind of event, not the index of every event (migration 0029)."""
+    path = tmp_path / "analyzed.db"
+    shutil.copyfile(city_file, path)
+    db = Database(f"sqlite:///{path}")
+    try:
+        with db.engine.begin() as conn:
+            conn.exec_driver_sql("ANALYZE")
+        seen: list[tuple[str, object]] = []
+
+        def note(conn, cursor, statement, parameters, *rest):
+            if statement.lstrip().upper().startswith(("SELECT", "WITH")):
+                seen.append((statement, parameters))
+
+        event.listen(db.engine, "before_cursor_execute", note)
+        try:
+            today_items(db, TODAY, Profile.default())
+        finally:
+            event.remove(db.engine, "before_cursor_execute", note)
+        with db.engine.connect() as conn:
+            plans = "\n".join(
+                r[-1]
+                for sql, params in seen
+                for r in conn.exec_driver_sql(f"EXPLAIN QUERY PLAN {sql}", params)
+            )
+    finally:
+        db.dispose()
+    for index in ("ix_quarantine_event_referral_sent", "ix_quarantine_event_specimen_sent"):
+        assert f" COVERING INDEX {index} " in plans, (index, plans)

@@ -6,7 +6,7 @@ from datetime import date, datetime, time, timedelta
 from functools import cache
 from typing import Any
 
-from sqlalchemy import Connection, Select, exists, select, text
+from sqlalchemy import Connection, Select, select, text
 from sqlalchemy.orm import Session
 
 from fieldops.db.engine import Database
@@ -248,8 +248,14 @@ def _open_statement() -> Select[*tuple[Any, ...]]:
 
 
 def _not_recorded(kind: str, bite_id: object):  # type: ignore[no-untyped-def]
-    """No ``kind`` event for the bite (an index probe on ix_quarantine_event_bite_kind)."""
-    return ~exists().where(QuarantineEvent.bite_report_id == bite_id, QuarantineEvent.kind == kind)
+    """No ``kind`` event for the bite: an index probe, on the kind's own partial index
+    where it has one and the file keeps planner statistics (referrals and specimens
+    sent, migration 0029), else on ix_quarantine_event_bite_kind."""
+    return ~(
+        select(QuarantineEvent.id)  # not "*": the probe then reads the index alone
+        .where(QuarantineEvent.bite_report_id == bite_id, QuarantineEvent.kind == kind)
+        .exists()
+    )
 
 
 def _case_items(s: Session, day: date) -> list[DueItem]:
