@@ -69,7 +69,7 @@ def due_items(db: Database, day: date, profile: Profile) -> tuple[ImpoundDueItem
     rank = {code: n for n, code in enumerate(CATEGORIES)}
     tz = profile.timezone
     tomorrow = day + timedelta(days=1)
-    make = ImpoundDueItem.of
+    make = ImpoundDueItem.maker()
     items: list[ImpoundDueItem] = []
     for imp_id, last, custody, others_from, name, species, breed, kennel, surrendered, bit in rows:
         animal = f"#{imp_id} {name or '(no name)'} ({species}{', ' + breed if breed else ''})"

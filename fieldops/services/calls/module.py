@@ -30,6 +30,7 @@ CATEGORIES = {
 
 
 RANK = {code: n for n, code in enumerate(CATEGORIES)}
+_make = DueItem.maker()
 
 
 def _item(
@@ -43,7 +44,7 @@ def _item(
     officer: str = "",
 ) -> DueItem:
     code = f"{KEY}.{cat}"
-    return DueItem.of(
+    return _make(
         module=KEY,
         kind=kind,
         record_id=rid,

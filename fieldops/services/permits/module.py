@@ -49,7 +49,7 @@ def due_items(db: Database, day: date, profile: Profile) -> tuple[PermitDueItem,
     """What the permits need on ``day``: overdue animal lists, appeals to decide, appeal
     windows open, notices to mail, reviews and renewals due, expiries, permits to issue."""
     rank = {code: n for n, code in enumerate(CATEGORIES)}
-    make = PermitDueItem.of
+    make = PermitDueItem.maker()
     items: list[PermitDueItem] = []
     due_by: dict[tuple[str, int], date | None] = {}  # the rules' answer, once a kind and year
 

@@ -73,6 +73,7 @@ def release_blocks(
 
 
 RANK = {code: n for n, code in enumerate(CATEGORIES)}
+_make = DueItem.maker()
 
 
 def _item(
@@ -87,7 +88,7 @@ def _item(
     """``officer``: the item's bite report's (who took the bite and ordered the
     quarantine), "" when there is none; the officer's day lists an officer's own."""
     code = f"{KEY}.{cat}"
-    return DueItem.of(
+    return _make(
         module=KEY,
         kind=kind,
         record_id=rid,

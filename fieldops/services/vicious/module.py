@@ -77,7 +77,7 @@ def due_items(db: Database, day: date, profile: Profile) -> tuple[ViciousDueItem
     steps due (overdue once their day has passed), declarations with no notice served."""
     ref = _reference(day, profile)
     rank = {code: n for n, code in enumerate(CATEGORIES)}
-    make = ViciousDueItem.of
+    make = ViciousDueItem.maker()
     items: list[ViciousDueItem] = []
 
     def add(

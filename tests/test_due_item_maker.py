@@ -1,4 +1,4 @@
-"""``DueItem.of`` builds the value the constructor builds (Today builds thousands of items
+"""``DueItem.maker()`` builds the value the constructor builds (Today builds thousands of items
 with it): every field, the defaults, equality, hashing, immutability, the refusals."""
 
 from __future__ import annotations
@@ -37,9 +37,9 @@ CASES = [
 
 
 @pytest.mark.parametrize(("cls", "extra"), CASES)
-def test_of_builds_what_the_constructor_builds(cls, extra):
+def test_the_maker_builds_what_the_constructor_builds(cls, extra):
     values = {**BASE, **extra}
-    made, built = cls.of(**values), cls(**values)
+    made, built = cls.maker()(**values), cls(**values)
     assert type(made) is cls
     assert made == built and hash(made) == hash(built)
     assert dataclasses.asdict(made) == dataclasses.asdict(built)
@@ -49,11 +49,19 @@ def test_of_builds_what_the_constructor_builds(cls, extra):
         made.text = "changed"  # type: ignore[misc]
 
 
-def test_of_refuses_what_the_constructor_refuses():
+def test_the_maker_refuses_what_the_constructor_refuses():
     with pytest.raises(TypeError):
-        DueItem.of(**BASE, animal="#7 Rex")  # a field of another kind of item
+        DueItem.maker()(**BASE, animal="#7 Rex")  # a field of another kind of item
     without_text = {k: v for k, v in BASE.items() if k != "text"}
     with pytest.raises(TypeError):
-        DueItem.of(**without_text)
+        DueItem.maker()(**without_text)
     with pytest.raises(TypeError):
-        ImpoundDueItem.of(**without_text, animal="#7 Rex")
+        ImpoundDueItem.maker()(**without_text, animal="#7 Rex")
+
+
+def test_each_class_has_its_own_maker():
+    """A subclass's maker is not its parent's: each writes its own fields."""
+    assert DueItem.maker() is DueItem.maker()
+    assert ImpoundDueItem.maker() is not DueItem.maker()
+    item = ImpoundDueItem.maker()(**BASE, animal="#7 Rex")
+    assert type(item) is ImpoundDueItem and item.last_claim_day is None
