@@ -22,7 +22,15 @@ from bench import generate
 from bench.city import TODAY
 from fieldops import migrate_to as mt
 from fieldops.db.engine import Database
-from fieldops.db.models import Animal, CallFollowUp, DogLicence, FieldCall
+from fieldops.db.models import (
+    Animal,
+    BiteReport,
+    CallFollowUp,
+    DogLicence,
+    FieldCall,
+    Quarantine,
+    ViciousDeclaration,
+)
 from fieldops.modules import due_items
 from fieldops.rules import Profile
 from fieldops.services.context import Actor
@@ -162,6 +170,31 @@ def _old_follow_ups(db: Database, day: date) -> set[int]:
         )
 
 
+def _old_officers(db: Database, items) -> dict[tuple[str, str, int], str]:
+    """Each quarantine and vicious item's officer as it was read before the items' own
+    statements joined it: looked up by the items' records once they were built (the
+    quarantine's bite report's, the bite's own, the case's declaration's; "" without)."""
+    lookups = {
+        ("quarantine", "quarantine"): select(Quarantine.id, BiteReport.officer).join(
+            BiteReport, BiteReport.id == Quarantine.bite_report_id
+        ),
+        ("quarantine", "bite"): select(BiteReport.id, BiteReport.officer),
+        ("vicious", "case"): select(ViciousDeclaration.case_id, ViciousDeclaration.officer),
+    }
+    found: dict[tuple[str, str, int], str] = {}
+    with db.read() as s:
+        for (module, kind), query in lookups.items():
+            ids = {i.record_id for i in items if (i.module, i.kind) == (module, kind)}
+            for rid, officer in s.execute(query):
+                if rid in ids:
+                    found[(module, kind, rid)] = officer
+    return {
+        (i.module, i.kind, i.record_id): found.get((i.module, i.kind, i.record_id), "")
+        for i in items
+        if i.module in ("quarantine", "vicious")
+    }
+
+
 def test_the_city_has_what_the_comparison_needs(city):
     """Follow-ups to do and done, rechecks, licences to renew: else the test proves little."""
     profile = Profile.default()
@@ -171,7 +204,10 @@ def test_the_city_has_what_the_comparison_needs(city):
     )
     with city.read() as s:
         assert s.scalar(select(func.count()).where(FieldCall.recheck_of_id.is_not(None)))
-    assert len({i.module for i in due_items(city, TODAY, profile)}) >= 5
+    due = due_items(city, TODAY, profile)
+    assert len({i.module for i in due}) >= 5
+    for module in ("quarantine", "vicious"):  # items with an officer, to compare
+        assert any(i.officer for i in due if i.module == module), module
 
 
 @pytest.mark.parametrize("day", DAYS + FOLLOW_UP_DAYS, ids=str)
@@ -190,6 +226,8 @@ def test_today_is_fieldops_due_with_the_licences_counted(city, day):
         assert licence_module.unrenewed_count(city, year) == _old_unrenewed_count(city, year)
     follow_ups = {i.record_id for i in due if i.category == "call.follow_up_due"}
     assert follow_ups == _old_follow_ups(city, day)
+    officers = {(i.module, i.kind, i.record_id): i.officer for i in due}
+    assert {k: officers[k] for k in _old_officers(city, due)} == _old_officers(city, due)
 
 
 def test_todays_statements_read_the_open_rows_from_their_indexes(sqlite_db):
@@ -224,3 +262,36 @@ def test_todays_statements_read_the_open_rows_from_their_indexes(sqlite_db):
         assert f" INDEX {index} " in plans, (index, plans)
     for table in ("field_call", "call_citation", "quarantine", "dog_licence", "impoundment"):
         assert f"SCAN {table}\n" not in plans + "\n", (table, plans)
+
+
+def test_the_sent_probes_read_their_own_kind_where_the_file_has_statistics(city_file, tmp_path):
+    """Where the file keeps planner statistics (the bench's cities, a city's real file
+    after ANALYZE), the referrals and specimens not sent probe the index of their own
+    kind of event, not the index of every event (migration 0029)."""
+    path = tmp_path / "analyzed.db"
+    shutil.copyfile(city_file, path)
+    db = Database(f"sqlite:///{path}")
+    try:
+        with db.engine.begin() as conn:
+            conn.exec_driver_sql("ANALYZE")
+        seen: list[tuple[str, object]] = []
+
+        def note(conn, cursor, statement, parameters, *rest):
+            if statement.lstrip().upper().startswith(("SELECT", "WITH")):
+                seen.append((statement, parameters))
+
+        event.listen(db.engine, "before_cursor_execute", note)
+        try:
+            today_items(db, TODAY, Profile.default())
+        finally:
+            event.remove(db.engine, "before_cursor_execute", note)
+        with db.engine.connect() as conn:
+            plans = "\n".join(
+                r[-1]
+                for sql, params in seen
+                for r in conn.exec_driver_sql(f"EXPLAIN QUERY PLAN {sql}", params)
+            )
+    finally:
+        db.dispose()
+    for index in ("ix_quarantine_event_referral_sent", "ix_quarantine_event_specimen_sent"):
+        assert f" COVERING INDEX {index} " in plans, (index, plans)

@@ -5,8 +5,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import UTC, date, datetime, time
 from decimal import Decimal
+from functools import cache
+from typing import Any
 
-from sqlalchemy import Connection, select, text
+from sqlalchemy import Connection, Date, Select, bindparam, select, text
 from sqlalchemy.orm import Session
 
 from fieldops.db.engine import Database
@@ -27,6 +29,10 @@ CATEGORIES = {
 }
 
 
+RANK = {code: n for n, code in enumerate(CATEGORIES)}
+_make = DueItem.maker()
+
+
 def _item(
     cat: str,
     kind: str,
@@ -38,7 +44,7 @@ def _item(
     officer: str = "",
 ) -> DueItem:
     code = f"{KEY}.{cat}"
-    return DueItem(
+    return _make(
         module=KEY,
         kind=kind,
         record_id=rid,
@@ -47,7 +53,7 @@ def _item(
         category_label=CATEGORIES[code],
         text=text_,
         overdue=overdue,
-        sort_key=(list(CATEGORIES).index(code), *rank, rid),
+        sort_key=(RANK[code], *rank, rid),
         officer=officer,
     )
 
@@ -57,26 +63,8 @@ def due_items(db: Database, day: date, profile: Profile) -> tuple[DueItem, ...]:
     start = datetime.combine(day, time(0), profile.timezone).astimezone(UTC)
     items: list[DueItem] = []
     with db.read() as s:
-        # The columns the items are worded from, not each call as an ORM object.
-        for c in s.execute(
-            select(
-                FieldCall.id,
-                FieldCall.kind,
-                FieldCall.address,
-                FieldCall.status,
-                FieldCall.priority,
-                FieldCall.received_at,
-                FieldCall.officer,
-                FieldCall.follow_up_on,
-            )
-            .where(
-                FieldCall.status.in_(("open", "dispatched"))
-                # The follow-ups still to do (``followups.follow_up_pending``), on their
-                # index: never the calls followed up long ago (migration 0027).
-                | (FieldCall.follow_up_due_on <= day)
-            )
-            .order_by(FieldCall.priority, FieldCall.received_at, FieldCall.id)
-        ):
+        conn = s.connection()  # Core rows: the statements name columns only
+        for c in conn.execute(_calls_statement(), {"day": day}):
             what = f"#{c.id} {rules.kind_label(c.kind)} at {c.address}"
             if c.status == "open":
                 items.append(
@@ -116,18 +104,7 @@ def due_items(db: Database, day: date, profile: Profile) -> tuple[DueItem, ...]:
                         officer=c.officer,
                     )
                 )
-        for cit, name in s.execute(
-            select(CallCitation, Person.full_name)
-            .join(Person, Person.id == CallCitation.person_id)
-            .where(
-                CallCitation.forfeiture.is_not(None),
-                CallCitation.forfeiture > Decimal("0.00"),
-                CallCitation.paid_on.is_(None),
-                CallCitation.voided_at.is_(None),
-                CallCitation.court_on < day,
-            )
-            .order_by(CallCitation.court_on, CallCitation.id)
-        ):
+        for cit in conn.execute(_citations_statement(), {"day": day}):
             court = cit.court_on or day  # the query asked for a court date
             items.append(
                 _item(
@@ -135,14 +112,65 @@ def due_items(db: Database, day: date, profile: Profile) -> tuple[DueItem, ...]:
                     "citation",
                     cit.id,
                     court,
-                    f"Citation #{cit.id}, {name}, {cit.section}: ${cit.forfeiture} unpaid, "
-                    f"court date {format_day_short(court, day)}",
+                    f"Citation #{cit.id}, {cit.full_name}, {cit.section}: "
+                    f"${cit.forfeiture} unpaid, court date {format_day_short(court, day)}",
                     True,
                     court,
                     officer=cit.issued_by,
                 )
             )
     return tuple(sorted(items, key=lambda i: i.sort_key))
+
+
+@cache
+def _calls_statement() -> Select[*tuple[Any, ...]]:
+    """Calls waiting for an officer or an outcome, and calls whose follow-up is due by
+    ``day`` (a parameter): the columns the items are worded from, not each call as an
+    ORM object. Built once, as the citations' statement."""
+    return (
+        select(
+            FieldCall.id,
+            FieldCall.kind,
+            FieldCall.address,
+            FieldCall.status,
+            FieldCall.priority,
+            FieldCall.received_at,
+            FieldCall.officer,
+            FieldCall.follow_up_on,
+        )
+        .where(
+            FieldCall.status.in_(("open", "dispatched"))
+            # The follow-ups still to do (``followups.follow_up_pending``), on their
+            # index: never the calls followed up long ago (migration 0027).
+            | (FieldCall.follow_up_due_on <= bindparam("day", type_=Date()))
+        )
+        .order_by(FieldCall.priority, FieldCall.received_at, FieldCall.id)
+    )
+
+
+@cache
+def _citations_statement() -> Select[*tuple[Any, ...]]:
+    """Citations with a forfeiture unpaid past their court date (before ``day``), with
+    the cited person's name."""
+    return (
+        select(
+            CallCitation.id,
+            CallCitation.section,
+            CallCitation.forfeiture,
+            CallCitation.court_on,
+            CallCitation.issued_by,
+            Person.full_name,
+        )
+        .join(Person, Person.id == CallCitation.person_id)
+        .where(
+            CallCitation.forfeiture.is_not(None),
+            CallCitation.forfeiture > Decimal("0.00"),
+            CallCitation.paid_on.is_(None),
+            CallCitation.voided_at.is_(None),
+            CallCitation.court_on < bindparam("day", type_=Date()),
+        )
+        .order_by(CallCitation.court_on, CallCitation.id)
+    )
 
 
 def checks(conn: Connection) -> list[str]:

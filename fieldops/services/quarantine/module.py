@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from datetime import date, datetime, time, timedelta
+from functools import cache
+from typing import Any
 
-from sqlalchemy import Connection, exists, select, text
+from sqlalchemy import Connection, Select, select, text
 from sqlalchemy.orm import Session
 
 from fieldops.db.engine import Database
@@ -71,11 +72,23 @@ def release_blocks(
     )
 
 
+RANK = {code: n for n, code in enumerate(CATEGORIES)}
+_make = DueItem.maker()
+
+
 def _item(
-    cat: str, kind: str, rid: int, due: date | datetime, text_: str, overdue: bool
+    cat: str,
+    kind: str,
+    rid: int,
+    due: date | datetime,
+    text_: str,
+    overdue: bool,
+    officer: str | None,
 ) -> DueItem:
+    """``officer``: the item's bite report's (who took the bite and ordered the
+    quarantine), "" when there is none; the officer's day lists an officer's own."""
     code = f"{KEY}.{cat}"
-    return DueItem(
+    return _make(
         module=KEY,
         kind=kind,
         record_id=rid,
@@ -84,7 +97,8 @@ def _item(
         category_label=CATEGORIES[code],
         text=text_,
         overdue=overdue,
-        sort_key=(list(CATEGORIES).index(code), rid),
+        sort_key=(RANK[code], rid),
+        officer=officer or "",
     )
 
 
@@ -95,30 +109,9 @@ def due_items(db: Database, day: date, profile: Profile) -> tuple[DueItem, ...]:
     horizon = datetime.combine(day + timedelta(days=2), time(0), profile.timezone)
     items: list[DueItem] = []
     with db.read() as s:
-        # The columns the items are worded from, not the whole order (a few hundred open
-        # at a city's size: building each as an ORM object was a quarter of Today's
-        # quarantine items).
-        rows = s.execute(
-            select(
-                Quarantine.id,
-                Quarantine.animal_name,
-                Quarantine.owner_name,
-                Quarantine.status,
-                Quarantine.next_exam_by,
-                Quarantine.next_exam_due,
-                Quarantine.deliver_by,
-                Quarantine.delivered_at,
-                Quarantine.last_day,
-                Quarantine.certificate_received_on,
-                Quarantine.certificate_due,
-            ).where(
-                (Quarantine.status == "open")
-                | (
-                    (Quarantine.status == "certified")
-                    & Quarantine.certificate_received_on.is_(None)
-                )
-            )
-        ).all()
+        # Core rows, through the unit of work's connection, where a statement names
+        # columns only (the signs of rabies read whole quarantines, through the ORM).
+        rows = s.connection().execute(_open_statement()).all()
         for q in rows:
             who = f"#{q.id} {q.animal_name} ({q.owner_name or 'owner unknown'})"
             if q.status == "open":
@@ -132,6 +125,7 @@ def due_items(db: Database, day: date, profile: Profile) -> tuple[DueItem, ...]:
                             f"{who}: exam due by {format_day_short(q.next_exam_by, day)}"
                             " not recorded",
                             True,
+                            q.officer,
                         )
                     )
                 elif (
@@ -152,6 +146,7 @@ def due_items(db: Database, day: date, profile: Profile) -> tuple[DueItem, ...]:
                             day,
                             f"{who}: exam due{until}",
                             False,
+                            q.officer,
                         )
                     )
                 if q.deliver_by is not None and q.delivered_at is None and q.deliver_by < horizon:
@@ -165,6 +160,7 @@ def due_items(db: Database, day: date, profile: Profile) -> tuple[DueItem, ...]:
                             f"{who}: deliver to the clinic by "
                             f"{format_instant(q.deliver_by, profile)}",
                             late,
+                            q.officer,
                         )
                     )
                 if q.last_day == day:
@@ -176,6 +172,7 @@ def due_items(db: Database, day: date, profile: Profile) -> tuple[DueItem, ...]:
                             day,
                             f"{who}: last day of observation; last exam and certification today",
                             False,
+                            q.officer,
                         )
                     )
                 elif q.last_day < day:
@@ -188,6 +185,7 @@ def due_items(db: Database, day: date, profile: Profile) -> tuple[DueItem, ...]:
                             f"{who}: observation ended {format_day_short(q.last_day, day)}"
                             "; record the release or the outcome",
                             True,
+                            q.officer,
                         )
                     )
             if q.certificate_received_on is None:
@@ -200,6 +198,7 @@ def due_items(db: Database, day: date, profile: Profile) -> tuple[DueItem, ...]:
                             day,
                             f"{who}: certification of quarantine due today",
                             False,
+                            q.officer,
                         )
                     )
                 elif q.certificate_due < day:
@@ -213,46 +212,61 @@ def due_items(db: Database, day: date, profile: Profile) -> tuple[DueItem, ...]:
                             f"{format_day_short(q.certificate_due, day)}, "
                             f"{plural((day - q.certificate_due).days, 'day')} ago",
                             True,
+                            q.officer,
                         )
                     )
         items += _case_items(s, day)
-        items = _with_officers(s, items)  # the officer's day lists an officer's own
     return tuple(sorted(items, key=lambda i: i.sort_key))
 
 
-def _with_officers(s: Session, items: list[DueItem]) -> list[DueItem]:
-    """Each item with its bite report's officer (who took the bite and ordered the
-    quarantine), read for the items' records only, a few hundred at a time."""
-    found: dict[tuple[str, int], str] = {}
-    by_quarantine = select(Quarantine.id, BiteReport.officer).join(
-        BiteReport, BiteReport.id == Quarantine.bite_report_id
+@cache
+def _open_statement() -> Select[*tuple[Any, ...]]:
+    """The quarantines open, or certified without their certificate: the columns the
+    items are worded from, not the whole order (a few hundred open at a city's size:
+    building each as an ORM object was a quarter of Today's quarantine items), with the
+    bite report's officer. Built once, as the statements below."""
+    return (
+        select(
+            Quarantine.id,
+            Quarantine.animal_name,
+            Quarantine.owner_name,
+            Quarantine.status,
+            Quarantine.next_exam_by,
+            Quarantine.next_exam_due,
+            Quarantine.deliver_by,
+            Quarantine.delivered_at,
+            Quarantine.last_day,
+            Quarantine.certificate_received_on,
+            Quarantine.certificate_due,
+            BiteReport.officer,
+        )
+        .outerjoin(BiteReport, BiteReport.id == Quarantine.bite_report_id)
+        .where(
+            (Quarantine.status == "open")
+            | ((Quarantine.status == "certified") & Quarantine.certificate_received_on.is_(None))
+        )
     )
-    for kind, query, key in (
-        ("quarantine", by_quarantine, Quarantine.id),
-        ("bite", select(BiteReport.id, BiteReport.officer), BiteReport.id),
-    ):
-        ids = sorted({i.record_id for i in items if i.kind == kind})
-        for n in range(0, len(ids), 500):
-            rows = s.execute(query.where(key.in_(ids[n : n + 500])))
-            found.update(((kind, rid), officer) for rid, officer in rows)
-    return [replace(i, officer=found.get((i.kind, i.record_id), "")) for i in items]
 
 
 def _not_recorded(kind: str, bite_id: object):  # type: ignore[no-untyped-def]
-    """No ``kind`` event for the bite (an index probe on ix_quarantine_event_bite_kind)."""
-    return ~exists().where(QuarantineEvent.bite_report_id == bite_id, QuarantineEvent.kind == kind)
+    """No ``kind`` event for the bite: an index probe, on the kind's own partial index
+    where it has one and the file keeps planner statistics (referrals and specimens
+    sent, migration 0029), else on ix_quarantine_event_bite_kind."""
+    return ~(
+        select(QuarantineEvent.id)  # not "*": the probe then reads the index alone
+        .where(QuarantineEvent.bite_report_id == bite_id, QuarantineEvent.kind == kind)
+        .exists()
+    )
 
 
 def _case_items(s: Session, day: date) -> list[DueItem]:
     """Referrals not sent, specimens not sent, signs of rabies not reported.
 
     Each is an anti-join on indexed columns, so only the cases still waiting are read,
-    never the table's closed history (its events, referred bites, deaths and exams)."""
+    never the table's closed history (its events, referred bites, deaths and exams).
+    The columns the items are worded from, each with its bite report's officer."""
     out: list[DueItem] = []
-    bites = select(BiteReport).where(
-        BiteReport.referral.is_(True), _not_recorded("referral_sent", BiteReport.id)
-    )
-    for bite in s.scalars(bites.order_by(BiteReport.id)):
+    for bite in s.connection().execute(_referrals_statement()):
         out.append(
             _item(
                 "referral_not_sent",
@@ -262,13 +276,10 @@ def _case_items(s: Session, day: date) -> list[DueItem]:
                 f"Bite #{bite.id} by a {bite.animal_description or bite.species}"
                 f" at {bite.place}: refer to the health officer",
                 True,
+                bite.officer,
             )
         )
-    dead = select(Quarantine).where(
-        Quarantine.status.in_(("died", "euthanized")),
-        _not_recorded("specimen_sent", Quarantine.bite_report_id),
-    )
-    for q in s.scalars(dead):  # by ix_quarantine_order_status; sorted below
+    for q in s.connection().execute(_dead_statement()):  # sorted below
         out.append(
             _item(
                 "specimen_not_sent",
@@ -280,13 +291,10 @@ def _case_items(s: Session, day: date) -> list[DueItem]:
                 f"#{q.id} {q.animal_name}: {q.status}; send the specimen to the "
                 "State Laboratory of Hygiene (do not damage the head)",
                 True,
+                q.officer,
             )
         )
-    signs = select(QuarantineExam.quarantine_id).where(QuarantineExam.finding == "signs_of_rabies")
-    unreported = select(Quarantine).where(
-        Quarantine.id.in_(signs), _not_recorded("signs_of_rabies", Quarantine.bite_report_id)
-    )
-    for q in s.scalars(unreported.order_by(Quarantine.id)):
+    for q, officer in s.execute(_signs_statement()).all():
         if _signs_stand(s, q):
             out.append(
                 _item(
@@ -297,9 +305,62 @@ def _case_items(s: Session, day: date) -> list[DueItem]:
                     f"#{q.id} {q.animal_name}: signs of rabies at an exam; notify the "
                     "health officer and record it",
                     True,
+                    officer,
                 )
             )
     return out
+
+
+@cache
+def _referrals_statement() -> Select[*tuple[Any, ...]]:
+    """Bites to refer to the health officer with no referral sent on record."""
+    return (
+        select(
+            BiteReport.id,
+            BiteReport.reported_at,
+            BiteReport.animal_description,
+            BiteReport.species,
+            BiteReport.place,
+            BiteReport.officer,
+        )
+        .where(BiteReport.referral.is_(True), _not_recorded("referral_sent", BiteReport.id))
+        .order_by(BiteReport.id)
+    )
+
+
+@cache
+def _dead_statement() -> Select[*tuple[Any, ...]]:
+    """Quarantined animals that died or were euthanized with no specimen sent on record."""
+    return (
+        select(
+            Quarantine.id,
+            Quarantine.closed_at,
+            Quarantine.ordered_at,
+            Quarantine.animal_name,
+            Quarantine.status,
+            BiteReport.officer,
+        )
+        .outerjoin(BiteReport, BiteReport.id == Quarantine.bite_report_id)
+        .where(
+            Quarantine.status.in_(("died", "euthanized")),
+            _not_recorded("specimen_sent", Quarantine.bite_report_id),
+        )
+    )
+
+
+@cache
+def _signs_statement() -> Select[*tuple[Any, ...]]:
+    """Quarantines with an exam finding signs of rabies and no report of them on record,
+    whole (``_signs_stand`` reads the corrections of their exams)."""
+    signs = select(QuarantineExam.quarantine_id).where(QuarantineExam.finding == "signs_of_rabies")
+    return (
+        select(Quarantine, BiteReport.officer)
+        .outerjoin(BiteReport, BiteReport.id == Quarantine.bite_report_id)
+        .where(
+            Quarantine.id.in_(signs), _not_recorded("signs_of_rabies", Quarantine.bite_report_id)
+        )
+        .order_by(Quarantine.id)
+    )
 
 
 def _signs_stand(s: Session, q: Quarantine) -> bool:

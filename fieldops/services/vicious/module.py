@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import date, datetime, timedelta
+from functools import cache
+from typing import Any
 
-from sqlalchemy import Connection, exists, select, text
+from sqlalchemy import Connection, Date, Select, bindparam, exists, select, text
 from sqlalchemy.orm import Session
 
 from fieldops.db.engine import Database
@@ -19,6 +21,7 @@ from fieldops.db.models import (
     ViciousStepDone,
 )
 from fieldops.db.models.vicious import APPEND_ONLY
+from fieldops.db.types import UTCDateTime
 from fieldops.later import LaterMapping, LaterSequence, later_call
 from fieldops.modules import Demo, DueItem, Incident, Module, ReleaseCase, animal_incidents
 from fieldops.rules import Profile, format_day, format_instant, start_of_local_day, to_local
@@ -73,7 +76,8 @@ def due_items(db: Database, day: date, profile: Profile) -> tuple[ViciousDueItem
     """Notices expired without an outcome (overdue), notices expiring within 24 hours, next
     steps due (overdue once their day has passed), declarations with no notice served."""
     ref = _reference(day, profile)
-    order = list(CATEGORIES)
+    rank = {code: n for n, code in enumerate(CATEGORIES)}
+    make = ViciousDueItem.maker()
     items: list[ViciousDueItem] = []
 
     def add(
@@ -83,11 +87,12 @@ def due_items(db: Database, day: date, profile: Profile) -> tuple[ViciousDueItem
         text_: str,
         animal: str,
         owner: str,
+        officer: str,
         overdue: bool = False,
     ) -> None:
         code = f"{KEY}.{cat}"
         items.append(
-            ViciousDueItem(
+            make(
                 module=KEY,
                 kind="case",
                 record_id=case_id,
@@ -96,67 +101,30 @@ def due_items(db: Database, day: date, profile: Profile) -> tuple[ViciousDueItem
                 category_label=CATEGORIES[code],
                 text=text_,
                 overdue=overdue,
-                sort_key=(order.index(code), str(due), case_id),
+                sort_key=(rank[code], str(due), case_id),
+                officer=officer,
                 animal=animal,
                 owner=owner,
             )
         )
 
     with db.read() as s:
-        rows = s.execute(
-            select(
-                ViciousCase.id,
-                ViciousCase.status,
-                ViciousCase.notice_deadline,
-                ViciousCase.opened_at,
-                Animal.name,
-                Animal.species,
-                Person.full_name,
-            )
-            .join(Animal, Animal.id == ViciousCase.animal_id)
-            .outerjoin(Person, Person.id == ViciousCase.owner_id)
-            .where(
-                (ViciousCase.status == "declared")
-                | (
-                    (ViciousCase.status == "served")
-                    & (ViciousCase.notice_deadline <= ref + timedelta(hours=24))
-                )
-            )
-            .order_by(ViciousCase.id)
-        ).all()
-        steps = s.execute(
-            select(
-                ViciousStep.id,
-                ViciousStep.case_id,
-                ViciousStep.kind,
-                ViciousStep.due_on,
-                Animal.name,
-                Animal.species,
-                Person.full_name,
-            )
-            .join(ViciousCase, ViciousCase.id == ViciousStep.case_id)
-            .join(Animal, Animal.id == ViciousCase.animal_id)
-            .outerjoin(Person, Person.id == ViciousCase.owner_id)
-            .where(
-                ViciousCase.status == "not_complied",
-                ViciousStep.due_on <= day,
-                # An anti-join probing the unique step_id, not a read of every step done.
-                ~exists().where(ViciousStepDone.step_id == ViciousStep.id),
-            )
-            .order_by(ViciousStep.due_on, ViciousStep.id)
-        ).all()
-    for case_id, status, deadline, opened, name, species, owner in rows:
+        conn = s.connection()  # Core rows: the statements name columns only
+        rows = conn.execute(_cases_statement(), {"until": ref + timedelta(hours=24)}).all()
+        steps = conn.execute(_steps_statement(), {"day": day}).all()
+    for case_id, status, deadline, opened, name, species, owner, officer in rows:
         animal = f"Case #{case_id} {name or '(no name)'} ({species})"
         who = f", owner {owner}" if owner else ""
         if status == "declared":
+            declared = to_local(opened, profile).date()
             add(
                 "notice_to_serve",
                 case_id,
-                to_local(opened, profile).date(),
-                f"{animal}{who}: declared {format_day(to_local(opened, profile).date())}, "
-                "no notice served yet",
+                declared,
+                f"{animal}{who}: declared {format_day(declared)}, no notice served yet",
                 animal,
                 owner or "",
+                officer or "",
             )
         elif deadline is None:  # a served case always has one; nothing to list without it
             continue
@@ -169,6 +137,7 @@ def due_items(db: Database, day: date, profile: Profile) -> tuple[ViciousDueItem
                 "record the outcome",
                 animal,
                 owner or "",
+                officer or "",
                 overdue=True,
             )
         else:
@@ -179,8 +148,9 @@ def due_items(db: Database, day: date, profile: Profile) -> tuple[ViciousDueItem
                 f"{animal}{who}: destroy or remove by {format_instant(deadline, profile)}",
                 animal,
                 owner or "",
+                officer or "",
             )
-    for _sid, case_id, kind, due_on, name, species, owner in steps:
+    for _sid, case_id, kind, due_on, name, species, owner, officer in steps:
         animal = f"Case #{case_id} {name or '(no name)'} ({species})"
         add(
             "step_due",
@@ -190,25 +160,70 @@ def due_items(db: Database, day: date, profile: Profile) -> tuple[ViciousDueItem
             f"{format_day(due_on)}",
             animal,
             owner or "",
+            officer or "",
             overdue=due_on < day,
         )
-    items = _with_officers(db, items)  # the officer's day lists an officer's own
     return tuple(sorted(items, key=lambda i: i.sort_key))
 
 
-def _with_officers(db: Database, items: list[ViciousDueItem]) -> list[ViciousDueItem]:
-    """Each item with its case's declaring officer, read for the items' cases only."""
-    ids = sorted({i.record_id for i in items})
-    found: dict[int, str] = {}
-    with db.read() as s:
-        for n in range(0, len(ids), 500):
-            rows = s.execute(
-                select(ViciousDeclaration.case_id, ViciousDeclaration.officer).where(
-                    ViciousDeclaration.case_id.in_(ids[n : n + 500])
-                )
+@cache
+def _cases_statement() -> Select[*tuple[Any, ...]]:
+    """Cases declared with no notice served, and served cases whose notice expires by
+    ``until`` (a parameter), each with its declaring officer (the officer's day lists an
+    officer's own): a case has one declaration at most (unique case_id), so an outer
+    join. No ORDER BY: one item a case, sorted by a key unique to it; ordered by id,
+    SQLite read every case in id order instead of the open ones by status. Built once."""
+    return (
+        select(
+            ViciousCase.id,
+            ViciousCase.status,
+            ViciousCase.notice_deadline,
+            ViciousCase.opened_at,
+            Animal.name,
+            Animal.species,
+            Person.full_name,
+            ViciousDeclaration.officer,
+        )
+        .join(Animal, Animal.id == ViciousCase.animal_id)
+        .outerjoin(Person, Person.id == ViciousCase.owner_id)
+        .outerjoin(ViciousDeclaration, ViciousDeclaration.case_id == ViciousCase.id)
+        .where(
+            (ViciousCase.status == "declared")
+            | (
+                (ViciousCase.status == "served")
+                & (ViciousCase.notice_deadline <= bindparam("until", type_=UTCDateTime()))
             )
-            found.update((case_id, officer) for case_id, officer in rows)
-    return [replace(i, officer=found.get(i.record_id, "")) for i in items]
+        )
+    )
+
+
+@cache
+def _steps_statement() -> Select[*tuple[Any, ...]]:
+    """The next steps due by ``day`` (a parameter) of cases not complied with, not done,
+    each with its case's declaring officer. Built once."""
+    return (
+        select(
+            ViciousStep.id,
+            ViciousStep.case_id,
+            ViciousStep.kind,
+            ViciousStep.due_on,
+            Animal.name,
+            Animal.species,
+            Person.full_name,
+            ViciousDeclaration.officer,
+        )
+        .join(ViciousCase, ViciousCase.id == ViciousStep.case_id)
+        .join(Animal, Animal.id == ViciousCase.animal_id)
+        .outerjoin(Person, Person.id == ViciousCase.owner_id)
+        .outerjoin(ViciousDeclaration, ViciousDeclaration.case_id == ViciousCase.id)
+        .where(
+            ViciousCase.status == "not_complied",
+            ViciousStep.due_on <= bindparam("day", type_=Date()),
+            # An anti-join probing the unique step_id, not a read of every step done.
+            ~exists().where(ViciousStepDone.step_id == ViciousStep.id),
+        )
+        .order_by(ViciousStep.due_on, ViciousStep.id)
+    )
 
 
 def demo(d: Demo) -> str:
