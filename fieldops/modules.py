@@ -128,6 +128,8 @@ def _maker(cls: type) -> Callable[..., Any]:
         every = [f for f in fields(cls) if f.init]
         if any(f.default_factory is not MISSING for f in every):
             raise TypeError(f"{cls.__name__}: DueItem.maker takes plain defaults only")
+        if hasattr(cls, "__post_init__"):  # the maker would skip its checks
+            raise TypeError(f"{cls.__name__}: DueItem.maker builds no __post_init__ class")
         given = ", ".join(
             f.name if f.default is MISSING else f"{f.name}=_default_{f.name}" for f in every
         )

@@ -65,3 +65,17 @@ def test_each_class_has_its_own_maker():
     assert ImpoundDueItem.maker() is not DueItem.maker()
     item = ImpoundDueItem.maker()(**BASE, animal="#7 Rex")
     assert type(item) is ImpoundDueItem and item.last_claim_day is None
+
+
+def test_a_class_that_checks_its_fields_has_no_maker():
+    """A maker writes the fields without ``__post_init__``: a class whose items check
+    themselves there must be built by its constructor, not silently unchecked."""
+
+    @dataclasses.dataclass(frozen=True)
+    class Checked(DueItem):
+        def __post_init__(self) -> None:
+            if not self.text:
+                raise ValueError("an item says what is due")
+
+    with pytest.raises(TypeError):
+        Checked.maker()
