@@ -55,6 +55,7 @@ from fieldops.db.models.registry import (
     AppSetting,
     Clinic,
     Person,
+    PersonWord,
     RabiesVaccination,
     StaffUser,
 )
@@ -120,6 +121,7 @@ __all__ = [
     "PermitReview",
     "PermitRevocation",
     "Person",
+    "PersonWord",
     "Quarantine",
     "QuarantineCorrection",
     "QuarantineEvent",
