@@ -13,6 +13,7 @@ from __future__ import annotations
 import pytest
 from due_support import sent_selects
 from sqlalchemy import delete, insert, select
+from sqlalchemy import text as sql_text
 
 from fieldops.check import stale_person_words
 from fieldops.db.models import Person, PersonWord
@@ -140,3 +141,21 @@ def test_the_kept_words_are_the_search_indexs_and_a_differing_one_is_reported(db
         (problem,) = stale_person_words(conn)
     assert f"#{person}" in problem and f"#{registry[4]}" in problem
     assert problem.startswith("2 ")
+
+
+def test_the_migrations_fill_writes_what_the_triggers_write(db, registry):
+    """Migration 0030 (and the bench's generator) fill the words of people already on
+    file from the search index: the same rows the triggers keep."""
+    from importlib import import_module
+
+    migration = import_module("fieldops.db.migrations.versions.0030_first_pages")
+    every = select(PersonWord.head, PersonWord.sort_name, PersonWord.person_id, PersonWord.word)
+    with db.read() as s:
+        kept = s.execute(every.order_by(*every.selected_columns)).all()
+    with db.write() as s:
+        s.execute(delete(PersonWord))
+        for statement in migration.fill_sql(db.dialect):
+            s.execute(sql_text(statement))
+    with db.read() as s:
+        assert s.execute(every.order_by(*every.selected_columns)).all() == kept
+    assert len({row.person_id for row in kept}) > 30
