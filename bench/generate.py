@@ -121,9 +121,10 @@ def fill(path: Path, size: int, generators: Sequence[Generator] = GENERATORS) ->
         raw.execute(f'DROP TRIGGER "{name}"')
     # The triggers that keep a copy of an answer about other rows (a licence's renewal
     # flags, migration 0025; a call's follow-up still to do, 0027) would ask it once a
-    # row of tables without their indexes, a scan each (hours at 1,000,000): dropped
-    # for the load, the copies written by one statement each after it and the triggers
-    # made again from their own SQL.
+    # row of tables without their indexes, a scan each (hours at 1,000,000); a person's
+    # words (0030) would go through a tokenizer a person and into their table at random
+    # places. Dropped for the load, the copies written by one statement each after it
+    # and the triggers made again from their own SQL.
     copies = raw.execute(
         "SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND name IN "
         f"({', '.join('?' for _ in COPY_TRIGGERS)}) ORDER BY name",
@@ -151,6 +152,10 @@ def fill(path: Path, size: int, generators: Sequence[Generator] = GENERATORS) ->
         raw.execute(f"UPDATE dog_licence SET {_licence_renewal_flags()}")
         raw.execute("ANALYZE field_call")
         raw.execute(_follow_up_copies())
+        # The people's words for the search's first pages (0030), from the search index
+        # just rebuilt, as the migration fills them.
+        for statement in _person_words():
+            raw.execute(statement)
         for _, sql in copies:
             raw.execute(sql)
     raw.execute("COMMIT")
@@ -167,7 +172,18 @@ COPY_TRIGGERS = (
     "field_call_follow_up_au",
     "field_call_follow_up_ad",
     "call_follow_up_done_ai",
+    "person_word_ai",
+    "person_word_au",
+    "person_word_ad",
 )
+
+
+def _person_words() -> list[str]:
+    """The statements migration 0030 fills ``person_word`` with, on SQLite."""
+    from importlib import import_module
+
+    migration = import_module("fieldops.db.migrations.versions.0030_first_pages")
+    return list(migration.fill_sql("sqlite"))
 
 
 def _follow_up_copies() -> str:

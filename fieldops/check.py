@@ -20,6 +20,7 @@ from sqlalchemy.exc import DBAPIError
 from fieldops import failures, modules
 from fieldops.db.engine import READONLY, Database, sqlite_file
 from fieldops.db.migrate import head_revision
+from fieldops.db.search import PERSON_FTS_COLUMNS, pg_vector
 from fieldops.rules import plural
 from fieldops.services.audit_records import record_problems
 from fieldops.services.audit_verify import chain_problems, trigger_problems
@@ -81,6 +82,7 @@ def _problems(db: Database, path: Path | None, note: Callable[[str], None]) -> l
             problems += trigger_problems(conn)
             problems += chain_problems(conn)
             problems += record_problems(conn)
+            problems += stale_person_words(conn)
             for m in modules.installed_modules():
                 if m.checks is not None:
                     problems += m.checks(conn)
@@ -119,6 +121,51 @@ def _search_index_problems(conn: Connection, path: Path, note: Callable[[str], N
     finally:
         raw.execute(f"PRAGMA busy_timeout = {int(timeout)}")
     return problems
+
+
+def _expected_person_words(dialect: str) -> str:
+    """Every active person's words as the search index holds them, as ``person_word``
+    keeps them (migration 0030): each of four characters or more, under its first four."""
+    if dialect == "sqlite":
+        return (
+            "SELECT substr(i.term, 1, 4) AS head, p.sort_name, p.id AS person_id, i.term AS word "
+            "FROM temp.person_fts_instances AS i JOIN person AS p ON p.id = i.doc "
+            "WHERE length(i.term) >= 4 AND p.archived_at IS NULL"
+        )
+    vector = pg_vector(tuple(f"p.{c}" for c in PERSON_FTS_COLUMNS))
+    return (
+        "SELECT left(w, 4) AS head, p.sort_name, p.id AS person_id, w AS word FROM person AS p, "
+        f"unnest(tsvector_to_array({vector})) AS w WHERE length(w) >= 4 AND p.archived_at IS NULL"
+    )
+
+
+def stale_person_words(conn: Connection) -> list[str]:
+    """People whose kept words (the People search's first pages) differ from the search
+    index's: a trigger lost, or a row written around it, and a one-word search would
+    list them wrongly or leave them out."""
+    dialect = conn.dialect.name
+    if dialect == "sqlite":
+        conn.exec_driver_sql(
+            "CREATE VIRTUAL TABLE IF NOT EXISTS temp.person_fts_instances "
+            "USING fts5vocab(main, person_fts, instance)"
+        )
+    expected = _expected_person_words(dialect)
+    kept = "SELECT head, sort_name, person_id, word FROM person_word"
+    ids = (
+        conn.exec_driver_sql(
+            f"SELECT person_id FROM ({expected} EXCEPT {kept}) AS missing "
+            f"UNION SELECT person_id FROM ({kept} EXCEPT {expected}) AS extra "
+            "ORDER BY person_id"
+        )
+        .scalars()
+        .all()
+    )
+    if not ids:
+        return []
+    return [
+        f"{plural(len(ids), 'person record')} kept under other words than the search index's "
+        "(the People search's first pages): " + ", ".join(f"#{i}" for i in ids[:10])
+    ]
 
 
 def _sqlite_words(lines: list[str]) -> str:

@@ -78,6 +78,8 @@ def test_a_replayed_trigger_leaves_the_rows_its_firings_would(
         # Not a vacuous match: last year's licences are renewed or not, as the flags say.
         flags = dict(raw.execute("SELECT renewed, count(*) FROM dog_licence GROUP BY renewed"))
         assert flags[0] > 0 and flags[1] > 0
+        # And the people's words for the search's first pages (0030) were written.
+        assert raw.execute("SELECT count(DISTINCT person_id) FROM person_word").fetchone()[0] > 0
     finally:
         raw.close()
 

@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Any
 
-from sqlalchemy import Connection, Integer, Subquery, select
+from sqlalchemy import Connection, Integer, Row, Select, String, Subquery, bindparam, select, tuple_
+from sqlalchemy import func as sql_func
 from sqlalchemy import text as sql_text
 from sqlalchemy.orm import Session
 from sqlalchemy.orm.exc import StaleDataError
 
 from fieldops.db.engine import Database
-from fieldops.db.models import Animal, Clinic, Person
+from fieldops.db.models import Animal, Clinic, Person, PersonWord
 from fieldops.db.search import fts5_query, phone_search_text, search_terms
 from fieldops.errors import Collector, NotFoundError, StaleRecordError, UserError
 from fieldops.permissions import Permission, requires
@@ -381,6 +384,7 @@ def get_person(db: Database, person_id: int) -> PersonView:
 
 
 PEOPLE_ORDER = (Person.sort_name, Person.id)
+_COLUMNS = (Person.id, Person.full_name, Person.address, Person.city, Person.phone, Person.email)
 
 
 # The active people matching a search on SQLite: each match, in the id order the
@@ -428,21 +432,90 @@ def _matches_in_order(conn: Connection, text_: str, offset: int, limit: int) -> 
     )
 
 
+# A one-word search's first pages read ``person_word`` (migration 0030): the rows of the
+# word's first four characters in the list's order, up to ``_WALK`` of them for each row
+# wanted, from which the matches come already sorted. A page past ``_FIRST_ROWS``, or one
+# whose matches are sparser than that among its head's rows, is the search index's.
+_HEAD = 4
+_FIRST_ROWS = 1_000
+_WALK = 25
+
+
+def _one_word(text_: str) -> str | None:
+    """The search's one word as the search index holds it, when it has four characters
+    or more, all ASCII letters and digits (which both indexes keep as typed, in lower
+    case); None for any other search."""
+    terms = search_terms(text_)
+    if len(terms) != 1:
+        return None
+    word = terms[0].lower()
+    if len(word) < _HEAD or not (word.isascii() and word.isalnum()):
+        return None
+    return word
+
+
+_KEY = (PersonWord.sort_name, PersonWord.person_id)
+_OF_HEAD = PersonWord.head == bindparam("head", type_=String)
+# The row ``walk`` rows into a head's, in the list's order: where the walk stops.
+_BOUND = (
+    select(*_KEY).where(_OF_HEAD).order_by(*_KEY).offset(bindparam("walk", type_=Integer)).limit(1)
+)
+_MATCHING = sql_func.substr(PersonWord.word, 1, bindparam("length", type_=Integer)) == bindparam(
+    "word", type_=String
+)
+_BEFORE = tuple_(*_KEY) < tuple_(
+    bindparam("bound_name", type_=String), bindparam("bound_id", type_=Integer)
+)
+
+
+def _found_page(bounded: bool) -> Select[int, str, str, str, str, str]:
+    """The page's rows: the head's matches (before the bound), each person once."""
+    found = select(PersonWord.person_id).where(_OF_HEAD, _MATCHING, *([_BEFORE] if bounded else []))
+    found_ = found.group_by(*_KEY).order_by(*_KEY).limit(bindparam("wanted", type_=Integer))
+    ids = found_.subquery()
+    return select(*_COLUMNS).join(ids, ids.c.person_id == Person.id).order_by(*PEOPLE_ORDER)
+
+
+# Built once: building them again for each page cost as much as running them.
+_FOUND = {bounded: _found_page(bounded) for bounded in (False, True)}
+
+
+def _first_page(
+    conn: Connection, word: str, offset: int, limit: int
+) -> Sequence[Row[int, str, str, str, str, str]] | None:
+    """A one-word search's page from ``person_word``, or None when its rows are not all
+    among the first rows of the word's head (then the search index answers).
+
+    Every match up to the bound row is read in order, so when ``offset + limit`` of them
+    are found before it they are the list's first; with no bound, every row was read."""
+    wanted = offset + limit
+    if wanted > _FIRST_ROWS:
+        return None
+    head = word[:_HEAD]
+    bound = conn.execute(_BOUND, {"head": head, "walk": _WALK * wanted}).first()
+    params: dict[str, Any] = {"head": head, "length": len(word), "word": word, "wanted": wanted}
+    if bound is not None:
+        params |= {"bound_name": bound[0], "bound_id": bound[1]}
+    rows = conn.execute(_FOUND[bound is not None], params).all()
+    if len(rows) < wanted and bound is not None:
+        return None
+    return rows[offset:]
+
+
 def people_page(db: Database, text: str, offset: int, limit: int) -> Page[PersonRow]:
     """One page of people, ordered by family name, found by name, address, phone or e-mail."""
     with reading(db) as s:
-        matching = fts_ids(db, "person", text)
-        if matching is not None and db.dialect == "sqlite":
-            ids = _matches_in_order(s, text, offset, limit)
-        else:
-            ids = page_ids(
-                db, Person, PEOPLE_ORDER, "ix_person_active_order", matching, offset, limit, s
-            )
-        rows = s.execute(
-            select(
-                Person.id, Person.full_name, Person.address, Person.city, Person.phone, Person.email
-            )
-            .join(ids, ids.c.id == Person.id)
-            .order_by(*PEOPLE_ORDER)
-        ).all()
+        word = _one_word(text)
+        rows = None if word is None else _first_page(s, word, offset, limit)
+        if rows is None:
+            matching = fts_ids(db, "person", text)
+            if matching is not None and db.dialect == "sqlite":
+                ids = _matches_in_order(s, text, offset, limit)
+            else:
+                ids = page_ids(
+                    db, Person, PEOPLE_ORDER, "ix_person_active_order", matching, offset, limit, s
+                )
+            rows = s.execute(
+                select(*_COLUMNS).join(ids, ids.c.id == Person.id).order_by(*PEOPLE_ORDER)
+            ).all()
         return Page(offset=offset, rows=tuple(PersonRow(*r) for r in rows))

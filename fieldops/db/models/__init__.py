@@ -61,6 +61,7 @@ from fieldops.db.models.registry import (
     AppSetting,
     Clinic,
     Person,
+    PersonWord,
     RabiesVaccination,
     StaffUser,
 )
@@ -126,6 +127,7 @@ __all__ = [
     "PermitReview",
     "PermitRevocation",
     "Person",
+    "PersonWord",
     "Quarantine",
     "QuarantineCorrection",
     "QuarantineEvent",

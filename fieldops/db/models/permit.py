@@ -14,7 +14,7 @@ from datetime import date, datetime
 from decimal import Decimal
 from typing import Any
 
-from sqlalchemy import JSON, CheckConstraint, ForeignKey, Index, String, Text
+from sqlalchemy import JSON, CheckConstraint, ForeignKey, Index, String, Text, text
 from sqlalchemy.orm import Mapped, mapped_column
 
 from fieldops.db.models.base import Base, Timestamped
@@ -26,6 +26,8 @@ PERMIT_KINDS = ("chicken", "fancier")
 # a decision against the holder (a fancier's may be appealed); appeal_pending: the
 # decision is appealed and stayed until the appeal is decided.
 PERMIT_STATUSES = ("applied", "issued", "refused", "revoked", "not_renewed", "appeal_pending")
+# The list's "no expiry last", as PostgreSQL prints it back (migration 0030's index).
+NO_EXPIRY = "(expires_on IS NULL)"
 INCIDENT_KINDS = ("attack", "noise", "at_large", "waste", "licensing", "number", "other")
 INCIDENT_ENDINGS = ("warning", "citation", "none")
 LIST_ENTRY_KINDS = ("change", "update")
@@ -58,6 +60,8 @@ class Permit(Timestamped, Base):
         # The list: kind and status filters with the expiry sort; Today's dates.
         Index("ix_permit_kind_status_expires", "kind", "status", "expires_on", "id"),
         Index("ix_permit_expires", "expires_on", "id"),
+        # The list's expiry order, "no expiry" last, with the status its filters read (0030).
+        Index("ix_permit_list_expiry", text(NO_EXPIRY), "expires_on", "id", "status"),
         Index("ix_permit_list_update_due", "list_update_due"),
         Index("ix_permit_appeal_by", "appeal_by"),
     )

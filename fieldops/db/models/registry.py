@@ -48,6 +48,20 @@ class Person(Timestamped, Archivable, Base):
     animals: Mapped[list["Animal"]] = relationship(back_populates="owner")
 
 
+class PersonWord(Base):
+    """Each word of four characters or more of an active person's searched text, under
+    its first four, in the People list's order: a one-word search's first page is a
+    range read that stops after the page (migration 0030, whose triggers keep it)."""
+
+    __tablename__ = "person_word"
+    __table_args__ = ({"sqlite_with_rowid": False},)
+
+    head: Mapped[str] = mapped_column(String(4), primary_key=True)
+    sort_name: Mapped[str] = mapped_column(String(200), primary_key=True)
+    person_id: Mapped[int] = mapped_column(primary_key=True, autoincrement=False)
+    word: Mapped[str] = mapped_column(Text, primary_key=True)
+
+
 class Clinic(Timestamped, Archivable, Base):
     """A veterinary clinic; only a licensed one may hold a clinic quarantine (95.21)."""
 

@@ -110,12 +110,10 @@ def _params(day: date) -> dict[str, Any]:
 
 @lru_cache(maxsize=_KEPT)
 def _count_statement(dialect: str, f: PermitFilter) -> Select[int]:
-    return (
-        select(func.count())
-        .select_from(Permit)
-        .join(Person, Person.id == Permit.holder_id)
-        .where(*_where(dialect, f, DAY, DUE_BY))
-    )
+    # No join to the holder: every permit has exactly one (a required foreign key), and
+    # the filters read the permit alone, so its indexes answer the count; the join looked
+    # up each match's holder row (4 ms of 1,820 at 1,000,000).
+    return select(func.count()).select_from(Permit).where(*_where(dialect, f, DAY, DUE_BY))
 
 
 def count_permits(db: Database, f: PermitFilter, day: date) -> int:
@@ -127,11 +125,15 @@ def count_permits(db: Database, f: PermitFilter, day: date) -> int:
 @lru_cache(maxsize=_KEPT)
 def _page_statement(dialect: str, f: PermitFilter) -> Select[*tuple[Any, ...]]:
     key = SORTS.get(f.sort, Permit.expires_on)
-    order = [
-        key.is_(None),
-        key.desc() if f.descending else key,
-        Permit.id.desc() if f.descending else Permit.id,
-    ]
+    # No expiry last either way, ties by number. Ascending, "key IS NULL" first does it on
+    # both databases, and for the expiry sort it is migration 0030's index; descending,
+    # SQLite's NULLs are the smallest, so "NULLS LAST" is ix_permit_expires walked back.
+    # Either way a page stops after its rows instead of sorting every match.
+    order = (
+        [key.desc().nulls_last(), Permit.id.desc()]
+        if f.descending
+        else [key.is_(None), key, Permit.id]
+    )
     return (
         select(
             Permit.id,
