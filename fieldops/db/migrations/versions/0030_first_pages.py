@@ -32,7 +32,7 @@ drops its triggers. Where the file keeps planner statistics the new index and
 table get their own, as in migration 0025.
 
 Revision ID: 0030
-Revises: 0028
+Revises: 0029
 Create Date: 2026-12-02 03:40:00
 """
 
@@ -42,7 +42,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0030"
-down_revision = "0028"
+down_revision = "0029"
 branch_labels = None
 depends_on = None
 
