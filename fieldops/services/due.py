@@ -36,8 +36,10 @@ CATEGORIES: Mapping[str, str] = _Categories()
 def due_items(db: Database, day: date, profile: Profile) -> tuple[DueItem, ...]:
     """Every installed module's items for ``day`` (local date), overdue first.
 
-    ``fieldops due`` lists these: one item a record, so a script finds each one."""
-    return modules.due_items(db, day, profile)
+    ``fieldops due`` lists these: one item a record, so a script finds each one. Every
+    module reads in one unit of work (``Database.reading_together``)."""
+    with db.reading_together():
+        return modules.due_items(db, day, profile)
 
 
 def _summaries() -> dict[str, Callable[[Database, date, Profile], Sequence[DueItem]]]:
@@ -53,11 +55,12 @@ def today_items(db: Database, day: date, profile: Profile) -> tuple[DueItem, ...
     gives its counts instead of one item a record (each opens that module's list)."""
     summaries = _summaries()
     items: list[DueItem] = []
-    for m in modules.installed_modules():
-        if m.key in summaries:
-            items.extend(summaries[m.key](db, day, profile))
-        elif m.due_items is not None:
-            items.extend(m.due_items(db, day, profile))
+    with db.reading_together():  # one unit of work for every module's reads
+        for m in modules.installed_modules():
+            if m.key in summaries:
+                items.extend(summaries[m.key](db, day, profile))
+            elif m.due_items is not None:
+                items.extend(m.due_items(db, day, profile))
     return modules.merge_due(items)
 
 
