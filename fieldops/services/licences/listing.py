@@ -140,8 +140,9 @@ def _base(f: LicenceFilter) -> Any:
 def _kept_count(f: LicenceFilter, today: date) -> Any | None:
     """The kept count's statement for a view that is a pure function of the licences'
     year and status (migration 0031): "current" and "all" without search text. Counting
-    them read one index entry a licence (30,000 of this year's at the 1,000,000 city:
-    4.3 ms, growing with the table); any other view, or a search, is counted."""
+    them read an index entry a licence (137,838 current this year in the bench's
+    1,000,000 city: 4.2 ms raw, against 0.005 ms for the kept row); any other view, or a
+    search, depends on other rows and is counted."""
     if " ".join(v.searchable(f.text).split()):
         return None
     total = select(func.coalesce(func.sum(DogLicenceCount.n), 0))
