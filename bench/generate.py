@@ -123,7 +123,8 @@ def fill(path: Path, size: int, generators: Sequence[Generator] = GENERATORS) ->
     # flags, migration 0025; a call's follow-up still to do, 0027) would ask it once a
     # row of tables without their indexes, a scan each (hours at 1,000,000); a person's
     # words (0030) would go through a tokenizer a person and into their table at random
-    # places. Dropped for the load, the copies written by one statement each after it
+    # places; the licences' counts (0031) would be counted a licence at a time where one
+    # GROUP BY counts them all. Dropped for the load, the copies written by one statement each after it
     # and the triggers made again from their own SQL.
     copies = raw.execute(
         "SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND name IN "
@@ -156,6 +157,8 @@ def fill(path: Path, size: int, generators: Sequence[Generator] = GENERATORS) ->
         # just rebuilt, as the migration fills them.
         for statement in _person_words():
             raw.execute(statement)
+        # The licences' counts of a year and status (0031), as the migration fills them.
+        raw.execute(_licence_counts())
         for _, sql in copies:
             raw.execute(sql)
     raw.execute("COMMIT")
@@ -175,6 +178,9 @@ COPY_TRIGGERS = (
     "person_word_ai",
     "person_word_au",
     "person_word_ad",
+    "dog_licence_count_ai",
+    "dog_licence_count_au",
+    "dog_licence_count_ad",
 )
 
 
@@ -184,6 +190,14 @@ def _person_words() -> list[str]:
 
     migration = import_module("fieldops.db.migrations.versions.0030_first_pages")
     return list(migration.fill_sql("sqlite"))
+
+
+def _licence_counts() -> str:
+    """The statement migration 0031 fills ``dog_licence_count`` with."""
+    from importlib import import_module
+
+    migration = import_module("fieldops.db.migrations.versions.0031_licence_counts")
+    return str(migration.FILL)
 
 
 def _follow_up_copies() -> str:

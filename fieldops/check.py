@@ -83,6 +83,7 @@ def _problems(db: Database, path: Path | None, note: Callable[[str], None]) -> l
             problems += chain_problems(conn)
             problems += record_problems(conn)
             problems += stale_person_words(conn)
+            problems += stale_licence_counts(conn)
             for m in modules.installed_modules():
                 if m.checks is not None:
                     problems += m.checks(conn)
@@ -165,6 +166,35 @@ def stale_person_words(conn: Connection) -> list[str]:
     return [
         f"{plural(len(ids), 'person record')} kept under other words than the search index's "
         "(the People search's first pages): " + ", ".join(f"#{i}" for i in ids[:10])
+    ]
+
+
+_LICENCE_COUNTS = (
+    "SELECT licence_year, status, count(*) AS n FROM dog_licence GROUP BY licence_year, status"
+)
+_KEPT_LICENCE_COUNTS = "SELECT licence_year, status, n FROM dog_licence_count WHERE n <> 0"
+
+
+def stale_licence_counts(conn: Connection) -> list[str]:
+    """Licence years whose kept counts (migration 0031: the Licences list's count of
+    "current" and "all") differ from the licences': a trigger lost, or a row written
+    around it, and the list would show a count its pages do not hold."""
+    years = (
+        conn.exec_driver_sql(
+            f"SELECT licence_year FROM ({_LICENCE_COUNTS} EXCEPT {_KEPT_LICENCE_COUNTS}) AS missing "
+            f"UNION SELECT licence_year FROM ({_KEPT_LICENCE_COUNTS} EXCEPT {_LICENCE_COUNTS}) "
+            "AS extra ORDER BY licence_year"
+        )
+        .scalars()
+        .all()
+    )
+    if not years:
+        return []
+    return [
+        "the kept licence counts (the Licences list's count) differ from the licences for "
+        + plural(len(years), "licence year")
+        + ": "
+        + ", ".join(str(y) for y in years)
     ]
 
 

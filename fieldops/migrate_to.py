@@ -39,7 +39,7 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, DBAPIError, NoSuchModuleError
 from sqlalchemy.types import JSON
 
-from fieldops.check import stale_person_words
+from fieldops.check import stale_licence_counts, stale_person_words
 from fieldops.db.engine import Database, describe_url, make_engine
 from fieldops.db.migrate import alembic_config
 from fieldops.db.models import AuditChainHead, Base
@@ -85,8 +85,9 @@ class MigrationResult:
 # Kept by the target's own triggers from the rows copied, not copied: a person's words
 # are each database's search index's (migration 0030), which split and fold text
 # differently (SQLite's FTS5 drops accents and splits an e-mail address; PostgreSQL's
-# "simple" configuration keeps both).
-DERIVED_TABLES = ("person_word",)
+# "simple" configuration keeps both); the licences' counts of a year and status
+# (migration 0031), counted by the target's triggers as the licences are copied.
+DERIVED_TABLES = ("person_word", "dog_licence_count")
 
 
 def copied_tables() -> list[Table]:
@@ -313,7 +314,8 @@ def _verify(src: Connection, dst: Connection, copied: list[TableCopied]) -> tupl
             )
         if _table_digest(src, table) != _table_digest(dst, table):
             raise RuntimeError(f"{table.name}'s rows read back differently from the source")
-    problems = trigger_problems(dst) + chain_problems(dst) + stale_person_words(dst)
+    problems = trigger_problems(dst) + chain_problems(dst)
+    problems += stale_person_words(dst) + stale_licence_counts(dst)
     if problems:
         raise RuntimeError("; ".join(problems))
     head = select(AuditChainHead.seq, AuditChainHead.hash)

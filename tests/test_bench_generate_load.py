@@ -80,6 +80,9 @@ def test_a_replayed_trigger_leaves_the_rows_its_firings_would(
         assert flags[0] > 0 and flags[1] > 0
         # And the people's words for the search's first pages (0030) were written.
         assert raw.execute("SELECT count(DISTINCT person_id) FROM person_word").fetchone()[0] > 0
+        # And the licences' counts of a year and status (0031), every licence counted.
+        counted = raw.execute("SELECT count(*), sum(n) FROM dog_licence_count").fetchone()
+        assert counted[0] > 1 and counted[1] == flags[0] + flags[1]
     finally:
         raw.close()
 

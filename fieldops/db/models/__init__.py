@@ -32,7 +32,7 @@ from fieldops.db.models.impound import (
     PaymentLine,
     ReleaseEvidence,
 )
-from fieldops.db.models.licence import DogLicence
+from fieldops.db.models.licence import DogLicence, DogLicenceCount
 from fieldops.db.models.permit import (
     PERMIT_KINDS,
     PERMIT_STATUSES,
@@ -110,6 +110,7 @@ __all__ = [
     "Clinic",
     "Disposition",
     "DogLicence",
+    "DogLicenceCount",
     "FeeScheduleEntry",
     "FieldCall",
     "ImpoundPhoto",

@@ -106,3 +106,17 @@ class DogLicence(Timestamped, Base):
     # written, changes status or year (migration 0025). Never set them.
     renewed: Mapped[bool] = mapped_column(default=False, server_default=false())
     renewed_later: Mapped[bool] = mapped_column(default=False, server_default=false())
+
+
+class DogLicenceCount(Base):
+    """How many licences there are of a year and status: the Licences list's count of
+    "current" (and of "all") without reading a licence. Triggers keep it in the same
+    transaction as every licence written, deleted, or changed in status or year
+    (migration 0031); a row may fall to 0 and stay. Never write it."""
+
+    __tablename__ = "dog_licence_count"
+    __table_args__ = ({"sqlite_with_rowid": False},)
+
+    licence_year: Mapped[int] = mapped_column(primary_key=True, autoincrement=False)
+    status: Mapped[str] = mapped_column(String(12), primary_key=True)
+    n: Mapped[int]

@@ -26,7 +26,7 @@ from sqlalchemy import (
 from sqlalchemy.orm import aliased
 
 from fieldops.db.engine import Database
-from fieldops.db.models import Animal, DogLicence, Person
+from fieldops.db.models import Animal, DogLicence, DogLicenceCount, Person
 from fieldops.rules import Profile
 from fieldops.services import validate as v
 from fieldops.services.licences.renewals import adult_quote
@@ -137,9 +137,31 @@ def _base(f: LicenceFilter) -> Any:
     return select(DogLicence.id)
 
 
+def _kept_count(f: LicenceFilter, today: date) -> Any | None:
+    """The kept count's statement for a view that is a pure function of the licences'
+    year and status (migration 0031): "current" and "all" without search text. Counting
+    them read an index entry a licence (137,838 current this year in the bench's
+    1,000,000 city: 4.2 ms raw, against 0.005 ms for the kept row); any other view, or a
+    search, depends on other rows and is counted."""
+    if " ".join(v.searchable(f.text).split()):
+        return None
+    total = select(func.coalesce(func.sum(DogLicenceCount.n), 0))
+    if f.show == "current":
+        return total.where(
+            DogLicenceCount.status == "current", DogLicenceCount.licence_year == today.year
+        )
+    if f.show == "all":
+        return total
+    return None
+
+
 def _count(conn: Connection, db: Database, f: LicenceFilter, today: date, profile: Profile) -> int:
-    q = _base(f).where(*_where(db, f, today, profile)).subquery()
-    n: int = conn.execute(select(func.count()).select_from(q)).scalar_one()
+    q = _kept_count(f, today)
+    if q is None:
+        q = select(func.count()).select_from(
+            _base(f).where(*_where(db, f, today, profile)).subquery()
+        )
+    n: int = conn.execute(q).scalar_one()
     return n
 
 
