@@ -7,7 +7,7 @@ from datetime import UTC, date, datetime, timedelta
 from decimal import Decimal
 from zoneinfo import ZoneInfo
 
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
 from fieldops.rules import (
@@ -269,12 +269,20 @@ def test_owner_repeat_multiplies_only_the_impound_fee(profile, species, impounde
     proof=st.booleans(),
     profile=profiles(),
 )
+@example(  # bitten in the fall's repeated hour, its second time round (CST)
+    bitten=datetime(2026, 11, 1, 1, 0, fold=1, tzinfo=CHICAGO),
+    delay=timedelta(0),
+    owner_known=False,
+    proof=False,
+    profile=PROFILE,
+)
 def test_quarantine_observation_is_a_minimum_and_certificate_a_period_to_act(
     bitten, delay, owner_known, proof, profile
 ):
-    plan = quarantine_plan(
-        bitten, bitten + delay, profile, owner_known=owner_known, rabies_proof=proof
-    )
+    # Ordered ``delay`` after the bite in elapsed time: an aware datetime plus a timedelta
+    # is wall-clock arithmetic, which at the fall's repeated hour lands before the bite.
+    ordered = (bitten.astimezone(UTC) + delay).astimezone(bitten.tzinfo)
+    plan = quarantine_plan(bitten, ordered, profile, owner_known=owner_known, rabies_proof=proof)
     assert plan.last_day == nominal_last_day(plan.bite_day, 10, profile)  # never extended
     assert not is_excluded_day(plan.certificate_due, profile)
     assert plan.certificate_due >= plan.bite_day + timedelta(days=15)
