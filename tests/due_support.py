@@ -33,6 +33,17 @@ def sent_selects(
         event.remove(db.engine, "before_cursor_execute", note)
 
 
+def query_plans(db: Any, call: Callable[[], Any], sep: str = " | ") -> list[str]:
+    """SQLite's plan of each statement ``call()`` sends: its steps joined by ``sep``."""
+    with sent_selects(db, lambda statement, parameters: (statement, parameters)) as sent:
+        call()
+    with db.engine.connect() as conn:
+        return [
+            sep.join(r[3] for r in conn.exec_driver_sql(f"EXPLAIN QUERY PLAN {sql}", params))
+            for sql, params in sent
+        ]
+
+
 def reads(db: Any, fn: Any) -> tuple[int, int]:
     """(statements, rows returned) of ``fn()``: its SELECTs captured, then replayed."""
     with sent_selects(db, lambda s, p: (s, p), ("SELECT", "WITH")) as seen:

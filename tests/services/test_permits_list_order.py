@@ -8,7 +8,7 @@ from __future__ import annotations
 from datetime import UTC, date, datetime, timedelta
 
 import pytest
-from due_support import sent_selects
+from due_support import query_plans
 from sqlalchemy import func, insert, select
 
 from fieldops.db.models import Permit, Person
@@ -129,16 +129,6 @@ def test_in_force_first_page_puts_no_expiry_last_and_stays_in_force(db):
     assert all(r.expires_on is None for r in rows[len(dated) :])
 
 
-def _plans(db, call) -> list[str]:
-    with sent_selects(db, lambda statement, parameters: (statement, parameters)) as sent:
-        call()
-    with db.engine.connect() as conn:
-        return [
-            " | ".join(r[3] for r in conn.exec_driver_sql(f"EXPLAIN QUERY PLAN {sql}", params))
-            for sql, params in sent
-        ]
-
-
 @pytest.mark.parametrize("descending", [False, True])
 def test_the_default_first_page_walks_the_expiry_index(db, descending):
     """At 3,000 permits every permit in force and its holder was read and sorted for the
@@ -147,8 +137,8 @@ def test_the_default_first_page_walks_the_expiry_index(db, descending):
         pytest.skip("PostgreSQL's planner weighs the same index with its statistics")
     _city(db)
     f = PermitFilter(descending=descending)
-    (page,) = _plans(db, lambda: permits_page(db, f, 0, 100, DAY))
+    (page,) = query_plans(db, lambda: permits_page(db, f, 0, 100, DAY))
     index = "ix_permit_expires" if descending else "ix_permit_list_expiry"
     assert f"SCAN permit USING INDEX {index}" in page and "TEMP B-TREE" not in page
-    (count,) = _plans(db, lambda: count_permits(db, f, DAY))
+    (count,) = query_plans(db, lambda: count_permits(db, f, DAY))
     assert "person" not in count

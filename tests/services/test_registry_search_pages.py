@@ -15,7 +15,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 import pytest
-from due_support import sent_selects
+from due_support import query_plans
 from sqlalchemy import or_, select, update
 
 from fieldops.db.models import Animal, Person
@@ -180,17 +180,6 @@ def test_the_searches_find_what_a_user_expects(db, registry):
     assert people_page(db, "zzz", 0, 5).rows == () and animals_page(db, "zzz", 0, 5).rows == ()
 
 
-def _plans(db, call) -> list[str]:
-    """The query plan of each statement ``call`` sends (SQLite)."""
-    with sent_selects(db, lambda statement, parameters: (statement, parameters)) as sent:
-        call()
-    with db.engine.connect() as conn:
-        return [
-            " | ".join(r[3] for r in conn.exec_driver_sql(f"EXPLAIN QUERY PLAN {sql}", params))
-            for sql, params in sent
-        ]
-
-
 def test_a_search_reads_each_match_from_an_index_not_its_row(db, registry, monkeypatch):
     """A common surname matched 36,752 people at 1,000,000; each match's row was read for
     its sort key (68 ms for the people's first page, 103 ms for the animals')."""
@@ -198,12 +187,12 @@ def test_a_search_reads_each_match_from_an_index_not_its_row(db, registry, monke
         pytest.skip("PostgreSQL's planner weighs the same indexes with its statistics")
     monkeypatch.setattr("fieldops.services.listing.DEEP_OFFSET", 0)  # and the deep page's count
     # Two words: a one-word search's first pages read person_word (0030) instead.
-    people = _plans(db, lambda: people_page(db, "ruiz ana", 3, 5))
+    people = query_plans(db, lambda: people_page(db, "ruiz ana", 3, 5))
     assert len(people) == 2  # the count (which end is nearer), then the page
     for plan in people:
         assert "SCAN person_fts VIRTUAL TABLE" in plan
         assert "COVERING INDEX ix_person_id_sort" in plan
-    animal = _plans(db, lambda: animals_page(db, "ruiz", 3, 5))
+    animal = query_plans(db, lambda: animals_page(db, "ruiz", 3, 5))
     assert len(animal) == 2  # the count (which end is nearer), then the page
     for plan in animal:
         assert "COVERING INDEX ix_animal_id_name" in plan

@@ -13,7 +13,8 @@ from collections.abc import Iterator
 from datetime import date, datetime, timedelta
 
 import pytest
-from sqlalchemy import create_engine, event, exists, func, select
+from due_support import query_plans
+from sqlalchemy import create_engine, exists, func, select
 from sqlalchemy.engine import make_url
 from sqlalchemy.orm import aliased
 from support import pg_url
@@ -230,28 +231,17 @@ def test_today_is_fieldops_due_with_the_licences_counted(city, day):
     assert {k: officers[k] for k in _old_officers(city, due)} == _old_officers(city, due)
 
 
+def _todays_plans(db: Database) -> str:
+    """SQLite's plan of every statement Today sends on ``db``, one line a step."""
+    return "\n".join(query_plans(db, lambda: today_items(db, TODAY, Profile.default()), "\n"))
+
+
 def test_todays_statements_read_the_open_rows_from_their_indexes(sqlite_db):
     """The statements Today sends read what is open from an index, never a module's
     history (issue 14, migration 0027). On a file without planner statistics: the
     generated city's are those of a small town, where SQLite rightly reads a small
     table whole (the 100,000 city's plans are bench/today.py's)."""
-    seen: list[tuple[str, object]] = []
-
-    def note(conn, cursor, statement, parameters, *rest):
-        if statement.lstrip().upper().startswith(("SELECT", "WITH")):
-            seen.append((statement, parameters))
-
-    event.listen(sqlite_db.engine, "before_cursor_execute", note)
-    try:
-        today_items(sqlite_db, TODAY, Profile.default())
-    finally:
-        event.remove(sqlite_db.engine, "before_cursor_execute", note)
-    with sqlite_db.engine.connect() as conn:
-        plans = "\n".join(
-            r[-1]
-            for sql, params in seen
-            for r in conn.exec_driver_sql(f"EXPLAIN QUERY PLAN {sql}", params)
-        )
+    plans = _todays_plans(sqlite_db)
     for index in (
         "ix_field_call_follow_up_due_on",
         "ix_call_citation_unpaid_court_on",
@@ -274,23 +264,7 @@ def test_the_sent_probes_read_their_own_kind_where_the_file_has_statistics(city_
     try:
         with db.engine.begin() as conn:
             conn.exec_driver_sql("ANALYZE")
-        seen: list[tuple[str, object]] = []
-
-        def note(conn, cursor, statement, parameters, *rest):
-            if statement.lstrip().upper().startswith(("SELECT", "WITH")):
-                seen.append((statement, parameters))
-
-        event.listen(db.engine, "before_cursor_execute", note)
-        try:
-            today_items(db, TODAY, Profile.default())
-        finally:
-            event.remove(db.engine, "before_cursor_execute", note)
-        with db.engine.connect() as conn:
-            plans = "\n".join(
-                r[-1]
-                for sql, params in seen
-                for r in conn.exec_driver_sql(f"EXPLAIN QUERY PLAN {sql}", params)
-            )
+        plans = _todays_plans(db)
     finally:
         db.dispose()
     for index in ("ix_quarantine_event_referral_sent", "ix_quarantine_event_specimen_sent"):
