@@ -37,3 +37,13 @@ def _horizontal():
     from PySide6.QtCore import Qt
 
     return Qt.Orientation.Horizontal
+
+
+def test_the_animals_list_shows_a_two_word_colour_and_a_tag_whole(window):
+    """A licence tag with its year ("D-2016-0000011") and "black and white" were cut."""
+    view = window.current_page().animals.view
+    model, header = view.model(), view.horizontalHeader()
+    titles = {model.headerData(i, _horizontal()): i for i in range(model.columnCount())}
+    for title, text in (("Colour", "black and white"), ("Licence", "D-2016-0000011")):
+        need = view.fontMetrics().horizontalAdvance(text) + 8  # the cell's own margins
+        assert header.sectionSize(titles[title]) >= need, title

@@ -32,14 +32,15 @@ def _owner(r: AnimalListRow) -> str:
 
 
 # The owner reads whole with "(former owner)"; what became of the animal (blank for
-# one at home) takes the rest of the row.
+# one at home) takes the rest of the row. A two-word colour and a tag number with its
+# year read whole too.
 ANIMAL_COLUMNS = (
     Column("Name", lambda r: animal_name(r.name), 110),
     Column("Species", lambda r: species_label(r.species), 66),
     Column("Breed", lambda r: r.breed, 134),
-    Column("Colour", lambda r: r.colour, 108),
+    Column("Colour", lambda r: r.colour, 108, fits="black and white"),
     Column("Microchip", lambda r: r.microchip, 136),
-    Column("Licence", lambda r: r.licence_number, 96),
+    Column("Licence", lambda r: r.licence_number, 96, fits="D-2026-0000000"),
     Column("Owner", _owner, 200),
     Column("Status", lambda r: r.status),
 )
