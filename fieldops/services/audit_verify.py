@@ -54,9 +54,14 @@ def trigger_problems(conn: Connection) -> list[str]:
             r[0]: r[1]
             for r in conn.execute(
                 text(
+                    # This database's own schema only: another schema of the same
+                    # server database (a copy made there, a workstation's tests) may
+                    # hold the same tables with their triggers in place.
                     "SELECT t.tgname, c.relname FROM pg_trigger t "
                     "JOIN pg_class c ON c.oid = t.tgrelid "
-                    "WHERE NOT t.tgisinternal AND t.tgenabled <> 'D'"
+                    "JOIN pg_namespace n ON n.oid = c.relnamespace "
+                    "WHERE NOT t.tgisinternal AND t.tgenabled <> 'D' "
+                    "AND n.nspname = current_schema()"
                 )
             )
         }
