@@ -41,6 +41,15 @@ def pg_database():
         pytest.skip("FIELDOPS_TEST_PG_URL is not set")
     db = Database(PG_URL)
     with db.engine.begin() as conn:
+        # Every schema of this test database, also those a killed run's fixtures left
+        # (a copy's target schema): the session starts from nothing.
+        left = conn.exec_driver_sql(
+            "SELECT nspname FROM pg_namespace WHERE nspname !~ '^pg_' "
+            "AND nspname NOT IN ('information_schema', 'public') "
+            "AND nspowner = (SELECT oid FROM pg_roles WHERE rolname = current_user)"
+        ).scalars()
+        for schema in list(left):
+            conn.exec_driver_sql(f'DROP SCHEMA "{schema}" CASCADE')
         conn.exec_driver_sql("DROP SCHEMA IF EXISTS public CASCADE")
         conn.exec_driver_sql("CREATE SCHEMA public")
     upgrade(db.engine, db.url)
