@@ -124,8 +124,10 @@ def fill(path: Path, size: int, generators: Sequence[Generator] = GENERATORS) ->
     # row of tables without their indexes, a scan each (hours at 1,000,000); a person's
     # words (0030) would go through a tokenizer a person and into their table at random
     # places; the licences' counts (0031) would be counted a licence at a time where one
-    # GROUP BY counts them all. Dropped for the load, the copies written by one statement each after it
-    # and the triggers made again from their own SQL.
+    # GROUP BY counts them all; what each bite still has to send (0032) would be asked of
+    # its events a bite and a quarantine at a time. Dropped for the load, the copies
+    # written by one statement each after it and the triggers made again from their own
+    # SQL.
     copies = raw.execute(
         "SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND name IN "
         f"({', '.join('?' for _ in COPY_TRIGGERS)}) ORDER BY name",
@@ -159,6 +161,9 @@ def fill(path: Path, size: int, generators: Sequence[Generator] = GENERATORS) ->
             raw.execute(statement)
         # The licences' counts of a year and status (0031), as the migration fills them.
         raw.execute(_licence_counts())
+        # What each bite still has to send (0032), as the migration fills it.
+        for statement in _bites_to_send():
+            raw.execute(statement)
         for _, sql in copies:
             raw.execute(sql)
     raw.execute("COMMIT")
@@ -181,6 +186,11 @@ COPY_TRIGGERS = (
     "dog_licence_count_ai",
     "dog_licence_count_au",
     "dog_licence_count_ad",
+    "bite_to_send_bite_ai",
+    "bite_to_send_event_ai",
+    "bite_to_send_quarantine_ai",
+    "bite_to_send_quarantine_au",
+    "bite_to_send_quarantine_ad",
 )
 
 
@@ -198,6 +208,14 @@ def _licence_counts() -> str:
 
     migration = import_module("fieldops.db.migrations.versions.0031_licence_counts")
     return str(migration.FILL)
+
+
+def _bites_to_send() -> tuple[str, ...]:
+    """The statements migration 0032 fills ``bite_to_send`` with."""
+    from importlib import import_module
+
+    migration = import_module("fieldops.db.migrations.versions.0032_bite_to_send")
+    return tuple(migration.FILL)
 
 
 def _follow_up_copies() -> str:

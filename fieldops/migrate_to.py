@@ -47,6 +47,7 @@ from fieldops.errors import UserError
 from fieldops.permissions import Permission, requires
 from fieldops.services.audit_verify import chain_problems, trigger_problems
 from fieldops.services.context import Actor, audit
+from fieldops.services.quarantine.to_send import stale_bites_to_send
 
 BATCH_ROWS = 500
 #: The audit event the source records, and the copy carries.
@@ -86,8 +87,9 @@ class MigrationResult:
 # are each database's search index's (migration 0030), which split and fold text
 # differently (SQLite's FTS5 drops accents and splits an e-mail address; PostgreSQL's
 # "simple" configuration keeps both); the licences' counts of a year and status
-# (migration 0031), counted by the target's triggers as the licences are copied.
-DERIVED_TABLES = ("person_word", "dog_licence_count")
+# (migration 0031), counted by the target's triggers as the licences are copied; what
+# a bite still has to send (0032), from its report, quarantine and events as copied.
+DERIVED_TABLES = ("person_word", "dog_licence_count", "bite_to_send")
 
 
 def copied_tables() -> list[Table]:
@@ -315,7 +317,7 @@ def _verify(src: Connection, dst: Connection, copied: list[TableCopied]) -> tupl
         if _table_digest(src, table) != _table_digest(dst, table):
             raise RuntimeError(f"{table.name}'s rows read back differently from the source")
     problems = trigger_problems(dst) + chain_problems(dst)
-    problems += stale_person_words(dst) + stale_licence_counts(dst)
+    problems += stale_person_words(dst) + stale_licence_counts(dst) + stale_bites_to_send(dst)
     if problems:
         raise RuntimeError("; ".join(problems))
     head = select(AuditChainHead.seq, AuditChainHead.hash)

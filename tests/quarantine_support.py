@@ -27,14 +27,16 @@ def day(n: int):
 
 
 def bite_input(bitten_at, **kw) -> qs.BiteInput:
+    """A bite at ``bitten_at``, reported 20 minutes and ordered an hour later, or now when
+    that would be in the future (a bite minutes ago, just after midnight)."""
     data = {
         "place": "Tenney Park",
         "victim_name": "Jack O'Brien",
         "victim_contact": "608-555-0199",
         "reported_by": "the person bitten",
-        "reported_at": bitten_at + timedelta(minutes=20),
+        "reported_at": min(bitten_at + timedelta(minutes=20), now()),
         "officer": "Off. Dana Lee",
-        "ordered_at": bitten_at + timedelta(hours=1),
+        "ordered_at": min(bitten_at + timedelta(hours=1), now()),
     }
     data.update(kw)
     return qs.BiteInput(bitten_at=bitten_at, **data)

@@ -3,7 +3,7 @@ list and the officer's week."""
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, time, timedelta
 
 import pytest
 from quarantine_support import PROFILE, bite_input, day, days_ago, exam, local_today
@@ -131,17 +131,22 @@ def test_overdue_and_due_items_through_the_seam(db, officer, rex, pound, vaccina
     late = qs.report_bite(
         db, officer, bite_input(days_ago(3), animal_id=rex.id, clinic_id=pound.id), PROFILE
     ).quarantine_id
-    # Just ordered at a clinic: delivery due within hours, first exam due today.
+    # Just ordered at a clinic: delivery due within hours, first exam due today. Today
+    # locally: in the first hours after midnight, an order an hour ago was yesterday's,
+    # and its first exam rightly overdue.
+    midnight = datetime.combine(local_today(), time(0), PROFILE.timezone)
+    bitten = max(now() - timedelta(hours=2), midnight)
     fresh = qs.report_bite(
         db,
         officer,
         bite_input(
-            now() - timedelta(hours=2),
+            bitten,
             species="dog",
             animal_description="Brown terrier mix",
             owner_unknown=True,
             clinic_id=pound.id,
-            ordered_at=now() - timedelta(hours=1),
+            reported_at=bitten,
+            ordered_at=max(now() - timedelta(hours=1), bitten),
         ),
         PROFILE,
     ).quarantine_id

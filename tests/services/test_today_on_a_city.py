@@ -37,6 +37,7 @@ from fieldops.rules import Profile
 from fieldops.services.context import Actor
 from fieldops.services.due import today_items
 from fieldops.services.licences import module as licence_module
+from fieldops.services.quarantine.to_send import stale_bites_to_send
 from tests.accounts_support import enrol
 
 SIZE = 2000
@@ -254,18 +255,23 @@ def test_todays_statements_read_the_open_rows_from_their_indexes(sqlite_db):
         assert f"SCAN {table}\n" not in plans + "\n", (table, plans)
 
 
-def test_the_sent_probes_read_their_own_kind_where_the_file_has_statistics(city_file, tmp_path):
-    """Where the file keeps planner statistics (the bench's cities, a city's real file
-    after ANALYZE), the referrals and specimens not sent probe the index of their own
-    kind of event, not the index of every event (migration 0029)."""
+def test_referrals_and_specimens_to_send_are_read_from_what_is_kept(city_file, tmp_path):
+    """The referred bites and dead animals still to send are read from ``bite_to_send``
+    (migration 0032), with or without planner statistics: never each referred bite's or
+    dead animal's events, which read the cases' whole history on every Today."""
     path = tmp_path / "analyzed.db"
     shutil.copyfile(city_file, path)
     db = Database(f"sqlite:///{path}")
     try:
-        with db.engine.begin() as conn:
-            conn.exec_driver_sql("ANALYZE")
-        plans = _todays_plans(db)
+        for analyzed in (False, True):
+            if analyzed:
+                with db.engine.begin() as conn:
+                    conn.exec_driver_sql("ANALYZE")
+            plans = _todays_plans(db)
+            assert "bite_to_send" in plans, plans
+            for index in ("ix_quarantine_event_referral_sent", "ix_quarantine_event_specimen_sent"):
+                assert index not in plans, (analyzed, index, plans)
+            with db.engine.connect() as conn:
+                assert stale_bites_to_send(conn) == []  # the generator's fill is the sources'
     finally:
         db.dispose()
-    for index in ("ix_quarantine_event_referral_sent", "ix_quarantine_event_specimen_sent"):
-        assert f" COVERING INDEX {index} " in plans, (index, plans)

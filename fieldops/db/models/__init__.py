@@ -49,6 +49,7 @@ from fieldops.db.models.permit import (
 )
 from fieldops.db.models.quarantine import (
     BiteReport,
+    BiteToSend,
     Quarantine,
     QuarantineCorrection,
     QuarantineEvent,
@@ -99,6 +100,7 @@ __all__ = [
     "AuditEvent",
     "Base",
     "BiteReport",
+    "BiteToSend",
     "CallCitation",
     "CallComplaint",
     "CallDispatch",

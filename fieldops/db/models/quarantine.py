@@ -191,6 +191,20 @@ class QuarantineEvent(Base):
     recorded_by: Mapped[str] = mapped_column(String(100))
 
 
+class BiteToSend(Base):
+    """What a bite still has to send, named by the event that ends it: ``referral_sent``
+    (a referred bite, no referral on record) or ``specimen_sent`` (its quarantined animal
+    died or was euthanized, no specimen on record). Today reads the few open cases here,
+    not the whole history. Triggers keep it in the transaction of every bite report,
+    quarantine and event written (migration 0032). Never write it."""
+
+    __tablename__ = "bite_to_send"
+    __table_args__ = ({"sqlite_with_rowid": False},)
+
+    kind: Mapped[str] = mapped_column(String(24), primary_key=True)
+    bite_report_id: Mapped[int] = mapped_column(ForeignKey("bite_report.id"), primary_key=True)
+
+
 CORRECTION_TARGETS = ("bite_report", "exam", "event")
 
 

@@ -10,7 +10,7 @@ from sqlalchemy import Connection, Select, select, text
 from sqlalchemy.orm import Session
 
 from fieldops.db.engine import Database
-from fieldops.db.models import BiteReport, Quarantine, QuarantineEvent, QuarantineExam
+from fieldops.db.models import BiteReport, BiteToSend, Quarantine, QuarantineExam
 from fieldops.later import LaterMapping, later_call
 from fieldops.modules import (
     ActivitySection,
@@ -34,6 +34,7 @@ from fieldops.rules import (
 from fieldops.rules.release import open_quarantine_block
 from fieldops.selftest_records import QUARANTINE_STEPS
 from fieldops.services.context import now
+from fieldops.services.quarantine.to_send import DEAD, none_recorded, stale_bites_to_send
 
 KEY = "quarantine"
 
@@ -248,22 +249,12 @@ def _open_statement() -> Select[*tuple[Any, ...]]:
     )
 
 
-def _not_recorded(kind: str, bite_id: object):  # type: ignore[no-untyped-def]
-    """No ``kind`` event for the bite: an index probe, on the kind's own partial index
-    where it has one and the file keeps planner statistics (referrals and specimens
-    sent, migration 0029), else on ix_quarantine_event_bite_kind."""
-    return ~(
-        select(QuarantineEvent.id)  # not "*": the probe then reads the index alone
-        .where(QuarantineEvent.bite_report_id == bite_id, QuarantineEvent.kind == kind)
-        .exists()
-    )
-
-
 def _case_items(s: Session, day: date) -> list[DueItem]:
     """Referrals not sent, specimens not sent, signs of rabies not reported.
 
-    Each is an anti-join on indexed columns, so only the cases still waiting are read,
-    never the table's closed history (its events, referred bites, deaths and exams).
+    Only the cases still waiting are read, never the closed history: referrals and
+    specimens from what is kept still to send (``to_send``), signs by an anti-join on
+    indexed columns.
     The columns the items are worded from, each with its bite report's officer."""
     out: list[DueItem] = []
     for bite in s.connection().execute(_referrals_statement()):
@@ -313,7 +304,8 @@ def _case_items(s: Session, day: date) -> list[DueItem]:
 
 @cache
 def _referrals_statement() -> Select[*tuple[Any, ...]]:
-    """Bites to refer to the health officer with no referral sent on record."""
+    """Bites to refer to the health officer with no referral sent on record (kept,
+    ``to_send``)."""
     return (
         select(
             BiteReport.id,
@@ -323,14 +315,16 @@ def _referrals_statement() -> Select[*tuple[Any, ...]]:
             BiteReport.place,
             BiteReport.officer,
         )
-        .where(BiteReport.referral.is_(True), _not_recorded("referral_sent", BiteReport.id))
+        .join(BiteToSend, BiteToSend.bite_report_id == BiteReport.id)
+        .where(BiteToSend.kind == "referral_sent")
         .order_by(BiteReport.id)
     )
 
 
 @cache
 def _dead_statement() -> Select[*tuple[Any, ...]]:
-    """Quarantined animals that died or were euthanized with no specimen sent on record."""
+    """Quarantined animals that died or were euthanized with no specimen sent on record
+    (kept, ``to_send``)."""
     return (
         select(
             Quarantine.id,
@@ -340,11 +334,9 @@ def _dead_statement() -> Select[*tuple[Any, ...]]:
             Quarantine.status,
             BiteReport.officer,
         )
+        .join(BiteToSend, BiteToSend.bite_report_id == Quarantine.bite_report_id)
         .outerjoin(BiteReport, BiteReport.id == Quarantine.bite_report_id)
-        .where(
-            Quarantine.status.in_(("died", "euthanized")),
-            _not_recorded("specimen_sent", Quarantine.bite_report_id),
-        )
+        .where(BiteToSend.kind == "specimen_sent", Quarantine.status.in_(DEAD))
     )
 
 
@@ -357,7 +349,7 @@ def _signs_statement() -> Select[*tuple[Any, ...]]:
         select(Quarantine, BiteReport.officer)
         .outerjoin(BiteReport, BiteReport.id == Quarantine.bite_report_id)
         .where(
-            Quarantine.id.in_(signs), _not_recorded("signs_of_rabies", Quarantine.bite_report_id)
+            Quarantine.id.in_(signs), none_recorded("signs_of_rabies", Quarantine.bite_report_id)
         )
         .order_by(Quarantine.id)
     )
@@ -411,7 +403,7 @@ def checks(conn: Connection) -> list[str]:
             f"{len(stale)} quarantine(s) show a state their records do not support: "
             + ", ".join(f"#{i}" for i in stale[:10])
         )
-    return out
+    return out + stale_bites_to_send(conn)
 
 
 def _build_log(request: ReportRequest) -> ReportOutput:
