@@ -133,8 +133,8 @@ SUMMARY_SHOWS = {"lapsed": "due", "late": "late", "expiring": "current"}
 def unrenewed_count(db: Database, year: int) -> int:
     """How many dogs licensed in ``year - 1`` have no current licence for ``year``: one
     count, the database's, without reading the dogs."""
-    with db.read() as s:
-        return int(s.execute(_count_statement(year)).scalar_one())
+    with db.read() as s:  # Core, through the unit of work's connection: no ORM rows
+        return int(s.connection().execute(_count_statement(year)).scalar_one())
 
 
 @lru_cache(maxsize=8)

@@ -285,8 +285,8 @@ def _case_items(s: Session, day: date) -> list[DueItem]:
                 q.officer,
             )
         )
-    for q, officer in s.execute(_signs_statement()).all():
-        if _signs_stand(s, q):
+    for q in s.connection().execute(_signs_statement()).all():
+        if _signs_stand(s, q.id, q.bite_report_id):
             out.append(
                 _item(
                     "signs_not_reported",
@@ -296,7 +296,7 @@ def _case_items(s: Session, day: date) -> list[DueItem]:
                     f"#{q.id} {q.animal_name}: signs of rabies at an exam; notify the "
                     "health officer and record it",
                     True,
-                    officer,
+                    q.officer,
                 )
             )
     return out
@@ -342,11 +342,12 @@ def _dead_statement() -> Select[*tuple[Any, ...]]:
 
 @cache
 def _signs_statement() -> Select[*tuple[Any, ...]]:
-    """Quarantines with an exam finding signs of rabies and no report of them on record,
-    whole (``_signs_stand`` reads the corrections of their exams)."""
+    """Quarantines with an exam finding signs of rabies and no report of them on record
+    (``_signs_stand`` reads the corrections of their exams), as Core rows: on most days
+    there are none, and the ORM's part of asking was most of the statement's time."""
     signs = select(QuarantineExam.quarantine_id).where(QuarantineExam.finding == "signs_of_rabies")
     return (
-        select(Quarantine, BiteReport.officer)
+        select(Quarantine.id, Quarantine.bite_report_id, Quarantine.animal_name, BiteReport.officer)
         .outerjoin(BiteReport, BiteReport.id == Quarantine.bite_report_id)
         .where(
             Quarantine.id.in_(signs), none_recorded("signs_of_rabies", Quarantine.bite_report_id)
@@ -355,12 +356,12 @@ def _signs_statement() -> Select[*tuple[Any, ...]]:
     )
 
 
-def _signs_stand(s: Session, q: Quarantine) -> bool:
+def _signs_stand(s: Session, quarantine_id: int, bite_report_id: int) -> bool:
     """Whether an exam's finding of signs of rabies still stands after the corrections."""
     from fieldops.services.quarantine.fixes import corrections_of, finding_of
 
-    fixes = corrections_of(s, q.bite_report_id)
-    exams = s.scalars(select(QuarantineExam).where(QuarantineExam.quarantine_id == q.id))
+    fixes = corrections_of(s, bite_report_id)
+    exams = s.scalars(select(QuarantineExam).where(QuarantineExam.quarantine_id == quarantine_id))
     return any(finding_of(fixes, x) == "signs_of_rabies" for x in exams)
 
 
