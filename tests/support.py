@@ -83,3 +83,17 @@ def pg_url() -> str | None:
     finally:
         server.dispose()
     return own.render_as_string(hide_password=False)
+
+
+def downgrade_to(db, revision: str) -> None:
+    """``db``'s schema taken down to ``revision`` by its migrations (a database as an
+    older release left it), committed."""
+    from alembic import command
+
+    from fieldops.db.migrate import alembic_config
+
+    cfg = alembic_config(db.url)
+    with db.engine.connect() as conn:
+        cfg.attributes["connection"] = conn
+        command.downgrade(cfg, revision)
+        conn.commit()

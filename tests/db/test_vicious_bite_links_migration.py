@@ -6,10 +6,10 @@ from __future__ import annotations
 import sqlite3
 
 import pytest
-from alembic import command
+from support import downgrade_to
 
 from fieldops.db.engine import Database
-from fieldops.db.migrate import alembic_config, upgrade
+from fieldops.db.migrate import upgrade
 
 
 def triggers(path) -> set[str]:
@@ -39,11 +39,7 @@ def test_the_link_columns_come_and_go_and_the_rows_stay_append_only(tmp_path):
     expected = {"vicious_incident_no_update", "vicious_incident_no_delete"}
     assert triggers(path) == expected
     assert {"source_module", "source_kind", "source_id"} <= columns(path)
-    cfg = alembic_config(url)
-    with db.engine.connect() as conn:
-        cfg.attributes["connection"] = conn
-        command.downgrade(cfg, "0011")
-        conn.commit()
+    downgrade_to(db, "0011")
     assert triggers(path) == expected
     assert not {"source_module", "source_kind", "source_id"} & columns(path)
     upgrade(db.engine, url)

@@ -17,6 +17,17 @@ def profile() -> Profile:
 
 
 @pytest.fixture
+def clinic(db, supervisor):
+    from fieldops.services import quarantine as qs
+
+    return qs.create_clinic(
+        db,
+        supervisor,
+        qs.ClinicInput("Eastside Veterinary Clinic", "100 Clinic Way", "608-555-0100"),
+    )
+
+
+@pytest.fixture
 def owner(db, operator):
     return create_person(
         db,

@@ -6,25 +6,16 @@ reports a kept row that differs."""
 from __future__ import annotations
 
 import pytest
-from alembic import command
 from quarantine_support import PROFILE, bite_input, days_ago, local_today
 from sqlalchemy import select, text
+from support import downgrade_to
 
 from fieldops import modules
 from fieldops.check import integrity_problems
-from fieldops.db.migrate import alembic_config, current_revision, head_revision, upgrade
+from fieldops.db.migrate import current_revision, head_revision, upgrade
 from fieldops.db.models import BiteToSend
 from fieldops.services import quarantine as qs
 from fieldops.services.quarantine.to_send import stale_bites_to_send, to_send_from_sources
-
-
-@pytest.fixture
-def clinic(db, supervisor):
-    return qs.create_clinic(
-        db,
-        supervisor,
-        qs.ClinicInput("Eastside Veterinary Clinic", "100 Clinic Way", "608-555-0100"),
-    )
 
 
 def _kept(db) -> set[tuple[str, int]]:
@@ -139,11 +130,7 @@ def test_the_migration_keeps_what_was_already_to_send(db, officer, clinic):
     bat = _referred(db, officer)
     dog = _quarantined(db, officer, clinic)
     qs.record_death(db, officer, dog.quarantine_id, "died", days_ago(1), PROFILE)
-    cfg = alembic_config(db.url)
-    with db.engine.connect() as conn:
-        cfg.attributes["connection"] = conn
-        command.downgrade(cfg, "0031")
-        conn.commit()
+    downgrade_to(db, "0031")
     assert current_revision(db.engine) == "0031"
     upgrade(db.engine, db.url, backup_first=False)
     assert current_revision(db.engine) == head_revision()

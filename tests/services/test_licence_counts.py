@@ -8,11 +8,11 @@ import re
 from datetime import date
 
 import pytest
-from alembic import command
 from sqlalchemy import event, func, select, text
+from support import downgrade_to
 
 from fieldops.check import integrity_problems, stale_licence_counts
-from fieldops.db.migrate import alembic_config, current_revision, head_revision, upgrade
+from fieldops.db.migrate import current_revision, head_revision, upgrade
 from fieldops.db.models import DogLicence
 from fieldops.rules import Profile
 from fieldops.services.animals import AnimalInput, create_animal
@@ -170,11 +170,7 @@ def test_the_migration_counts_the_licences_already_there(db, dogs, operator, pro
     issue_licence(db, operator, lic(rex.id, "25-1", 2025, date(2025, 2, 1)), profile)
     issue_licence(db, operator, lic(bo.id, "25-2", 2025, date(2025, 2, 1)), profile)
     issue_licence(db, operator, lic(rex.id, "26-1", 2026, date(2026, 1, 20)), profile)
-    cfg = alembic_config(db.url)
-    with db.engine.connect() as conn:
-        cfg.attributes["connection"] = conn
-        command.downgrade(cfg, "0030")
-        conn.commit()
+    downgrade_to(db, "0030")
     assert current_revision(db.engine) == "0030"
     upgrade(db.engine, db.url, backup_first=False)
     assert current_revision(db.engine) == head_revision()

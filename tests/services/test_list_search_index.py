@@ -9,6 +9,7 @@ from datetime import UTC, datetime
 import pytest
 from calls_support import call_input
 from sqlalchemy import insert, text
+from support import downgrade_to
 
 from fieldops.db.models import FieldCall
 from fieldops.db.search import TEXT_SEARCHED, pg_text_vector
@@ -102,19 +103,14 @@ def test_each_list_has_its_index(db):
 
 
 def test_the_migration_fills_the_index_from_the_rows_already_there(tmp_path):
-    from alembic import command
 
     from fieldops.db.engine import Database
-    from fieldops.db.migrate import alembic_config, upgrade
+    from fieldops.db.migrate import upgrade
 
     url = f"sqlite:///{tmp_path / 'before.db'}"
     db = Database(url)
     upgrade(db.engine, url)
-    cfg = alembic_config(url)
-    with db.engine.connect() as conn:
-        cfg.attributes["connection"] = conn
-        command.downgrade(cfg, "0023")
-        conn.commit()
+    downgrade_to(db, "0023")
     at = datetime.now(UTC)
     with db.engine.begin() as conn:  # a call recorded before the index existed
         conn.execute(

@@ -25,15 +25,6 @@ def operator(officer):
 
 
 @pytest.fixture
-def clinic(db, supervisor):
-    return qs.create_clinic(
-        db,
-        supervisor,
-        qs.ClinicInput("Eastside Veterinary Clinic", "100 Clinic Way", "608-555-0100"),
-    )
-
-
-@pytest.fixture
 def spa(db, supervisor):
     return qs.create_clinic(db, supervisor, qs.ClinicInput("Westgate Pet Spa", licensed=False))
 
