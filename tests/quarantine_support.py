@@ -26,6 +26,11 @@ def day(n: int):
     return local_today() - timedelta(days=n)
 
 
+def _not_after_now(at: datetime) -> datetime:
+    """``at``, or now if that is sooner; a naive time (a test of its refusal) as given."""
+    return at if at.tzinfo is None else min(at, now())
+
+
 def bite_input(bitten_at, **kw) -> qs.BiteInput:
     """A bite at ``bitten_at``, reported 20 minutes and ordered an hour later, or now when
     that would be in the future (a bite minutes ago, just after midnight)."""
@@ -34,9 +39,9 @@ def bite_input(bitten_at, **kw) -> qs.BiteInput:
         "victim_name": "Jack O'Brien",
         "victim_contact": "608-555-0199",
         "reported_by": "the person bitten",
-        "reported_at": min(bitten_at + timedelta(minutes=20), now()),
+        "reported_at": _not_after_now(bitten_at + timedelta(minutes=20)),
         "officer": "Off. Dana Lee",
-        "ordered_at": min(bitten_at + timedelta(hours=1), now()),
+        "ordered_at": _not_after_now(bitten_at + timedelta(hours=1)),
     }
     data.update(kw)
     return qs.BiteInput(bitten_at=bitten_at, **data)
