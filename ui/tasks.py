@@ -38,7 +38,7 @@ from PySide6.QtWidgets import QWidget
 
 from fieldops.db.cancel import Cancelled, CancelToken, running
 from ui.errors import ErrorRouter
-from ui.gc import collect_on_gui_thread
+from ui.gc import collect_on_gui_thread, release_on_gui_thread
 
 DoneCallback = Callable[[Any], object]  # what it returns is not used
 # Returns True when it dealt with the error; False sends it to the router.
@@ -79,6 +79,12 @@ class _Workers:
 
     Not a ThreadPoolExecutor: its threads are joined when the interpreter
     exits, so a query still running would keep a closed app's process alive.
+
+    A job holds Qt objects (the runner, a list model's bound methods); a worker
+    that let go of one itself could drop the last reference to a Python-owned
+    QObject and destroy it on the worker thread while the GUI thread uses it. So
+    a worker reaches its job only through a one-item box, and hands the box to
+    the GUI thread to empty once the job is over (:mod:`ui.gc`).
     """
 
     def __init__(self, limit: int, name: str) -> None:
@@ -99,7 +105,7 @@ class _Workers:
                 t.start()
             else:
                 self._idle -= 1 if self._idle else 0
-        self._jobs.put(job)
+        self._jobs.put([job])  # the worker's only way to the job (see the class)
 
     def stop(self) -> None:
         """Idle threads end; busy ones end after their job. Nobody waits."""
@@ -110,11 +116,12 @@ class _Workers:
 
     def _loop(self) -> None:
         while True:
-            job = self._jobs.get()
-            if job is _STOP:
+            box = self._jobs.get()
+            if box is _STOP:
                 return
             with contextlib.suppress(BaseException):
-                job()
+                box[0]()
+            release_on_gui_thread(box)
             with self._lock:
                 self._idle += 1
 
