@@ -58,6 +58,9 @@ def due_items(db: Database, day: date, profile: Profile) -> tuple[ImpoundDueItem
 
     None is overdue: the ordinance sets no time for a disposition once the hold
     has ended, so an animal held past its hold is listed for action, not late."""
+    # The day's bounds as instants: "released to others from a time on ``day``" is
+    # compared with them, not by converting each of thousands of instants to local time.
+    start = datetime.combine(day, time(0), profile.timezone)
     start_next = datetime.combine(day + timedelta(days=1), time(0), profile.timezone)
     with db.read() as s:
         # Core rows, through the unit of work's connection: the statement names columns
@@ -65,9 +68,8 @@ def due_items(db: Database, day: date, profile: Profile) -> tuple[ImpoundDueItem
         through = day + timedelta(days=1)
         rows = s.connection().execute(_due_statement(), {"through": through}).all()
     # Once, not once a row (thousands at a city's size): the categories' ranks and
-    # labels, the zone, tomorrow.
+    # labels, tomorrow.
     rank = {code: n for n, code in enumerate(CATEGORIES)}
-    tz = profile.timezone
     tomorrow = day + timedelta(days=1)
     make = ImpoundDueItem.maker()
     items: list[ImpoundDueItem] = []
@@ -75,7 +77,7 @@ def due_items(db: Database, day: date, profile: Profile) -> tuple[ImpoundDueItem
         animal = f"#{imp_id} {name or '(no name)'} ({species}{', ' + breed if breed else ''})"
         where = f", kennel {kennel}" if kennel else ""
         if no_claim_period(surrendered=surrendered, bit_person=bit):
-            if others_from.astimezone(tz).date() == day:
+            if start <= others_from < start_next:
                 cat = "adoptable_today"
                 text_ = f"{animal}{where}: surrendered by the owner; may be adopted or transferred"
             else:
@@ -91,9 +93,7 @@ def due_items(db: Database, day: date, profile: Profile) -> tuple[ImpoundDueItem
                 "hold_ends_tomorrow",
                 (f"{animal}{where}: owner may claim until {format_day_short(last)}"),
             )
-        elif others_from.astimezone(tz).date() == day or (
-            custody == day and others_from < start_next
-        ):
+        elif start <= others_from < start_next or (custody == day and others_from < start_next):
             cat, text_ = (
                 "adoptable_today",
                 f"{animal}{where}: may be adopted or transferred from today",
