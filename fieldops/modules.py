@@ -17,6 +17,10 @@ one ``Module`` value naming what it contributes:
   values; ``fieldops due`` and the Today page merge every module's items.
   ``categories`` names the module's category codes (prefixed with the module's
   key, e.g. ``impound.hold_ends_today``) and their labels, in working order.
+- ``today_items(db, day, profile)``: what the Today page shows of the module instead
+  of its ``due_items``, when one item a record would be thousands a day (dog
+  licences to renew: one line a category with its count, opening the module's list).
+  ``fieldops due`` still lists ``due_items``, one item a record, for a script.
 - ``demo(demo)``: demo data, written after the shared people and animals.
 - ``checks(conn)``: integrity problems in words, for ``fieldops check``.
 - ``kept_tables``: its tables kept by triggers from the module's own rows (counts,
@@ -374,6 +378,8 @@ class Module:
     release_blocks: Callable[[Any, int, ReleaseCase], Sequence[Requirement]] | None = None
     release_charges: Callable[[Any, int, ReleaseCase], Sequence[ChargeLine]] | None = None
     due_items: Callable[[Any, date, Profile], Sequence[DueItem]] | None = None
+    # What Today shows instead of ``due_items``, when one item a record would be thousands.
+    today_items: Callable[[Any, date, Profile], Sequence[DueItem]] | None = None
     categories: Mapping[str, str] = field(default_factory=dict)
     demo: Callable[[Demo], str] | None = None  # returns a summary fragment, or ""
     checks: Callable[[Any], Sequence[str]] | None = None  # an SQLAlchemy connection

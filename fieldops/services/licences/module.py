@@ -1,5 +1,5 @@
-"""Dog licences as a module on the seam: due items, demo, checks, the kept counts, the
-register.
+"""Dog licences as a module on the seam: due items (Today's as counts), demo, checks,
+the kept counts, the register.
 
 There is no release block of its own: the pound's release already asks for a licence
 (58-526(b)(1)c) and reads it on the registry animal, which a licence issued here
@@ -282,6 +282,8 @@ MODULE = Module(
     KEY,
     "Dog licences",
     due_items=due_items,
+    # Today: the dogs to renew as one count a category (thousands a day in a city).
+    today_items=due_summary,
     categories=CATEGORIES,
     demo=demo,
     checks=checks,
