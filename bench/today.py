@@ -96,12 +96,10 @@ def _by_module(db: Any, raw: sqlite3.Connection, profile: Any) -> list[str]:
     """Each module's part of Today (what a miss is made of): its items, its statements
     and their time replayed raw, against the module's own call (median of 5 each)."""
     from fieldops import modules
-    from fieldops.services.due import _summaries
 
-    summaries = _summaries()
     out = []
     for m in modules.installed_modules():
-        fn = summaries.get(m.key) or m.due_items
+        fn = m.today_items or m.due_items  # as fieldops.services.due.today_items
         if fn is None:
             continue
 

@@ -4,12 +4,14 @@ The shared checks are here (schema, SQLite's own, search indexes, the
 registry's audit trail: its append-only triggers, its hash chain, and every
 audited record against the last state its events describe,
 ``fieldops.services.audit_verify`` and ``audit_records``); every installed module adds its own
-(``fieldops.modules.Module.checks``)."""
+(``fieldops.modules.Module.checks``). Every table kept by triggers from other rows is
+checked against its sources (``kept_tables``: the people's words here, each module's
+own by ``fieldops.modules.Module.kept_tables``)."""
 
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -82,8 +84,7 @@ def _problems(db: Database, path: Path | None, note: Callable[[str], None]) -> l
             problems += trigger_problems(conn)
             problems += chain_problems(conn)
             problems += record_problems(conn)
-            problems += stale_person_words(conn)
-            problems += stale_licence_counts(conn)
+            problems += stale_kept_tables(conn)
             for m in modules.installed_modules():
                 if m.checks is not None:
                     problems += m.checks(conn)
@@ -169,33 +170,22 @@ def stale_person_words(conn: Connection) -> list[str]:
     ]
 
 
-_LICENCE_COUNTS = (
-    "SELECT licence_year, status, count(*) AS n FROM dog_licence GROUP BY licence_year, status"
-)
-_KEPT_LICENCE_COUNTS = "SELECT licence_year, status, n FROM dog_licence_count WHERE n <> 0"
+def kept_tables() -> dict[str, Callable[[Connection], Sequence[str]]]:
+    """Every table kept by triggers from other tables' rows, name -> its check (problems
+    in words, ``[]`` when in step): the people's words (core, migration 0030), then each
+    installed module's (``fieldops.modules.kept_tables``). ``fieldops migrate-to`` copies
+    none of them (the target's triggers fill them) and runs every check on the copy."""
+    found: dict[str, Callable[[Connection], Sequence[str]]] = {"person_word": stale_person_words}
+    for name, check in modules.kept_tables().items():
+        if name in found:
+            raise ValueError(f"{name} is kept by the core, and a module claims it too")
+        found[name] = check
+    return found
 
 
-def stale_licence_counts(conn: Connection) -> list[str]:
-    """Licence years whose kept counts (migration 0031: the Licences list's count of
-    "current" and "all") differ from the licences': a trigger lost, or a row written
-    around it, and the list would show a count its pages do not hold."""
-    years = (
-        conn.exec_driver_sql(
-            f"SELECT licence_year FROM ({_LICENCE_COUNTS} EXCEPT {_KEPT_LICENCE_COUNTS}) AS missing "
-            f"UNION SELECT licence_year FROM ({_KEPT_LICENCE_COUNTS} EXCEPT {_LICENCE_COUNTS}) "
-            "AS extra ORDER BY licence_year"
-        )
-        .scalars()
-        .all()
-    )
-    if not years:
-        return []
-    return [
-        "the kept licence counts (the Licences list's count) differ from the licences for "
-        + plural(len(years), "licence year")
-        + ": "
-        + ", ".join(str(y) for y in years)
-    ]
+def stale_kept_tables(conn: Connection) -> list[str]:
+    """Every kept table's problems (``kept_tables``), in their order."""
+    return [p for check in kept_tables().values() for p in check(conn)]
 
 
 def _sqlite_words(lines: list[str]) -> str:

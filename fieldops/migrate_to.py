@@ -9,12 +9,13 @@ its locking fails, fieldops/db/placement.py), PostgreSQL is everyone's. The copy
    carries that event too, and both trails end at the same head);
 3. in ONE transaction on the target: creates the schema with the migrations,
    copies every table in foreign-key order in batches, ids kept (the append-only
-   triggers refuse UPDATE and DELETE only; inserting is what they allow), the
-   audit chain's head row set to the source's, each id sequence moved past the
-   highest id;
+   triggers refuse UPDATE and DELETE only; inserting is what they allow), but the
+   kept tables, which the target's triggers fill from the rows copied; the audit
+   chain's head row set to the source's, each id sequence moved past the highest id;
 4. verifies, still inside that transaction: every table's row count equals the
    source's, every row reads back equal, the append-only triggers are in place,
-   the audit chain verifies link by link (fieldops/services/audit_verify.py) and
+   every kept table agrees with its sources (``fieldops.check.kept_tables``), the
+   audit chain verifies link by link (fieldops/services/audit_verify.py) and
    ends at the source's head;
 5. commits only then. On any failure the transaction is rolled back: the target
    is left as empty as it was, and the message says so.
@@ -39,7 +40,7 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, DBAPIError, NoSuchModuleError
 from sqlalchemy.types import JSON
 
-from fieldops.check import stale_licence_counts, stale_person_words
+from fieldops.check import kept_tables, stale_kept_tables
 from fieldops.db.engine import Database, describe_url, make_engine
 from fieldops.db.migrate import alembic_config
 from fieldops.db.models import AuditChainHead, Base
@@ -47,7 +48,6 @@ from fieldops.errors import UserError
 from fieldops.permissions import Permission, requires
 from fieldops.services.audit_verify import chain_problems, trigger_problems
 from fieldops.services.context import Actor, audit
-from fieldops.services.quarantine.to_send import stale_bites_to_send
 
 BATCH_ROWS = 500
 #: The audit event the source records, and the copy carries.
@@ -83,19 +83,18 @@ class MigrationResult:
         return sum(t.rows for t in self.tables)
 
 
-# Kept by the target's own triggers from the rows copied, not copied: a person's words
-# are each database's search index's (migration 0030), which split and fold text
-# differently (SQLite's FTS5 drops accents and splits an e-mail address; PostgreSQL's
-# "simple" configuration keeps both); the licences' counts of a year and status
-# (migration 0031), counted by the target's triggers as the licences are copied; what
-# a bite still has to send (0032), from its report, quarantine and events as copied.
-DERIVED_TABLES = ("person_word", "dog_licence_count", "bite_to_send")
-
-
 def copied_tables() -> list[Table]:
-    """Every table of the schema but the derived ones, parents before children
-    (foreign-key order)."""
-    return [t for t in Base.metadata.sorted_tables if t.name not in DERIVED_TABLES]
+    """Every table of the schema but the kept ones, parents before children (foreign-key
+    order).
+
+    The kept tables (``fieldops.check.kept_tables``: the core's and every installed
+    module's) are filled by the target's own triggers from the rows copied, and checked
+    against them before the commit. A person's words, for one, are each database's search
+    index's (migration 0030), which split and fold text differently (SQLite's FTS5 drops
+    accents and splits an e-mail address; PostgreSQL's "simple" configuration keeps
+    both): copied, they would be the source's words, not the copy's."""
+    kept = kept_tables()
+    return [t for t in Base.metadata.sorted_tables if t.name not in kept]
 
 
 def url_without_password(url: str) -> str:
@@ -317,7 +316,7 @@ def _verify(src: Connection, dst: Connection, copied: list[TableCopied]) -> tupl
         if _table_digest(src, table) != _table_digest(dst, table):
             raise RuntimeError(f"{table.name}'s rows read back differently from the source")
     problems = trigger_problems(dst) + chain_problems(dst)
-    problems += stale_person_words(dst) + stale_licence_counts(dst) + stale_bites_to_send(dst)
+    problems += stale_kept_tables(dst)
     if problems:
         raise RuntimeError("; ".join(problems))
     head = select(AuditChainHead.seq, AuditChainHead.hash)

@@ -17,8 +17,18 @@ one ``Module`` value naming what it contributes:
   values; ``fieldops due`` and the Today page merge every module's items.
   ``categories`` names the module's category codes (prefixed with the module's
   key, e.g. ``impound.hold_ends_today``) and their labels, in working order.
+- ``today_items(db, day, profile)``: what the Today page shows of the module instead
+  of its ``due_items``, when one item a record would be thousands a day (dog
+  licences to renew: one line a category with its count, opening the module's list).
+  ``fieldops due`` still lists ``due_items``, one item a record, for a script.
 - ``demo(demo)``: demo data, written after the shared people and animals.
 - ``checks(conn)``: integrity problems in words, for ``fieldops check``.
+- ``kept_tables``: its tables kept by triggers from the module's own rows (counts,
+  what is still to send), table name -> its check ``check(conn)`` on an SQLAlchemy
+  ``Connection``: the kept rows against their sources, problems in words (``[]``
+  when in step). ``fieldops migrate-to`` does not copy them (the target's triggers
+  fill them from the rows copied) and runs each check on the copy before committing;
+  ``fieldops check`` runs each check too (``kept_tables()``).
 - ``reports``: the record reports it prints (``ReportKind``: a name for
   ``fieldops report NAME``, the rows for CSV and the PDF), found by name.
 - ``activity(db, start, end)``: its part of the activity summary
@@ -368,9 +378,14 @@ class Module:
     release_blocks: Callable[[Any, int, ReleaseCase], Sequence[Requirement]] | None = None
     release_charges: Callable[[Any, int, ReleaseCase], Sequence[ChargeLine]] | None = None
     due_items: Callable[[Any, date, Profile], Sequence[DueItem]] | None = None
+    # What Today shows instead of ``due_items``, when one item a record would be thousands.
+    today_items: Callable[[Any, date, Profile], Sequence[DueItem]] | None = None
     categories: Mapping[str, str] = field(default_factory=dict)
     demo: Callable[[Demo], str] | None = None  # returns a summary fragment, or ""
     checks: Callable[[Any], Sequence[str]] | None = None  # an SQLAlchemy connection
+    # Its tables kept by triggers from its rows, name -> their check (a connection ->
+    # problems in words): not copied by migrate-to; checked by it and ``fieldops check``.
+    kept_tables: Mapping[str, Callable[[Any], Sequence[str]]] = field(default_factory=dict)
     # Its audit actions in words for every record's history: action (or "entity:action")
     # -> fieldops.services.history.EventKind.
     event_kinds: Mapping[str, Any] = field(default_factory=dict)
@@ -544,6 +559,21 @@ def cautions_for(session: Any, person_ids: Sequence[int], address: str) -> tuple
 def append_only_tables() -> tuple[str, ...]:
     """Every installed module's append-only tables, in installed order."""
     return tuple(t for m in installed_modules() for t in m.append_only)
+
+
+def kept_tables() -> dict[str, Callable[[Any], Sequence[str]]]:
+    """Every installed module's kept tables, name -> check, in installed order.
+
+    Raises ``ValueError`` when two modules claim one table: each is kept by one module's
+    triggers, and its check would otherwise be run (and its problems said) twice."""
+    out: dict[str, Callable[[Any], Sequence[str]]] = {}
+    owner: dict[str, str] = {}
+    for m in installed_modules():
+        for name, check in m.kept_tables.items():
+            if name in owner:
+                raise ValueError(f"{name} is kept by both {owner[name]} and {m.key}")
+            out[name], owner[name] = check, m.key
+    return out
 
 
 def year_earlier(day: date) -> date:

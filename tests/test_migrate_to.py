@@ -299,6 +299,45 @@ def test_a_copy_that_does_not_verify_is_rolled_back(monkeypatch, source, target)
     assert _tables(target) == []
 
 
+def _keeping_app_setting(check):
+    from fieldops.modules import Module
+
+    return Module("settings", "Settings kept", kept_tables={"app_setting": check})
+
+
+def test_a_modules_kept_table_is_left_to_the_target_and_checked_there(source, target, install):
+    """A module's kept table is not copied (the target's triggers would fill it) and its
+    check runs on the copy, inside the copy's transaction."""
+    seen = []
+
+    def check(conn):
+        rows = conn.execute(text("SELECT count(*) FROM app_setting")).scalar_one()
+        seen.append((conn.dialect.name, rows))
+        return []
+
+    install(_keeping_app_setting(check))
+    db, actor = _admin(source)
+    try:
+        result = mt.migrate_to(db, actor, target)
+    finally:
+        db.dispose()
+    assert "app_setting" not in {t.name for t in result.tables}
+    assert seen == [("postgresql", 0)]  # the source's one setting was not copied
+    assert "person_word" not in {t.name for t in result.tables}
+
+
+def test_a_kept_table_whose_check_fails_on_the_copy_rolls_it_back(source, target, install):
+    install(_keeping_app_setting(lambda conn: ["the kept settings differ from 1 setting"]))
+    db, actor = _admin(source)
+    try:
+        with pytest.raises(mt.MigrationFailedError, match="verifying") as failed:
+            mt.migrate_to(db, actor, target)
+    finally:
+        db.dispose()
+    assert "the kept settings differ from 1 setting" in str(failed.value)
+    assert _tables(target) == []
+
+
 def test_only_an_administrator_may_copy_the_database(source, target):
     from fieldops.services.staff import set_staff
 

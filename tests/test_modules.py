@@ -200,3 +200,119 @@ def test_modules_are_loaded_only_when_first_asked_for():
         [sys.executable, "-c", script], capture_output=True, text=True, timeout=120
     )
     assert result.returncode == 0, result.stderr
+
+
+def _kept_by(key: str, table: str, check) -> modules.Module:
+    return modules.Module(key, key.title(), kept_tables={table: check})
+
+
+def test_a_modules_kept_table_is_not_copied_and_its_check_is_fieldops_checks(
+    sqlite_db, capsys, install
+):
+    from fieldops import migrate_to as mt
+    from fieldops.check import integrity_problems
+
+    before = [t.name for t in mt.copied_tables()]
+    assert "person_word" not in before  # the core's own kept table
+    assert not {"dog_licence_count", "bite_to_send"} & set(before)  # the modules'
+    table = before[-1]  # any table of the schema not kept now
+    seen = []
+
+    def check(conn):
+        seen.append(conn.dialect.name)
+        return ["the leash counts differ for 2026"]
+
+    install(_kept_by("leash", table, check))
+    assert [t.name for t in mt.copied_tables()] == [n for n in before if n != table]
+    problems = integrity_problems(sqlite_db)
+    assert problems == ["the leash counts differ for 2026"] and seen == ["sqlite"]
+    url = sqlite_db.engine.url.database
+    assert main(["--db", url, "check"]) == 1
+    assert "the leash counts differ for 2026" in capsys.readouterr().out
+
+
+def test_one_table_kept_by_two_modules_is_refused(install):
+    install(_kept_by("leash", "leash_count", lambda conn: []))
+    install(_kept_by("collar", "leash_count", lambda conn: []))
+    with pytest.raises(ValueError, match="leash_count"):
+        modules.kept_tables()
+
+
+def test_a_module_keeping_the_cores_table_is_refused(install):
+    from fieldops import check
+
+    install(_kept_by("tags", "person_word", lambda conn: []))
+    with pytest.raises(ValueError, match="person_word"):
+        check.kept_tables()
+
+
+def _day_item(kind: str, record_id: int, day: date) -> modules.DueItem:
+    return modules.DueItem(
+        module="tags",
+        kind=kind,
+        record_id=record_id,
+        due=day,
+        category="tags.lost",
+        category_label="Lost tag to replace",
+        text=f"Tag #{record_id}",
+    )
+
+
+def test_today_shows_a_modules_today_items_and_fieldops_due_each_record(
+    sqlite_db, capsys, install, profile
+):
+    from fieldops.services.due import due_items, today_items
+
+    day = date(2026, 11, 9)
+    tags = modules.Module(
+        "tags",
+        "Lost tags",
+        due_items=lambda db, d, p: tuple(_day_item("tag", i, d) for i in (1, 2, 3)),
+        today_items=lambda db, d, p: (_day_item("tags_list", 2026, d),),
+        categories={"tags.lost": "Lost tag to replace"},
+    )
+    install(tags, fake.LEASH)
+
+    def of(items, key):
+        return [(i.kind, i.record_id) for i in items if i.module == key]
+
+    assert of(today_items(sqlite_db, day, profile), "tags") == [("tags_list", 2026)]
+    assert of(due_items(sqlite_db, day, profile), "tags") == [("tag", 1), ("tag", 2), ("tag", 3)]
+    # A module without today_items is on Today as in fieldops due.
+    leash = [(fake.KIND, fake.RECORD_ID)]
+    assert of(today_items(sqlite_db, day, profile), fake.KEY) == leash
+    assert of(due_items(sqlite_db, day, profile), fake.KEY) == leash
+    url = sqlite_db.engine.url.database
+    assert main(["--db", url, "due", "--date", day.isoformat(), "--json"]) == 0
+    listed = json.loads(capsys.readouterr().out)["items"]
+    assert [i["id"] for i in listed if i["module"] == "tags"] == [1, 2, 3]
+
+
+def _core_imports(path) -> set[str]:
+    import ast
+
+    names: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.module:
+            names.add(node.module)
+            names.update(f"{node.module}.{a.name}" for a in node.names)
+        elif isinstance(node, ast.Import):
+            names.update(a.name for a in node.names)
+    return names
+
+
+@pytest.mark.parametrize("core", ["check.py", "migrate_to.py", "services/due.py"])
+def test_core_files_that_ask_every_module_import_none(core):
+    """A later module is its own files and one registration: these core files find the
+    modules' kept tables and Today's items through the seam, never by name."""
+    from pathlib import Path
+
+    import fieldops
+
+    packages = set()
+    for where in modules.INSTALLED:
+        path = where.partition(":")[0]
+        packages.add(path.removesuffix(".module"))  # a package's module file: the package
+    imported = _core_imports(Path(fieldops.__file__).parent / core)
+    leaks = sorted(n for n in imported for p in packages if n == p or n.startswith(p + "."))
+    assert leaks == []

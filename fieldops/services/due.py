@@ -2,13 +2,13 @@
 
 Each module contributes its own items (``fieldops.modules.Module.due_items``);
 this merges them: overdue first, then each module's items in its working
-order. ``CATEGORIES`` names every installed module's category codes (each
+order. Today shows a module's ``today_items`` instead, where it has them. ``CATEGORIES`` names every installed module's category codes (each
 prefixed with its module's key, e.g. ``impound.hold_ends_today``) and labels.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping
 from datetime import date
 
 from fieldops import modules
@@ -42,25 +42,17 @@ def due_items(db: Database, day: date, profile: Profile) -> tuple[DueItem, ...]:
         return modules.due_items(db, day, profile)
 
 
-def _summaries() -> dict[str, Callable[[Database, date, Profile], Sequence[DueItem]]]:
-    """Modules whose items Today shows as one a category with its count, because at a
-    city's size they are thousands a day (dog licences to renew)."""
-    from fieldops.services.licences.module import KEY, due_summary
-
-    return {KEY: due_summary}
-
-
 def today_items(db: Database, day: date, profile: Profile) -> tuple[DueItem, ...]:
-    """What the Today page lists: ``due_items``, except that a module in ``_summaries``
-    gives its counts instead of one item a record (each opens that module's list)."""
-    summaries = _summaries()
+    """What the Today page lists: ``due_items``, except that a module with its own
+    ``today_items`` (``fieldops.modules.Module``) gives those instead, as the licences
+    give their counts where one item a record would be thousands a day (each count
+    opens that module's list)."""
     items: list[DueItem] = []
     with db.reading_together():  # one unit of work for every module's reads
         for m in modules.installed_modules():
-            if m.key in summaries:
-                items.extend(summaries[m.key](db, day, profile))
-            elif m.due_items is not None:
-                items.extend(m.due_items(db, day, profile))
+            shown = m.today_items or m.due_items
+            if shown is not None:
+                items.extend(shown(db, day, profile))
     return modules.merge_due(items)
 
 

@@ -11,14 +11,19 @@ import pytest
 from sqlalchemy import event, func, select, text
 from support import downgrade_to
 
-from fieldops.check import integrity_problems, stale_licence_counts
+from fieldops.check import integrity_problems
 from fieldops.db.migrate import current_revision, head_revision, upgrade
 from fieldops.db.models import DogLicence
 from fieldops.rules import Profile
 from fieldops.services.animals import AnimalInput, create_animal
 from fieldops.services.licences.changes import replace_tag, transfer_licence, void_licence
 from fieldops.services.licences.issue import LicenceInput, issue_licence
-from fieldops.services.licences.listing import FILTERS, LicenceFilter, count_licences
+from fieldops.services.licences.listing import (
+    FILTERS,
+    LicenceFilter,
+    count_licences,
+    stale_licence_counts,
+)
 
 TODAY = date(2026, 3, 1)  # before the late-fee day
 PROFILE = Profile.default()

@@ -27,7 +27,7 @@ from sqlalchemy.orm import aliased
 
 from fieldops.db.engine import Database
 from fieldops.db.models import Animal, DogLicence, DogLicenceCount, Person
-from fieldops.rules import Profile
+from fieldops.rules import Profile, plural
 from fieldops.services import validate as v
 from fieldops.services.licences.renewals import adult_quote
 from fieldops.services.licences.views import STATUS_WORDS
@@ -323,3 +323,35 @@ def stale_list_copies(conn: Connection) -> list[str]:
         )
     ).scalar_one()
     return [f"{n} dog licence(s) are listed under a stale dog, owner or renewal"] if n else []
+
+
+_LICENCE_COUNTS = (
+    "SELECT licence_year, status, count(*) AS n FROM dog_licence GROUP BY licence_year, status"
+)
+_KEPT_LICENCE_COUNTS = "SELECT licence_year, status, n FROM dog_licence_count WHERE n <> 0"
+
+
+def stale_licence_counts(conn: Connection) -> list[str]:
+    """Licence years whose kept counts (migration 0031: the Licences list's count of
+    "current" and "all", ``_kept_count``) differ from the licences': a trigger lost, or a
+    row written around it, and the list would show a count its pages do not hold.
+
+    The check of the kept table ``dog_licence_count`` (the module's ``kept_tables``): run
+    by ``fieldops check`` and on a copy made by ``fieldops migrate-to``."""
+    years = (
+        conn.exec_driver_sql(
+            f"SELECT licence_year FROM ({_LICENCE_COUNTS} EXCEPT {_KEPT_LICENCE_COUNTS}) AS missing "
+            f"UNION SELECT licence_year FROM ({_KEPT_LICENCE_COUNTS} EXCEPT {_LICENCE_COUNTS}) "
+            "AS extra ORDER BY licence_year"
+        )
+        .scalars()
+        .all()
+    )
+    if not years:
+        return []
+    return [
+        "the kept licence counts (the Licences list's count) differ from the licences for "
+        + plural(len(years), "licence year")
+        + ": "
+        + ", ".join(str(y) for y in years)
+    ]

@@ -1,4 +1,5 @@
-"""Dog licences as a module on the seam: due items, demo, checks, the register.
+"""Dog licences as a module on the seam: due items (Today's as counts), demo, checks,
+the kept counts, the register.
 
 There is no release block of its own: the pound's release already asks for a licence
 (58-526(b)(1)c) and reads it on the registry animal, which a licence issued here
@@ -17,7 +18,7 @@ from sqlalchemy import Connection, Select, false, func, select, text
 
 from fieldops.db.engine import Database
 from fieldops.db.models import Animal, DogLicence
-from fieldops.later import LaterMapping, LaterSequence
+from fieldops.later import LaterMapping, LaterSequence, later_call
 from fieldops.modules import Demo, DueItem, Module, ReportKind, ReportOutput, ReportRequest
 from fieldops.rules import Profile, format_day_short
 from fieldops.services.licences.renewals import (
@@ -281,9 +282,16 @@ MODULE = Module(
     KEY,
     "Dog licences",
     due_items=due_items,
+    # Today: the dogs to renew as one count a category (thousands a day in a city).
+    today_items=due_summary,
     categories=CATEGORIES,
     demo=demo,
     checks=checks,
+    # The licences' counts of a year and status (migration 0031), kept by triggers as
+    # licences are written: migrate-to's target counts them as the licences are copied.
+    kept_tables={
+        "dog_licence_count": later_call("fieldops.services.licences.listing:stale_licence_counts")
+    },
     # What Today does not need is imported at its first use (fieldops/later.py, issue 14).
     event_kinds=LaterMapping("fieldops.services.licences.history_words:EVENT_KINDS"),
     self_test=LaterSequence("fieldops.services.licences.selftest_steps:LICENCE_STEPS"),
