@@ -212,6 +212,23 @@ class DueItem:
 
 
 @dataclass(frozen=True)
+class CountedDueItem(DueItem):
+    """A Today line standing for ``count`` records (a module's ``today_items``: the dogs
+    of a renewal list, the permits expiring), which opens the module's list of them."""
+
+    count: int = 1
+
+    def as_json(self) -> dict[str, Any]:
+        return super().as_json() | {"count": self.count}
+
+
+# Up to this many records a category, a module's ``today_items`` lists them one by one
+# on Today (a small town, the last stragglers: each line opens its record); above it,
+# one ``CountedDueItem`` with the count.
+TODAY_EACH_UP_TO = 10
+
+
+@dataclass(frozen=True)
 class Demo:
     """What a module's demo data is written with: the shared records already made."""
 

@@ -8,8 +8,7 @@ from datetime import UTC, date, datetime
 
 import pytest
 
-from fieldops.modules import DueItem
-from fieldops.services.licences.module import CountedDueItem
+from fieldops.modules import CountedDueItem, DueItem
 from fieldops.services.permits.module import PermitDueItem
 from fieldops.services.pound import ImpoundDueItem
 from fieldops.services.vicious.module import ViciousDueItem

@@ -9,7 +9,6 @@ release's licence evidence.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import date
 from functools import lru_cache
 from typing import Any
@@ -19,7 +18,16 @@ from sqlalchemy import Connection, Select, false, func, select, text
 from fieldops.db.engine import Database
 from fieldops.db.models import Animal, DogLicence
 from fieldops.later import LaterMapping, LaterSequence, later_call
-from fieldops.modules import Demo, DueItem, Module, ReportKind, ReportOutput, ReportRequest
+from fieldops.modules import (
+    TODAY_EACH_UP_TO,
+    CountedDueItem,
+    Demo,
+    DueItem,
+    Module,
+    ReportKind,
+    ReportOutput,
+    ReportRequest,
+)
 from fieldops.rules import Profile, format_day_short
 from fieldops.services.licences.renewals import (
     RenewalRow,
@@ -113,19 +121,8 @@ def _expiring_items(db: Database, day: date, profile: Profile) -> list[DueItem]:
     ]
 
 
-@dataclass(frozen=True)
-class CountedDueItem(DueItem):
-    """A Today line standing for ``count`` records (the dogs of a renewal list)."""
-
-    count: int = 1
-
-    def as_json(self) -> dict[str, Any]:
-        return super().as_json() | {"count": self.count}
-
-
-# Up to this many dogs a category, Today lists them one by one (a small town, the last
-# stragglers: each line opens its licence); above it, one line with the count.
-TODAY_EACH_UP_TO = 10
+# Up to TODAY_EACH_UP_TO dogs a category, Today lists them one by one (the seam's cap,
+# fieldops.modules); above it, one line with the count (CountedDueItem).
 
 # The licence list's "Show" filter a summary item opens on (ui.licences.opening).
 SUMMARY_SHOWS = {"lapsed": "due", "late": "late", "expiring": "current"}
