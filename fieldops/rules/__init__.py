@@ -67,6 +67,7 @@ from fieldops.rules.permits import (
     fancier_renewal,
     permit_quote,
     permit_rules,
+    renewable_from,
 )
 from fieldops.rules.profile import SPECIES, FeeSchedule, Profile, parse_money
 from fieldops.rules.quarantine import (
@@ -167,6 +168,7 @@ __all__ = [
     "rabies_window_start",
     "redemption_fees",
     "release_requirements",
+    "renewable_from",
     "require_aware",
     "standard_holidays",
     "start_of_local_day",

@@ -43,6 +43,7 @@ __all__ = [
     "fancier_renewal",
     "months_before",
     "permit_quote",
+    "renewable_from",
 ]
 
 
@@ -385,6 +386,15 @@ class ChickenRenewalDecision:
     window_after: date | None
     may_reapply_on: date | None
     why: str
+
+
+def renewable_from(day: date) -> int:
+    """The earliest permit year whose permit, expired and not renewed, can still be
+    renewed on ``day``: its renewal is for the next year, and may be applied for in that
+    year or the one before (``permit_quote``). An earlier permit has lapsed: no renewal
+    or review is due on it any more (its holder applies again). 58-533(a),(b) make the
+    permits annual and set no end to a renewal: this end is the app's, from the quote."""
+    return _day(day, "day").year - 1
 
 
 def chicken_renewal(

@@ -12,6 +12,7 @@ from due_support import query_plans
 from sqlalchemy import func, insert, select
 
 from fieldops.db.models import Permit, Person
+from fieldops.rules import renewable_from
 from fieldops.services.permits import listing
 from fieldops.services.permits.listing import (
     FILTERS,
@@ -70,7 +71,7 @@ def _old_rows(db, f: PermitFilter, day: date) -> list[int]:
     q = (
         select(Permit.id)
         .join(Person, Person.id == Permit.holder_id)
-        .where(*listing._where(db, f, day, day + listing.DUE_WITHIN))
+        .where(*listing._where(db, f, day, day + listing.DUE_WITHIN, renewable_from(day)))
         .order_by(key.is_(None), *way)
     )
     with db.read() as s:
@@ -83,7 +84,7 @@ def _old_count(db, f: PermitFilter, day: date) -> int:
         select(func.count())
         .select_from(Permit)
         .join(Person, Person.id == Permit.holder_id)
-        .where(*listing._where(db, f, day, day + listing.DUE_WITHIN))
+        .where(*listing._where(db, f, day, day + listing.DUE_WITHIN, renewable_from(day)))
     )
     with db.read() as s:
         n: int = s.execute(q).scalar_one()

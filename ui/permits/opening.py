@@ -53,6 +53,18 @@ def _show(dialog: QDialog) -> QDialog:
     return dialog
 
 
+def open_expiring(ctx: AppContext, _unused: int, parent: QWidget) -> None:
+    """Today's count of permits expiring opens the permits list on the same permits
+    (``fieldops.services.permits.module.today_items``)."""
+    window = parent.window()
+    if hasattr(window, "show_area"):
+        page = window.show_area("licences")
+        tab = getattr(page, "permits", None)
+        if tab is not None:
+            page.tabs.setCurrentWidget(tab)
+            tab.show_status("expiring")
+
+
 # The module's records, for ui.modules.open_record (fieldops.services.permits.module.KEY).
-OPENERS = {("permit", "permit"): open_permit}
+OPENERS = {("permit", "permit"): open_permit, ("permit", "list_expiring"): open_expiring}
 CREATORS = {("permit", "chicken"): new_chicken_permit, ("permit", "fancier"): new_fancier_permit}

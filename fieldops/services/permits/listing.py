@@ -10,14 +10,16 @@ from typing import Any
 from sqlalchemy import ColumnElement, Date, Integer, Select, bindparam, false, func, or_, select
 
 from fieldops.db.engine import Database
-from fieldops.db.models import Permit, Person
+from fieldops.db.models import Permit, PermitApplication, PermitIssue, PermitReview, Person
+from fieldops.rules import renewable_from
 from fieldops.services import validate as v
 from fieldops.services.listing import Page, fts_ids, reading
 from fieldops.services.permits.views import KIND_LABELS, status_text
 
 FILTERS = {
     "current": "Current (in force)",
-    "due": "Due for renewal (within 30 days, or expired)",
+    "due": "Due for renewal (within 30 days, or expired and still renewable)",
+    "expiring": "Expiring within 30 days, no renewal applied for",
     "expired": "Expired",
     "review": "Under review or appeal",
     "applied": "Applied: to issue",
@@ -58,16 +60,53 @@ class PermitRow:
 # that a statement is built once and kept.
 DAY = bindparam("day", type_=Date)
 DUE_BY = bindparam("due_by", type_=Date)
+SINCE = bindparam("since", type_=Integer)  # the first permit year still renewable
 
 
-def _where(db: Database | str, f: PermitFilter, day: Any, due_by: Any) -> list[ColumnElement[Any]]:
+def reviewed_this_year() -> ColumnElement[bool]:
+    """The permit's review of its current year is on record (a fancier's permit is
+    reviewed before it is renewed, 58-533(a))."""
+    return (
+        select(PermitReview.id)
+        .where(PermitReview.permit_id == Permit.id, PermitReview.year == Permit.year)
+        .exists()
+    )
+
+
+def renewal_to_issue() -> ColumnElement[bool]:
+    """An application for the permit, neither refused nor yet issued, is on record."""
+    return (
+        select(PermitApplication.id)
+        .where(
+            PermitApplication.permit_id == Permit.id,
+            PermitApplication.refused.is_(False),
+            PermitApplication.id.not_in(select(PermitIssue.application_id)),
+        )
+        .exists()
+    )
+
+
+def _where(
+    db: Database | str, f: PermitFilter, day: Any, due_by: Any, since: Any
+) -> list[ColumnElement[Any]]:
     conds: list[ColumnElement[Any]] = []
     st = Permit.status
     if f.status == "current":
         # In force: issued for a year not ended, or stayed by an appeal.
         conds.append(or_((st == "issued") & (Permit.expires_on >= day), st == "appeal_pending"))
     elif f.status == "due":
-        conds += [st == "issued", Permit.expires_on <= due_by]
+        # Not a permit lapsed before ``since`` (``renewable_from``): as Today asks for none.
+        conds += [st == "issued", Permit.expires_on <= due_by, Permit.year >= since]
+    elif f.status == "expiring":
+        # Today's "Permit expiring" items (fieldops.services.permits.module), one by one:
+        # in force to within the window, reviewed if a fancier's, no renewal applied for.
+        conds += [
+            st == "issued",
+            Permit.expires_on >= day,
+            Permit.expires_on <= due_by,
+            or_(Permit.kind != "fancier", reviewed_this_year()),
+            ~renewal_to_issue(),
+        ]
     elif f.status == "expired":
         conds += [st == "issued", Permit.expires_on < day]
     elif f.status == "review":
@@ -105,7 +144,7 @@ _KEPT = 256
 
 
 def _params(day: date) -> dict[str, Any]:
-    return {"day": day, "due_by": day + DUE_WITHIN}
+    return {"day": day, "due_by": day + DUE_WITHIN, "since": renewable_from(day)}
 
 
 @lru_cache(maxsize=_KEPT)
@@ -113,7 +152,7 @@ def _count_statement(dialect: str, f: PermitFilter) -> Select[int]:
     # No join to the holder: every permit has exactly one (a required foreign key), and
     # the filters read the permit alone, so its indexes answer the count; the join looked
     # up each match's holder row (4 ms of 1,820 at 1,000,000).
-    return select(func.count()).select_from(Permit).where(*_where(dialect, f, DAY, DUE_BY))
+    return select(func.count()).select_from(Permit).where(*_where(dialect, f, DAY, DUE_BY, SINCE))
 
 
 def count_permits(db: Database, f: PermitFilter, day: date) -> int:
@@ -148,7 +187,7 @@ def _page_statement(dialect: str, f: PermitFilter) -> Select[*tuple[Any, ...]]:
             Permit.first_year,
         )
         .join(Person, Person.id == Permit.holder_id)
-        .where(*_where(dialect, f, DAY, DUE_BY))
+        .where(*_where(dialect, f, DAY, DUE_BY, SINCE))
         .order_by(*order)
         .offset(bindparam("offset", type_=Integer))
         .limit(bindparam("limit", type_=Integer))

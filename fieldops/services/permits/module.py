@@ -3,29 +3,28 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import date, timedelta
+from datetime import date
 from functools import cache
 from typing import Any
 
-from sqlalchemy import Connection, Date, Select, bindparam, or_, select, text
+from sqlalchemy import Connection, Date, Integer, Select, bindparam, or_, select, text
 
 from fieldops.db.engine import Database
 from fieldops.db.models import (
     Permit,
-    PermitApplication,
-    PermitIssue,
     PermitNotice,
     PermitReview,
     Person,
 )
 from fieldops.db.models.permit import APPEND_ONLY
 from fieldops.later import LaterMapping, LaterSequence, later_call
-from fieldops.modules import Demo, DueItem, Module
-from fieldops.rules import Profile, format_day, permit_quote
+from fieldops.modules import TODAY_EACH_UP_TO, CountedDueItem, Demo, DueItem, Module
+from fieldops.rules import Profile, format_day, permit_quote, renewable_from
+from fieldops.services.permits.listing import DUE_WITHIN, renewal_to_issue, reviewed_this_year
 from fieldops.services.permits.views import KIND_LABELS
 
 KEY = "permit"
-HORIZON = timedelta(days=30)  # how far ahead Today looks for expiries and reviews
+HORIZON = DUE_WITHIN  # how far ahead Today looks for expiries and reviews: the list's
 
 CATEGORIES = {
     f"{KEY}.list_update_overdue": "Fancier's animal list overdue",
@@ -45,12 +44,29 @@ class PermitDueItem(DueItem):
     address: str = ""
 
 
-def due_items(db: Database, day: date, profile: Profile) -> tuple[PermitDueItem, ...]:
+def due_items(db: Database, day: date, profile: Profile) -> tuple[DueItem, ...]:
     """What the permits need on ``day``: overdue animal lists, appeals to decide, appeal
-    windows open, notices to mail, reviews and renewals due, expiries, permits to issue."""
+    windows open, notices to mail, reviews and renewals due, expiries, permits to issue.
+    One item a permit (``fieldops due``)."""
+    return _items(db, day, profile, count_expiring=False)
+
+
+def today_items(db: Database, day: date, profile: Profile) -> tuple[DueItem, ...]:
+    """What Today shows: ``due_items``, except that more than ``TODAY_EACH_UP_TO``
+    permits expiring are one line with their count.
+
+    Every permit of a town expires on 31 December, so all December each one would be a
+    line of its own (1,150 at a city's size). A clerk works them from the permits list
+    on its "expiring" filter, which lists exactly these permits: the line opens it
+    (``kind`` "list_expiring")."""
+    return _items(db, day, profile, count_expiring=True)
+
+
+def _items(db: Database, day: date, profile: Profile, count_expiring: bool) -> tuple[DueItem, ...]:
     rank = {code: n for n, code in enumerate(CATEGORIES)}
+    expiring: list[tuple[Any, ...]] = []  # each permit expiring: (pid, expires, holder, ...)
     make = PermitDueItem.maker()
-    items: list[PermitDueItem] = []
+    items: list[DueItem] = []
     due_by: dict[tuple[str, int], date | None] = {}  # the rules' answer, once a kind and year
 
     def add(
@@ -82,7 +98,9 @@ def due_items(db: Database, day: date, profile: Profile) -> tuple[PermitDueItem,
 
     with db.read() as s:
         conn = s.connection()  # Core rows: the statements name columns only
-        rows = conn.execute(_due_statement(), {"day": day, "horizon": day + HORIZON}).all()
+        since = renewable_from(day)  # an earlier permit not renewed has lapsed
+        params = {"day": day, "horizon": day + HORIZON, "since": since}
+        rows = conn.execute(_due_statement(), params).all()
         noticed = set(conn.execute(_noticed_statement()).scalars())
     for pid, kind, status, year, expires, list_due, appeal_by, holder, address, rev, pend in rows:
         h, ad = holder or "", address or ""
@@ -138,7 +156,12 @@ def due_items(db: Database, day: date, profile: Profile) -> tuple[PermitDueItem,
                 ad,
                 kind,
             )
-        elif status == "issued" and expires is not None and expires <= day + HORIZON:
+        elif (
+            status == "issued"
+            and expires is not None
+            and expires <= day + HORIZON
+            and year >= since
+        ):
             if kind == "fancier" and not rev:
                 add(
                     "review_due",
@@ -170,38 +193,43 @@ def due_items(db: Database, day: date, profile: Profile) -> tuple[PermitDueItem,
                     overdue=True,
                 )
             else:
-                add(
-                    "expiring",
-                    pid,
-                    expires,
-                    f"expires {format_day(expires)}: renewal due",
-                    h,
-                    ad,
-                    kind,
-                )
+                expiring.append((pid, expires, h, ad, kind))
+    if count_expiring and len(expiring) > TODAY_EACH_UP_TO:
+        items.append(_expiring_count(expiring, rank))
+    else:
+        for pid, expires, h, ad, kind in expiring:
+            words = f"expires {format_day(expires)}: renewal due"
+            add("expiring", pid, expires, words, h, ad, kind)
     return tuple(sorted(items, key=lambda i: i.sort_key))
+
+
+def _expiring_count(expiring: list[tuple[Any, ...]], rank: dict[str, int]) -> CountedDueItem:
+    """The one Today line for many permits expiring (``today_items``)."""
+    code = f"{KEY}.expiring"
+    first, last = min(e[1] for e in expiring), max(e[1] for e in expiring)
+    by = format_day(last) if first == last else f"{format_day(first)} to {format_day(last)}"
+    return CountedDueItem(
+        module=KEY,
+        kind="list_expiring",
+        record_id=0,  # a list, not a record: the line opens the permits list
+        due=first,
+        category=code,
+        category_label=CATEGORIES[code],
+        text=f"{len(expiring):,} permits expire {'on' if first == last else 'from'} {by} "
+        "with no renewal applied for; open the permits list",
+        overdue=False,
+        sort_key=(rank[code], first.isoformat(), 0),
+        count=len(expiring),
+    )
 
 
 @cache
 def _due_statement() -> Select[*tuple[Any, ...]]:
-    """The permits with something due on the day (parameters ``day`` and ``horizon``, the
-    day ``HORIZON`` ahead), each with whether it has this year's review and a renewal
+    """The permits with something due on the day (parameters ``day``, ``horizon``, the
+    day ``HORIZON`` ahead, and ``since``, the first year still renewable), each with whether it has this year's review and a renewal
     application still to issue. Built once: at a few thousand permits its building
     was a fifth of the permits' items."""
-    reviewed = (
-        select(PermitReview.id)
-        .where(PermitReview.permit_id == Permit.id, PermitReview.year == Permit.year)
-        .exists()
-    )
-    pending = (
-        select(PermitApplication.id)
-        .where(
-            PermitApplication.permit_id == Permit.id,
-            PermitApplication.refused.is_(False),
-            PermitApplication.id.not_in(select(PermitIssue.application_id)),
-        )
-        .exists()
-    )
+    reviewed, pending = reviewed_this_year(), renewal_to_issue()
     day, horizon = bindparam("day", type_=Date()), bindparam("horizon", type_=Date())
     return (
         select(
@@ -224,7 +252,9 @@ def _due_statement() -> Select[*tuple[Any, ...]]:
                 Permit.list_update_due < day,
                 Permit.status.in_(("not_renewed", "revoked")) & Permit.appeal_by.is_(None),
                 Permit.appeal_by >= day,
-                (Permit.status == "issued") & (Permit.expires_on <= horizon),
+                (Permit.status == "issued")
+                & (Permit.expires_on <= horizon)
+                & (Permit.year >= bindparam("since", type_=Integer())),
             )
         )
         .order_by(Permit.id)
@@ -289,6 +319,8 @@ MODULE = Module(
     KEY,
     "Permits",
     due_items=due_items,
+    # Today: many permits expiring as one count (every permit expires on 31 December).
+    today_items=today_items,
     categories=CATEGORIES,
     demo=demo,
     checks=checks,
