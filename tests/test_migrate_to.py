@@ -289,14 +289,19 @@ def test_a_copy_that_does_not_verify_is_rolled_back(monkeypatch, source, target)
     monkeypatch.setattr(
         mt, "chain_problems", lambda conn: ["the audit trail is broken at audit event #3"]
     )
+    assert "broken at audit event #3" in _copy_that_fails_to_verify(source, target)
+    assert _tables(target) == []
+
+
+def _copy_that_fails_to_verify(source, target) -> str:
+    """The message of a copy refused at its verification."""
     db, actor = _admin(source)
     try:
         with pytest.raises(mt.MigrationFailedError, match="verifying") as failed:
             mt.migrate_to(db, actor, target)
     finally:
         db.dispose()
-    assert "broken at audit event #3" in str(failed.value)
-    assert _tables(target) == []
+    return str(failed.value)
 
 
 def _keeping_app_setting(check):
@@ -328,13 +333,7 @@ def test_a_modules_kept_table_is_left_to_the_target_and_checked_there(source, ta
 
 def test_a_kept_table_whose_check_fails_on_the_copy_rolls_it_back(source, target, install):
     install(_keeping_app_setting(lambda conn: ["the kept settings differ from 1 setting"]))
-    db, actor = _admin(source)
-    try:
-        with pytest.raises(mt.MigrationFailedError, match="verifying") as failed:
-            mt.migrate_to(db, actor, target)
-    finally:
-        db.dispose()
-    assert "the kept settings differ from 1 setting" in str(failed.value)
+    assert "the kept settings differ from 1 setting" in _copy_that_fails_to_verify(source, target)
     assert _tables(target) == []
 
 
