@@ -64,59 +64,62 @@ def due_items(db: Database, day: date, profile: Profile) -> tuple[DueItem, ...]:
     items: list[DueItem] = []
     with db.read() as s:
         conn = s.connection()  # Core rows: the statements name columns only
-        for c in conn.execute(_calls_statement(), {"day": day}):
-            what = f"#{c.id} {rules.kind_label(c.kind)} at {c.address}"
-            if c.status == "open":
+        # Unpacked, not read by name (a row's attribute costs about 1.5 us).
+        calls = conn.execute(_calls_statement(), {"day": day})
+        for cid, kind, address, status, priority, received_at, officer, follow_up_on in calls:
+            what = f"#{cid} {rules.kind_label(kind)} at {address}"
+            if status == "open":
                 items.append(
                     _item(
                         "not_dispatched",
                         "call",
-                        c.id,
-                        c.received_at,
-                        f"{what} ({rules.PRIORITIES[c.priority].lower()}): no officer sent",
-                        c.priority < 3 or c.received_at < start,
-                        c.priority,
+                        cid,
+                        received_at,
+                        f"{what} ({rules.PRIORITIES[priority].lower()}): no officer sent",
+                        priority < 3 or received_at < start,
+                        priority,
                     )
                 )
-            elif c.status == "dispatched":
+            elif status == "dispatched":
                 items.append(
                     _item(
                         "no_outcome",
                         "call",
-                        c.id,
-                        c.received_at,
-                        f"{what}: {c.officer} sent, no outcome recorded",
-                        c.received_at < start,
-                        c.priority,
-                        officer=c.officer,
+                        cid,
+                        received_at,
+                        f"{what}: {officer} sent, no outcome recorded",
+                        received_at < start,
+                        priority,
+                        officer=officer,
                     )
                 )
-            if c.follow_up_on is not None and c.follow_up_on <= day and c.status == "closed":
+            if follow_up_on is not None and follow_up_on <= day and status == "closed":
                 items.append(
                     _item(
                         "follow_up_due",
                         "call",
-                        c.id,
-                        c.follow_up_on,
-                        f"{what}: follow-up due {format_day_short(c.follow_up_on, day)}",
-                        c.follow_up_on < day,
-                        c.follow_up_on,
-                        officer=c.officer,
+                        cid,
+                        follow_up_on,
+                        f"{what}: follow-up due {format_day_short(follow_up_on, day)}",
+                        follow_up_on < day,
+                        follow_up_on,
+                        officer=officer,
                     )
                 )
-        for cit in conn.execute(_citations_statement(), {"day": day}):
-            court = cit.court_on or day  # the query asked for a court date
+        unpaid = conn.execute(_citations_statement(), {"day": day})
+        for cit_id, section, forfeiture, court_on, issued_by, full_name in unpaid:
+            court = court_on or day  # the query asked for a court date
             items.append(
                 _item(
                     "citation_unpaid",
                     "citation",
-                    cit.id,
+                    cit_id,
                     court,
-                    f"Citation #{cit.id}, {cit.full_name}, {cit.section}: "
-                    f"${cit.forfeiture} unpaid, court date {format_day_short(court, day)}",
+                    f"Citation #{cit_id}, {full_name}, {section}: "
+                    f"${forfeiture} unpaid, court date {format_day_short(court, day)}",
                     True,
                     court,
-                    officer=cit.issued_by,
+                    officer=issued_by,
                 )
             )
     return tuple(sorted(items, key=lambda i: i.sort_key))

@@ -114,107 +114,117 @@ def due_items(db: Database, day: date, profile: Profile) -> tuple[DueItem, ...]:
         # Core rows, through the unit of work's connection, where a statement names
         # columns only (the signs of rabies read whole quarantines, through the ORM).
         rows = s.connection().execute(_open_statement()).all()
-        for q in rows:
-            who = f"#{q.id} {q.animal_name} ({q.owner_name or 'owner unknown'})"
-            if q.status == "open":
-                if q.next_exam_by is not None and q.next_exam_by < day:
+        # Unpacked, not read by name: a row's attribute costs about 1.5 us, and the
+        # loop read a dozen of each of 518 rows at a city's size (9.7 ms of 11).
+        for (
+            qid,
+            animal_name,
+            owner_name,
+            status,
+            exam_by,
+            exam_due,
+            deliver_by,
+            delivered_at,
+            last_day,
+            certificate_received_on,
+            certificate_due,
+            officer,
+        ) in rows:
+            who = f"#{qid} {animal_name} ({owner_name or 'owner unknown'})"
+            if status == "open":
+                if exam_by is not None and exam_by < day:
                     items.append(
                         _item(
                             "exam_overdue",
                             "quarantine",
-                            q.id,
-                            q.next_exam_by,
-                            f"{who}: exam due by {format_day_short(q.next_exam_by, day)}"
-                            " not recorded",
+                            qid,
+                            exam_by,
+                            f"{who}: exam due by {format_day_short(exam_by, day)} not recorded",
                             True,
-                            q.officer,
+                            officer,
                         )
                     )
-                elif (
-                    q.next_exam_due is not None
-                    and q.next_exam_by is not None
-                    and q.next_exam_due <= day
-                ):
+                elif exam_due is not None and exam_by is not None and exam_due <= day:
                     until = (
                         ""
-                        if q.next_exam_by == q.next_exam_due
-                        else (f" (any day until {format_day_short(q.next_exam_by, day)})")
+                        if exam_by == exam_due
+                        else (f" (any day until {format_day_short(exam_by, day)})")
                     )
                     items.append(
                         _item(
                             "exam_due_today",
                             "quarantine",
-                            q.id,
+                            qid,
                             day,
                             f"{who}: exam due{until}",
                             False,
-                            q.officer,
+                            officer,
                         )
                     )
-                if q.deliver_by is not None and q.delivered_at is None and q.deliver_by < horizon:
-                    late = q.deliver_by < ref
+                if deliver_by is not None and delivered_at is None and deliver_by < horizon:
+                    late = deliver_by < ref
                     items.append(
                         _item(
                             "delivery_due",
                             "quarantine",
-                            q.id,
-                            q.deliver_by,
+                            qid,
+                            deliver_by,
                             f"{who}: deliver to the clinic by "
-                            f"{format_instant(q.deliver_by, profile)}",
+                            f"{format_instant(deliver_by, profile)}",
                             late,
-                            q.officer,
+                            officer,
                         )
                     )
-                if q.last_day == day:
+                if last_day == day:
                     items.append(
                         _item(
                             "period_ends_today",
                             "quarantine",
-                            q.id,
+                            qid,
                             day,
                             f"{who}: last day of observation; last exam and certification today",
                             False,
-                            q.officer,
+                            officer,
                         )
                     )
-                elif q.last_day < day:
+                elif last_day < day:
                     items.append(
                         _item(
                             "period_ended_open",
                             "quarantine",
-                            q.id,
-                            q.last_day,
-                            f"{who}: observation ended {format_day_short(q.last_day, day)}"
+                            qid,
+                            last_day,
+                            f"{who}: observation ended {format_day_short(last_day, day)}"
                             "; record the release or the outcome",
                             True,
-                            q.officer,
+                            officer,
                         )
                     )
-            if q.certificate_received_on is None:
-                if q.certificate_due == day:
+            if certificate_received_on is None:
+                if certificate_due == day:
                     items.append(
                         _item(
                             "certificate_due_today",
                             "quarantine",
-                            q.id,
+                            qid,
                             day,
                             f"{who}: certification of quarantine due today",
                             False,
-                            q.officer,
+                            officer,
                         )
                     )
-                elif q.certificate_due < day:
+                elif certificate_due < day:
                     items.append(
                         _item(
                             "certificate_overdue",
                             "quarantine",
-                            q.id,
-                            q.certificate_due,
+                            qid,
+                            certificate_due,
                             f"{who}: certification of quarantine was due "
-                            f"{format_day_short(q.certificate_due, day)}, "
-                            f"{plural((day - q.certificate_due).days, 'day')} ago",
+                            f"{format_day_short(certificate_due, day)}, "
+                            f"{plural((day - certificate_due).days, 'day')} ago",
                             True,
-                            q.officer,
+                            officer,
                         )
                     )
         items += _case_items(s, day)
