@@ -56,7 +56,7 @@ def today_items(db: Database, day: date, profile: Profile) -> tuple[DueItem, ...
     permits expiring are one line with their count.
 
     Every permit of a town expires on 31 December, so all December each one would be a
-    line of its own (1,150 at a city's size). A clerk works them from the permits list
+    line of its own (every permit of the year, a few thousand in a city). A clerk works them from the permits list
     on its "expiring" filter, which lists exactly these permits: the line opens it
     (``kind`` "list_expiring")."""
     return _items(db, day, profile, count_expiring=True)
@@ -226,8 +226,8 @@ def _expiring_count(expiring: list[tuple[Any, ...]], rank: dict[str, int]) -> Co
 @cache
 def _due_statement() -> Select[*tuple[Any, ...]]:
     """The permits with something due on the day (parameters ``day``, ``horizon``, the
-    day ``HORIZON`` ahead, and ``since``, the first year still renewable), each with whether it has this year's review and a renewal
-    application still to issue. Built once: at a few thousand permits its building
+    day ``HORIZON`` ahead, and ``since``, the first permit year still renewable), each
+    with whether it has this year's review and a renewal application still to issue. Built once: at a few thousand permits its building
     was a fifth of the permits' items."""
     reviewed, pending = reviewed_this_year(), renewal_to_issue()
     day, horizon = bindparam("day", type_=Date()), bindparam("horizon", type_=Date())
