@@ -8,19 +8,32 @@ The first module on the seam (``fieldops.modules``); it takes its line in
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import date, datetime, time, timedelta
+from datetime import date, timedelta
 from functools import cache
 from typing import Any
 
-from sqlalchemy import Connection, Date, Select, bindparam, select, text
+from sqlalchemy import (
+    ColumnElement,
+    Connection,
+    Date,
+    Select,
+    and_,
+    bindparam,
+    func,
+    not_,
+    select,
+    text,
+)
 
 from fieldops.db.engine import Database
 from fieldops.db.models import Animal, Impoundment
+from fieldops.db.types import UTCDateTime
 from fieldops.later import LaterSequence, later_call
-from fieldops.modules import Demo, DueItem, Incident, Module
+from fieldops.modules import TODAY_EACH_UP_TO, CountedDueItem, Demo, DueItem, Incident, Module
 from fieldops.rules import Profile, format_day_short, plural
 from fieldops.rules.impound import no_claim_period
 from fieldops.selftest_records import POUND_STEPS
+from fieldops.services.past_hold import held_past_hold, held_past_hold_params
 
 KEY = "impound"
 
@@ -53,39 +66,70 @@ class ImpoundDueItem(DueItem):
         return data
 
 
-def due_items(db: Database, day: date, profile: Profile) -> tuple[ImpoundDueItem, ...]:
+def due_items(db: Database, day: date, profile: Profile) -> tuple[DueItem, ...]:
     """The pound's items for ``day`` (local date), in the order an operator works them.
+    One item an animal (``fieldops due``).
 
     None is overdue: the ordinance sets no time for a disposition once the hold
     has ended, so an animal held past its hold is listed for action, not late."""
-    # The day's bounds as instants: "released to others from a time on ``day``" is
-    # compared with them, not by converting each of thousands of instants to local time.
-    start = datetime.combine(day, time(0), profile.timezone)
-    start_next = datetime.combine(day + timedelta(days=1), time(0), profile.timezone)
+    return _items(db, day, profile, count_past_hold=False)
+
+
+def today_items(db: Database, day: date, profile: Profile) -> tuple[DueItem, ...]:
+    """What Today shows: ``due_items``, except that more than ``TODAY_EACH_UP_TO``
+    animals held past their hold are one line with their count.
+
+    Those animals wait for a disposition, not for a day: at a city's size they are
+    hundreds of lines repeated every day, among which the holds ending today (whose
+    owners must be reached) were lost. An operator works them from the impounds list
+    on its "held past the hold" filter, which lists exactly these animals: the line
+    opens it (``kind`` "list_past_hold")."""
+    return _items(db, day, profile, count_past_hold=True)
+
+
+def _items(
+    db: Database, day: date, profile: Profile, *, count_past_hold: bool
+) -> tuple[DueItem, ...]:
+    tomorrow = day + timedelta(days=1)
+    params = {**held_past_hold_params(day, profile), "through": tomorrow}
+    counted: CountedDueItem | None = None
     with db.read() as s:
         # Core rows, through the unit of work's connection: the statement names columns
         # only, and the ORM's loading of each row was a tenth of the pound's items.
-        through = day + timedelta(days=1)
-        rows = s.connection().execute(_due_statement(), {"through": through}).all()
+        conn = s.connection()
+        past = None
+        if count_past_hold:
+            n, first = conn.execute(_statements().count_past, params).one()
+            if n > TODAY_EACH_UP_TO:
+                counted, past = _past_hold_count(n, first), False
+        rows = conn.execute(_statements().due(past), params).all()
     # Once, not once a row (thousands at a city's size): the categories' ranks and
-    # labels, tomorrow.
+    # labels.
     rank = {code: n for n, code in enumerate(CATEGORIES)}
-    tomorrow = day + timedelta(days=1)
     make = ImpoundDueItem.maker()
-    items: list[ImpoundDueItem] = []
-    for imp_id, last, custody, others_from, name, species, breed, kennel, surrendered, bit in rows:
+    items: list[DueItem] = [counted] if counted else []
+    for row in rows:
+        imp_id, last, custody, name, species, breed, kennel, surrendered, bit, held_past = row
         animal = f"#{imp_id} {name or '(no name)'} ({species}{', ' + breed if breed else ''})"
         where = f", kennel {kennel}" if kennel else ""
-        if no_claim_period(surrendered=surrendered, bit_person=bit):
-            if start <= others_from < start_next:
-                cat = "adoptable_today"
-                text_ = f"{animal}{where}: surrendered by the owner; may be adopted or transferred"
-            else:
-                cat = "past_hold"
-                text_ = (
-                    f"{animal}{where}: surrendered {format_day_short(custody)}, "
-                    f"{plural((day - custody).days, 'day')} ago, no disposition"
-                )
+        no_claim = no_claim_period(surrendered=surrendered, bit_person=bit)
+        if held_past and no_claim:
+            cat = "past_hold"
+            text_ = (
+                f"{animal}{where}: surrendered {format_day_short(custody)}, "
+                f"{plural((day - custody).days, 'day')} ago, no disposition"
+            )
+        elif held_past:
+            cat, text_ = (
+                "past_hold",
+                (
+                    f"{animal}{where}: hold ended {format_day_short(last)}, "
+                    f"{plural((day - last).days, 'day')} ago, no disposition"
+                ),
+            )
+        elif no_claim:
+            cat = "adoptable_today"
+            text_ = f"{animal}{where}: surrendered by the owner; may be adopted or transferred"
         elif last == day:
             cat, text_ = "hold_ends_today", f"{animal}{where}: owner may claim until end of today"
         elif last == tomorrow:
@@ -93,18 +137,10 @@ def due_items(db: Database, day: date, profile: Profile) -> tuple[ImpoundDueItem
                 "hold_ends_tomorrow",
                 (f"{animal}{where}: owner may claim until {format_day_short(last)}"),
             )
-        elif start <= others_from < start_next or (custody == day and others_from < start_next):
+        else:  # its claim period ended before today: free to go to others from today
             cat, text_ = (
                 "adoptable_today",
                 f"{animal}{where}: may be adopted or transferred from today",
-            )
-        else:
-            cat, text_ = (
-                "past_hold",
-                (
-                    f"{animal}{where}: hold ended {format_day_short(last)}, "
-                    f"{plural((day - last).days, 'day')} ago, no disposition"
-                ),
             )
         code = f"{KEY}.{cat}"
         items.append(
@@ -125,22 +161,56 @@ def due_items(db: Database, day: date, profile: Profile) -> tuple[ImpoundDueItem
     return tuple(sorted(items, key=lambda i: i.sort_key))
 
 
+def _past_hold_count(n: int, first: date) -> CountedDueItem:
+    """The one Today line for many animals held past their hold (``today_items``)."""
+    code = f"{KEY}.past_hold"
+    return CountedDueItem(
+        module=KEY,
+        kind="list_past_hold",
+        record_id=0,  # a list, not a record: the line opens the impounds list
+        due=first,
+        category=code,
+        category_label=CATEGORIES[code],
+        text=f"{n:,} animals held past their hold with no disposition; open the impounds list",
+        overdue=False,
+        sort_key=(list(CATEGORIES).index(code), first, 0),
+        count=n,
+    )
+
+
+@dataclass(frozen=True)
+class _Statements:
+    """Today's statements, built once (parameters ``day``, ``start``, ``start_next`` and
+    ``through``, the day after)."""
+
+    every: Select[*tuple[Any, ...]]  # each animal due, with whether it is held past its hold
+    not_past: Select[*tuple[Any, ...]]  # those not held past it
+    count_past: Select[*tuple[Any, ...]]  # how many are, and the earliest last claim day
+
+    def due(self, past: bool | None) -> Select[*tuple[Any, ...]]:
+        return self.every if past is None else self.not_past
+
+
 @cache
-def _due_statement() -> Select[*tuple[Any, ...]]:
-    """The animals in custody whose claim period ends by ``through`` (a parameter), in
-    the order the items list them, with the columns they are worded from. Built once."""
-    return (
+def _statements() -> _Statements:
+    """The animals in custody whose claim period ends by ``through``, in the order the
+    items list them, with the columns they are worded from; every column but the
+    animal's is read from ``ix_impoundment_custody_due`` (migration 0033)."""
+    day = bindparam("day", type_=Date())
+    start, start_next = (bindparam(n, type_=UTCDateTime()) for n in ("start", "start_next"))
+    past = and_(*held_past_hold(day, start, start_next))
+    every = (
         select(
             Impoundment.id,
             Impoundment.last_claim_day,
             Impoundment.custody_day,
-            Impoundment.release_to_others_from,
             Animal.name,
             Animal.species,
             Animal.breed,
             Impoundment.kennel,
             Impoundment.surrendered,
             Impoundment.bit_person,
+            past,
         )
         .join(Animal, Animal.id == Impoundment.animal_id)
         .where(
@@ -149,6 +219,10 @@ def _due_statement() -> Select[*tuple[Any, ...]]:
         )
         .order_by(Impoundment.last_claim_day, Impoundment.id)
     )
+    count = select(func.count(), func.min(Impoundment.last_claim_day)).where(
+        Impoundment.disposed.is_(False), past
+    )
+    return _Statements(every, every.where(not_(past)), count)
 
 
 def demo(d: Demo) -> str:
@@ -196,7 +270,7 @@ def checks(conn: Connection) -> list[str]:
 def places(session: Any, person_ids: tuple[int, ...], address: str) -> list[Incident]:
     """Impoundments of these people's animals, or found at this address (the calls
     module's history by address and by owner), newest first."""
-    from sqlalchemy import ColumnElement, func, or_
+    from sqlalchemy import func, or_
 
     from fieldops.rules.calls import street_part
 
@@ -230,6 +304,7 @@ MODULE = Module(
     KEY,
     "Pound",
     due_items=due_items,
+    today_items=today_items,
     categories=CATEGORIES,
     demo=demo,
     checks=checks,

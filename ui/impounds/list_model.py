@@ -36,7 +36,9 @@ class ImpoundTableModel(PagedTableModel):
 
     # Not _count/_page: the base model keeps its row count in self._count.
     def _count_matches(self, text: str) -> int:
-        return count_impounds(self._ctx.db, replace(self._filter, text=text), self._ctx.now())
+        return count_impounds(
+            self._ctx.db, replace(self._filter, text=text), self._ctx.now(), self._ctx.profile
+        )
 
     def _page_of_matches(self, text: str, offset: int, limit: int) -> Page[ImpoundRow]:
         return impounds_page(

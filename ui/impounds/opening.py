@@ -64,6 +64,19 @@ def _show(dialog: QDialog) -> QDialog:
     return dialog
 
 
+def open_past_hold(ctx: AppContext, _unused: int, parent: QWidget) -> None:
+    """Today's count of animals held past their hold opens the impounds list on the same
+    animals (``fieldops.services.pound.today_items``)."""
+    window = parent.window()
+    if hasattr(window, "show_area"):
+        page = window.show_area("impounds")
+        if hasattr(page, "show_only_status"):
+            page.show_only_status("past_hold")
+
+
 # The pound's records, for ui.modules.open_record (the key is fieldops.services.pound.KEY).
-OPENERS = {("impound", "impoundment"): open_impoundment}
+OPENERS = {
+    ("impound", "impoundment"): open_impoundment,
+    ("impound", "list_past_hold"): open_past_hold,
+}
 CREATORS = {("impound", "impoundment"): intake_from}

@@ -6,6 +6,7 @@ import itertools
 from dataclasses import replace
 from datetime import date
 
+from PySide6.QtCore import QSignalBlocker
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
@@ -155,6 +156,21 @@ class ImpoundsWidget(ListPage[ImpoundTableModel]):
 
     def apply_filters(self) -> None:
         self.model.set_filter(self.current_filter())
+
+    def show_only_status(self, key: str) -> None:
+        """The impoundments of one status and no other filter: what a Today line counts
+        (``opening.open_past_hold``), so that the list shows the same animals."""
+        edits = (self.date_from, self.date_to)
+        quiet = (self.status, self.species, self.search, *(w.date_edit for w in edits))
+        blockers = [QSignalBlocker(w) for w in (*quiet, *(w.unknown for w in edits))]
+        self.status.setCurrentIndex(self.status.findData(key))
+        self.species.setCurrentIndex(self.species.findData(""))
+        self.set_date_range(None, None)
+        self.search.clear()
+        self._text = ""
+        for blocker in blockers:
+            blocker.unblock()
+        self.apply_filters()
 
     def set_date_range(self, start: date | None, end: date | None) -> None:
         self.date_from.set_value(start)

@@ -54,7 +54,26 @@ class Impoundment(Timestamped, Base):
         # (migration 0004). "All" walks (key, id); every status filter starts with
         # ``disposed``. impounded_at and last_claim_day already have (key) indexes,
         # which carry the id on SQLite and end in an incremental sort on PostgreSQL.
-        *(Index(f"ix_impoundment_status_{key}", "disposed", key, "id") for key in LIST_KEYS),
+        *(
+            Index(f"ix_impoundment_status_{key}", "disposed", key, "id")
+            for key in LIST_KEYS
+            if key != "last_claim_day"
+        ),
+        # The status and last claim day's order, with every column Today's pound items
+        # read from the impoundment (fieldops.services.pound): those rows and the count
+        # of animals held past their hold come from the index alone (migration 0033).
+        Index(
+            "ix_impoundment_custody_due",
+            "disposed",
+            "last_claim_day",
+            "id",
+            "custody_day",
+            "release_to_others_from",
+            "surrendered",
+            "bit_person",
+            "kennel",
+            "animal_id",
+        ),
         *(Index(f"ix_impoundment_order_{key}", key, "id") for key in LIST_KEYS[2:]),
         Index("ix_impoundment_disposition_kind", "disposition_kind"),  # counts by kind
         # The 58-528 register reads a period of custody days (migration 0008).
