@@ -97,12 +97,14 @@ def _items(
         # Core rows, through the unit of work's connection: the statement names columns
         # only, and the ORM's loading of each row was a tenth of the pound's items.
         conn = s.connection()
-        past = None
+        statements = _statements()
         if count_past_hold:
-            n, first = conn.execute(_statements().count_past, params).one()
+            n, first = conn.execute(statements.count_past, params).one()
             if n > TODAY_EACH_UP_TO:
-                counted, past = _past_hold_count(n, first), False
-        rows = conn.execute(_statements().due(past), params).all()
+                counted = _past_hold_count(n, first)
+        # Counted, the animals held past their hold are not read one by one.
+        due = statements.not_past if counted else statements.every
+        rows = conn.execute(due, params).all()
     # Once, not once a row (thousands at a city's size): the categories' ranks and
     # labels.
     rank = {code: n for n, code in enumerate(CATEGORIES)}
@@ -186,9 +188,6 @@ class _Statements:
     every: Select[*tuple[Any, ...]]  # each animal due, with whether it is held past its hold
     not_past: Select[*tuple[Any, ...]]  # those not held past it
     count_past: Select[*tuple[Any, ...]]  # how many are, and the earliest last claim day
-
-    def due(self, past: bool | None) -> Select[*tuple[Any, ...]]:
-        return self.every if past is None else self.not_past
 
 
 @cache
