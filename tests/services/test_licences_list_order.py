@@ -237,3 +237,17 @@ def test_the_sorts_and_filters_walk_their_indexes_on_sqlite(sqlite_db):
             assert index in plan, (f, plan)
             if f.show == "all":
                 assert "TEMP B-TREE" not in plan, (f, plan)
+
+
+def test_a_page_builds_only_the_rows_read_and_each_the_same_every_time(db, monkeypatch):
+    _city(db)
+    f = LicenceFilter(show="all")
+    whole = licence_page(db, f, EARLY, PROFILE, 0, 100).rows
+    built: list[int] = []
+    build = listing._row
+    monkeypatch.setattr(listing, "_row", lambda r: built.append(r[0]) or build(r))
+    page = licence_page(db, f, EARLY, PROFILE, 0, 100).rows
+    assert len(page) == len(whole) > 3 and built == []  # counted, none built yet
+    assert page[2] == whole[2] and built == [whole[2].id]
+    assert page[2] is page[2] and len(built) == 1  # built once, kept
+    assert tuple(page) == tuple(whole)

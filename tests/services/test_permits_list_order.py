@@ -143,3 +143,17 @@ def test_the_default_first_page_walks_the_expiry_index(db, descending):
     assert f"SCAN permit USING INDEX {index}" in page and "TEMP B-TREE" not in page
     (count,) = query_plans(db, lambda: count_permits(db, f, DAY))
     assert "person" not in count
+
+
+def test_a_page_builds_only_the_rows_read_and_each_the_same_every_time(db, monkeypatch):
+    _city(db)
+    f = PermitFilter(status="all")
+    whole = permits_page(db, f, 0, 100, DAY).rows
+    built: list[int] = []
+    build = listing._permit_row
+    monkeypatch.setattr(listing, "_permit_row", lambda r: built.append(r[0]) or build(r))
+    page = permits_page(db, f, 0, 100, DAY).rows
+    assert len(page) == len(whole) > 3 and built == []  # counted, none built yet
+    assert page[2] == whole[2] and built == [whole[2].id]
+    assert page[2] is page[2] and len(built) == 1  # built once, kept
+    assert tuple(page) == tuple(whole)

@@ -31,7 +31,7 @@ from fieldops.rules import Profile, plural
 from fieldops.services import validate as v
 from fieldops.services.licences.renewals import adult_quote
 from fieldops.services.licences.views import STATUS_WORDS
-from fieldops.services.listing import Page, fts_ids, nearer_end, reading
+from fieldops.services.listing import Page, Rows, fts_ids, nearer_end, reading
 from fieldops.services.people import format_address
 
 FILTERS = {
@@ -276,13 +276,14 @@ def licence_page(
     db: Database, f: LicenceFilter, today: date, profile: Profile, offset: int, limit: int
 ) -> Page[LicenceRow]:
     """One page in one statement: the page's ids walked on the sort's index, then their
-    dogs and owners (the rows put in list order by the page's ids' own order)."""
+    dogs and owners (the rows put in list order by the page's ids' own order); each row
+    is built when first read (``Rows``): a view reads a screenful of a page's 200."""
     with reading(db) as conn:
         walk = _walk(conn, db, f, today, profile, offset, limit).subquery()
         rows = conn.execute(
             _rows_query(DogLicence.id.in_(select(walk.c.id))).order_by(*_list_order(f))
         ).all()
-    return Page(offset, tuple(_row(r) for r in rows))
+    return Page(offset, Rows(rows, _row))
 
 
 def _list_order(f: LicenceFilter) -> tuple[Any, Any]:

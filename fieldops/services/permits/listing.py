@@ -13,7 +13,7 @@ from fieldops.db.engine import Database
 from fieldops.db.models import Permit, PermitApplication, PermitIssue, PermitReview, Person
 from fieldops.rules import renewable_from
 from fieldops.services import validate as v
-from fieldops.services.listing import Page, fts_ids, reading
+from fieldops.services.listing import Page, Rows, fts_ids, reading
 from fieldops.services.permits.views import KIND_LABELS, status_text
 
 FILTERS = {
@@ -194,30 +194,30 @@ def _page_statement(dialect: str, f: PermitFilter) -> Select[*tuple[Any, ...]]:
     )
 
 
+def _permit_row(r: Any) -> PermitRow:
+    pid, kind, holder, address, status, year, expires, list_due, appeal_by, first = r
+    return PermitRow(
+        pid,
+        kind,
+        KIND_LABELS.get(kind, kind),
+        holder or "",
+        address,
+        status,
+        status_text(status, first is not None and year > first),
+        year,
+        expires,
+        list_due,
+        appeal_by,
+    )
+
+
 def permits_page(
     db: Database, f: PermitFilter, offset: int, limit: int, day: date
 ) -> Page[PermitRow]:
+    """One page of the list; each row is built when the view first reads it (``Rows``)."""
     with reading(db) as conn:
         rows = conn.execute(
             _page_statement(conn.dialect.name, f),
             {**_params(day), "offset": offset, "limit": limit},
         ).all()
-    return Page(
-        offset,
-        tuple(
-            PermitRow(
-                pid,
-                kind,
-                KIND_LABELS.get(kind, kind),
-                holder or "",
-                address,
-                status,
-                status_text(status, first is not None and year > first),
-                year,
-                expires,
-                list_due,
-                appeal_by,
-            )
-            for pid, kind, holder, address, status, year, expires, list_due, appeal_by, first in rows
-        ),
-    )
+    return Page(offset, Rows(rows, _permit_row))
