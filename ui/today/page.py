@@ -67,7 +67,7 @@ def counts_text(items: tuple[DueItem, ...]) -> str:
     for i in items:
         counts[i.category] += _count(i)
     labels = {i.category: i.category_label for i in items}  # in the list's order
-    return " · ".join(f"{label}: {counts[key]}" for key, label in labels.items())
+    return " · ".join(f"{label}: {counts[key]:,}" for key, label in labels.items())
 
 
 class TodayWidget(QWidget):
