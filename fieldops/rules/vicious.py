@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import date, datetime
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
@@ -334,6 +334,13 @@ def notice_expired(deadline: datetime, at: datetime) -> bool:
     """Whether the owner's time under the notice has run out at ``at`` (58-524(c)(2)):
     the deadline is the last instant to comply, so "not complied" is a finding from then."""
     return at >= deadline
+
+
+def next_step_overdue(due_on: date, day: date) -> bool:
+    """Whether a next step after a notice not complied with (58-524(c)(1), (3), (4)) is
+    late on ``day`` (local date). The ordinance sets no time for one: its due day is the
+    officer's, and the step is late from the day after it, as Today lists it."""
+    return due_on < day
 
 
 def stands_declared(declared: bool, ended: bool) -> bool:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 import pytest
@@ -17,6 +17,7 @@ from fieldops.rules import (
     explain_vicious_notice_deadline,
     vicious_notice_deadline,
 )
+from fieldops.rules import vicious as rules
 
 CHICAGO = ZoneInfo("America/Chicago")
 NONE_APPLY = dict.fromkeys(EXCEPTIONS, False)
@@ -128,3 +129,11 @@ def test_notice_deadline_explains_itself(profile):
 def test_notice_in_utc_is_answered_in_local_time(profile):
     result = vicious_notice_deadline(datetime(2026, 3, 3, 16, tzinfo=UTC), profile)
     assert result.tzinfo.key == "America/Chicago" and result.hour == 10
+
+
+def test_a_next_step_is_late_from_the_day_after_its_due_day():
+    due = date(2026, 11, 26)
+    assert not rules.next_step_overdue(due, due - timedelta(days=1))
+    assert not rules.next_step_overdue(due, due)  # due today: still in time
+    assert rules.next_step_overdue(due, due + timedelta(days=1))
+    assert rules.next_step_overdue(due, date(2027, 1, 1))

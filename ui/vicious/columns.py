@@ -36,5 +36,6 @@ def case_columns(ctx: AppContext) -> tuple[Column, ...]:
 
 
 COUNTDOWN_COLUMN = 5
+STEP_COLUMN = 6
 # Column -> CaseFilter sort key.
 SORT_KEYS: dict[int, str] = {4: "deadline", 5: "deadline", 7: "opened"}

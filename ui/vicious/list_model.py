@@ -12,14 +12,15 @@ from fieldops.services.listing import Page
 from fieldops.services.vicious.listing import CaseFilter, CaseRow, cases_page, count_cases
 from ui.common.table_models import ROW_ROLE, AnyIndex, PagedTableModel
 from ui.context import AppContext
-from ui.vicious.columns import SORT_KEYS, case_columns
+from ui.vicious.columns import SORT_KEYS, STEP_COLUMN, case_columns
 
 OVERDUE_FG = QColor("#a4161a")
 OVERDUE_BG = QColor("#fde8e8")
 
 
 class CaseTableModel(PagedTableModel):
-    """Cases matching a ``CaseFilter``; overdue rows are painted red and bold."""
+    """Cases matching a ``CaseFilter``; overdue rows are painted red and bold, and a next
+    step's day in red and bold once it has passed."""
 
     def __init__(self, ctx: AppContext, parent: QObject | None = None) -> None:
         super().__init__(
@@ -77,8 +78,13 @@ class CaseTableModel(PagedTableModel):
             and index.isValid()
         ):
             row = super().data(index, ROW_ROLE)
-            if row is None or not row.overdue_at(self._ctx.now()):
+            if row is None:
                 return None
+            if not row.overdue_at(self._ctx.now()):
+                # A next step past its day: its cell, as Today lists it overdue.
+                late = index.column() == STEP_COLUMN and row.step_overdue_on(self._ctx.today())
+                if not late or role == Qt.ItemDataRole.BackgroundRole:
+                    return None
             if role == Qt.ItemDataRole.FontRole:
                 font = QFont()
                 font.setBold(True)

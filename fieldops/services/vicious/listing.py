@@ -52,6 +52,10 @@ class CaseRow:
     next_step_due: date | None
     overdue: bool  # the notice had expired with no outcome recorded, when read
 
+    def step_overdue_on(self, day: date) -> bool:
+        """Its next step's due day has passed on ``day`` (local date), as Today says."""
+        return self.next_step_due is not None and rules.next_step_overdue(self.next_step_due, day)
+
     def overdue_at(self, at: datetime) -> bool:
         """Overdue now (the list was read earlier; a deadline may have passed since)."""
         return (

@@ -161,7 +161,7 @@ def due_items(db: Database, day: date, profile: Profile) -> tuple[ViciousDueItem
             animal,
             owner or "",
             officer or "",
-            overdue=due_on < day,
+            overdue=rules.next_step_overdue(due_on, day),
         )
     return tuple(sorted(items, key=lambda i: i.sort_key))
 

@@ -4,7 +4,7 @@ Today; a pound release refused for a declared animal."""
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import date, timedelta
 
 import pytest
 from PySide6.QtCore import Qt
@@ -17,6 +17,7 @@ from fieldops.services.payments import LineInput, PaymentInput, quote, record_pa
 from fieldops.services.vicious.cases import load_case
 from fieldops.services.vicious.listing import CaseFilter, count_cases
 from fieldops.services.vicious.notices import NoticeInput, serve_notice
+from fieldops.services.vicious.outcomes import OutcomeInput, StepInput, add_step, record_outcome
 from ui import modules as ui_modules
 from ui.impounds.release_wizard import ReleaseWizardDialog
 from ui.today.page import TodayWidget
@@ -188,6 +189,49 @@ def test_an_overdue_case_stands_out_on_today_and_in_the_list(
     page.show_status("overdue")
     wait_idle(qtbot, ctx)
     assert page.model.rowCount() == 1
+
+
+def test_a_next_step_past_its_day_stands_out_in_its_cell_and_is_overdue_on_today(
+    qtbot, ctx, host, sqlite_db, operator, today, profile, rows_of
+):
+    from ui.vicious.columns import STEP_COLUMN
+
+    cases = {}
+    for name, due in (("Late", today - timedelta(days=1)), ("Soon", today)):
+        _owner, dog = owner_and_dog(sqlite_db, operator, today, f"{name} Owner", name)
+        case = declared(ctx.db, ctx.actor, profile, dog.id)
+        serve_notice(
+            ctx.db,
+            ctx.actor,
+            case.id,
+            NoticeInput("in_person", local(2026, 11, 3, 9), "Off. Lee", "12 Elm St"),
+            profile,
+        )
+        record_outcome(
+            ctx.db, ctx.actor, case.id, OutcomeInput("not_complied", local(2026, 11, 6)), profile
+        )
+        add_step(ctx.db, ctx.actor, case.id, StepInput("court_action", due), profile)
+        cases[name] = case.id
+    page = ViciousWidget(ctx)
+    qtbot.addWidget(page)
+    page.show()
+    wait_idle(qtbot, ctx)
+    at = {page.model.row_object(r).id: r for r in range(page.model.rowCount())}
+    late = page.model.index(at[cases["Late"]], STEP_COLUMN)
+    soon = page.model.index(at[cases["Soon"]], STEP_COLUMN)
+    assert late.data() == "Thu 26 Nov 2026" and soon.data() == "Fri 27 Nov 2026"
+    assert late.data(Qt.ItemDataRole.FontRole).bold()
+    assert late.data(Qt.ItemDataRole.ForegroundRole) is not None
+    assert late.data(Qt.ItemDataRole.BackgroundRole) is None  # the cell, not the row
+    assert page.model.index(at[cases["Late"]], 1).data(Qt.ItemDataRole.FontRole) is None
+    assert soon.data(Qt.ItemDataRole.FontRole) is None
+    today_page = TodayWidget(ctx)
+    qtbot.addWidget(today_page)
+    today_page.show()
+    wait_idle(qtbot, ctx)
+    steps = {r[1]: r[0] for r in rows_of(today_page.view) if r[4] == "Vicious animals"}
+    assert steps[str(cases["Late"])].startswith("Overdue: ")
+    assert not steps[str(cases["Soon"])].startswith("Overdue: ")
 
 
 def _open_case_dialog():
