@@ -30,7 +30,13 @@ def case_columns(ctx: AppContext) -> tuple[Column, ...]:
             300,
         ),
         Column("Time left", lambda r: r.countdown(ctx.now()), 140),
-        Column("Next step due", lambda r: day(r.next_step_due) if r.next_step_due else "", 130),
+        Column(
+            "Next step due",
+            lambda r: day(r.next_step_due) if r.next_step_due else "",
+            130,
+            fits="Wed 30 Sep 2026",
+            fit_margin=40,  # whole in bold, as a step past its day shows (list_model.py)
+        ),
         Column("Decided", lambda r: day(ctx.local_time(r.opened_at).date()), 130),
     )
 
