@@ -15,6 +15,8 @@ from fieldops.services.vicious.declaring import (
     IncidentInput,
     declare,
 )
+from fieldops.services.vicious.notices import NoticeInput, serve_notice
+from fieldops.services.vicious.outcomes import OutcomeInput, StepInput, add_step, record_outcome
 
 HOSTILE = "O'Brien & <Sons>"
 
@@ -62,3 +64,18 @@ def declaration(
 
 def declared(db, actor, profile, animal_id, **kw):
     return declare(db, actor, declaration(animal_id, **kw), profile)
+
+
+def with_step(db, actor, profile, animal_id, kind, due_on):
+    """A case declared, its notice served in person on Tue 3 Nov 2026 and not complied
+    with, and a next step of ``kind`` due ``due_on``: the case's view after the step."""
+    case = declared(db, actor, profile, animal_id)
+    serve_notice(
+        db,
+        actor,
+        case.id,
+        NoticeInput("in_person", local(2026, 11, 3, 9), "Off. Lee", "12 Elm St"),
+        profile,
+    )
+    record_outcome(db, actor, case.id, OutcomeInput("not_complied", local(2026, 11, 5, 9)), profile)
+    return add_step(db, actor, case.id, StepInput(kind, due_on), profile)

@@ -7,16 +7,8 @@ from datetime import date
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDialog
-from support import local
-from vicious_cases import declared, owner_and_dog
+from vicious_cases import declared, owner_and_dog, with_step
 
-from fieldops.services.vicious.notices import NoticeInput, serve_notice
-from fieldops.services.vicious.outcomes import (
-    OutcomeInput,
-    StepInput,
-    add_step,
-    record_outcome,
-)
 from ui.vicious.action_dialogs import StepDoneDialog
 from ui.vicious.case_dialog import CaseDialog
 
@@ -25,18 +17,7 @@ def test_a_step_taken_is_recorded_and_the_dialog_says_it_was_accepted(
     qtbot, ctx, host, profile, today
 ):
     _owner, dog = owner_and_dog(ctx.db, ctx.actor, today)
-    case = declared(ctx.db, ctx.actor, profile, dog.id)
-    serve_notice(
-        ctx.db,
-        ctx.actor,
-        case.id,
-        NoticeInput("in_person", local(2026, 11, 3, 9), "Off. Lee", "12 Elm St"),
-        profile,
-    )
-    record_outcome(
-        ctx.db, ctx.actor, case.id, OutcomeInput("not_complied", local(2026, 11, 5, 9)), profile
-    )
-    case = add_step(ctx.db, ctx.actor, case.id, StepInput("seizure", date(2026, 11, 9)), profile)
+    case = with_step(ctx.db, ctx.actor, profile, dog.id, "seizure", date(2026, 11, 9))
     record = CaseDialog(ctx, case, host)
     qtbot.addWidget(record)
     record.show()

@@ -9,7 +9,7 @@ from datetime import date, timedelta
 import pytest
 from PySide6.QtCore import Qt
 from support import local
-from vicious_cases import declared, owner_and_dog
+from vicious_cases import declared, owner_and_dog, with_step
 
 from fieldops.rules import vicious as rules
 from fieldops.services.impounds import IntakeInput, get_impoundment, intake
@@ -17,7 +17,6 @@ from fieldops.services.payments import LineInput, PaymentInput, quote, record_pa
 from fieldops.services.vicious.cases import load_case
 from fieldops.services.vicious.listing import CaseFilter, count_cases
 from fieldops.services.vicious.notices import NoticeInput, serve_notice
-from fieldops.services.vicious.outcomes import OutcomeInput, StepInput, add_step, record_outcome
 from ui import modules as ui_modules
 from ui.impounds.release_wizard import ReleaseWizardDialog
 from ui.today.page import TodayWidget
@@ -199,19 +198,7 @@ def test_a_next_step_past_its_day_stands_out_in_its_cell_and_is_overdue_on_today
     cases = {}
     for name, due in (("Late", today - timedelta(days=1)), ("Soon", today)):
         _owner, dog = owner_and_dog(sqlite_db, operator, today, f"{name} Owner", name)
-        case = declared(ctx.db, ctx.actor, profile, dog.id)
-        serve_notice(
-            ctx.db,
-            ctx.actor,
-            case.id,
-            NoticeInput("in_person", local(2026, 11, 3, 9), "Off. Lee", "12 Elm St"),
-            profile,
-        )
-        record_outcome(
-            ctx.db, ctx.actor, case.id, OutcomeInput("not_complied", local(2026, 11, 6)), profile
-        )
-        add_step(ctx.db, ctx.actor, case.id, StepInput("court_action", due), profile)
-        cases[name] = case.id
+        cases[name] = with_step(ctx.db, ctx.actor, profile, dog.id, "court_action", due).id
     page = ViciousWidget(ctx)
     qtbot.addWidget(page)
     page.show()
