@@ -245,9 +245,35 @@ def test_a_page_builds_only_the_rows_read_and_each_the_same_every_time(db, monke
     whole = licence_page(db, f, EARLY, PROFILE, 0, 100).rows
     built: list[int] = []
     build = listing._row
-    monkeypatch.setattr(listing, "_row", lambda r: built.append(r[0]) or build(r))
+    monkeypatch.setattr(listing, "_row", lambda c, r: built.append(r[0]) or build(c, r))
     page = licence_page(db, f, EARLY, PROFILE, 0, 100).rows
     assert len(page) == len(whole) > 3 and built == []  # counted, none built yet
     assert page[2] == whole[2] and built == [whole[2].id]
     assert page[2] is page[2] and len(built) == 1  # built once, kept
     assert tuple(page) == tuple(whole)
+
+
+def test_a_rows_amount_flag_and_day_read_as_the_licence_holds_them(db):
+    _city(db)
+    with db.write() as s:
+        s.execute(
+            update(DogLicence)
+            .where(DogLicence.id == 993)
+            .values(total=Decimal("12.50"), late=True, applied_on=date(2026, 2, 3))
+        )
+    rows = licence_page(db, LicenceFilter(show="all"), EARLY, PROFILE, 0, 100).rows
+    with db.read() as s:
+        held = {
+            i: (t, la, d)
+            for i, t, la, d in s.execute(
+                select(DogLicence.id, DogLicence.total, DogLicence.late, DogLicence.applied_on)
+            )
+        }
+    assert len(rows) == len(held) > 3
+    for r in rows:
+        assert (r.total, r.late, r.applied_on) == held[r.id]
+        assert type(r.total) is Decimal and type(r.late) is bool and type(r.applied_on) is date
+    by_id = {r.id: r for r in rows}
+    assert (by_id[993].total, by_id[993].late) == (Decimal("12.50"), True)
+    assert by_id[993].applied_on == date(2026, 2, 3)
+    assert str(by_id[993].total) == "12.50"

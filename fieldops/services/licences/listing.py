@@ -8,13 +8,16 @@ microchip, name or breed.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
+from functools import lru_cache, partial
 from typing import Any
 
 from sqlalchemy import (
     Connection,
+    Dialect,
     exists,
     false,
     func,
@@ -31,7 +34,15 @@ from fieldops.rules import Profile, plural
 from fieldops.services import validate as v
 from fieldops.services.licences.renewals import adult_quote
 from fieldops.services.licences.views import STATUS_WORDS
-from fieldops.services.listing import Page, Rows, fts_ids, nearer_end, reading
+from fieldops.services.listing import (
+    Page,
+    Rows,
+    as_stored,
+    converter,
+    fts_ids,
+    nearer_end,
+    reading,
+)
 from fieldops.services.people import format_address
 
 FILTERS = {
@@ -221,9 +232,11 @@ _ROW_COLUMNS = (
     DogLicence.licence_year,
     DogLicence.tag_number,
     DogLicence.status,
-    DogLicence.total,
-    DogLicence.late,
-    DogLicence.applied_on,
+    # Read as stored, converted when a row is built (``as_stored``): a page's 200 amounts,
+    # flags and days parsed as the page was read were half of its time.
+    as_stored(DogLicence.total),
+    as_stored(DogLicence.late),
+    as_stored(DogLicence.applied_on),
     Animal.id,
     Animal.name,
     Animal.breed,
@@ -245,9 +258,23 @@ def _rows_query(where: Any) -> Any:
     )
 
 
-def _row(r: Any) -> LicenceRow:
+Convert = Callable[[Any], Any]
+
+
+@lru_cache(maxsize=8)
+def _converters(dialect: Dialect) -> tuple[Convert, Convert, Convert]:
+    """The total's, the late flag's and the day's conversions from their stored values."""
+    return (
+        converter(DogLicence.total, dialect),
+        converter(DogLicence.late, dialect),
+        converter(DogLicence.applied_on, dialect),
+    )
+
+
+def _row(converts: tuple[Convert, Convert, Convert], r: Any) -> LicenceRow:
     (lid, year, tag, status, total, late, applied_on, dog, name, breed, chip) = r[:11]
     full_name, address, city, state, postal_code = r[11:]
+    money, flag, day = converts
     return LicenceRow(
         lid,
         year,
@@ -258,9 +285,9 @@ def _row(r: Any) -> LicenceRow:
         full_name,
         format_address(address, city, state, postal_code),
         chip or "",
-        total,
-        late,
-        applied_on,
+        money(total),
+        flag(late),
+        day(applied_on),
     )
 
 
@@ -269,7 +296,8 @@ def licence_rows(db: Database, ids: tuple[int, ...]) -> dict[int, LicenceRow]:
         return {}
     with reading(db) as conn:
         rows = conn.execute(_rows_query(DogLicence.id.in_(ids))).all()
-    return {r[0]: _row(r) for r in rows}
+        converts = _converters(conn.dialect)
+    return {r[0]: _row(converts, r) for r in rows}
 
 
 def licence_page(
@@ -283,7 +311,8 @@ def licence_page(
         rows = conn.execute(
             _rows_query(DogLicence.id.in_(select(walk.c.id))).order_by(*_list_order(f))
         ).all()
-    return Page(offset, Rows(rows, _row))
+        converts = _converters(conn.dialect)
+    return Page(offset, Rows(rows, partial(_row, converts)))
 
 
 def _list_order(f: LicenceFilter) -> tuple[Any, Any]:
