@@ -16,6 +16,7 @@ suite (bench/ui_lists.py).
 
 from __future__ import annotations
 
+import math
 import os
 import random
 import sqlite3
@@ -355,6 +356,47 @@ def record_figure(name: str, app, tasks, db, raw, fn: Callable[..., Any], *args:
     )
 
 
+def floor_figure(name: str, app, model, tasks, db, path: Path, apply: Callable[[], None]) -> Result:
+    """The least any list answer through Qt takes, for reading beside the figures: the
+    answer's statements replayed raw on a worker of the app's task runner, then a
+    screenful of a bare model's cells read (one constant string each), against the same
+    statements replayed raw alone. No service, no row and no column of FieldOps is in it:
+    what is left is the hand-over to a worker and back, and Qt asking a model for cells."""
+    from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
+
+    class Bare(QAbstractTableModel):
+        def rowCount(self, parent=QModelIndex()):  # noqa: B008
+            return 0 if parent.isValid() else SCREENFUL
+
+        def columnCount(self, parent=QModelIndex()):  # noqa: B008
+            return 0 if parent.isValid() else columns
+
+        def data(self, index, role=Qt.ItemDataRole.DisplayRole):
+            return "x" if role == Qt.ItemDataRole.DisplayRole else None
+
+    with capture(db) as sent:
+        answer(app, model, apply)()
+    columns = model.columnCount()
+    raw = sqlite3.connect(path, check_same_thread=False)  # used on the worker
+    statements = replay(raw, list(sent))
+    bare = Bare()
+    done: list[object] = []
+
+    def go() -> None:
+        done.clear()
+        tasks.run(statements, on_done=done.append)
+        _wait(app, lambda: bool(done))
+        shown(bare)
+
+    go()
+    try:
+        return Result(
+            name, median_time(go), "its raw sqlite3 queries", median_time(statements), math.inf
+        )
+    finally:
+        raw.close()
+
+
 def run(path: Path, impoundments: int = IMPOUNDMENTS) -> list[Result]:
     from PySide6.QtWidgets import QApplication
 
@@ -377,7 +419,16 @@ def run(path: Path, impoundments: int = IMPOUNDMENTS) -> list[Result]:
 
     n = f"{impoundments:,}"
     results = [
-        figure(f"impounds {n}: in custody, count and first page", app, model, db, raw, show())
+        figure(f"impounds {n}: in custody, count and first page", app, model, db, raw, show()),
+        floor_figure(
+            f"impounds {n}: floor: in custody's raw queries, bare model",
+            app,
+            model,
+            ctx.tasks,
+            db,
+            path,
+            show(),
+        ),
     ]
     for status in STATUSES:
         if status != "in_custody":

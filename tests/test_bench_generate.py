@@ -230,3 +230,21 @@ def test_a_list_figure_naming_its_row_count_is_paired_across_sizes():
     [g] = growth([("calls", small), ("calls", large), ("calls", other)])
     assert (g.small, g.large) == (small, large)
     assert not g.ok  # a first page grown 5x
+
+
+def test_a_floor_is_shown_for_reading_and_never_counted_as_met_or_missed():
+    import math
+
+    from bench.common import Result, table
+
+    floor = Result("impounds 10: floor: raw queries, bare model", 0.002, "raw", 0.0004, math.inf)
+    listed = Result("impounds 10: status all", 0.002, "raw", 0.0004, 3.0, 0.1)
+    assert floor.for_reading and not listed.for_reading
+    assert not listed.ok  # 5x its raw queries
+    rows = {
+        line.split("|")[0].strip(): line
+        for line in table([("s", floor), ("s", listed)]).split("\n")
+    }
+    floor_row = rows["s: impounds 10: floor: raw queries, bare model"]
+    assert "for reading" in floor_row and "yes" not in floor_row and "NO" not in floor_row
+    assert rows["s: impounds 10: status all"].rstrip().endswith("NO")
