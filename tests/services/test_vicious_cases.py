@@ -244,6 +244,52 @@ def test_outcomes_need_their_facts_and_not_complied_waits_for_the_deadline(
         assert s.get(ViciousCase, case.id).next_step_due == date(2026, 11, 10)
 
 
+@pytest.mark.parametrize("kind", ["destroyed", "removed"])
+def test_an_outcome_is_not_before_the_notice_was_served(db, operator, profile, dog, kind):
+    case = served(db, operator, profile, dog.id)  # served Tue 3 Nov 2026 9:00
+    facts = (
+        {"by_whom": "Dr. Ng", "proof": "Clinic record 1120"}
+        if kind == "destroyed"
+        else {
+            "removed_to": "Verona",
+            "confirmed_how": "Verona police saw the dog there",
+        }
+    )
+    for early in (local(2025, 6, 1), local(2026, 11, 3, 8, 59)):  # a year before; a minute
+        with pytest.raises(ValidationError) as exc:
+            record_outcome(db, operator, case.id, OutcomeInput(kind, early, **facts), profile)
+        assert exc.value.field == "at" and "Tue 3 Nov 2026" in str(exc.value)
+    with db.read() as s:
+        assert s.get(ViciousCase, case.id).status == "served"  # nothing written
+    view = record_outcome(
+        db, operator, case.id, OutcomeInput(kind, local(2026, 11, 3, 9), **facts), profile
+    )
+    assert view.status == kind
+
+
+def test_a_next_step_is_not_due_or_taken_before_the_finding_of_not_complied(
+    db, operator, profile, dog
+):
+    case = served(db, operator, profile, dog.id)
+    record_outcome(
+        db, operator, case.id, OutcomeInput("not_complied", local(2026, 11, 5, 9)), profile
+    )
+    with pytest.raises(ValidationError) as exc:
+        add_step(db, operator, case.id, StepInput("seizure", date(2020, 1, 1)), profile)
+    assert exc.value.field == "due_on" and "Thu 5 Nov 2026" in str(exc.value)
+    with pytest.raises(ValidationError) as exc:
+        add_step(db, operator, case.id, StepInput("seizure", date(2026, 11, 4)), profile)
+    assert exc.value.field == "due_on"
+    view = add_step(db, operator, case.id, StepInput("seizure", date(2026, 11, 5)), profile)
+    step = view.steps[0].id
+    with pytest.raises(ValidationError) as exc:
+        complete_step(db, operator, step, date(2026, 11, 4), "Seized", profile)
+    assert exc.value.field == "done_on" and "Thu 5 Nov 2026" in str(exc.value)
+    assert view.steps[0].done_on is None
+    view = complete_step(db, operator, step, date(2026, 11, 5), "Seized at the park", profile)
+    assert view.steps[0].done_on == date(2026, 11, 5)
+
+
 def test_removed_and_destroyed(db, operator, profile, today):
     _, rex = owner_and_dog(db, operator, today)
     _, max_ = owner_and_dog(db, operator, today, "Bea Quinn", "Max")

@@ -5,19 +5,21 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
-from sqlalchemy import select
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
 
 from fieldops.db.engine import Database
 from fieldops.db.models import (
     DECLARED_STATUSES,
     ViciousEnding,
+    ViciousNotice,
     ViciousOutcome,
     ViciousStep,
     ViciousStepDone,
 )
 from fieldops.errors import Collector, NotFoundError, ValidationError
 from fieldops.permissions import Permission, requires
-from fieldops.rules import Profile, format_instant, to_local
+from fieldops.rules import Profile, format_day, format_instant, to_local
 from fieldops.rules import vicious as rules
 from fieldops.services import validate as v
 from fieldops.services.context import Actor, audit, existing_save, jsonable, now, remember_save
@@ -88,6 +90,17 @@ def record_outcome(
             )
         deadline = case.notice_deadline
         assert deadline is not None  # served cases have one
+        served = s.scalar(
+            select(func.max(ViciousNotice.served_at)).where(ViciousNotice.case_id == case.id)
+        )
+        if served is not None and inp.at < served:
+            # What became of the notice answers it: not before it was served.
+            raise ValidationError(
+                {
+                    "at": "The outcome cannot be before the notice was served "
+                    f"({format_instant(served, profile)})."
+                }
+            )
         if inp.kind == "not_complied" and not rules.notice_expired(deadline, inp.at):
             raise ValidationError(
                 {
@@ -134,6 +147,27 @@ def record_outcome(
         return build_view(s, case, profile)
 
 
+def _not_before_finding(
+    s: Session, case_id: int, field_: str, day: date | None, label: str, profile: Profile
+) -> None:
+    """A next step follows the finding that the owner did not comply: its days are not
+    before the day of that finding."""
+    found = s.scalar(
+        select(ViciousOutcome.at).where(
+            ViciousOutcome.case_id == case_id, ViciousOutcome.kind == "not_complied"
+        )
+    )
+    if found is not None and day is not None:
+        found_on = to_local(found, profile).date()
+        if day < found_on:
+            raise ValidationError(
+                {
+                    field_: f"{label} cannot be before the owner was found not to have "
+                    f"complied ({format_day(found_on)})."
+                }
+            )
+
+
 @dataclass(frozen=True)
 class StepInput:
     kind: str  # rules.vicious.NEXT_STEPS
@@ -166,6 +200,7 @@ def add_step(
         case = load(s, case_id, lock=True, version=version)
         if case.status != "not_complied":
             raise ValidationError({"case": "Next steps follow a notice not complied with."})
+        _not_before_finding(s, case.id, "due_on", inp.due_on, "The day the step is due", profile)
         st = ViciousStep(
             case_id=case.id,
             kind=inp.kind,
@@ -209,6 +244,7 @@ def complete_step(
         if s.scalar(select(ViciousStepDone.id).where(ViciousStepDone.step_id == step_id)):
             raise ValidationError({"step": "This step is already recorded as taken."})
         case = load(s, st.case_id, lock=True)
+        _not_before_finding(s, case.id, "done_on", done_on, "The day the step was taken", profile)
         s.add(
             ViciousStepDone(
                 step_id=st.id,
