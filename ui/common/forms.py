@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QAction, QKeySequence, QShowEvent
+from PySide6.QtGui import QAction, QKeyEvent, QKeySequence, QShowEvent
 from PySide6.QtWidgets import (
     QAbstractButton,
     QAbstractSpinBox,
@@ -207,6 +207,10 @@ class RecordDialog(QDialog):
 
     saved = Signal(object)  # the frozen view the service returned
     close_on_save = False
+    #: A counter form, where a barcode scanner types into a field and ends with Enter:
+    #: Enter in a one-line field moves on to the next field and never saves. The Save
+    #: button (clicked, or Enter on it), and Ctrl+S, still save.
+    enter_moves_on = False
 
     def __init__(self, ctx: AppContext, title: str, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -317,8 +321,24 @@ class RecordDialog(QDialog):
         self.save_button.setDefault(False)
         self.save_button.setDefault(True)
 
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        if (
+            self.enter_moves_on
+            and event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter)
+            and isinstance(self.focusWidget(), QLineEdit | QAbstractSpinBox)
+        ):
+            event.accept()
+            self.focusNextChild()
+            return
+        super().keyPressEvent(event)
+
     def reject(self) -> None:
-        """Close (Esc); typed changes are never thrown away without asking."""
+        """Close (Esc); typed changes are never thrown away without asking, and a form
+        whose save is under way waits for its answer: closed then, the user would not know
+        whether the record was made, and might make it again."""
+        if self._saving:
+            self.banner.show_note("Saving: the form closes or says what is wrong in a moment.")
+            return
         if self.has_unsaved_changes() and not self.ctx.errors.confirm(
             "You have changes that are not saved. Close and discard them?",
             "&Discard changes",
