@@ -421,6 +421,13 @@ def observation_day(plan: _Period, day: date) -> int:
     return (day - plan.bite_day).days
 
 
+def observation_ended(plan: _Period, day: date) -> bool:
+    """Whether the observation period has run to its last day on ``day``: a release with the
+    veterinarian's certification of no signs of rabies, and the certification returned,
+    come no sooner (58-527(b), (d); RULES.md section 3)."""
+    return day >= plan.last_day
+
+
 def observation_length(plan: _Period) -> int:
     return (plan.last_day - plan.bite_day).days
 

@@ -18,6 +18,7 @@ from fieldops.rules.quarantine import (
     EXAM_SLOTS,
     extend_observation,
     missing_exams,
+    observation_ended,
     plan_after_broken_home,
 )
 from fieldops.services import validate as v
@@ -35,6 +36,7 @@ from fieldops.services.quarantine.steps import (
     WHO,
     Done,
     add_event,
+    check_not_before_seen_alive,
     check_when,
     event_data,
     events_of,
@@ -253,6 +255,8 @@ def record_death(
         check_when(c, "at", at, "When", q.ordered_at, "the order")
         c.raise_if_any()
         assert at is not None  # _when refused a missing time
+        check_not_before_seen_alive(c, "at", to_local(at, profile).date(), "When", s, q, st)
+        c.raise_if_any()
         e = add_event(s, actor, bite, kind, at, notes=notes, client_key=client_key)
         if kind == "died":
             audit(s, actor, "quarantine_died", "quarantine", q.id, after=event_data(e))
@@ -318,6 +322,9 @@ def record_escape(
         check_when(c, "at", at, "When it escaped", q.ordered_at, "the order")
         c.raise_if_any()
         assert at is not None  # _when refused a missing time
+        day = to_local(at, profile).date()
+        check_not_before_seen_alive(c, "at", day, "When it escaped", s, q, st)
+        c.raise_if_any()
         e = add_event(s, actor, bite, "escaped", at, notes=notes, client_key=client_key)
         audit(s, actor, "quarantine_escaped", "quarantine", q.id, after=event_data(e))
         refresh(s, bite, q, profile)
@@ -348,7 +355,7 @@ def release_certified(
         check_when(c, "at", at, "When it was released", q.ordered_at, "the order")
         c.raise_if_any()
         assert at is not None  # _when refused a missing time
-        if to_local(at, profile).date() < st.plan.last_day:
+        if not observation_ended(st.plan, to_local(at, profile).date()):
             raise ValidationError(
                 {
                     "at": "The observation period runs until "
@@ -420,8 +427,12 @@ def record_certificate_received(
             pass  # not a date: said so
         elif received_on > today:
             c.add("received_on", "The date received cannot be in the future.")
-        elif received_on < st.plan.bite_day:
-            c.add("received_on", "The date received cannot be before the bite.")
+        elif not observation_ended(st.plan, received_on):
+            c.add(
+                "received_on",
+                "The veterinarian certifies the animal at the end of the observation period, "
+                f"{format_day(st.plan.last_day)}: the certification cannot be received before.",
+            )
         c.raise_if_any()
         assert received_on is not None
         e = add_event(

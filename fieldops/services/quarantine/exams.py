@@ -31,6 +31,7 @@ from fieldops.services.quarantine.plan import refresh
 from fieldops.services.quarantine.steps import (
     Done,
     add_event,
+    check_not_before_seen_alive,
     event_data,
     locked,
     require_open,
@@ -90,6 +91,9 @@ def record_exam(
             fee = v.money(c, "fee", inp.fee, "The fee")
         else:
             c.add("fee", "Enter the fee in dollars and cents, e.g. 40.00.")
+        if inp.finding == "died":
+            day = inp.examined_on
+            check_not_before_seen_alive(c, "examined_on", day, "A death", s, q, st)
         c.raise_if_any()
         assert inp.examined_on is not None and fee is not None
         if inp.clinic_id is not None:

@@ -12,7 +12,7 @@ from sqlalchemy.orm import Session
 
 from fieldops.db.models import BiteReport, Quarantine, QuarantineEvent, QuarantineExam
 from fieldops.errors import Collector, ValidationError
-from fieldops.rules import Profile
+from fieldops.rules import Profile, format_day
 from fieldops.services import validate as v
 from fieldops.services.context import (
     Actor,
@@ -77,6 +77,20 @@ def check_when(
         c.add(field, f"{label} cannot be in the future.")
     elif at < after:
         c.add(field, f"{label} cannot be before {after_words}.")
+
+
+def check_not_before_seen_alive(
+    c: Collector, field: str, day: date | None, label: str, s: Session, q: Quarantine, st: State
+) -> None:
+    """A death or an escape is not on a day before an examination that found the animal
+    alive: the record would say it was examined after it was gone."""
+    alive = [x.examined_on for x in exams_of(s, q) if st.findings.get(x.id, x.finding) != "died"]
+    if day is not None and alive and day < max(alive):
+        c.add(
+            field,
+            f"{label} cannot be before the examination of {format_day(max(alive))}, "
+            "which found the animal alive.",
+        )
 
 
 def add_event(
