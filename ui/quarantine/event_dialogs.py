@@ -244,6 +244,15 @@ class ExamDialog(RecordDialog):
             self.clinic.setCurrentIndex(max(0, self.clinic.findData(self._clinic_id)))
         self.mark_clean()
 
+    def confirm_save(self) -> bool:
+        """A finding of death closes the quarantine: asked first, as the death itself is."""
+        return self.finding.currentData() != "died" or self.ctx.errors.confirm(
+            "Record that the veterinarian found the animal dead? The quarantine closes.",
+            "&Yes, record it",
+            "&Not yet",
+            self,
+        )
+
     def save(self) -> None:
         text = self.fee.text().strip().lstrip("$").replace(",", "")
         try:
