@@ -10,6 +10,7 @@ open so the user can copy what they typed), anything else to the router.
 
 from __future__ import annotations
 
+import re
 import uuid
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
@@ -112,6 +113,11 @@ class FormFields(MarkedFields):
     def __init__(self, layout: QFormLayout) -> None:
         super().__init__()
         self.layout = layout
+        self._captions: dict[str, str] = {}
+
+    def caption(self, name: str) -> str:
+        """The field's label as the user reads it ("Reported by"), without its mnemonic."""
+        return self._captions.get(name) or name.replace("_", " ")
 
     def add(
         self,
@@ -150,6 +156,7 @@ class FormFields(MarkedFields):
         column.addWidget(error)
         caption = QLabel(label)
         caption.setBuddy(focus)
+        self._captions[name] = re.sub(r"&(&?)", r"\1", label).strip().rstrip(":")
         self.layout.addRow(caption, box)
         self._register(name, focus, error)
         return widget

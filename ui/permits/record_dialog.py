@@ -71,6 +71,7 @@ class PermitDialog(docs.DocumentQuestions, QDialog):
         self.cautions = CautionBanner(ctx)  # the holder's and at the permit's address, if any
         self.title = QLabel()
         self.title.setObjectName("PageHeading")
+        self.title.setWordWrap(True)  # a long description wraps; the window stays on screen
         self.status_chip = QLabel()
         self.status_chip.setObjectName("StatusChip")
         self.record = QTextBrowser()

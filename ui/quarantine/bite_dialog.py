@@ -104,8 +104,7 @@ class BiteDialog(RecordDialog):
 
     def _lay_out(self) -> None:
         form = form_layout()
-        self.fields = FormFields(form)
-        f = self.fields
+        self.fields = f = self._labelled = FormFields(form)
         f.add("bitten_at", "&When bitten:", self.bitten_at)
         f.add("place", "&Place:", self.place)
         f.add("victim_name", "Person &bitten:", self.victim_name)
@@ -244,7 +243,8 @@ class BiteDialog(RecordDialog):
 
     def _on_proposal_failed(self, exc: BaseException) -> bool:
         if isinstance(exc, ValidationError):
-            needed = ", ".join(sorted({e.field.replace("_", " ") for e in exc.errors}))
+            # In the order the service names them, as the labels on the form read.
+            needed = ", ".join(dict.fromkeys(self._labelled.caption(e.field) for e in exc.errors))
             self.proposal.setText(
                 "The placement is proposed once the report is complete "
                 f"(still needed: {escape_html(needed)})."

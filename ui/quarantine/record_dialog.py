@@ -99,6 +99,7 @@ class QuarantineDialog(QDialog):
         self.cautions = CautionBanner(ctx)  # the owner's, at their address or the bite's place
         self.heading = QLabel()
         self.heading.setObjectName("PageHeading")
+        self.heading.setWordWrap(True)  # a long description wraps; the window stays on screen
         self.summary = QLabel()
         self.summary.setWordWrap(True)
         self.timeline = TimelineWidget()

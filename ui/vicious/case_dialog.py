@@ -91,6 +91,7 @@ class CaseDialog(docs.DocumentQuestions, QDialog):
         self.cautions = CautionBanner(ctx)  # the owner's and at their address, if any
         self.title = QLabel()
         self.title.setObjectName("PageHeading")
+        self.title.setWordWrap(True)  # a long description wraps; the window stays on screen
         self.status_chip = QLabel()
         self.status_chip.setObjectName("StatusChip")
         self.countdown = QLabel()
