@@ -75,7 +75,7 @@ def test_the_log_lists_every_bite_of_the_period(demo_db):
     assert len(t.rows) == bites >= 8
     cells = {c for row in t.rows for c in row}
     assert HOSTILE in cells
-    assert any(c.startswith("OVERDUE since") for c in cells)  # demo: an overdue certificate
+    assert any(c.startswith("OVERDUE: was due") for c in cells)  # demo: an overdue certificate
     assert any(c.startswith("referred") for c in cells)  # demo: a bat or the like
     assert any(c.endswith("of 3") for c in cells)
     text = text_of(out.pdf)

@@ -88,3 +88,20 @@ def test_the_log_reads_its_rows_on_both_databases(db, operator, supervisor, rex)
     (row,) = out.table.rows
     assert row[1] == "Olin Park" and row[6] == "1 of 3" and row[7] == "Open"
     assert row[5] == "clinic: Eastside Veterinary Clinic"
+
+
+def test_a_certificate_not_yet_due_is_not_counted_as_late(db, operator, supervisor, rex):
+    """A summary of the whole year printed in December: the certificates due later in the
+    month are not late yet; one due last week and never returned is."""
+    clinic = qs.create_clinic(db, supervisor, qs.ClinicInput("Eastside Veterinary Clinic"))
+    for ago in (20, 5, 2):  # due 5 days ago; in 10 days; in 13 days
+        qs.report_bite(
+            db, operator, bite_input(days_ago(ago), animal_id=rex.id, clinic_id=clinic.id), PROFILE
+        )
+    today = local_today()
+    (section,) = [
+        s
+        for s in modules.activity_sections(db, today - timedelta(days=30), today + timedelta(30))
+        if s.title == "Certificates of quarantine"
+    ]
+    assert [(f.value, f.year_earlier) for f in section.figures] == [(1, 0)]

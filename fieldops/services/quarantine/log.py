@@ -41,7 +41,8 @@ from fieldops.modules import (
     Withheld,
     year_earlier,
 )
-from fieldops.rules import Profile, format_day
+from fieldops.rules import Profile, format_day, to_local
+from fieldops.services.context import now
 from fieldops.services.quarantine.fixes import Key, dated
 from fieldops.services.quarantine.plan import events_of, exams_of, state_of
 from fieldops.services.quarantine.views import STATUS_LABELS
@@ -106,7 +107,7 @@ def _certificate(
     if status in NOT_EXPECTED:
         return "not expected", False
     if due < today:
-        return f"OVERDUE since {format_day(due)}", True
+        return f"OVERDUE: was due {format_day(due)}", True
     return f"due {format_day(due)}", False
 
 
@@ -305,8 +306,11 @@ def build_log(request: ReportRequest) -> ReportOutput:
 # --- the activity summary ------------------------------------------------------------------
 
 
-def _figures(s: Session, start: date, end: date, profile: Profile) -> dict[str, int]:
-    """Every figure for one period, in three grouped statements."""
+def _figures(
+    s: Session, start: date, end: date, profile: Profile, today: date
+) -> dict[str, int]:
+    """Every figure for one period, in three grouped statements. A certificate still to come
+    counts as not returned on time only once its day is past (``today``, the printing's)."""
     lo, hi = _bounds(start, end, profile)
     out: dict[str, int] = {}
     for placement, status, n in s.execute(
@@ -324,7 +328,10 @@ def _figures(s: Session, start: date, end: date, profile: Profile) -> dict[str, 
             Quarantine.certificate_due <= end,
             Quarantine.status.not_in(NOT_EXPECTED),
             or_(
-                Quarantine.certificate_received_on.is_(None),
+                and_(
+                    Quarantine.certificate_received_on.is_(None),
+                    Quarantine.certificate_due < today,
+                ),
                 Quarantine.certificate_received_on > Quarantine.certificate_due,
             ),
         )
@@ -357,8 +364,9 @@ def activity(
     period and the same period a year earlier."""
     profile = profile or Profile.default()
     with db.read() as s:
-        now_ = _figures(s, start, end, profile)
-        then = _figures(s, year_earlier(start), year_earlier(end), profile)
+        today = to_local(now(), profile).date()
+        now_ = _figures(s, start, end, profile, today)
+        then = _figures(s, year_earlier(start), year_earlier(end), profile, today)
 
     def fig(label: str, key: str) -> ActivityFigure:
         return ActivityFigure(label, now_.get(key, 0), then.get(key, 0))
