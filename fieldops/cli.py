@@ -281,7 +281,11 @@ def cmd_report(args: argparse.Namespace) -> int:
 
     # Everything the user typed is checked before the database is opened or a page drawn.
     kind = reports_run.find_report(args.kind)
-    args.start, args.end = _report_date("--from", args.start), _report_date("--to", args.end)
+    try:
+        args.start, args.end = _report_date("--from", args.start), _report_date("--to", args.end)
+    except argparse.ArgumentTypeError as exc:  # the command line itself: one line, status 2
+        guard.say(str(exc))
+        return 2
     if args.end < args.start:
         raise UserError(
             f"--to {args.end} is before --from {args.start}; the period cannot "
@@ -327,13 +331,11 @@ def cmd_report(args: argparse.Namespace) -> int:
 
 
 def _report_date(option: str, text: str) -> date:
+    """``text`` as a day (``_date``), its refusal naming ``option``."""
     try:
-        day = date.fromisoformat(text)
-    except ValueError:
-        raise UserError(f"{option}: not a date (YYYY-MM-DD): {text!r}") from None
-    if not FIRST_DAY <= day <= LAST_DAY:
-        raise UserError(f"{option}: {text} is not a day between {FIRST_DAY} and {LAST_DAY}.")
-    return day
+        return _date(text)
+    except argparse.ArgumentTypeError as exc:
+        raise argparse.ArgumentTypeError(f"{option}: {exc}") from None
 
 
 PERIOD_OPTIONS = {"period_start": "--from", "period_end": "--to"}

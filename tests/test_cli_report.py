@@ -95,20 +95,25 @@ def test_the_public_records_copy_withholds_addresses(demo, tmp_path):
 
 
 @pytest.mark.parametrize(
-    ("args", "says"),
+    ("args", "says", "status"),
     [
-        (("no-such-report", *YEAR), "no-such-report"),
-        (("register", "--from", "2026-13-01", "--to", "2026-12-31"), "--from"),
-        (("register", "--from", "2026-01-01", "--to", "31/12/2026"), "--to"),
-        (("register", "--from", "2026-12-01", "--to", "2026-11-01"), "--to"),
-        (("register", "--from", "2024-01-01", "--to", "2026-01-01"), "--to"),
+        (("no-such-report", *YEAR), "no-such-report", 1),
+        (("register", "--from", "2026-13-01", "--to", "2026-12-31"), "--from", 2),
+        (("register", "--from", "2026-01-01", "--to", "31/12/2026"), "--to", 2),
+        (("register", "--from", "1899-12-31", "--to", "2026-12-31"), "--from", 2),
+        (("register", "--from", "2026-01-01", "--to", "3000-01-01"), "--to", 2),
+        (("register", "--from", "2026-12-01", "--to", "2026-11-01"), "--to", 1),
+        (("register", "--from", "2024-01-01", "--to", "2026-01-01"), "--to", 1),
     ],
-    ids=["name", "from", "to", "reversed", "too-long"],
+    ids=["name", "from", "to", "from-1899", "to-3000", "reversed", "too-long"],
 )
-def test_a_bad_name_or_period_is_one_line_and_writes_nothing(demo, tmp_path, args, says):
+def test_a_bad_name_or_period_is_one_line_and_writes_nothing(demo, tmp_path, args, says, status):
+    """Not a date, or a day outside 1900-2999, is the command line itself (status 2, as the
+    README's table says and `due --date` does); a period the report refuses is 1."""
     before = tree(tmp_path)
-    line = one_line_error(report(demo, tmp_path, *args, "-o", str(tmp_path / "r.pdf")))
-    assert says in line
+    result = report(demo, tmp_path, *args, "-o", str(tmp_path / "r.pdf"))
+    line = one_line_error(result)
+    assert says in line and result.returncode == status
     assert tree(tmp_path) == before
 
 
