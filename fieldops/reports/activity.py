@@ -33,6 +33,7 @@ from fieldops.reports.base import (
     markup,
     money,
 )
+from fieldops.reports.frame import PUBLIC_COPY
 
 __all__ = ["activity_summary", "change_text", "period_name", "value_text"]
 
@@ -126,21 +127,26 @@ class ActivitySummary(Document):
         earlier_start: date,
         earlier_end: date,
         printed_by: str,
+        audit_head: str = "",
+        redacted: bool = False,
         **kwargs: Unpack[PageDetails],
     ) -> None:
         if period_end < period_start:
             raise ValueError("period_end is before period_start")
-        super().__init__(**kwargs)
+        super().__init__(audit_head=audit_head, **kwargs)
+        self.redacted = redacted
         self.sections = tuple(sections)
         self.period = (period_start, period_end)
         self.earlier = (earlier_start, earlier_end)
         self.printed_by = clean(printed_by)
 
     def subtitle(self) -> str:
-        return period_name(*self.period)
+        copy = f"{PUBLIC_COPY}, " if self.redacted else ""
+        return copy + period_name(*self.period)
 
     def footer_note(self) -> str:
-        return f"Each figure beside the same period a year earlier ({period_name(*self.earlier)})"
+        # Short enough for a portrait page between the print line and the page number.
+        return f"Beside each figure: {period_name(*self.earlier)}"
 
     def story(self) -> list[Flowable]:
         (start, end), (e_start, e_end) = self.period, self.earlier
@@ -166,6 +172,10 @@ class ActivitySummary(Document):
             ),
             self.spacer(4),
         ]
+        if self.redacted:  # counts and sums only: the public-records copy withholds nothing
+            story.insert(
+                0, self.text(f"{PUBLIC_COPY}: counts and sums only, so nothing is withheld.")
+            )
         if not self.sections:
             story.append(self.text("No module contributes figures to the summary."))
         for section in self.sections:
@@ -254,7 +264,7 @@ class ActivitySummary(Document):
         chart.valueAxis.gridStrokeWidth = 0.4
         if money_values:
             chart.valueAxis.labelTextFormat = lambda v: f"${v:,.0f}"
-        elif top < 5:
+        if top < 5:  # whole steps: never "$0 $0 $1" for a period with no fees
             chart.valueAxis.valueStep = 1
         # Each bar's value at its end, so the chart is read without the table.
         shown = [
@@ -321,6 +331,8 @@ def activity_summary(
     jurisdiction: str,
     tz: tzinfo,
     printed_at: datetime,
+    audit_head: str = "",
+    redacted: bool = False,
 ) -> bytes:
     """The activity summary PDF (letter, portrait) for the sections given, in their order."""
     return ActivitySummary(
@@ -330,6 +342,8 @@ def activity_summary(
         earlier_start=earlier_start,
         earlier_end=earlier_end,
         printed_by=printed_by,
+        audit_head=audit_head,
+        redacted=redacted,
         jurisdiction=jurisdiction,
         tz=tz,
         printed_at=printed_at,

@@ -84,6 +84,8 @@ def build(request: ReportRequest) -> ReportOutput:
         jurisdiction=request.profile.name,
         tz=request.profile.timezone,
         printed_at=request.printed_at,
+        audit_head=request.audit_head,
+        redacted=request.redacted,
     )
     request.progress(2, 2)
     return ReportOutput(table(sections), pdf)

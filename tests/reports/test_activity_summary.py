@@ -195,3 +195,14 @@ def test_changes_are_signed_with_their_share():
     assert change_text(None, 4) == "—"
     assert change_text(2.5, 2.0) == "+0.5 (+25%)"
     assert value_text(None) == "—" and value_text(1234) == "1,234" and value_text(3.0) == "3"
+
+
+def test_the_public_records_copy_says_so_and_every_page_carries_the_audit_link(demo_db):
+    head = "audit #42 0123456789ab"
+    public = pages_text(build(request(demo_db, redacted=True, audit_head=head)).pdf)
+    assert "Public-records copy" in public[0] and "nothing is withheld" in public[0]
+    assert all(head in page.replace("\n", " ") for page in public)
+    plain = pages_text(build(request(demo_db)).pdf)
+    assert not any("Public-records copy" in page for page in plain)
+    # The footer's note, whole: which period stands beside each figure.
+    assert all("Beside each figure: 2025" in page for page in plain)
