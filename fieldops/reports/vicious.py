@@ -1,7 +1,7 @@
 """The written notice to destroy or remove a vicious animal from the city (58-524(c)(2)).
 
 Ready to serve: who it is addressed to and where, the animal, the grounds of the
-declaration, the deadline as weekday, date and time (48 hours after service, Sundays and
+declaration, the deadline as weekday, date and time (the profile's hours after service, Sundays and
 legal holidays left out), the ordinance quoted, and a certificate of service to fill in by
 hand (in person, or posted on the front door after the owner refused it; by whom, when).
 A notice already served prints its deadline; one not yet served prints how it is counted,
@@ -61,6 +61,7 @@ class ViciousNotice(Document):
     def story(self) -> list[Flowable]:
         v = self.view
         n = v.notice
+        hours = v.notice_hours
         story: list[Flowable] = [
             self.key_values(
                 [
@@ -77,8 +78,10 @@ class ViciousNotice(Document):
                     "The animal described above has been declared a <b>vicious animal</b> under "
                     "city code 58-524(a). No person shall own or keep a vicious animal in the city "
                     "(58-524(b)). <b>You are ordered to destroy the animal or remove it from the "
-                    "city within 48 hours of service of this notice</b> (58-524(c)(2)). In counting "
-                    "the 48 hours, Sundays and legal holidays are left out."
+                    "city within {} hours of service of this notice</b> (58-524(c)(2)). In "
+                    "counting the {} hours, Sundays and legal holidays are left out.",
+                    hours,
+                    hours,
                 ),
                 "lead",
             ),
@@ -93,8 +96,9 @@ class ViciousNotice(Document):
             story += [
                 self.text(
                     markup(
-                        "Deadline: 48 hours after the time of service written on the certificate "
-                        "below, Sundays and legal holidays left out."
+                        "Deadline: {} hours after the time of service written on the certificate "
+                        "below, Sundays and legal holidays left out.",
+                        hours,
                     ),
                     "deadline",
                 )

@@ -91,3 +91,20 @@ def test_no_notice_for_a_refused_declaration(sqlite_db, operator, profile, today
     )
     with pytest.raises(ValueError):
         render(case, profile)
+
+
+@pytest.mark.parametrize("hours", [48, 72])
+def test_the_notice_states_the_profiles_hours_served_or_not(
+    sqlite_db, operator, profile, today, read_pdf, hours
+):
+    """Another town's profile may give the owner 72 hours: the printed order, its deadline
+    line before service say the profile's figure, never a fixed 48."""
+    from dataclasses import replace
+
+    town = replace(profile, notice_hours=hours)
+    _, dog = owner_and_dog(sqlite_db, operator, today)
+    case = declared(sqlite_db, operator, town, dog.id, decided_at=local(2026, 11, 19, 9))
+    text = " ".join(read_pdf(render(case, town))).replace("\n", " ")
+    assert f"within {hours} hours of service" in text
+    assert f"Deadline: {hours} hours after the time of service" in text
+    assert f"counting the {hours} hours" in text  # (the ordinance quoted below keeps its 48)

@@ -86,7 +86,7 @@ class NoticeDialog(CaseActionDialog):
             "Served a&t:",
             self.served_at,
             hint="When it was handed over, or when it was posted on the door: "
-            "the 48 hours run from then.",
+            f"the {ctx.profile.notice_hours} hours run from then.",
         )
         self.form_fields.add("served_by", "Served &by:", self.served_by)
         self.form_fields.add("place", "&Where:", self.place)

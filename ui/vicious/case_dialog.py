@@ -251,7 +251,7 @@ class CaseDialog(docs.DocumentQuestions, QDialog):
             self.countdown.setToolTip(n.deadline_why)
         elif v.status == "declared":
             self.countdown.setText(
-                "Declared: serve the written notice; the 48 hours run from service."
+                f"Declared: serve the written notice; the {v.notice_hours} hours run from service."
             )
         else:
             self.countdown.setText(v.status_label)

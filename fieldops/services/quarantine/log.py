@@ -306,9 +306,7 @@ def build_log(request: ReportRequest) -> ReportOutput:
 # --- the activity summary ------------------------------------------------------------------
 
 
-def _figures(
-    s: Session, start: date, end: date, profile: Profile, today: date
-) -> dict[str, int]:
+def _figures(s: Session, start: date, end: date, profile: Profile, today: date) -> dict[str, int]:
     """Every figure for one period, in three grouped statements. A certificate still to come
     counts as not returned on time only once its day is past (``today``, the printing's)."""
     lo, hi = _bounds(start, end, profile)

@@ -227,6 +227,7 @@ def build_view(s: Session, case: ViciousCase, profile: Profile) -> CaseView:
         ending=ending,
         recorded_by=d.recorded_by,
         version=case.version,
+        notice_hours=profile.notice_hours,
     )
 
 

@@ -113,6 +113,8 @@ class CaseView:
     ending: EndingView | None
     recorded_by: str
     version: int
+    # The notice's period in the jurisdiction's profile (58-524(c)(2): 48 in the city).
+    notice_hours: int = 48
 
     @property
     def notice(self) -> NoticeView | None:
