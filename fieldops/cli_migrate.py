@@ -40,7 +40,12 @@ def cmd_migrate_to(args: argparse.Namespace) -> int:
     from fieldops.db.migrate import require_head
     from fieldops.errors import UserError
     from fieldops.migrate_to import check_target_url, migrate_to
-    from fieldops.services.setup import command_line_actor, inspect_sqlite_file, sqlite_file
+    from fieldops.services.setup import (
+        command_line_actor,
+        inspect_sqlite_file,
+        refuse_foreign,
+        sqlite_file,
+    )
 
     check_target_url(args.url)  # a mistyped URL is refused before the source is opened
     url = resolve_url(args.db)
@@ -55,6 +60,7 @@ def cmd_migrate_to(args: argparse.Namespace) -> int:
     state = inspect_sqlite_file(path)
     if not state.exists:
         raise UserError(f"There is no database at {path}; check --db. Nothing was copied.")
+    refuse_foreign(state, path)
     require_head(state.revision, str(path))
     db = Database(url)
     try:

@@ -104,6 +104,8 @@ def test_a_file_that_is_not_a_fieldops_database_is_refused_untouched(tmp_path, c
     before = tree(tmp_path)
     line = one_line_error(run("--db", str(target), *command, tmp=tmp_path))
     assert str(target) in line
+    if kind == "other sqlite database":  # said as what it is, by every command alike
+        assert "not one FieldOps made" in line and "no FieldOps data yet" not in line
     assert tree(tmp_path) == before
 
 

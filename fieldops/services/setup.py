@@ -84,11 +84,7 @@ def open_database(
             from fieldops.check import refuse_damaged
 
             refuse_damaged(path, read_only_uri(path))  # quick_check, before any write
-        if state.tables and state.revision is None:
-            raise NotFieldOpsError(
-                f"{path} is a SQLite database, but not one FieldOps made (it has no FieldOps "
-                "schema version); FieldOps will not add its tables to it. Nothing was changed."
-            )
+        refuse_foreign(state, path)
         created = not state.exists
     db = Database(url)
     try:
@@ -119,6 +115,16 @@ def take_daily_backup(path: Path) -> str:
     return ""
 
 
+def refuse_foreign(state: SqliteFileState, path: Path) -> None:
+    """Refuse another program's SQLite database (tables, but no FieldOps schema version),
+    in the same words wherever it is opened; nothing is changed."""
+    if state.tables and state.revision is None:
+        raise NotFieldOpsError(
+            f"{path} is a SQLite database, but not one FieldOps made (it has no FieldOps "
+            "schema version); FieldOps will not add its tables to it. Nothing was changed."
+        )
+
+
 def open_existing_database(db_arg: str | None = None) -> Database:
     """Open a FieldOps database at the current schema without changing it or signing in.
 
@@ -137,6 +143,7 @@ def open_existing_database(db_arg: str | None = None) -> Database:
                 f"There is no database at {path}; check --db (or FIELDOPS_DATABASE_URL). "
                 "Nothing was created."
             )
+        refuse_foreign(state, path)
         require_head(state.revision, str(path))
         if failures.read_only_reason(path) is not None:
             # A file (folder, file system) we may not write: read it as SQLite's read-only
