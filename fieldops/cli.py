@@ -350,8 +350,13 @@ def output_path(text: str, *, database: str | None) -> Path:
     never do is write over the database or the journals beside it.
     """
     from fieldops.db.engine import resolve_url
+    from fieldops.services.reports_run import check_file_name
     from fieldops.services.setup import sqlite_file
 
+    try:  # a name no file system keeps is the user's to change, before anything is asked of it
+        check_file_name(text)
+    except ValidationError as exc:
+        raise UserError("--out: " + "; ".join(e.message for e in exc.errors)) from None
     out = Path(text).expanduser()
     if out.is_dir():
         raise UserError(

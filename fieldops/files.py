@@ -29,6 +29,20 @@ PRIVATE_FILE = stat.S_IRUSR | stat.S_IWUSR  # 0600
 PRIVATE_FOLDER = stat.S_IRWXU  # 0700
 
 
+#: The longest file name the file systems FieldOps writes to keep (bytes, ext4 and NTFS alike).
+NAME_MAX = 255
+_PART_TAIL = 14  # ".1234abcd.part"
+
+
+def part_path(target: Path) -> Path:
+    """The temporary file a whole file is written to beside ``target``, then renamed over it:
+    hidden, unique, and within ``NAME_MAX`` however long the target's own name is."""
+    name = target.name
+    while len(name.encode()) > NAME_MAX - 1 - _PART_TAIL:
+        name = name[:-1]
+    return target.with_name(f".{name}.{uuid.uuid4().hex[:8]}.part")
+
+
 def write_whole_file(path: str | os.PathLike[str], content: bytes) -> Path:
     """Write ``content`` to ``path`` all or nothing; returns the path written.
 
@@ -39,7 +53,7 @@ def write_whole_file(path: str | os.PathLike[str], content: bytes) -> Path:
     file or the whole new one.
     """
     target = Path(path)
-    temp = target.with_name(f".{target.name}.{uuid.uuid4().hex[:8]}.part")
+    temp = part_path(target)
     # Owner-only from the first byte, whatever the umask: a register or a record copy
     # names people, so even one saved to a shared folder is not readable by the others
     # there until its owner chooses to share it (issue 13, "Files").

@@ -26,6 +26,7 @@ READ_ONLY = [
 WRITING = [["demo", "--seed", "1", "--people", "5"], ["staff"]]
 # The read-only commands share one way in; two of them stand for all where the matrix grows.
 SOME_READ_ONLY = [READ_ONLY[0], READ_ONLY[3]]
+JANUARY = ("--from", "2026-01-01", "--to", "2026-01-31")
 
 
 def run(*args: str, tmp: Path, env: dict | None = None, **kw) -> subprocess.CompletedProcess:
@@ -380,3 +381,21 @@ def test_a_user_error_is_its_own_message(tmp_path):
     )
     assert one_line_error(result) == "fieldops: Nothing to do."
     assert result.returncode == 1
+
+
+@pytest.mark.parametrize("length", [240, 251])  # .pdf included: within the 255 allowed
+def test_report_to_a_long_legal_file_name_is_written(demo_db, tmp_path, length):
+    out = tmp_path / ("r" * (length - 4) + ".pdf")
+    result = run("--db", str(demo_db), "report", "calls", *JANUARY, "-o", str(out), tmp=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert out.read_bytes().startswith(b"%PDF") and not list(tmp_path.glob(".*.part"))
+
+
+def test_report_to_a_file_name_too_long_is_the_users_to_change(demo_db, tmp_path):
+    out = tmp_path / ("r" * 300 + ".pdf")
+    before = tree(tmp_path)
+    result = run("--db", str(demo_db), "report", "calls", *JANUARY, "-o", str(out), tmp=tmp_path)
+    line = one_line_error(result)
+    assert result.returncode == 1 and "--out" in line and "too long" in line
+    assert "database" not in line  # not "the database could not be reached"
+    assert tree(tmp_path) == before

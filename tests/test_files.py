@@ -32,3 +32,13 @@ def test_a_missing_folder_raises_and_creates_nothing(tmp_path):
     with pytest.raises(FileNotFoundError):
         files.write_whole_file(tmp_path / "no such folder" / "r.pdf", b"x")
     assert list(tmp_path.iterdir()) == []
+
+
+def test_the_part_file_of_a_long_name_stays_within_what_a_file_system_keeps(tmp_path):
+    from fieldops.files import NAME_MAX, part_path
+
+    for name in ("r.pdf", "r" * 251 + ".pdf", "é" * 127 + ".pdf"):
+        part = part_path(tmp_path / name)
+        assert part.parent == tmp_path and part.name.startswith(".") and part.suffix == ".part"
+        assert len(part.name.encode()) <= NAME_MAX
+    assert part_path(tmp_path / "a.pdf") != part_path(tmp_path / "a.pdf")  # unique

@@ -15,7 +15,6 @@ import contextlib
 import csv
 import io
 import os
-import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import date, datetime
@@ -25,7 +24,7 @@ from typing import BinaryIO, TextIO
 from fieldops.db.engine import Database
 from fieldops.db.flush_net import bad_character
 from fieldops.errors import Collector, UserError, ValidationError
-from fieldops.files import PRIVATE_FILE, sync_folder
+from fieldops.files import NAME_MAX, PRIVATE_FILE, part_path, sync_folder
 from fieldops.modules import ReportKind, ReportOutput, ReportRequest, ReportTable, report_kinds
 from fieldops.permissions import Permission, requires
 from fieldops.rules import Profile
@@ -40,7 +39,7 @@ FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 
 # The longest file name (not path) the usual file systems take (ext4, NTFS, APFS: 255).
-FILE_NAME_LIMIT = 255
+FILE_NAME_LIMIT = NAME_MAX
 PRINTER_LIMIT = 200
 
 
@@ -167,7 +166,7 @@ def export(
     if check_path is not None:
         check_path(Path(path))
     target = Path(path)
-    part = target.with_name(f".{target.name}.{uuid.uuid4().hex[:8]}.part")
+    part = part_path(target)
     try:
         with _private_file(part) as f:
             if fmt == "pdf":
