@@ -270,7 +270,9 @@ def _step_text(st: StepLine, today: date) -> str:
     head += format_day(st.due_on)
     if st.done_on is not None:
         return f"{head}; taken {format_day(st.done_on)}: {st.result}"
-    return f"{head}; not yet taken" + ("; OVERDUE" if st.due_on < today else "")
+    # The mark leads its own step: at the end it read as the start of the next one.
+    late = "OVERDUE: " if rules.next_step_overdue(st.due_on, today) else ""
+    return f"{late}{head}; not yet taken"
 
 
 def row_cells(r: CaseRow, profile: Profile, today: date) -> tuple[str, ...]:
