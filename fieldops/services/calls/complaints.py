@@ -168,7 +168,8 @@ def file_petition(
     A petition lacking any of the five parts is refused: a ``ValidationError`` naming
     each missing part as its field, nothing written; with ``record_refusal`` the
     refusal itself is recorded (what it lacked). A complete petition is referred to
-    prosecution or zoning enforcement on ``referred_on``."""
+    prosecution or zoning enforcement on ``referred_on``, and never recorded as refused:
+    asked to, nothing is written and the error (on ``missing``) asks which part it lacks."""
     c = Collector()
     if inp.received_on is None:
         c.add("received_on", "The date the petition was received is required.")
@@ -182,7 +183,16 @@ def file_petition(
     if missing and not record_refusal:
         for key in missing:
             c.add(key, f"The petition lacks {rules.PETITION_PARTS[key]} (58-534(a)).")
-    if not missing:
+    if not missing and record_refusal:
+        # 58-534(a) refuses a petition for a part it lacks; one with all five is referred.
+        # What was asked (a refusal) is never written as its opposite (an acceptance).
+        c.add(
+            "missing",
+            "Not refused: the form has all five parts of 58-534(a), so there is nothing to "
+            "refuse it for. Empty the part the petition lacks (or untick (5)) and record the "
+            "refusal again, or accept and refer it.",
+        )
+    elif not missing:
         c.check(
             inp.referred_to in rules.REFERRALS,
             "referred_to",
