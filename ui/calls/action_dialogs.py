@@ -33,7 +33,7 @@ from fieldops.services.calls.flags import clear_flag, set_flag
 from fieldops.services.calls.views import CallView, CitationView, ComplaintView, DispatchView
 from ui.common.forms import FormFields, RecordDialog, combo, form_layout
 from ui.common.inputs import LocalDateTimeEdit, OptionalDateTimeEdit
-from ui.common.text import escape_html
+from ui.common.text import day, escape_html
 from ui.common.widgets import OptionalDateEdit, date_of, set_date
 from ui.context import AppContext
 
@@ -242,6 +242,18 @@ class PetitionDialog(CallActionDialog):
             will_testify=self.will_testify.isChecked(),
             referred_to=self.referred_to.currentData(),
             referred_on=date_of(self.referred_on.date()),
+        )
+
+    def confirm_save(self) -> bool:
+        """An accepted petition is referred and never changed: one Enter must not do it."""
+        inp = self.read_input()
+        to = rules.REFERRALS.get(inp.referred_to or "", "")
+        return self.ctx.errors.confirm(
+            f"Accept this petition and refer it to {to} on {day(inp.referred_on)}? "
+            "An accepted petition is final: it cannot be changed.",
+            "&Accept and refer",
+            "&Keep editing",
+            self,
         )
 
     def save(self) -> None:

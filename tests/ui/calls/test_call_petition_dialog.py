@@ -45,3 +45,24 @@ def test_record_refusal_of_a_complete_petition_saves_nothing_and_says_why(
     (refused,) = _petitions(ctx, c)
     assert (refused.status, refused.missing) == ("refused", ("will_testify",))
     wait_idle()
+
+
+def test_enter_in_the_petition_asks_before_it_accepts_and_refers(qtbot, ctx, host, ana, wait_idle):
+    c = complained_call(ctx.db, ctx.actor, ana.id)
+    p = _petition(qtbot, ctx, host, c)
+    p.referred_to.setCurrentIndex(p.referred_to.findData("community_development"))
+    asked = len(ctx.errors.questions)
+    ctx.errors.answer = False  # "Keep editing"
+    p.reported_on.setFocus()
+    qtbot.keyClick(p.reported_on, Qt.Key.Key_Return)
+    wait_idle()
+    (question,) = ctx.errors.questions[asked:]
+    assert "Accept" in question and "community development" in question.lower()
+    assert _petitions(ctx, c) == () and p.isVisible()
+    ctx.errors.answer = True
+    qtbot.keyClick(p.reported_on, Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: len(_petitions(ctx, c)) == 1, timeout=10_000)
+    (accepted,) = _petitions(ctx, c)
+    assert (accepted.status, accepted.referred_to) == ("accepted", "community_development")
+    assert len(ctx.errors.questions) == asked + 2
+    wait_idle()
