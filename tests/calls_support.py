@@ -68,8 +68,6 @@ def closed_with_follow_up(db, officer, follow_up_on: date | None, owner_id: int 
 
 def call_dialogs(ctx, sup, db, supervisor, owner_id: int) -> list:
     """Every calls dialog, for the mnemonic walk (``sup`` a supervisor's context)."""
-    from datetime import date
-
     from fieldops.rules import Profile
     from fieldops.services.calls.citations import CitationInput, cite
     from fieldops.services.calls.flags import set_flag
@@ -81,12 +79,9 @@ def call_dialogs(ctx, sup, db, supervisor, owner_id: int) -> list:
 
     set_flag(db, supervisor, reason="Dog has attacked", address="12 Elm St")
     v = complained_call(db, supervisor, owner_id)
-    cite(
-        db,
-        supervisor,
-        CitationInput(owner_id, "58-531", (date.today(),), "X", call_id=v.id),
-        Profile.default(),
-    )
+    profile = Profile.default()
+    today = datetime.now(profile.timezone).date()  # the city's day, not the machine's
+    cite(db, supervisor, CitationInput(owner_id, "58-531", (today,), "X", call_id=v.id), profile)
     v = get_call(db, v.id)
     involved = CallForm(ctx)
     for kind in ("person", "animal", "person"):

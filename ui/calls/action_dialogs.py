@@ -433,4 +433,5 @@ class CitationUpdateDialog(CallActionDialog):
             t.version,
             court_on=self.court_on.value(),
             paid_on=self.paid_on.value(),
+            profile=self.ctx.profile,
         )

@@ -189,6 +189,7 @@ def fill(d: Demo) -> int:
         first[0].version,
         court_on=first[0].court_on,
         paid_on=anchor - timedelta(days=40),
+        profile=profile,
     )
     cite(
         db,
