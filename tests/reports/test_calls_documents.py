@@ -68,7 +68,7 @@ def test_the_complaint_notice_and_the_petition_form(case, sqlite_db, officer, pr
         sqlite_db,
         officer,
         call.complaints[0].id,
-        PetitionInput(received_on=datetime.now(UTC).date(), petitioners=HOSTILE),
+        PetitionInput(received_on=datetime.now(profile.timezone).date(), petitioners=HOSTILE),
         record_refusal=True,
     )
     refused = " ".join(read_pdf(petition_pdf(v, v.complaints[0].petitions[0], **_kw(profile))))

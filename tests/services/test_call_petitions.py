@@ -3,14 +3,20 @@ on the days the law allows; SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import UTC, date, datetime, timedelta
 
 import pytest
-from calls_support import complained_call
+from calls_support import call_input, complained_call
 
 from fieldops.errors import ValidationError
-from fieldops.services.calls.complaints import PetitionInput, file_petition
-from fieldops.services.calls.records import get_call
+from fieldops.services.calls import complaints
+from fieldops.services.calls.complaints import (
+    PetitionInput,
+    file_petition,
+    log_complaint,
+    record_notification,
+)
+from fieldops.services.calls.records import create_call, get_call
 
 
 def _today(profile):
@@ -51,3 +57,67 @@ def test_a_complete_petition_is_never_recorded_as_refused_nor_as_accepted(
         ("will_testify",),
         None,
     )
+
+
+def test_a_petition_is_not_received_before_the_owner_was_notified(db, officer, owner, profile):
+    v = complained_call(db, officer, owner.id)  # the owner notified just now
+    comp = v.complaints[0]
+    earlier = _today(profile) - timedelta(days=30)
+    for refusal in (False, True):
+        with pytest.raises(ValidationError) as e:
+            file_petition(
+                db,
+                officer,
+                comp.id,
+                _complete(earlier, referred_on=earlier, will_testify=not refusal),
+                record_refusal=refusal,
+            )
+        assert set(e.value.by_field()) == {"received_on"}
+        assert "notified" in e.value.by_field()["received_on"]
+    assert get_call(db, v.id).complaints[0].petitions == ()
+    same_day = file_petition(db, officer, comp.id, _complete(_today(profile)), profile=profile)
+    assert same_day.complaints[0].petitions[0].status == "accepted"
+
+
+def test_a_petition_is_not_received_nor_referred_in_the_future(db, officer, owner, profile):
+    v = complained_call(db, officer, owner.id)
+    comp = v.complaints[0]
+    today = _today(profile)
+    tomorrow = today + timedelta(days=1)
+    with pytest.raises(ValidationError) as e:
+        file_petition(db, officer, comp.id, _complete(tomorrow))
+    assert set(e.value.by_field()) == {"received_on", "referred_on"}
+    with pytest.raises(ValidationError) as e:
+        file_petition(
+            db, officer, comp.id, _complete(today, referred_on=today + timedelta(days=400))
+        )
+    assert set(e.value.by_field()) == {"referred_on"}
+    assert get_call(db, v.id).complaints[0].petitions == ()
+
+
+def test_in_the_evening_the_citys_tomorrow_is_still_to_come(
+    db, officer, owner, profile, monkeypatch
+):
+    # 8 pm in the city on Tuesday 10 March 2026: 01:00 on 11 March in UTC.
+    evening = datetime(2026, 3, 11, 1, 0, tzinfo=UTC)
+    c = create_call(
+        db, officer, call_input(owner_id=owner.id, received_at=evening - timedelta(hours=3))
+    )
+    c = log_complaint(
+        db,
+        officer,
+        c.id,
+        complainant="Nora",
+        alleged="Barking",
+        logged_at=evening - timedelta(hours=2),
+    )
+    comp = c.complaints[0]
+    record_notification(
+        db, officer, comp.id, comp.version, how="phone", at=evening - timedelta(hours=1)
+    )
+    monkeypatch.setattr(complaints, "now", lambda: evening)
+    with pytest.raises(ValidationError) as e:
+        file_petition(db, officer, comp.id, _complete(date(2026, 3, 11)), profile=profile)
+    assert set(e.value.by_field()) == {"received_on", "referred_on"}
+    v = file_petition(db, officer, comp.id, _complete(date(2026, 3, 10)), profile=profile)
+    assert v.complaints[0].petitions[0].received_on == date(2026, 3, 10)

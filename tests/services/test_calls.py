@@ -108,12 +108,14 @@ def test_an_officer_must_come_from_the_staff(db, officer, operator, owner):
         dispatch(db, officer, c.id, c.version, operator.username)  # a pound account
 
 
-def test_barking_complaint_notice_refused_then_accepted_petition(db, officer, owner):
+def test_barking_complaint_notice_refused_then_accepted_petition(db, officer, owner, profile):
     c = create_call(db, officer, _call(owner))
     v = log_complaint(db, officer, c.id, complainant="Nora Neighbour", alleged="Barking")
     comp = v.complaints[0]
     incomplete = PetitionInput(
-        received_on=datetime.now(UTC).date(), petitioners="Nora, 555-0101, 14 Elm", animal="Lab"
+        received_on=datetime.now(profile.timezone).date(),  # the city's day
+        petitioners="Nora, 555-0101, 14 Elm",
+        animal="Lab",
     )
     with pytest.raises(ValidationError) as e:  # before the owner was notified
         file_petition(db, officer, comp.id, incomplete, record_refusal=True)

@@ -258,7 +258,12 @@ class PetitionDialog(CallActionDialog):
 
     def save(self) -> None:
         self.save_with(
-            file_petition, self.ctx.db, self.ctx.actor, self.complaint.id, self.read_input()
+            file_petition,
+            self.ctx.db,
+            self.ctx.actor,
+            self.complaint.id,
+            self.read_input(),
+            profile=self.ctx.profile,
         )
 
     def _on_refuse_button_clicked(self) -> None:
@@ -278,6 +283,7 @@ class PetitionDialog(CallActionDialog):
             self.complaint.id,
             self.read_input(),
             record_refusal=True,
+            profile=self.ctx.profile,
         )
 
 
