@@ -69,3 +69,13 @@ def test_no_payment_on_the_citys_tomorrow(db, officer, owner, profile, evening):
         db, officer, t.id, t.version, court_on=None, paid_on=TODAY, profile=profile
     )
     assert paid.paid_on == TODAY
+
+
+def test_no_payment_before_the_day_of_the_offence(db, officer, owner, profile):
+    day = datetime.now(profile.timezone).date() - timedelta(days=2)
+    (t,) = _cite(db, officer, owner, profile, day)
+    for paid in (date(2000, 1, 1), day - timedelta(days=1)):
+        with pytest.raises(ValidationError) as e:
+            update_citation(db, officer, t.id, t.version, court_on=None, paid_on=paid)
+        assert set(e.value.by_field()) == {"paid_on"}
+    assert update_citation(db, officer, t.id, t.version, court_on=None, paid_on=day).paid_on == day

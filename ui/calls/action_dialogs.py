@@ -128,6 +128,7 @@ class OutcomeDialog(CallActionDialog):
             self.outcome.setCurrentIndex(self.outcome.findData(d.outcome))
         self.follow_up = OptionalDateEdit("&No follow-up")
         self.follow_up.set_value(d.follow_up_on)
+        self.follow_up.set_default_date(ctx.today())  # unticked, it offers today
         add("follow_up_on", "&Follow-up on:", self.follow_up)
         self.notes = add("notes", "Not&es:", _text_box())
         self.notes.setPlainText(d.notes)
@@ -308,6 +309,7 @@ class CitationDialog(CallActionDialog):
         self.first_day = add("days", "&First day:", _date_edit(today))
         self.last_day = add("last_day", "&Last day:", _date_edit(today))
         self.court_on = OptionalDateEdit("&No court date yet")
+        self.court_on.set_default_date(today)
         add("court_on", "Co&urt date:", self.court_on)
         self.issued_by = add(
             "issued_by", "Issued &by:", QLineEdit(ctx.actor.full_name or ctx.actor.username)
@@ -426,8 +428,10 @@ class CitationUpdateDialog(CallActionDialog):
 
     def _on_citation_changed(self, *_args: object) -> None:
         t = self._chosen()
-        self.court_on.set_value(t.court_on)
-        self.paid_on.set_value(t.paid_on)
+        # A date box unticked offers today, never the widget's 1 Jan 2000.
+        for box, value in ((self.court_on, t.court_on), (self.paid_on, t.paid_on)):
+            box.set_value(value)
+            box.set_default_date(self.ctx.today())
 
     def save(self) -> None:
         t = self._chosen()

@@ -19,7 +19,7 @@ from fieldops.errors import (
     ValidationError,
 )
 from fieldops.permissions import Permission, requires
-from fieldops.rules import Penalty, Profile, penalty_for, to_local
+from fieldops.rules import Penalty, Profile, format_day, penalty_for, to_local
 from fieldops.rules import calls as rules
 from fieldops.services import validate as v
 from fieldops.services.calls.records import citation_view
@@ -244,6 +244,13 @@ def update_citation(
             raise UserError(f"Citation #{citation_id} is void: nothing more is recorded on it.")
         if paid_on is not None and row.forfeiture is None:
             raise ValidationError({"paid_on": "A warning has no forfeiture to pay."})
+        if paid_on is not None and paid_on < row.offence_on:
+            raise ValidationError(
+                {
+                    "paid_on": "A forfeiture cannot be paid before the day of its offence, "
+                    f"{format_day(row.offence_on)}."
+                }
+            )
         if court_on is not None and court_on < row.offence_on:
             raise ValidationError({"court_on": "The court date cannot be before the violation."})
         before = snapshot(row, ("court_on", "paid_on"))
