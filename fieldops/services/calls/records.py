@@ -501,6 +501,7 @@ def build_view(s: Session, call: FieldCall) -> CallView:
         description=call.description,
         owner_id=call.owner_id,
         owner=person_name(s, call.owner_id) or call.owner_description,
+        owner_address=person_address(s, call.owner_id),
         animal_id=call.animal_id,
         animal=animal_words(s, call.animal_id) or call.animal_description,
         recheck_of_id=call.recheck_of_id,
