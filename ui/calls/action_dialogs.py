@@ -33,7 +33,7 @@ from fieldops.services.calls.flags import clear_flag, set_flag
 from fieldops.services.calls.views import CallView, CitationView, ComplaintView, DispatchView
 from ui.common.forms import FormFields, RecordDialog, combo, form_layout
 from ui.common.inputs import LocalDateTimeEdit, OptionalDateTimeEdit
-from ui.common.text import day, escape_html
+from ui.common.text import day, escape_html, when
 from ui.common.widgets import OptionalDateEdit, date_of, set_date
 from ui.context import AppContext
 
@@ -53,6 +53,13 @@ def _date_edit(value: date) -> QDateEdit:
     edit.setDisplayFormat("ddd d MMM yyyy")
     set_date(edit, value)
     return edit
+
+
+def _complaint_line(ctx: AppContext, c: ComplaintView) -> QLabel:
+    """Which complaint a form records a step of (a call may have several)."""
+    label = QLabel(f"#{c.id} from {c.complainant}, logged {when(ctx, c.logged_at)}: {c.alleged}")
+    label.setWordWrap(True)
+    return label
 
 
 class CallActionDialog(RecordDialog):
@@ -188,6 +195,7 @@ class NoticeDialog(CallActionDialog):
         super().__init__(ctx, call, "Owner notified", parent)
         self.setObjectName("NoticeDialog")
         self.complaint = c
+        self.fields.add("complaint_id", "Complaint:", _complaint_line(ctx, c))
         self.how = self.fields.add("notified_how", "&How:", combo(rules.NOTIFY_METHODS))
         self.at = self.fields.add("notified_at", "&When:", LocalDateTimeEdit(ctx.timezone))
         self.at.set_value(ctx.now())
@@ -216,6 +224,7 @@ class PetitionDialog(CallActionDialog):
         self.complaint = c
         self.save_button.setText("&Accept and refer")
         add = self.fields.add
+        add("complaint_id", "Complaint:", _complaint_line(ctx, c))
         today = ctx.now().astimezone(ctx.timezone).date()
         self.received_on = add("received_on", "&Received on:", _date_edit(today))
         self.petitioners = add("petitioners", "(&1) Petitioners:", _text_box())
