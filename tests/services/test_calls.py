@@ -276,3 +276,10 @@ def test_a_call_is_not_revised_to_be_received_after_its_dispatch(db, officer, ow
         db, officer, open_call.id, open_call.version, _call(owner, received_at=datetime.now(UTC))
     )
     assert later.received_at > open_call.received_at  # no dispatch yet: nothing it must precede
+
+
+def test_a_recheck_retried_with_its_key_is_opened_once(db, officer, owner):
+    c = create_call(db, officer, _call(owner))
+    first = open_recheck(db, officer, c.id, client_key="recheck-1")
+    again = open_recheck(db, officer, c.id, client_key="recheck-1")  # the reply was lost
+    assert again.id == first.id and get_call(db, c.id).rechecks == (first.id,)

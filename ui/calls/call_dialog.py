@@ -3,6 +3,7 @@ complaints and petitions, citations, and every record at the address."""
 
 from __future__ import annotations
 
+import uuid
 from datetime import datetime
 
 from PySide6.QtCore import Qt
@@ -114,6 +115,7 @@ class CallDialog(docs.DocumentQuestions, QDialog):
         self.complaint.activated.connect(self._on_complaint_activated)
         self.complaint.currentIndexChanged.connect(self._on_complaint_changed)
         self._picked: int | None = None  # the complaint the user chose, by id
+        self._recheck_key = str(uuid.uuid4())  # sent with each attempt of one recheck
         self.complaint_row = QWidget()
         row = QHBoxLayout(self.complaint_row)
         row.setContentsMargins(0, 0, 0, 0)
@@ -343,14 +345,25 @@ class CallDialog(docs.DocumentQuestions, QDialog):
         self._open(act.OutcomeDialog(self.ctx, self.view, self.view.dispatches[-1], self))
 
     def _on_recheck_clicked(self) -> None:
+        """A new call copied from this one: once per click, however quick the clicks (the
+        button waits for the save; a retry with the same key returns the call it made)."""
+        if not self.buttons["recheck"].isEnabled():
+            return
+        self.buttons["recheck"].setEnabled(False)
         self.ctx.tasks.run(
             open_recheck,
             self.ctx.db,
             self.ctx.actor,
             self.view.id,
+            client_key=self._recheck_key,
             owner=self,
             on_done=self._on_recheck_opened,
+            on_error=self._on_recheck_failed,
         )
+
+    def _on_recheck_failed(self, _exc: BaseException) -> bool:
+        self.buttons["recheck"].setEnabled(True)  # the same key: a retry makes no second call
+        return False  # the error router says what went wrong
 
     def show_document(self, kind: str) -> None:
         """The chosen complaint's notice or petition (as received, or blank), or the latest
@@ -369,6 +382,8 @@ class CallDialog(docs.DocumentQuestions, QDialog):
         )
 
     def _on_recheck_opened(self, v: CallView) -> None:
+        self._recheck_key = str(uuid.uuid4())  # made: a further click is a further recheck
+        self.buttons["recheck"].setEnabled(True)
         self.reload()
         ui_modules.open_record(self.ctx, "call", "call", v.id, self.parentWidget() or self)
 
