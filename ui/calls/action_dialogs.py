@@ -140,6 +140,18 @@ class OutcomeDialog(CallActionDialog):
         self.notes = add("notes", "Not&es:", _text_box())
         self.notes.setPlainText(d.notes)
 
+    def confirm_save(self) -> bool:
+        """An outcome on the call's latest dispatch closes the call: one Enter must not."""
+        outcome = self.outcome.currentData()
+        if outcome is None or self.call.status == "closed":
+            return True  # the call stays as it is: open, or closed already
+        return self.ctx.errors.confirm(
+            f"Record \u201c{rules.OUTCOMES[outcome]}\u201d and close call #{self.call.id}?",
+            "&Close the call",
+            "&Keep editing",
+            self,
+        )
+
     def read_input(self) -> DispatchUpdate:
         return DispatchUpdate(
             arrived_at=self.arrived_at.value(),
