@@ -76,6 +76,7 @@ def call_dialogs(ctx, sup, db, supervisor, owner_id: int) -> list:
     from ui.calls import call_actions as more
     from ui.calls.call_dialog import CallDialog
     from ui.calls.call_form import CallForm
+    from ui.calls.citation_dialog import CitationDialog
 
     set_flag(db, supervisor, reason="Dog has attacked", address="12 Elm St")
     v = complained_call(db, supervisor, owner_id)
@@ -96,7 +97,7 @@ def call_dialogs(ctx, sup, db, supervisor, owner_id: int) -> list:
         ("call complaint", act.ComplaintDialog(ctx, v)),
         ("call owner notified", act.NoticeDialog(ctx, v, v.complaints[-1])),
         ("call petition", act.PetitionDialog(ctx, v, v.complaints[-1])),
-        ("call citation", act.CitationDialog(ctx, v)),
+        ("call citation", CitationDialog(ctx, v)),
         ("call caution", act.CautionDialog(sup, v)),
         ("call clear caution", act.ClearCautionDialog(sup, v)),
         ("call court or paid", act.CitationUpdateDialog(ctx, v)),

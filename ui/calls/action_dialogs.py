@@ -1,5 +1,6 @@
 """What an officer records on a call: a dispatch, its outcome, a complaint and its notice,
-a petition, a citation, a caution."""
+a petition, a citation's court date or payment, a caution (the citation itself:
+``ui.calls.citation_dialog``)."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from PySide6.QtWidgets import (
 )
 
 from fieldops.rules import calls as rules
-from fieldops.services.calls.citations import CitationInput, cite, update_citation
+from fieldops.services.calls.citations import update_citation
 from fieldops.services.calls.complaints import (
     PetitionInput,
     file_petition,
@@ -306,67 +307,6 @@ class PetitionDialog(CallActionDialog):
             self.read_input(),
             record_refusal=True,
             profile=self.ctx.profile,
-        )
-
-
-class CitationDialog(CallActionDialog):
-    """A citation: each day of a continuing violation is its own offence (58-534(b))."""
-
-    def __init__(self, ctx: AppContext, call: CallView, parent: QWidget | None = None) -> None:
-        super().__init__(ctx, call, "Citation", parent)
-        self.setObjectName("CitationDialog")
-        self.save_button.setText("&Issue")
-        add = self.fields.add
-        self.person_id = call.owner_id
-        self.person = add(
-            "person_id", "Person cited:", QLineEdit(call.owner or "(choose the owner on the call)")
-        )
-        self.person.setReadOnly(True)
-        sections = rules.citable_sections(ctx.profile)
-        self.section = add("section", "&Section:", combo({s: s for s in sections}))
-        if call.section in sections:
-            self.section.setCurrentIndex(self.section.findData(call.section))
-        today = ctx.now().astimezone(ctx.timezone).date()
-        self.first_day = add("days", "&First day:", _date_edit(today))
-        self.last_day = add("last_day", "&Last day:", _date_edit(today))
-        self.court_on = OptionalDateEdit("&No court date yet")
-        self.court_on.set_default_date(today)
-        add("court_on", "Co&urt date:", self.court_on)
-        self.issued_by = add(
-            "issued_by", "Issued &by:", QLineEdit(ctx.actor.full_name or ctx.actor.username)
-        )
-
-    def days(self) -> tuple[date, ...]:
-        first, last = date_of(self.first_day.date()), date_of(self.last_day.date())
-        if last < first:
-            return (first,)
-        return tuple(date.fromordinal(d) for d in range(first.toordinal(), last.toordinal() + 1))
-
-    def confirm_save(self) -> bool:
-        n = len(self.days())
-        return self.ctx.errors.confirm(
-            f"Issue {n} citation{'s' if n != 1 else ''} (one for each day)? A citation is final.",
-            "&Issue",
-            "&Keep editing",
-            self,
-        )
-
-    def save(self) -> None:
-        self.save_with(
-            cite,
-            self.ctx.db,
-            self.ctx.actor,
-            CitationInput(
-                self.person_id,
-                self.section.currentData(),
-                self.days(),
-                self.issued_by.text(),
-                call_id=self.call.id,
-                address=self.call.address,
-                description=self.call.description,
-                court_on=self.court_on.value(),
-            ),
-            self.ctx.profile,
         )
 
 

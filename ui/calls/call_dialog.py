@@ -29,6 +29,7 @@ from fieldops.services.calls.views import CallView, ComplaintView
 from ui import modules as ui_modules
 from ui.calls import action_dialogs as act
 from ui.calls.call_actions import CallActionsPart
+from ui.calls.citation_dialog import CitationDialog
 from ui.common import documents as docs
 from ui.common.place_history import PlaceHistoryList
 from ui.common.text import day, escape_html, when
@@ -154,7 +155,7 @@ class CallDialog(docs.DocumentQuestions, QDialog):
         )
         b["notice"].clicked.connect(self._on_notice_clicked)
         b["petition"].clicked.connect(self._on_petition_clicked)
-        b["cite"].clicked.connect(lambda: self._open(act.CitationDialog(ctx, self.view, self)))
+        b["cite"].clicked.connect(lambda: self._open(CitationDialog(ctx, self.view, self)))
         b["caution"].clicked.connect(lambda: self._open(act.CautionDialog(ctx, self.view, self)))
         b["close"].clicked.connect(self.reject)
         b["revise"].clicked.connect(self._on_revise_clicked)

@@ -11,6 +11,7 @@ from PySide6.QtCore import Qt
 from fieldops.services.calls.citations import CitationInput, cite
 from fieldops.services.calls.records import get_call
 from ui.calls import action_dialogs as act
+from ui.calls.citation_dialog import CitationDialog
 from ui.common.widgets import date_of
 
 
@@ -46,7 +47,7 @@ def test_the_citations_court_date_and_the_outcomes_follow_up_offer_today(
     qtbot, ctx, host, ana, wait_idle
 ):
     v = get_call(ctx.db, complained_call(ctx.db, ctx.actor, ana.id).id)
-    cit = _shown(qtbot, act.CitationDialog(ctx, v, host))
+    cit = _shown(qtbot, CitationDialog(ctx, v, host))
     o = _shown(qtbot, act.OutcomeDialog(ctx, v, v.dispatches[-1], host))
     for box in (cit.court_on, o.follow_up):
         box.unknown.setChecked(False)
