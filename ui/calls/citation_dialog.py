@@ -7,6 +7,7 @@ from datetime import date
 
 from PySide6.QtWidgets import QLineEdit, QWidget
 
+from fieldops.errors import ValidationError
 from fieldops.rules import calls as rules
 from fieldops.services.calls.citations import CitationInput, cite
 from fieldops.services.calls.views import CallView
@@ -44,12 +45,16 @@ class CitationDialog(CallActionDialog):
         )
 
     def days(self) -> tuple[date, ...]:
+        """Each day from the first to the last; none when the last is before the first."""
         first, last = date_of(self.first_day.date()), date_of(self.last_day.date())
-        if last < first:
-            return (first,)
         return tuple(date.fromordinal(d) for d in range(first.toordinal(), last.toordinal() + 1))
 
     def confirm_save(self) -> bool:
+        if not self.days():  # the form's own two boxes: nothing to ask the service
+            self._on_save_failed(
+                ValidationError({"last_day": "The last day cannot be before the first day."})
+            )
+            return False
         n = len(self.days())
         return self.ctx.errors.confirm(
             f"Issue {n} citation{'s' if n != 1 else ''} (one for each day)? A citation is final.",
