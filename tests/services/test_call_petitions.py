@@ -121,3 +121,13 @@ def test_in_the_evening_the_citys_tomorrow_is_still_to_come(
     assert set(e.value.by_field()) == {"received_on", "referred_on"}
     v = file_petition(db, officer, comp.id, _complete(date(2026, 3, 10)), profile=profile)
     assert v.complaints[0].petitions[0].received_on == date(2026, 3, 10)
+
+
+def test_a_received_instant_not_a_day_is_refused_beside_its_field(db, officer, owner, profile):
+    v = complained_call(db, officer, owner.id)
+    instant = datetime.now(UTC)  # a datetime is a date to Python: it is not compared as one
+    with pytest.raises(ValidationError) as e:
+        file_petition(
+            db, officer, v.complaints[0].id, _complete(instant, referred_on=_today(profile))
+        )
+    assert set(e.value.by_field()) == {"received_on"}

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
+from typing import TypeGuard
 
 from sqlalchemy.orm import Session
 
@@ -154,6 +155,11 @@ def petition_parts(inp: PetitionInput) -> dict[str, object]:
     }
 
 
+def _is_day(value: date | None) -> TypeGuard[date]:
+    """A day a petition's dates can be compared with (its own errors say what else)."""
+    return value is not None and v.day(Collector(), "", value, "")
+
+
 def _checked_petition(
     inp: PetitionInput, missing: tuple[str, ...], today: date, *, record_refusal: bool
 ) -> Collector:
@@ -186,7 +192,7 @@ def _checked_petition(
         if inp.referred_on is None:
             c.add("referred_on", "The date the petition was referred is required.")
         elif v.day(c, "referred_on", inp.referred_on, "The date referred"):
-            if isinstance(inp.received_on, date) and inp.referred_on < inp.received_on:
+            if _is_day(inp.received_on) and inp.referred_on < inp.received_on:
                 c.add("referred_on", "A petition cannot be referred before it was received.")
             else:
                 v.not_future(c, "referred_on", inp.referred_on, "The date referred", today)
@@ -225,7 +231,7 @@ def file_petition(
                 }
             )
         notified_on = to_local(complaint.notified_at, profile or Profile.default()).date()
-        if isinstance(inp.received_on, date) and inp.received_on < notified_on:
+        if _is_day(inp.received_on) and inp.received_on < notified_on:
             c.add(
                 "received_on",
                 f"The owner was notified of the complaint on {format_day(notified_on)}: a "
