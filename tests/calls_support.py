@@ -68,8 +68,6 @@ def closed_with_follow_up(db, officer, follow_up_on: date | None, owner_id: int 
 
 def call_dialogs(ctx, sup, db, supervisor, owner_id: int) -> list:
     """Every calls dialog, for the mnemonic walk (``sup`` a supervisor's context)."""
-    from datetime import date
-
     from fieldops.rules import Profile
     from fieldops.services.calls.citations import CitationInput, cite
     from fieldops.services.calls.flags import set_flag
@@ -78,15 +76,13 @@ def call_dialogs(ctx, sup, db, supervisor, owner_id: int) -> list:
     from ui.calls import call_actions as more
     from ui.calls.call_dialog import CallDialog
     from ui.calls.call_form import CallForm
+    from ui.calls.citation_dialog import CitationDialog
 
     set_flag(db, supervisor, reason="Dog has attacked", address="12 Elm St")
     v = complained_call(db, supervisor, owner_id)
-    cite(
-        db,
-        supervisor,
-        CitationInput(owner_id, "58-531", (date.today(),), "X", call_id=v.id),
-        Profile.default(),
-    )
+    profile = Profile.default()
+    today = datetime.now(profile.timezone).date()  # the city's day, not the machine's
+    cite(db, supervisor, CitationInput(owner_id, "58-531", (today,), "X", call_id=v.id), profile)
     v = get_call(db, v.id)
     involved = CallForm(ctx)
     for kind in ("person", "animal", "person"):
@@ -101,7 +97,7 @@ def call_dialogs(ctx, sup, db, supervisor, owner_id: int) -> list:
         ("call complaint", act.ComplaintDialog(ctx, v)),
         ("call owner notified", act.NoticeDialog(ctx, v, v.complaints[-1])),
         ("call petition", act.PetitionDialog(ctx, v, v.complaints[-1])),
-        ("call citation", act.CitationDialog(ctx, v)),
+        ("call citation", CitationDialog(ctx, v)),
         ("call caution", act.CautionDialog(sup, v)),
         ("call clear caution", act.ClearCautionDialog(sup, v)),
         ("call court or paid", act.CitationUpdateDialog(ctx, v)),

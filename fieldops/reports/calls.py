@@ -133,11 +133,14 @@ class ComplaintNotice(Document):
 
     def story(self) -> list[Flowable]:
         call, c = self.call, self.c
+        place = call.address + (f", {call.place}" if call.place else "")
         return [
             self.key_values(
                 [
                     ("To (owner or keeper)", call.owner or "Owner or keeper of the animal"),
-                    ("Address", call.address),
+                    # The owner's own address, as on the citation; the call's where none is known.
+                    ("Address", call.owner_address or call.address),
+                    ("Place of the complaint", place),
                     ("Animal", call.animal or "As described below"),
                     ("Complaint logged", fmt_datetime(c.logged_at, self.tz)),
                     ("Kind", call.kind_label),
@@ -179,7 +182,8 @@ class PetitionForm(Document):
             "petitioners": p.petitioners if p else "",
             "animal": p.animal
             if p
-            else f"{self.call.animal}; owner {self.call.owner}, {self.call.address}",
+            else f"{self.call.animal}; owner {self.call.owner}, "
+            + (self.call.owner_address or self.call.address),
             "violations": p.violations if p else "",
             "reported_on": p.reported_on if p else "",
             "will_testify": (

@@ -4,14 +4,17 @@ notice of a complaint, and the petition form with its five parts."""
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
+from io import BytesIO
 
 import pytest
 from calls_support import complained_call
+from pypdf import PdfReader
 
 from fieldops.reports.calls import citation_pdf, complaint_notice_pdf, petition_pdf
 from fieldops.rules import Profile
 from fieldops.services.calls.citations import CitationInput, cite
 from fieldops.services.calls.complaints import PetitionInput, file_petition
+from fieldops.services.calls.records import get_call
 from fieldops.services.people import PersonInput, create_person
 
 HOSTILE = "O'Brien & <Sons>"
@@ -68,8 +71,26 @@ def test_the_complaint_notice_and_the_petition_form(case, sqlite_db, officer, pr
         sqlite_db,
         officer,
         call.complaints[0].id,
-        PetitionInput(received_on=datetime.now(UTC).date(), petitioners=HOSTILE),
+        PetitionInput(received_on=datetime.now(profile.timezone).date(), petitioners=HOSTILE),
         record_refusal=True,
     )
     refused = " ".join(read_pdf(petition_pdf(v, v.complaints[0].petitions[0], **_kw(profile))))
     assert "Refused" in refused and "will testify" in refused and HOSTILE in refused
+
+
+def test_the_notice_goes_to_the_owners_own_address_not_the_calls(
+    sqlite_db, officer, profile, read_pdf
+):
+    owner = create_person(
+        sqlite_db,
+        officer,
+        PersonInput(full_name="Olga Owner", address="500 Far Away Rd", city="Madison"),
+    )
+    call = get_call(sqlite_db, complained_call(sqlite_db, officer, owner.id).id)  # at 12 Elm St
+    pdf = complaint_notice_pdf(call, call.complaints[0], **_kw(profile))
+    lines = PdfReader(BytesIO(pdf)).pages[0].extract_text().splitlines()
+    value = {label: lines[n + 1] for n, label in enumerate(lines[:-1])}  # label, then value
+    assert value["Address"] == "500 Far Away Rd, Madison, WI"
+    assert value["Place of the complaint"] == "12 Elm St"
+    blank = " ".join(read_pdf(petition_pdf(call, **_kw(profile))))
+    assert "owner Olga Owner, 500 Far Away Rd" in blank

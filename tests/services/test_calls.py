@@ -21,7 +21,13 @@ from fieldops.services.calls.complaints import (
 from fieldops.services.calls.dispatching import DispatchUpdate, dispatch, update_dispatch
 from fieldops.services.calls.flags import clear_flag, set_flag
 from fieldops.services.calls.module import checks
-from fieldops.services.calls.records import CallInput, create_call, get_call, open_recheck
+from fieldops.services.calls.records import (
+    CallInput,
+    create_call,
+    get_call,
+    open_recheck,
+    update_call,
+)
 from fieldops.services.history import record_history
 
 
@@ -108,12 +114,14 @@ def test_an_officer_must_come_from_the_staff(db, officer, operator, owner):
         dispatch(db, officer, c.id, c.version, operator.username)  # a pound account
 
 
-def test_barking_complaint_notice_refused_then_accepted_petition(db, officer, owner):
+def test_barking_complaint_notice_refused_then_accepted_petition(db, officer, owner, profile):
     c = create_call(db, officer, _call(owner))
     v = log_complaint(db, officer, c.id, complainant="Nora Neighbour", alleged="Barking")
     comp = v.complaints[0]
     incomplete = PetitionInput(
-        received_on=datetime.now(UTC).date(), petitioners="Nora, 555-0101, 14 Elm", animal="Lab"
+        received_on=datetime.now(profile.timezone).date(),  # the city's day
+        petitioners="Nora, 555-0101, 14 Elm",
+        animal="Lab",
     )
     with pytest.raises(ValidationError) as e:  # before the owner was notified
         file_petition(db, officer, comp.id, incomplete, record_refusal=True)
@@ -245,3 +253,33 @@ def test_check_reports_a_call_whose_state_its_dispatches_do_not_support(db, offi
     with db.read() as s:
         problems = checks(s.connection())
     assert any(f"#{c.id}" in p and "state" in p for p in problems)
+
+
+def test_a_call_is_not_revised_to_be_received_after_its_dispatch(db, officer, owner):
+    c = create_call(db, officer, _call(owner))
+    sent = c.received_at + timedelta(minutes=10, seconds=30)
+    v = dispatch(db, officer, c.id, c.version, officer.username, sent)
+    d = v.dispatches[0]
+    v = update_dispatch(
+        db, officer, d.id, d.version, DispatchUpdate(sent, sent + timedelta(minutes=20), "warned")
+    )
+    for later in (datetime.now(UTC), sent + timedelta(minutes=1)):  # after clearing, sending
+        with pytest.raises(ValidationError) as e:
+            update_call(db, officer, v.id, v.version, _call(owner, received_at=later))
+        assert set(e.value.by_field()) == {"received_at"}
+    assert get_call(db, c.id).received_at == c.received_at  # nothing changed
+    in_its_minute = sent.replace(second=0)  # the form gives the minute
+    v = update_call(db, officer, v.id, v.version, _call(owner, received_at=in_its_minute))
+    assert v.received_at == in_its_minute
+    open_call = create_call(db, officer, _call(owner))
+    later = update_call(
+        db, officer, open_call.id, open_call.version, _call(owner, received_at=datetime.now(UTC))
+    )
+    assert later.received_at > open_call.received_at  # no dispatch yet: nothing it must precede
+
+
+def test_a_recheck_retried_with_its_key_is_opened_once(db, officer, owner):
+    c = create_call(db, officer, _call(owner))
+    first = open_recheck(db, officer, c.id, client_key="recheck-1")
+    again = open_recheck(db, officer, c.id, client_key="recheck-1")  # the reply was lost
+    assert again.id == first.id and get_call(db, c.id).rechecks == (first.id,)

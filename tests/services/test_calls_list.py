@@ -53,3 +53,30 @@ def test_open_calls_first_by_priority_then_age_and_the_filters(db, officer, supe
         for r in calls_page(db, CallFilter(show="all"), 0, 9, datetime.now(UTC)).rows
     }
     assert flagged[emergency.id] and not flagged[routine.id]
+
+
+def test_awaiting_follow_up_agrees_with_today(db, officer, owner, profile):
+    from calls_support import closed_with_follow_up
+
+    from fieldops.services.calls.followups import record_follow_up
+    from fieldops.services.calls.module import due_items
+    from fieldops.services.calls.records import open_recheck
+
+    today = datetime.now(profile.timezone).date()
+    done = closed_with_follow_up(db, officer, today, owner_id=owner.id)
+    rechecked = closed_with_follow_up(db, officer, today, owner_id=owner.id)
+    waiting = closed_with_follow_up(db, officer, today, owner_id=owner.id)
+    record_follow_up(
+        db,
+        officer,
+        done.id,
+        done.version,
+        done_at=datetime.now(UTC),
+        done_by=officer.username,
+        note="Quiet now",
+    )
+    recheck = open_recheck(db, officer, rechecked.id)
+    on_today = {i.record_id for i in due_items(db, today, profile) if "follow_up" in i.category}
+    assert on_today == {waiting.id}
+    assert _ids(db, show="follow_up") == [waiting.id]
+    assert recheck.id not in _ids(db, show="follow_up")

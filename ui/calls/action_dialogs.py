@@ -1,5 +1,6 @@
 """What an officer records on a call: a dispatch, its outcome, a complaint and its notice,
-a petition, a citation, a caution."""
+a petition, a citation's court date or payment, a caution (the citation itself:
+``ui.calls.citation_dialog``)."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from PySide6.QtWidgets import (
 )
 
 from fieldops.rules import calls as rules
-from fieldops.services.calls.citations import CitationInput, cite, update_citation
+from fieldops.services.calls.citations import update_citation
 from fieldops.services.calls.complaints import (
     PetitionInput,
     file_petition,
@@ -33,7 +34,7 @@ from fieldops.services.calls.flags import clear_flag, set_flag
 from fieldops.services.calls.views import CallView, CitationView, ComplaintView, DispatchView
 from ui.common.forms import FormFields, RecordDialog, combo, form_layout
 from ui.common.inputs import LocalDateTimeEdit, OptionalDateTimeEdit
-from ui.common.text import escape_html
+from ui.common.text import day, escape_html, when
 from ui.common.widgets import OptionalDateEdit, date_of, set_date
 from ui.context import AppContext
 
@@ -53,6 +54,13 @@ def _date_edit(value: date) -> QDateEdit:
     edit.setDisplayFormat("ddd d MMM yyyy")
     set_date(edit, value)
     return edit
+
+
+def _complaint_line(ctx: AppContext, c: ComplaintView) -> QLabel:
+    """Which complaint a form records a step of (a call may have several)."""
+    label = QLabel(f"#{c.id} from {c.complainant}, logged {when(ctx, c.logged_at)}: {c.alleged}")
+    label.setWordWrap(True)
+    return label
 
 
 class CallActionDialog(RecordDialog):
@@ -128,9 +136,22 @@ class OutcomeDialog(CallActionDialog):
             self.outcome.setCurrentIndex(self.outcome.findData(d.outcome))
         self.follow_up = OptionalDateEdit("&No follow-up")
         self.follow_up.set_value(d.follow_up_on)
+        self.follow_up.set_default_date(ctx.today())  # unticked, it offers today
         add("follow_up_on", "&Follow-up on:", self.follow_up)
         self.notes = add("notes", "Not&es:", _text_box())
         self.notes.setPlainText(d.notes)
+
+    def confirm_save(self) -> bool:
+        """An outcome on the call's latest dispatch closes the call: one Enter must not."""
+        outcome = self.outcome.currentData()
+        if outcome is None or self.call.status == "closed":
+            return True  # the call stays as it is: open, or closed already
+        return self.ctx.errors.confirm(
+            f"Record \u201c{rules.OUTCOMES[outcome]}\u201d and close call #{self.call.id}?",
+            "&Close the call",
+            "&Keep editing",
+            self,
+        )
 
     def read_input(self) -> DispatchUpdate:
         return DispatchUpdate(
@@ -187,6 +208,7 @@ class NoticeDialog(CallActionDialog):
         super().__init__(ctx, call, "Owner notified", parent)
         self.setObjectName("NoticeDialog")
         self.complaint = c
+        self.fields.add("complaint_id", "Complaint:", _complaint_line(ctx, c))
         self.how = self.fields.add("notified_how", "&How:", combo(rules.NOTIFY_METHODS))
         self.at = self.fields.add("notified_at", "&When:", LocalDateTimeEdit(ctx.timezone))
         self.at.set_value(ctx.now())
@@ -215,6 +237,7 @@ class PetitionDialog(CallActionDialog):
         self.complaint = c
         self.save_button.setText("&Accept and refer")
         add = self.fields.add
+        add("complaint_id", "Complaint:", _complaint_line(ctx, c))
         today = ctx.now().astimezone(ctx.timezone).date()
         self.received_on = add("received_on", "&Received on:", _date_edit(today))
         self.petitioners = add("petitioners", "(&1) Petitioners:", _text_box())
@@ -244,9 +267,26 @@ class PetitionDialog(CallActionDialog):
             referred_on=date_of(self.referred_on.date()),
         )
 
+    def confirm_save(self) -> bool:
+        """An accepted petition is referred and never changed: one Enter must not do it."""
+        inp = self.read_input()
+        to = rules.REFERRALS.get(inp.referred_to or "", "")
+        return self.ctx.errors.confirm(
+            f"Accept this petition and refer it to {to} on {day(inp.referred_on)}? "
+            "An accepted petition is final: it cannot be changed.",
+            "&Accept and refer",
+            "&Keep editing",
+            self,
+        )
+
     def save(self) -> None:
         self.save_with(
-            file_petition, self.ctx.db, self.ctx.actor, self.complaint.id, self.read_input()
+            file_petition,
+            self.ctx.db,
+            self.ctx.actor,
+            self.complaint.id,
+            self.read_input(),
+            profile=self.ctx.profile,
         )
 
     def _on_refuse_button_clicked(self) -> None:
@@ -266,66 +306,7 @@ class PetitionDialog(CallActionDialog):
             self.complaint.id,
             self.read_input(),
             record_refusal=True,
-        )
-
-
-class CitationDialog(CallActionDialog):
-    """A citation: each day of a continuing violation is its own offence (58-534(b))."""
-
-    def __init__(self, ctx: AppContext, call: CallView, parent: QWidget | None = None) -> None:
-        super().__init__(ctx, call, "Citation", parent)
-        self.setObjectName("CitationDialog")
-        self.save_button.setText("&Issue")
-        add = self.fields.add
-        self.person_id = call.owner_id
-        self.person = add(
-            "person_id", "Person cited:", QLineEdit(call.owner or "(choose the owner on the call)")
-        )
-        self.person.setReadOnly(True)
-        sections = rules.citable_sections(ctx.profile)
-        self.section = add("section", "&Section:", combo({s: s for s in sections}))
-        if call.section in sections:
-            self.section.setCurrentIndex(self.section.findData(call.section))
-        today = ctx.now().astimezone(ctx.timezone).date()
-        self.first_day = add("days", "&First day:", _date_edit(today))
-        self.last_day = add("last_day", "&Last day:", _date_edit(today))
-        self.court_on = OptionalDateEdit("&No court date yet")
-        add("court_on", "Co&urt date:", self.court_on)
-        self.issued_by = add(
-            "issued_by", "Issued &by:", QLineEdit(ctx.actor.full_name or ctx.actor.username)
-        )
-
-    def days(self) -> tuple[date, ...]:
-        first, last = date_of(self.first_day.date()), date_of(self.last_day.date())
-        if last < first:
-            return (first,)
-        return tuple(date.fromordinal(d) for d in range(first.toordinal(), last.toordinal() + 1))
-
-    def confirm_save(self) -> bool:
-        n = len(self.days())
-        return self.ctx.errors.confirm(
-            f"Issue {n} citation{'s' if n != 1 else ''} (one for each day)? A citation is final.",
-            "&Issue",
-            "&Keep editing",
-            self,
-        )
-
-    def save(self) -> None:
-        self.save_with(
-            cite,
-            self.ctx.db,
-            self.ctx.actor,
-            CitationInput(
-                self.person_id,
-                self.section.currentData(),
-                self.days(),
-                self.issued_by.text(),
-                call_id=self.call.id,
-                address=self.call.address,
-                description=self.call.description,
-                court_on=self.court_on.value(),
-            ),
-            self.ctx.profile,
+            profile=self.ctx.profile,
         )
 
 
@@ -408,8 +389,10 @@ class CitationUpdateDialog(CallActionDialog):
 
     def _on_citation_changed(self, *_args: object) -> None:
         t = self._chosen()
-        self.court_on.set_value(t.court_on)
-        self.paid_on.set_value(t.paid_on)
+        # A date box unticked offers today, never the widget's 1 Jan 2000.
+        for box, value in ((self.court_on, t.court_on), (self.paid_on, t.paid_on)):
+            box.set_value(value)
+            box.set_default_date(self.ctx.today())
 
     def save(self) -> None:
         t = self._chosen()
@@ -421,4 +404,5 @@ class CitationUpdateDialog(CallActionDialog):
             t.version,
             court_on=self.court_on.value(),
             paid_on=self.paid_on.value(),
+            profile=self.ctx.profile,
         )

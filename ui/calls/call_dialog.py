@@ -3,12 +3,15 @@ complaints and petitions, citations, and every record at the address."""
 
 from __future__ import annotations
 
+import uuid
 from datetime import datetime
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
+    QComboBox,
     QDialog,
     QGridLayout,
+    QHBoxLayout,
     QLabel,
     QPushButton,
     QScrollArea,
@@ -22,26 +25,38 @@ from fieldops.rules import Profile
 from fieldops.rules import calls as rules
 from fieldops.services.calls.dispatching import link_impoundment
 from fieldops.services.calls.records import get_call, open_recheck
-from fieldops.services.calls.views import CallView
+from fieldops.services.calls.views import CallView, ComplaintView
 from ui import modules as ui_modules
 from ui.calls import action_dialogs as act
 from ui.calls.call_actions import CallActionsPart
+from ui.calls.citation_dialog import CitationDialog
 from ui.common import documents as docs
 from ui.common.place_history import PlaceHistoryList
 from ui.common.text import day, escape_html, when
 from ui.context import AppContext
 
 
-def _document(kind: str, v: CallView, profile: Profile, at: datetime) -> bytes:
-    """One of the call's documents as a PDF (run off the GUI thread)."""
+def _document(
+    kind: str, v: CallView, c: ComplaintView | None, profile: Profile, at: datetime
+) -> bytes:
+    """One of the call's documents as a PDF (run off the GUI thread); ``c`` the complaint
+    the notice or the petition is of."""
     j, tz = profile.name, profile.timezone
     if kind == "citation":
         return citation_pdf(v.citations[-1], jurisdiction=j, tz=tz, printed_at=at)
     if kind == "notice":
-        return complaint_notice_pdf(v, v.complaints[-1], jurisdiction=j, tz=tz, printed_at=at)
-    petitions = v.complaints[-1].petitions if v.complaints else ()
+        assert c is not None  # the button needs a complaint
+        return complaint_notice_pdf(v, c, jurisdiction=j, tz=tz, printed_at=at)
+    petitions = c.petitions if c is not None else ()
     last = petitions[-1] if petitions else None
     return petition_pdf(v, last, jurisdiction=j, tz=tz, printed_at=at)
+
+
+def default_complaint(v: CallView) -> ComplaintView | None:
+    """The complaint the steps act on unless the user picks one: the first whose owner is
+    not yet notified, else the latest."""
+    waiting = [c for c in v.complaints if c.notified_at is None]
+    return waiting[0] if waiting else (v.complaints[-1] if v.complaints else None)
 
 
 class CallDialog(docs.DocumentQuestions, QDialog):
@@ -94,6 +109,21 @@ class CallDialog(docs.DocumentQuestions, QDialog):
             b[key] = QPushButton(text)
             b[key].setAutoDefault(False)
         self.buttons = b
+        # With two complaints or more, which one the complaint steps (the owner's notice,
+        # a petition, their documents) act on.
+        self.complaint = QComboBox()
+        self.complaint.setObjectName("ComplaintChoice")
+        self.complaint.activated.connect(self._on_complaint_activated)
+        self.complaint.currentIndexChanged.connect(self._on_complaint_changed)
+        self._picked: int | None = None  # the complaint the user chose, by id
+        self._recheck_key = str(uuid.uuid4())  # sent with each attempt of one recheck
+        self.complaint_row = QWidget()
+        row = QHBoxLayout(self.complaint_row)
+        row.setContentsMargins(0, 0, 0, 0)
+        caption = QLabel("For complaint:")
+        caption.setBuddy(self.complaint)
+        row.addWidget(caption)
+        row.addWidget(self.complaint, 1)
         grid = QGridLayout()
         for i, key in enumerate(b):
             grid.addWidget(b[key], i // 5, i % 5)
@@ -114,6 +144,7 @@ class CallDialog(docs.DocumentQuestions, QDialog):
         layout.addWidget(self.heading)
         layout.addWidget(self.caution)
         layout.addWidget(scroll, 1)
+        layout.addWidget(self.complaint_row)
         layout.addLayout(grid)
         b["dispatch"].clicked.connect(lambda: self._open(act.DispatchDialog(ctx, self.view, self)))
         b["outcome"].clicked.connect(self._on_outcome_clicked)
@@ -122,13 +153,9 @@ class CallDialog(docs.DocumentQuestions, QDialog):
         b["complaint"].clicked.connect(
             lambda: self._open(act.ComplaintDialog(ctx, self.view, self))
         )
-        b["notice"].clicked.connect(
-            lambda: self._open(act.NoticeDialog(ctx, self.view, self.view.complaints[-1], self))
-        )
-        b["petition"].clicked.connect(
-            lambda: self._open(act.PetitionDialog(ctx, self.view, self.view.complaints[-1], self))
-        )
-        b["cite"].clicked.connect(lambda: self._open(act.CitationDialog(ctx, self.view, self)))
+        b["notice"].clicked.connect(self._on_notice_clicked)
+        b["petition"].clicked.connect(self._on_petition_clicked)
+        b["cite"].clicked.connect(lambda: self._open(CitationDialog(ctx, self.view, self)))
         b["caution"].clicked.connect(lambda: self._open(act.CautionDialog(ctx, self.view, self)))
         b["close"].clicked.connect(self.reject)
         b["revise"].clicked.connect(self._on_revise_clicked)
@@ -164,11 +191,8 @@ class CallDialog(docs.DocumentQuestions, QDialog):
         b["intake"].setEnabled(
             last is not None and last.outcome == "impounded" and last.impoundment_id is None
         )
-        b["notice"].setEnabled(any(c.notified_at is None for c in v.complaints[-1:]))
-        b["petition"].setEnabled(bool(v.complaints) and v.complaints[-1].notified_at is not None)
+        self._show_complaints(v)
         b["cite"].setEnabled(v.owner_id is not None)
-        b["notice_pdf"].setEnabled(bool(v.complaints))
-        b["petition_pdf"].setEnabled(bool(v.complaints))
         b["citation_pdf"].setEnabled(bool(v.citations))
         supervisor = permitted(self.ctx.actor.role, Permission.OVERRIDES)
         b["caution"].setVisible(supervisor)
@@ -178,6 +202,47 @@ class CallDialog(docs.DocumentQuestions, QDialog):
         self.more.show_view(v)
         people = (v.owner_id, *(p.person_id for p in v.parties))
         self.history.load_address(v.address, tuple(p for p in people if p is not None))
+
+    def _show_complaints(self, v: CallView) -> None:
+        """The complaints to choose from (shown when there are two or more), the one the
+        user picked kept across a reload, else the default."""
+        ids = [c.id for c in v.complaints]
+        chosen = self._picked if self._picked in ids else None
+        if chosen is None:
+            first = default_complaint(v)
+            chosen = first.id if first is not None else None
+        self.complaint.blockSignals(True)
+        self.complaint.clear()
+        for c in v.complaints:
+            notified = (
+                f"owner notified {day(self.ctx.local_time(c.notified_at).date())}"
+                if c.notified_at
+                else "owner not yet notified"
+            )
+            petitions = f", {len(c.petitions)} petition(s)" if c.petitions else ""
+            self.complaint.addItem(
+                f"#{c.id} from {c.complainant} ({c.alleged[:40]}): {notified}{petitions}", c.id
+            )
+        self.complaint.setCurrentIndex(self.complaint.findData(chosen))
+        self.complaint.blockSignals(False)
+        self.complaint_row.setVisible(len(v.complaints) > 1)
+        self._on_complaint_changed()
+
+    def chosen_complaint(self) -> ComplaintView | None:
+        """The complaint the complaint steps act on."""
+        cid = self.complaint.currentData()
+        return next((c for c in self.view.complaints if c.id == cid), None)
+
+    def _on_complaint_activated(self, _index: int) -> None:
+        self._picked = self.complaint.currentData()
+
+    def _on_complaint_changed(self, *_args: object) -> None:
+        c = self.chosen_complaint()
+        b = self.buttons
+        b["notice"].setEnabled(c is not None and c.notified_at is None)
+        b["petition"].setEnabled(c is not None and c.notified_at is not None)
+        b["notice_pdf"].setEnabled(c is not None)
+        b["petition_pdf"].setEnabled(c is not None)
 
     def _details_html(self, v: CallView) -> str:
         e = escape_html
@@ -227,7 +292,7 @@ class CallDialog(docs.DocumentQuestions, QDialog):
                     if c.notified_at
                     else "<b>owner not yet notified</b>"
                 )
-                html += f"<p>From {e(c.complainant)}: {e(c.alleged.rstrip('.'))}; {notified}</p>"
+                html += f"<p>#{c.id} from {e(c.complainant)}: {e(c.alleged.rstrip('.'))}; {notified}</p>"
                 for p in c.petitions:
                     if p.status == "refused":
                         html += f"<p>&nbsp;&nbsp;Petition of {day(p.received_on)} <b>refused</b>: lacks {e('; '.join(rules.PETITION_PARTS.get(k, k) for k in p.missing))}</p>"
@@ -267,25 +332,48 @@ class CallDialog(docs.DocumentQuestions, QDialog):
 
         self._open(CallForm(self.ctx, self, self.view))
 
+    def _on_notice_clicked(self) -> None:
+        c = self.chosen_complaint()
+        if c is not None:
+            self._open(act.NoticeDialog(self.ctx, self.view, c, self))
+
+    def _on_petition_clicked(self) -> None:
+        c = self.chosen_complaint()
+        if c is not None:
+            self._open(act.PetitionDialog(self.ctx, self.view, c, self))
+
     def _on_outcome_clicked(self) -> None:
         self._open(act.OutcomeDialog(self.ctx, self.view, self.view.dispatches[-1], self))
 
     def _on_recheck_clicked(self) -> None:
+        """A new call copied from this one: once per click, however quick the clicks (the
+        button waits for the save; a retry with the same key returns the call it made)."""
+        if not self.buttons["recheck"].isEnabled():
+            return
+        self.buttons["recheck"].setEnabled(False)
         self.ctx.tasks.run(
             open_recheck,
             self.ctx.db,
             self.ctx.actor,
             self.view.id,
+            client_key=self._recheck_key,
             owner=self,
             on_done=self._on_recheck_opened,
+            on_error=self._on_recheck_failed,
         )
 
+    def _on_recheck_failed(self, _exc: BaseException) -> bool:
+        self.buttons["recheck"].setEnabled(True)  # the same key: a retry makes no second call
+        return False  # the error router says what went wrong
+
     def show_document(self, kind: str) -> None:
-        """The notice, the petition (as received, or blank) or the latest citation, to print."""
+        """The chosen complaint's notice or petition (as received, or blank), or the latest
+        citation, to print."""
         self.ctx.tasks.run(
             _document,
             kind,
             self.view,
+            self.chosen_complaint(),
             self.ctx.profile,
             self.ctx.now(),
             owner=self,
@@ -295,6 +383,8 @@ class CallDialog(docs.DocumentQuestions, QDialog):
         )
 
     def _on_recheck_opened(self, v: CallView) -> None:
+        self._recheck_key = str(uuid.uuid4())  # made: a further click is a further recheck
+        self.buttons["recheck"].setEnabled(True)
         self.reload()
         ui_modules.open_record(self.ctx, "call", "call", v.id, self.parentWidget() or self)
 

@@ -4,7 +4,14 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from PySide6.QtWidgets import QCheckBox, QLabel, QLineEdit, QPlainTextEdit, QWidget
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QLabel,
+    QLineEdit,
+    QPlainTextEdit,
+    QSizePolicy,
+    QWidget,
+)
 
 from fieldops.rules import calls as rules
 from fieldops.services.calls.records import CallInput, create_call, update_call
@@ -22,6 +29,13 @@ def _text_box(height: int = 60) -> QPlainTextEdit:
     box.setTabChangesFocus(True)
     box.setMaximumHeight(height)
     return box
+
+
+def _wide(field: PersonField) -> PersonField:
+    """A person as long as the form is wide: a name and its number read whole (as the
+    animal field beside them), never cut at its start."""
+    field.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
+    return field
 
 
 class CallForm(RecordDialog):
@@ -53,11 +67,11 @@ class CallForm(RecordDialog):
         self.received_at = add("received_at", "Received a&t:", LocalDateTimeEdit(self.ctx.timezone))
         self.received_at.set_value(self.ctx.now())
         self.anonymous = add("anonymous", "", QCheckBox("Anon&ymous caller"))
-        self.caller = PersonField(self.ctx, "Caller not in the registry")
+        self.caller = _wide(PersonField(self.ctx, "Caller not in the registry"))
         add("caller_id", "Caller (re&gistry):", self.caller, focus=self.caller.choose_button)
         self.caller_name = add("caller_name", "Caller's &name:", QLineEdit())
         self.caller_phone = add("caller_phone", "Caller's p&hone:", QLineEdit())
-        self.owner = PersonField(self.ctx, "Owner not known")
+        self.owner = _wide(PersonField(self.ctx, "Owner not known"))
         add("owner_id", "O&wner:", self.owner, focus=self.owner.choose_button)
         self.owner_description = add("owner_description", "Owner (&described):", QLineEdit())
         self.animal = AnimalField(self.ctx, "Animal not in the registry")

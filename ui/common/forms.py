@@ -386,14 +386,20 @@ class RecordDialog(QDialog):
     def _on_save_failed(self, exc: BaseException) -> bool:
         self._set_saving(False)
         count = len(exc.errors) if isinstance(exc, ValidationError) else 0
+        placed = isinstance(exc, ValidationError) and any(
+            e.field in self.fields for e in exc.errors
+        )
+        if not placed:
+            lead = "Nothing was saved."  # the form has no field to mark: the reason follows
+        elif count == 1:
+            lead = "Nothing was saved: correct the marked field."
+        else:
+            lead = f"Nothing was saved: correct the {count} marked fields."
         handled = show_refusal(
             exc,
             self.fields,
             self.banner,
-            invalid="Nothing was saved: "
-            + (
-                "correct the marked field." if count == 1 else f"correct the {count} marked fields."
-            ),
+            invalid=lead,
             # The error may have come after the commit (a lost reply): the form's save key
             # makes another attempt return that record instead of a second one.
             bug="The save did not finish because of an error in FieldOps. Save again: "

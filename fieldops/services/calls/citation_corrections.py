@@ -16,7 +16,7 @@ and section): those are issued legal records; void or correct the later one firs
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import date, timedelta
+from datetime import date
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -35,7 +35,7 @@ from fieldops.permissions import Permission, has_permission, requires
 from fieldops.rules import Profile
 from fieldops.rules import calls as rules
 from fieldops.services import validate as v
-from fieldops.services.calls.citations import ENTITY, earlier_offences, penalties
+from fieldops.services.calls.citations import ENTITY, earlier_offences, local_today, penalties
 from fieldops.services.calls.records import citation_view
 from fieldops.services.calls.views import CitationView
 from fieldops.services.context import Actor, audit, changed_only, now, require_row_id, snapshot
@@ -151,7 +151,7 @@ def _validate(
     if inp.offence_on is None:
         c.add("offence_on", "The day of the offence is required.")
     elif v.day(c, "offence_on", inp.offence_on, "The day of the offence"):
-        if inp.offence_on > now().date() + timedelta(days=1):
+        if inp.offence_on > local_today(profile):
             c.add("offence_on", "A violation cannot be cited for a day still to come.")
         elif row.court_on is not None and row.court_on < inp.offence_on:
             c.add("offence_on", "The day of the offence cannot be after the court date.")

@@ -4,7 +4,7 @@ the forfeiture comes from the profile's ladder, a repeat offence climbing it."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import date, timedelta
+from datetime import date
 
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
@@ -19,7 +19,7 @@ from fieldops.errors import (
     ValidationError,
 )
 from fieldops.permissions import Permission, requires
-from fieldops.rules import Penalty, Profile, penalty_for
+from fieldops.rules import Penalty, Profile, format_day, penalty_for, to_local
 from fieldops.rules import calls as rules
 from fieldops.services import validate as v
 from fieldops.services.calls.records import citation_view
@@ -91,6 +91,12 @@ def quote(
         return penalties(s, person_id, section, days, profile)
 
 
+def local_today(profile: Profile) -> date:
+    """Today in the jurisdiction's zone: the days on a citation are the city's days (in
+    the evening its UTC date is already tomorrow)."""
+    return to_local(now(), profile).date()
+
+
 def _validate(inp: CitationInput, profile: Profile) -> Collector:
     c = Collector()
     c.check(inp.person_id is not None, "person_id", "Choose the person cited.")
@@ -101,10 +107,11 @@ def _validate(inp: CitationInput, profile: Profile) -> Collector:
     )
     if not inp.days:
         c.add("days", "Give the date of each day of the violation.")
+    today = local_today(profile)
     for n, day in enumerate(inp.days):
         if not v.day(c, "days", day, f"Day {n + 1}") or day is None:
             c.add("days", f"Day {n + 1} is not a date.")
-        elif day > now().date() + timedelta(days=1):
+        elif day > today:
             c.add("days", "A violation cannot be cited for a day still to come.")
     if len(set(inp.days)) != len(inp.days):
         c.add("days", "Each day is one offence: a day is listed twice.")
@@ -210,14 +217,17 @@ def update_citation(
     *,
     court_on: date | None,
     paid_on: date | None,
+    profile: Profile | None = None,
 ) -> CitationView:
-    """Record the court date, and the day the forfeiture was paid (None: not paid)."""
+    """Record the court date, and the day the forfeiture was paid (None: not paid).
+
+    ``profile``: the jurisdiction whose days these are (the default's if None)."""
     c = Collector()
     v.day(c, "court_on", court_on, "The court date")
     if (
         v.day(c, "paid_on", paid_on, "The day paid")
         and paid_on
-        and paid_on > now().date() + timedelta(days=1)
+        and paid_on > local_today(profile or Profile.default())
     ):
         c.add("paid_on", "A payment cannot be recorded for a day still to come.")
     c.raise_if_any()
@@ -234,6 +244,13 @@ def update_citation(
             raise UserError(f"Citation #{citation_id} is void: nothing more is recorded on it.")
         if paid_on is not None and row.forfeiture is None:
             raise ValidationError({"paid_on": "A warning has no forfeiture to pay."})
+        if paid_on is not None and paid_on < row.offence_on:
+            raise ValidationError(
+                {
+                    "paid_on": "A forfeiture cannot be paid before the day of its offence, "
+                    f"{format_day(row.offence_on)}."
+                }
+            )
         if court_on is not None and court_on < row.offence_on:
             raise ValidationError({"court_on": "The court date cannot be before the violation."})
         before = snapshot(row, ("court_on", "paid_on"))

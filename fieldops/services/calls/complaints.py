@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
+from typing import TypeGuard
 
 from sqlalchemy.orm import Session
 
@@ -12,8 +13,8 @@ from fieldops.db.engine import Database
 from fieldops.db.models import CallComplaint, CallPetition
 from fieldops.errors import Collector, NotFoundError, StaleRecordError, ValidationError
 from fieldops.permissions import Permission, requires
+from fieldops.rules import Profile, format_day, petition_missing, to_local
 from fieldops.rules import calls as rules
-from fieldops.rules import petition_missing
 from fieldops.services import validate as v
 from fieldops.services.calls.records import build_view, load
 from fieldops.services.calls.views import CallView
@@ -154,6 +155,50 @@ def petition_parts(inp: PetitionInput) -> dict[str, object]:
     }
 
 
+def _is_day(value: date | None) -> TypeGuard[date]:
+    """A day a petition's dates can be compared with (its own errors say what else)."""
+    return value is not None and v.day(Collector(), "", value, "")
+
+
+def _checked_petition(
+    inp: PetitionInput, missing: tuple[str, ...], today: date, *, record_refusal: bool
+) -> Collector:
+    """The petition's own errors: its days, its parts, and where a complete one goes."""
+    c = Collector()
+    if inp.received_on is None:
+        c.add("received_on", "The date the petition was received is required.")
+    elif v.day(c, "received_on", inp.received_on, "The date received"):
+        v.not_future(c, "received_on", inp.received_on, "The date received", today)
+    for key in ("petitioners", "animal", "violations", "reported_on"):
+        v.optional_len(c, key, (getattr(inp, key) or "").strip(), rules.PETITION_PARTS[key], 4000)
+    if missing and not record_refusal:
+        for key in missing:
+            c.add(key, f"The petition lacks {rules.PETITION_PARTS[key]} (58-534(a)).")
+    if not missing and record_refusal:
+        # 58-534(a) refuses a petition for a part it lacks; one with all five is referred.
+        # What was asked (a refusal) is never written as its opposite (an acceptance).
+        c.add(
+            "missing",
+            "Not refused: the form has all five parts of 58-534(a), so there is nothing to "
+            "refuse it for. Empty the part the petition lacks (or untick (5)) and record the "
+            "refusal again, or accept and refer it.",
+        )
+    elif not missing:
+        c.check(
+            inp.referred_to in rules.REFERRALS,
+            "referred_to",
+            "Choose where the petition goes: prosecution (police) or zoning enforcement.",
+        )
+        if inp.referred_on is None:
+            c.add("referred_on", "The date the petition was referred is required.")
+        elif v.day(c, "referred_on", inp.referred_on, "The date referred"):
+            if _is_day(inp.received_on) and inp.referred_on < inp.received_on:
+                c.add("referred_on", "A petition cannot be referred before it was received.")
+            else:
+                v.not_future(c, "referred_on", inp.referred_on, "The date referred", today)
+    return c
+
+
 @requires(Permission.CALLS)
 def file_petition(
     db: Database,
@@ -162,42 +207,20 @@ def file_petition(
     inp: PetitionInput,
     *,
     record_refusal: bool = False,
+    profile: Profile | None = None,
 ) -> CallView:
     """Receive a written petition after a later violation.
 
     A petition lacking any of the five parts is refused: a ``ValidationError`` naming
     each missing part as its field, nothing written; with ``record_refusal`` the
     refusal itself is recorded (what it lacked). A complete petition is referred to
-    prosecution or zoning enforcement on ``referred_on``."""
-    c = Collector()
-    if inp.received_on is None:
-        c.add("received_on", "The date the petition was received is required.")
-    elif v.day(c, "received_on", inp.received_on, "The date received") and (
-        inp.received_on > now().date() + timedelta(days=1)
-    ):
-        c.add("received_on", "A petition cannot be received in the future.")
-    for key in ("petitioners", "animal", "violations", "reported_on"):
-        v.optional_len(c, key, (getattr(inp, key) or "").strip(), rules.PETITION_PARTS[key], 4000)
+    prosecution or zoning enforcement on ``referred_on``, and never recorded as refused:
+    asked to, nothing is written and the error (on ``missing``) asks which part it lacks.
+    The petition is received, and referred, on a day from the owner's notification to the
+    city's today (``profile``: the jurisdiction, the default's if None)."""
+    today = to_local(now(), profile or Profile.default()).date()
     missing = petition_missing(petition_parts(inp))
-    if missing and not record_refusal:
-        for key in missing:
-            c.add(key, f"The petition lacks {rules.PETITION_PARTS[key]} (58-534(a)).")
-    if not missing:
-        c.check(
-            inp.referred_to in rules.REFERRALS,
-            "referred_to",
-            "Choose where the petition goes: prosecution (police) or zoning enforcement.",
-        )
-        if inp.referred_on is None:
-            c.add("referred_on", "The date the petition was referred is required.")
-        elif (
-            v.day(c, "referred_on", inp.referred_on, "The date referred")
-            and inp.received_on
-            and inp.referred_on < inp.received_on
-        ):
-            c.add("referred_on", "A petition cannot be referred before it was received.")
-    c.raise_if_any()
-    assert inp.received_on is not None
+    c = _checked_petition(inp, missing, today, record_refusal=record_refusal)
     with db.write() as s:
         complaint = _complaint(s, complaint_id, lock=True)
         if complaint.notified_at is None:
@@ -207,6 +230,16 @@ def file_petition(
                     "petition follows a later violation after the owner was notified (58-534(a))."
                 }
             )
+        notified_on = to_local(complaint.notified_at, profile or Profile.default()).date()
+        if _is_day(inp.received_on) and inp.received_on < notified_on:
+            c.add(
+                "received_on",
+                f"The owner was notified of the complaint on {format_day(notified_on)}: a "
+                "petition follows a later violation, so it cannot be received before then "
+                "(58-534(a)).",
+            )
+        c.raise_if_any()
+        assert inp.received_on is not None
         row = CallPetition(
             complaint_id=complaint.id,
             call_id=complaint.call_id,

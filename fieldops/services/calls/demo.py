@@ -151,7 +151,7 @@ def fill(d: Demo) -> int:
         animal=f"Black Labrador; owner {owner.full_name}, {owner.address}",
         violations="Barking 10 pm to 2 am on several nights in a row, audible two houses away.",
     )
-    file_petition(db, actor, complaint.id, parts, record_refusal=True)
+    file_petition(db, actor, complaint.id, parts, record_refusal=True, profile=profile)
     file_petition(
         db,
         actor,
@@ -166,6 +166,7 @@ def fill(d: Demo) -> int:
             referred_to="police",
             referred_on=anchor - timedelta(days=4),
         ),
+        profile=profile,
     )
     # The repeat offender: a first citation, then a violation continuing two days.
     first = cite(
@@ -189,6 +190,7 @@ def fill(d: Demo) -> int:
         first[0].version,
         court_on=first[0].court_on,
         paid_on=anchor - timedelta(days=40),
+        profile=profile,
     )
     cite(
         db,

@@ -67,7 +67,7 @@ WALK_MATCHES = 5_000
 # The moment's bounds (a week's follow-ups, a period's start): parameters, so that each
 # filter's statements are built once and kept. Building the page's statement (its caution
 # mark, its ids) cost more than running it (issue 14), as for the impounds list.
-_FOLLOW_UP_BY = bindparam("follow_up_by", type_=FieldCall.follow_up_on.type)
+_FOLLOW_UP_BY = bindparam("follow_up_by", type_=FieldCall.follow_up_due_on.type)
 _SINCE = bindparam("since", type_=FieldCall.received_at.type)
 _OFFSET = bindparam("offset", type_=Integer)
 _LIMIT = bindparam("limit", type_=Integer)
@@ -96,12 +96,9 @@ def _where(dialect: str, f: CallFilter, walk_matches: bool = False) -> list[Colu
     elif f.show == "not_dispatched":
         c.append(st == "open")
     elif f.show == "follow_up":
-        rechecked = select(FieldCall.recheck_of_id).where(FieldCall.recheck_of_id.is_not(None))
-        c += [
-            FieldCall.follow_up_on.is_not(None),
-            FieldCall.follow_up_on <= _FOLLOW_UP_BY,
-            FieldCall.id.not_in(rechecked),
-        ]
+        # As Today and the officer's day ask it (``followups.follow_up_pending``): a closed
+        # call's follow-up still to do, neither recorded done nor closed by a recheck.
+        c += [st == "closed", FieldCall.follow_up_due_on <= _FOLLOW_UP_BY]
     elif f.show == "closed":
         c.append(st == "closed")
     if f.kind in rules.CALL_KINDS:

@@ -19,7 +19,7 @@ from fieldops.db.models import (
     Person,
 )
 from fieldops.db.models.base import utcnow
-from fieldops.errors import Collector, NotFoundError, StaleRecordError
+from fieldops.errors import Collector, NotFoundError, StaleRecordError, ValidationError
 from fieldops.permissions import Permission, requires
 from fieldops.rules import calls as rules
 from fieldops.services import validate as v
@@ -227,6 +227,30 @@ def create_call(
         return build_view(s, call)
 
 
+def _check_received(s: Session, call: FieldCall, inp: CallInput) -> None:
+    """A call is received before an officer is sent to it (and so before its clearing):
+    a revised time after its first dispatch is refused. Forms give the minute, as the
+    dispatch's own check allows a dispatch in the minute the call came in."""
+    first = s.scalar(
+        select(CallDispatch.sent_at)
+        .where(CallDispatch.call_id == call.id)
+        .order_by(CallDispatch.sent_at, CallDispatch.id)
+        .limit(1)
+    )
+    received = inp.received_at
+    if first is not None and received is not None and _minute(received) > first:
+        raise ValidationError(
+            {
+                "received_at": "An officer was sent to this call before that time: a call is "
+                "received before its dispatches."
+            }
+        )
+
+
+def _minute(t: datetime) -> datetime:
+    return t.replace(second=0, microsecond=0)
+
+
 @requires(Permission.CALLS)
 def update_call(
     db: Database, actor: Actor, call_id: int, version: int, inp: CallInput, reason: str = ""
@@ -235,6 +259,7 @@ def update_call(
     inp = validate_call(inp, now())
     with db.write() as s:
         call = load(s, call_id, lock=True, version=version)
+        _check_received(s, call, inp)
         _check_links(s, inp)
         before = snapshot(call, FIELDS) | {"parties": parties_snapshot(party_rows(s, call.id))}
         _apply(s, call, inp)
@@ -476,6 +501,7 @@ def build_view(s: Session, call: FieldCall) -> CallView:
         description=call.description,
         owner_id=call.owner_id,
         owner=person_name(s, call.owner_id) or call.owner_description,
+        owner_address=person_address(s, call.owner_id),
         animal_id=call.animal_id,
         animal=animal_words(s, call.animal_id) or call.animal_description,
         recheck_of_id=call.recheck_of_id,

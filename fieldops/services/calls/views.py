@@ -165,6 +165,7 @@ class CallView:
     recorded_by: str
     version: int
     parties: tuple[PartyView, ...] = ()  # the others involved, in their order
+    owner_address: str = ""  # the registry owner's own address ("" when none is known)
 
 
 @dataclass(frozen=True)

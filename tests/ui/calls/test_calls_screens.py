@@ -219,7 +219,7 @@ def test_the_officers_day_prints_and_today_opens_a_citations_call(qtbot, ctx, ho
     assert "Open calls assigned to me (1)" in text and "12 Elm St" in text
     from fieldops.services.calls.citations import CitationInput, cite
 
-    day = ctx.now().date()
+    day = ctx.now().astimezone(ctx.timezone).date()  # the city's day, not UTC's
     t = cite(
         ctx.db, ctx.actor, CitationInput(ana.id, "58-531", (day,), "X", call_id=c.id), ctx.profile
     )[0]
