@@ -324,10 +324,11 @@ def permit_quote(
         month, day = rules.renew_by
         nominal = date(year, month, day)
         due_by = next_secular_day(nominal, profile)
+        clause = extension_clause(nominal, profile)
         why["due_by"] = (
             f"Renew by {format_day(due_by)}: a renewal after {day} "
             f"{_calendar.month_name[month]} pays the late fee"
-            f"{extension_clause(nominal, profile)} ({src}; {TIME_SOURCE})."
+            f"{'; the time to renew' if clause else ''}{clause} ({src}; {TIME_SOURCE})."
         )
 
     late = due_by is not None and applied_on > due_by

@@ -200,6 +200,10 @@ def test_a_renewal_day_on_a_sunday_runs_to_monday():
     q = permit_quote("chicken", 2026, date(2026, 3, 2), DODGEVILLE, first=False)
     assert date(2026, 3, 1).weekday() == 6
     assert q.due_by == date(2026, 3, 2) and not q.late
+    # It read "a renewal after 1 March pays the late fee would end on Sun 1 Mar": the day
+    # does not end, the time to renew does.
+    assert "late fee would end" not in q.why["due_by"]
+    assert "; the time to renew would end on Sun 1 Mar, a Sunday" in q.why["due_by"]
 
 
 def test_a_renewal_before_the_year_is_allowed_and_on_time():
