@@ -45,6 +45,7 @@ from fieldops.rules.impound import (
 from fieldops.rules.licence import (
     LicenceQuote,
     explain_rabies_for_licence,
+    licence_on_sale,
     licence_quote,
     licence_renewal_due,
     licensable_on,
@@ -148,6 +149,7 @@ __all__ = [
     "is_excluded_day",
     "is_legal_holiday",
     "is_repeat_impoundment",
+    "licence_on_sale",
     "licence_quote",
     "licence_renewal_due",
     "licensable_on",

@@ -145,7 +145,7 @@ def licence_quote(
     if isinstance(year, bool) or not isinstance(year, int) or not 1900 <= year <= 9998:
         raise ValueError(f"year: {year!r} is not a licence year")
     applied_on = _day(applied_on, "applied_on")
-    if applied_on.year < year - 1:
+    if applied_on < licence_on_sale(year):
         raise ValueError(
             f"applied_on: {format_day(applied_on)} is too early for a {year} licence "
             f"(sold from the year before)"
@@ -242,6 +242,20 @@ def licence_quote(
         total=total,
         why=FrozenMap(why),
     )
+
+
+def licence_on_sale(year: int) -> date:
+    """The first day a licence for ``year`` is sold: 1 January of the year before.
+
+    The licence year is the calendar year (58-533(c)(2)); selling from the year
+    before lets an owner renew ahead of it (RULES.md section 6).
+
+    ``licence_quote`` refuses an earlier application day; a renewal letter for
+    ``year`` written before this day has nothing to quote.
+    """
+    if isinstance(year, bool) or not isinstance(year, int) or not 1900 <= year <= 9998:
+        raise ValueError(f"year: {year!r} is not a licence year")
+    return date(year - 1, 1, 1)
 
 
 def licence_renewal_due(year: int, profile: Profile) -> date:

@@ -12,6 +12,7 @@ from fieldops.rules import (
     LicenceQuote,
     Profile,
     explain_rabies_for_licence,
+    licence_on_sale,
     licence_quote,
     licence_renewal_due,
     licensable_on,
@@ -311,3 +312,12 @@ def test_rabies_window_start_clamps_feb_29():
 def test_rabies_refuses_datetimes_naming_the_argument():
     with pytest.raises(ValueError, match="vaccinated_on"):
         rabies_ok_for_licence(date(2026, 1, 1), datetime(2025, 1, 1, 8))
+
+
+def test_a_licence_is_sold_from_1_january_of_the_year_before():
+    assert licence_on_sale(2027) == date(2026, 1, 1)
+    assert quote(2027, date(2026, 1, 1)).due_by == date(2027, 4, 1)
+    with pytest.raises(ValueError, match="applied_on"):
+        quote(2027, date(2025, 12, 31))
+    with pytest.raises(ValueError, match="year"):
+        licence_on_sale(True)
