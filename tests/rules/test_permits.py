@@ -14,6 +14,7 @@ from fieldops.rules import (
     Profile,
     chicken_permit_problems,
     chicken_renewal,
+    chickens_missing,
     explain_fancier_list_update_due,
     fancier_list_update_due,
     fancier_renewal,
@@ -115,6 +116,21 @@ def test_several_problems_are_all_listed_in_form_order():
 def test_negative_counts_are_problems_on_their_fields():
     got = codes(CITY, hens=-1, roosters=-1, setback_feet=-1)
     assert [f for _, f in got] == ["hens", "roosters", "setback_feet"]
+
+
+def test_a_permit_for_no_chickens_at_all_is_missing_its_hens():
+    # 0 hens was an application with no problem: issued, it is a permit for nothing.
+    for profile in (CITY, DODGEVILLE, VILLAGE):
+        assert chickens_missing(profile, hens=1, roosters=0) == ""
+        assert "at least 1" in chickens_missing(profile, hens=0, roosters=0)
+    # a rooster alone counts only where roosters are allowed
+    assert chickens_missing(CITY, hens=0, roosters=2) != ""
+    roosters_ok = dataclasses.replace(
+        CITY, chickens=dataclasses.replace(CITY.chickens, roosters_allowed=True)
+    )
+    assert chickens_missing(roosters_ok, hens=0, roosters=2) == ""
+    with pytest.raises(ValueError, match="hens"):
+        chickens_missing(CITY, hens=None, roosters=0)  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize("name", ["hens", "roosters", "setback_feet"])
