@@ -126,7 +126,10 @@ class IssueLicenceDialog(RecordDialog):
         self.body.addLayout(form)
         self.fields = FormFields(form)
         self.dog = self.fields.add("animal_id", "&Dog:", DogField(ctx))
-        self.owner = self.fields.add("owner_id", "&Owner:", PersonField(ctx, "The dog's owner"))
+        owner = PersonField(ctx, "The dog's owner")
+        # As wide as the form: the licence is issued in this name, which must read whole.
+        owner.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
+        self.owner = self.fields.add("owner_id", "&Owner:", owner)
         self.owner_note = QLabel()  # the chosen owner is not the dog's recorded owner
         self.owner_note.setObjectName("FieldWarning")
         self.owner_note.setWordWrap(True)

@@ -212,6 +212,22 @@ def test_an_owner_chosen_by_hand_stays_and_is_marked_when_not_the_dogs(
     assert licences(sqlite_db) == [("26-0300", rex.id, ben.id)]
 
 
+def test_a_long_owner_name_shows_its_start(qtbot, ctx, sqlite_db, operator, form_for):
+    name = "Zoë Ñúñez-O'Connor de la Fuente y Villanueva"
+    zoe = create_person(sqlite_db, operator, PersonInput(full_name=name, address="12 Elm St"))
+    pup = create_animal(
+        sqlite_db,
+        operator,
+        AnimalInput(species="dog", name="Pup", owner_id=zoe.id, altered=False),
+        today=date(2026, 6, 1),
+    )
+    form = form_for(pup.id)
+    shown = form.owner.name
+    qtbot.waitUntil(lambda: shown.text().startswith(name), timeout=10_000)
+    assert shown.cursorPosition() == 0  # the line shows from its start
+    assert shown.toolTip() == shown.text()
+
+
 def test_a_scanned_new_tag_and_enter_replace_nothing_and_replacing_asks_first(
     qtbot, ctx, window, dogs, wait_dialog, wait_idle, sqlite_db
 ):
