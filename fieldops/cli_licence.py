@@ -35,6 +35,10 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     )
 
 
+# The service's field names as the options that set them, so a refusal names the option.
+OPTIONS = {"year": "--year", "day": "--date", "file": "--out"}
+
+
 def _year(text: str) -> int:
     if not (text.isascii() and text.isdigit() and len(text) == 4) or not 1990 <= int(text) <= 2199:
         raise UserError(f"--year: not a licence year (YYYY, 1990-2199): {text!r}")
@@ -87,7 +91,9 @@ def cmd_licence(args: argparse.Namespace) -> int:
         except OSError as exc:
             raise guard.output_failure(out, exc) from None
         except ValidationError as exc:
-            raise UserError("; ".join(f"{e.field}: {e.message}" for e in exc.errors)) from None
+            raise UserError(
+                "; ".join(f"{OPTIONS.get(e.field, e.field)}: {e.message}" for e in exc.errors)
+            ) from None
     finally:
         db.dispose()
     what = "letters" if done.fmt == "pdf" else "list"

@@ -113,6 +113,31 @@ def test_a_bad_year_is_refused_in_one_line(db_path, tmp_path):
 
 
 @pytest.mark.parametrize(
+    ("args", "option"),
+    [
+        # a year whose licences are not on sale yet (from 1 January of the year before)
+        (("--year", "2199", "-o", "r.csv"), "--year"),
+        (("--year", "2199", "-o", "r.pdf"), "--year"),
+        # a letters' day before this year's licences went on sale
+        (("--year", "2026", "-o", "r.csv", "--date", "2020-01-01"), "--date"),
+        (("--year", "2026", "-o", "r.pdf", "--date", "2024-12-31"), "--date"),
+    ],
+)
+def test_a_year_not_on_sale_on_the_letters_day_is_refused_not_a_bug(
+    db_path, tmp_path, args, option
+):
+    # It said "something went wrong; this is a bug" and exited 70: a year or day a clerk
+    # can type is a refusal naming the option, with the status of a refused request.
+    args = tuple(str(tmp_path / a) if a.startswith("r.") else a for a in args)
+    result = run("--db", db_path, "licence", "renewals", *args)
+    assert result.returncode == EXIT_USER, result.stderr
+    line = result.stderr.strip()
+    assert len(line.splitlines()) == 1 and "Traceback" not in line and "bug" not in line
+    assert option in line and "sold from" in line
+    assert not list(tmp_path.iterdir())  # no file written
+
+
+@pytest.mark.parametrize(
     ("args", "words"),
     [
         (("--year", "2026", "-o", "x.txt"), ".pdf"),

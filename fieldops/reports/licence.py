@@ -15,7 +15,7 @@ from reportlab.platypus import Flowable, KeepTogether, PageBreak, Table, TableSt
 from fieldops.modules import ReportRequest, ReportTable
 from fieldops.reports.base import Document, markup, money
 from fieldops.reports.frame import ReportDocument, request_details
-from fieldops.reports.text import fmt_date, fmt_datetime, yes_no
+from fieldops.reports.text import Markup, fmt_date, fmt_datetime, yes_no
 from fieldops.services.licences.renewals import Household
 from fieldops.services.licences.views import LicenceView
 
@@ -188,24 +188,18 @@ class RenewalLetters(Document):
             self.spacer(14),
             self.text(markup("Dear {},", h.owner_name)),
             self.spacer(6),
-            self.text(
-                markup(
-                    "Our records show {} licensed for {} and not yet for {}. Every dog five "
-                    "months old or more kept in the city must be licensed each year "
-                    "(city code 58-533(c)). <b>Please renew by {}</b>; a licence bought after "
-                    "that day pays the late fee of {} a dog.",
-                    "these dogs" if several else "this dog",
-                    self.year - 1,
-                    self.year,
-                    fmt_date(due),
-                    money(self.late_fee),  # type: ignore[arg-type]
-                )
-            ),
+            self.text(self._what_is_owed(h, due, several)),
             self.spacer(8),
             *self.data_table(
-                ("Dog", "Breed", f"Tag of {self.year - 1}", "Spayed/neutered", "Fee"),
+                (
+                    "Dog",
+                    "Breed",
+                    f"Tag of {self.year - 1}",
+                    "Spayed/neutered",
+                    "Fee with late fee" if any(d.late for d in h.dogs) else "Fee",
+                ),
                 rows,
-                (1.7 * inch, 1.7 * inch, 1.2 * inch, 1.2 * inch, 1.0 * inch),
+                (1.6 * inch, 1.5 * inch, 1.2 * inch, 1.2 * inch, 1.3 * inch),
                 right=(4,),
             ),
             self.spacer(10),
@@ -215,6 +209,39 @@ class RenewalLetters(Document):
                 "new owner, please tell us so that we stop writing to you about it."
             ),
         ]
+
+    def _what_is_owed(self, h: Household, due: date, several: bool) -> Markup:
+        """What the letter asks for, as of its own day. Before the due day: renew by it,
+        later pays the late fee. After it the fee shown already includes the late fee,
+        and the letter says so: read "renew by 1 April" and "pays the late fee" beside
+        a fee that has it, an owner would add it a second time."""
+        intro = (
+            "Our records show {} licensed for {} and not yet for {}. Every dog five months "
+            "old or more kept in the city must be licensed each year (city code 58-533(c)). "
+        )
+        dogs = ("these dogs" if several else "this dog", self.year - 1, self.year)
+        late_fee = money(self.late_fee)  # type: ignore[arg-type]
+        if not any(d.late for d in h.dogs):
+            return markup(
+                intro + "<b>Please renew by {}</b>; a licence bought after that day pays the "
+                "late fee of {} a dog on top of the {} below.",
+                *dogs,
+                fmt_date(due),
+                late_fee,
+                "fees" if several else "fee",
+            )
+        return markup(
+            intro + "The last day to renew without the late fee was {}, so a licence bought "
+            "now also pays the late fee of {} a dog. <b>The {} below already {} the late "
+            "fee: {} the whole amount owed as of {}.</b> Please renew as soon as you can.",
+            *dogs,
+            fmt_date(due),
+            late_fee,
+            "fees" if several else "fee",
+            "include" if several else "includes",
+            "they are" if several else "it is",
+            fmt_date(self.day),
+        )
 
 
 class LicenceRegister(ReportDocument):

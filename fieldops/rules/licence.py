@@ -95,6 +95,17 @@ def _half(amount: Decimal) -> Decimal:
     return (amount / 2).quantize(_CENT, rounding=ROUND_HALF_UP)
 
 
+def _runs_on(period: str, nominal: date, profile: Profile) -> str:
+    """Why the period ``period`` ending on ``nominal`` runs on (Wis. Stat. 990.001(4)(b)).
+
+    E.g. "; the time to license would end on Sun 1 Apr, a Sunday, so the time runs to
+    the next secular day", or "" when ``nominal`` is a secular day. The clause is given
+    its own subject: after "due by 1 April" it read as if the day itself would end.
+    """
+    clause = extension_clause(nominal, profile)
+    return f"; {period}{clause}" if clause else ""
+
+
 def _obligation(
     year: int, turns: date | None, acquired_on: date | None, resident_since: date | None
 ) -> tuple[date, str]:
@@ -134,7 +145,7 @@ def licence_quote(
     if isinstance(year, bool) or not isinstance(year, int) or not 1900 <= year <= 9998:
         raise ValueError(f"year: {year!r} is not a licence year")
     applied_on = _day(applied_on, "applied_on")
-    if applied_on.year < year - 1:
+    if applied_on < licence_on_sale(year):
         raise ValueError(
             f"applied_on: {format_day(applied_on)} is too early for a {year} licence "
             f"(sold from the year before)"
@@ -183,18 +194,17 @@ def licence_quote(
     if obligation == jan1:
         nominal = date(year, 4, 1)
         due_by = next_secular_day(nominal, profile)
-        clause = extension_clause(nominal, profile)
         why["due_by"] = (
             f"Due by {format_day(due_by)}: the dog was licensable and kept in the city "
             f"from 1 January {year}, so the licence is due by 1 April"
-            f"{clause} ({LATE_SOURCE}; {TIME_SOURCE})."
+            f"{_runs_on('the time to license', nominal, profile)} ({LATE_SOURCE}; {TIME_SOURCE})."
         )
     else:
         due_by = deadline_after_days(obligation, DUE_DAYS, profile)
-        clause = extension_clause(obligation + timedelta(days=DUE_DAYS), profile)
+        runs_on = _runs_on("the period", obligation + timedelta(days=DUE_DAYS), profile)
         why["due_by"] = (
             f"Due by {format_day(due_by)}: {DUE_DAYS} days after {obligation_name}, "
-            f"{format_day(obligation)}{clause} ({LATE_SOURCE}; {TIME_SOURCE})."
+            f"{format_day(obligation)}{runs_on} ({LATE_SOURCE}; {TIME_SOURCE})."
         )
 
     late = applied_on > due_by
@@ -232,6 +242,20 @@ def licence_quote(
         total=total,
         why=FrozenMap(why),
     )
+
+
+def licence_on_sale(year: int) -> date:
+    """The first day a licence for ``year`` is sold: 1 January of the year before.
+
+    The licence year is the calendar year (58-533(c)(2)); selling from the year
+    before lets an owner renew ahead of it (RULES.md section 6).
+
+    ``licence_quote`` refuses an earlier application day; a renewal letter for
+    ``year`` written before this day has nothing to quote.
+    """
+    if isinstance(year, bool) or not isinstance(year, int) or not 1900 <= year <= 9998:
+        raise ValueError(f"year: {year!r} is not a licence year")
+    return date(year - 1, 1, 1)
 
 
 def licence_renewal_due(year: int, profile: Profile) -> date:

@@ -39,6 +39,7 @@ __all__ = [
     "RenewalDecision",
     "chicken_permit_problems",
     "chicken_renewal",
+    "chickens_missing",
     "fancier_list_update_due",
     "fancier_renewal",
     "months_before",
@@ -71,6 +72,16 @@ def _count(value: object, name: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise ValueError(f"{name}: must be a whole number, not {value!r}")
     return value
+
+
+def chickens_missing(profile: Profile, *, hens: int, roosters: int) -> str:
+    """Why an application keeps no chickens (58-533(b)), or "": a permit for none is a form
+    sent unfilled, neither issued nor refused on record. Roosters count where allowed."""
+    rules, hens, roosters = profile.chickens, _count(hens, "hens"), _count(roosters, "roosters")
+    if hens > 0 or (rules.roosters_allowed and roosters > 0):
+        return ""
+    kept = "number of hens or roosters" if rules.roosters_allowed else "number of hens"
+    return f"A chicken permit is to keep chickens ({rules.source}): give the {kept}, at least 1."
 
 
 def chicken_permit_problems(
@@ -324,10 +335,11 @@ def permit_quote(
         month, day = rules.renew_by
         nominal = date(year, month, day)
         due_by = next_secular_day(nominal, profile)
+        clause = extension_clause(nominal, profile)
         why["due_by"] = (
             f"Renew by {format_day(due_by)}: a renewal after {day} "
             f"{_calendar.month_name[month]} pays the late fee"
-            f"{extension_clause(nominal, profile)} ({src}; {TIME_SOURCE})."
+            f"{'; the time to renew' if clause else ''}{clause} ({src}; {TIME_SOURCE})."
         )
 
     late = due_by is not None and applied_on > due_by

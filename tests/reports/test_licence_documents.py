@@ -126,3 +126,53 @@ def test_the_licence_register_lists_the_period_and_withholds_addresses(sqlite_db
     with pytest.raises(ValidationError) as exc:
         build(False, today - timedelta(days=400))
     assert exc.value.field == "period_end"
+
+
+def _letters(db, operator, profile, day):
+    owner = create_person(db, operator, PersonInput(full_name="Ana Ruiz", address="12 Elm St"))
+    dog = create_animal(
+        db,
+        operator,
+        AnimalInput(species="dog", name="Rex", owner_id=owner.id, altered=False),
+        today=date(2025, 1, 1),
+    )
+    issue_licence(
+        db,
+        operator,
+        LicenceInput(
+            animal_id=dog.id,
+            licence_year=2025,
+            tag_number="25-1",
+            applied_on=date(2025, 2, 1),
+            rabies_vaccinated_on=date(2025, 1, 2),
+        ),
+        profile,
+    )
+    rows = renewals_due(db, 2026, day, profile)
+    (letter,) = text_of(letters_pdf(rows, 2026, day, profile))
+    return rows, " ".join(letter.split())
+
+
+def test_a_letter_after_the_due_day_says_its_fee_already_has_the_late_fee(sqlite_db, operator):
+    # Printed in June it said "Please renew by Wed 1 Apr 2026" (past) and "a licence bought
+    # after that day pays the late fee of $10.00" beside a fee of $30.00 that has it: the
+    # owner read $30 + $10. The letter says what is owed on its own day.
+    profile = Profile.default()
+    rows, letter = _letters(sqlite_db, operator, profile, date(2026, 6, 1))
+    (row,) = rows
+    assert row.late and row.amount == profile.licence_unaltered + profile.licence_late_fee
+    assert f"${row.amount:,.2f}" in letter
+    assert "Please renew by" not in letter and "on top of" not in letter
+    assert "was Wed 1 Apr 2026" in letter and "already includes the late fee" in letter
+    assert "owed as of Mon 1 Jun 2026" in letter and "Fee with late fee" in letter
+
+
+def test_a_letter_before_the_due_day_asks_to_renew_by_it(sqlite_db, operator):
+    profile = Profile.default()
+    rows, letter = _letters(sqlite_db, operator, profile, date(2026, 3, 1))
+    (row,) = rows
+    assert not row.late and row.amount == profile.licence_unaltered
+    assert f"${row.amount:,.2f}" in letter and "Please renew by Wed 1 Apr 2026" in letter
+    late_fee = f"${profile.licence_late_fee:,.2f}"
+    assert f"late fee of {late_fee} a dog on top of the fee below" in letter
+    assert "already includes" not in letter

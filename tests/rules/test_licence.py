@@ -12,6 +12,7 @@ from fieldops.rules import (
     LicenceQuote,
     Profile,
     explain_rabies_for_licence,
+    licence_on_sale,
     licence_quote,
     licence_renewal_due,
     licensable_on,
@@ -179,6 +180,23 @@ def test_april_1_on_a_sunday_runs_to_monday():
     assert "Sunday" in quote(2029, date(2029, 4, 2)).why["due_by"]
 
 
+def test_the_why_of_a_due_day_run_on_past_a_sunday_reads_as_a_sentence():
+    # It read "... so the licence is due by 1 April would end on Sun 1 Apr, a Sunday, ...":
+    # the day, not a period, "would end". The period that ends is named now.
+    why = licence_quote(2029, date(2029, 4, 3), CITY, birth_date=None, altered=False).why
+    assert why["due_by"].startswith("Due by Mon 2 Apr 2029: ")
+    assert "1 April would end" not in why["due_by"]
+    assert (
+        "due by 1 April; the time to license would end on Sun 1 Apr, a Sunday, so the time "
+        "runs to the next secular day" in why["due_by"]
+    )
+    on_time = licence_quote(2026, date(2026, 3, 1), CITY, birth_date=None, altered=False).why
+    assert "would end" not in on_time["due_by"] and "due by 1 April (" in on_time["due_by"]
+    # 5 Jun + 30 = Sun 5 Jul: the 30 days are the period that would have ended then
+    late = quote(2026, date(2026, 7, 6), acquired_on=date(2026, 6, 5)).why["due_by"]
+    assert "Fri 5 Jun 2026; the period would end on Sun 5 Jul, a Sunday" in late
+
+
 def test_a_30_day_period_ending_on_a_holiday_and_a_sunday_runs_on():
     # 4 Jun + 30 = Sat 4 Jul 2026 (Independence Day), then Sun 5 Jul: Mon 6 Jul
     q = quote(2026, date(2026, 7, 6), acquired_on=date(2026, 6, 4))
@@ -294,3 +312,12 @@ def test_rabies_window_start_clamps_feb_29():
 def test_rabies_refuses_datetimes_naming_the_argument():
     with pytest.raises(ValueError, match="vaccinated_on"):
         rabies_ok_for_licence(date(2026, 1, 1), datetime(2025, 1, 1, 8))
+
+
+def test_a_licence_is_sold_from_1_january_of_the_year_before():
+    assert licence_on_sale(2027) == date(2026, 1, 1)
+    assert quote(2027, date(2026, 1, 1)).due_by == date(2027, 4, 1)
+    with pytest.raises(ValueError, match="applied_on"):
+        quote(2027, date(2025, 12, 31))
+    with pytest.raises(ValueError, match="year"):
+        licence_on_sale(True)

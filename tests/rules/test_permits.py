@@ -14,6 +14,7 @@ from fieldops.rules import (
     Profile,
     chicken_permit_problems,
     chicken_renewal,
+    chickens_missing,
     explain_fancier_list_update_due,
     fancier_list_update_due,
     fancier_renewal,
@@ -117,6 +118,21 @@ def test_negative_counts_are_problems_on_their_fields():
     assert [f for _, f in got] == ["hens", "roosters", "setback_feet"]
 
 
+def test_a_permit_for_no_chickens_at_all_is_missing_its_hens():
+    # 0 hens was an application with no problem: issued, it is a permit for nothing.
+    for profile in (CITY, DODGEVILLE, VILLAGE):
+        assert chickens_missing(profile, hens=1, roosters=0) == ""
+        assert "at least 1" in chickens_missing(profile, hens=0, roosters=0)
+    # a rooster alone counts only where roosters are allowed
+    assert chickens_missing(CITY, hens=0, roosters=2) != ""
+    roosters_ok = dataclasses.replace(
+        CITY, chickens=dataclasses.replace(CITY.chickens, roosters_allowed=True)
+    )
+    assert chickens_missing(roosters_ok, hens=0, roosters=2) == ""
+    with pytest.raises(ValueError, match="hens"):
+        chickens_missing(CITY, hens=None, roosters=0)  # type: ignore[arg-type]
+
+
 @pytest.mark.parametrize("name", ["hens", "roosters", "setback_feet"])
 def test_counts_that_are_not_numbers_raise_naming_them(name):
     with pytest.raises(ValueError, match=name):
@@ -200,6 +216,10 @@ def test_a_renewal_day_on_a_sunday_runs_to_monday():
     q = permit_quote("chicken", 2026, date(2026, 3, 2), DODGEVILLE, first=False)
     assert date(2026, 3, 1).weekday() == 6
     assert q.due_by == date(2026, 3, 2) and not q.late
+    # It read "a renewal after 1 March pays the late fee would end on Sun 1 Mar": the day
+    # does not end, the time to renew does.
+    assert "late fee would end" not in q.why["due_by"]
+    assert "; the time to renew would end on Sun 1 Mar, a Sunday" in q.why["due_by"]
 
 
 def test_a_renewal_before_the_year_is_allowed_and_on_time():

@@ -3,7 +3,7 @@ its field; the licence is the pound release's evidence. SQLite and PostgreSQL.""
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import date, timedelta
 
 import pytest
 from sqlalchemy import select, text
@@ -99,6 +99,21 @@ def test_a_dog_with_no_vaccination_and_no_altered_fact_is_refused_naming_both(
     assert p.quote is None and {"altered"} <= set(p.errors)
     p = preview(db, lic(rex.id), profile)
     assert p.errors == {} and p.quote is not None and p.quote.late
+
+
+def test_a_future_residence_day_is_refused_like_the_other_days(db, operator, rex, profile, today):
+    # It was taken as the day the duty to license began: no late fee, due in years to come.
+    later = today + timedelta(days=40)
+    for kw in ({"resident_since": later}, {"resident_since": date(2099, 1, 1)}):
+        p = preview(db, lic(rex.id, **kw), profile)
+        assert p.quote is None and set(p.errors) == {"resident_since"}
+        with pytest.raises(ValidationError) as exc:
+            issue_licence(db, operator, lic(rex.id, **kw), profile)
+        assert errors(exc) == {"resident_since"}
+    with db.read() as s:
+        assert s.scalar(select(text("count(*)")).select_from(DogLicence)) == 0
+    view = issue_licence(db, operator, lic(rex.id, resident_since=date(2026, 5, 1)), profile)
+    assert view.status == "current" and view.due_by == date(2026, 6, 1)  # 30 days after
 
 
 def test_the_registry_vaccination_is_used_when_the_form_gives_none(

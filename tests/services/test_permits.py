@@ -166,6 +166,26 @@ def test_a_rooster_is_refused_where_the_profile_allows_none(db, operator, holder
     assert Decimal(0) <= permit_quote("chicken", 2026, APPLIED, profile, first=True).total
 
 
+def test_an_application_for_no_hens_is_a_mistake_beside_the_field_never_recorded(
+    db, operator, holder, profile
+):
+    # Sent with 0 hens (a stray Enter), it was applied, could not be withdrawn, and the real
+    # application at the address was refused as a second one.
+    for refuse in (False, True):
+        with pytest.raises(ValidationError) as e:
+            apply_chicken(
+                db, operator, holder.id, holder.address, _form(hens=0), profile, refuse=refuse
+            )
+        assert set(e.value.by_field()) == {"hens"}
+    assert _count(db) == 0
+    v = apply_chicken(db, operator, holder.id, holder.address, _form(hens=1), profile)
+    assert v.status == "applied" and v.application.hens == 1
+    v = issue_permit(db, operator, v.id, date(2026, 3, 3), profile)
+    with pytest.raises(ValidationError) as e:  # nor is a renewal for none
+        renew_chicken(db, operator, v.id, _form(hens=0, year=2027), profile)
+    assert set(e.value.by_field()) == {"hens"}
+
+
 def test_under_dodgevilles_profile_hens_only_five_at_most_and_10_dollars_late(db, operator, holder):
     from fieldops.rules import Profile
 

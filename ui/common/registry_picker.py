@@ -140,7 +140,12 @@ class RegistryField(QWidget):
 
     def set_chosen(self, record_id: int | None, label: str) -> None:
         self._id = record_id
-        self.name.setText(f"{label} (#{record_id})" if record_id is not None else "")
+        text = f"{label} (#{record_id})" if record_id is not None else ""
+        self.name.setText(text)
+        # setText leaves the cursor at the end, so a name longer than the field showed only
+        # its end ("nte y Villanueva (#1)"): show its start, and the whole name on hover.
+        self.name.setCursorPosition(0)
+        self.name.setToolTip(text)
         self.clear_button.setEnabled(record_id is not None)
         self.changed.emit()
 

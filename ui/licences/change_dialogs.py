@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QLineEdit, QPlainTextEdit, QWidget
 
+from fieldops.db.models import PAYMENT_METHOD_CODES
 from fieldops.permissions import Permission
 from fieldops.services.licences.changes import (
     replace_tag,
@@ -14,7 +15,7 @@ from fieldops.services.licences.changes import (
 )
 from fieldops.services.licences.views import LicenceView
 from ui.account.gate import gate, refused
-from ui.common.forms import FormFields, RecordDialog, form_layout
+from ui.common.forms import FormFields, RecordDialog, combo, form_layout
 from ui.common.inputs import PersonField
 from ui.common.text import money
 from ui.common.widgets import OptionalDateEdit
@@ -25,12 +26,18 @@ KINDS = {
     "transfer": ("Transfer to a new owner", "&Transfer", Permission.LICENCES),
     "void": ("Void the licence", "&Void licence", Permission.CORRECTIONS),
 }
+METHODS = {m: m.capitalize() for m in PAYMENT_METHOD_CODES}
 
 
 class LicenceChangeDialog(RecordDialog):
-    """One change of a licence; closes when saved (``saved`` carries the licence now)."""
+    """One change of a licence; closes when saved (``saved`` carries the licence now).
+
+    A counter form: the new tag is scanned and the scanner ends with Enter, which moves
+    on and never saves (it replaced the tag at once, for good). A replacement asks first,
+    naming the dog, the owner, both tags and what was paid; a void asks too."""
 
     close_on_save = True
+    enter_moves_on = True
 
     def __init__(
         self, ctx: AppContext, view: LicenceView, kind: str, parent: QWidget | None = None
@@ -51,6 +58,7 @@ class LicenceChangeDialog(RecordDialog):
             self.paid = self.fields.add(
                 "paid_amount", "A&mount paid:", QLineEdit(), hint=f"The fee: {money(fee)}."
             )
+            self.method = self.fields.add("payment_method", "Paid &with:", combo(METHODS))
         elif kind == "transfer":
             self.owner = self.fields.add(
                 "owner_id", "New &owner:", PersonField(ctx, "Who now owns the dog")
@@ -60,7 +68,32 @@ class LicenceChangeDialog(RecordDialog):
             self.reason = self.fields.add("reason", "&Reason:", QPlainTextEdit())
             self.reason.setTabChangesFocus(True)
 
+    def confirmation_text(self) -> str:
+        """The question Replace asks: the dog, the owner, the tags and the money."""
+        v = self.view
+        paid = self.paid.text().strip()
+        fee = replacement_fee(self.ctx.profile)
+        if paid:
+            money_line = f"Paid {paid if paid.startswith('$') else '$' + paid} by "
+            money_line += f"{self.method.currentText().lower()}."
+        elif fee:
+            money_line = f"Paid {money(fee)} by {self.method.currentText().lower()}."
+        else:
+            money_line = "No fee: the jurisdiction sets none for a replacement tag."
+        return (
+            f"Replace lost tag {v.tag_number} ({v.licence_year}) with new tag "
+            f"{self.tag.text().strip().upper()}?\n\n"
+            f"Dog: {v.animal_name} #{v.animal_id}\nOwner: {v.owner_name} #{v.owner_id}\n"
+            f"{money_line}\n\nTag {v.tag_number} is never issued again for {v.licence_year}."
+        )
+
     def confirm_save(self) -> bool:
+        if self.kind == "replace":
+            if not self.tag.text().strip():
+                return True  # refused beside the field, nothing changed: nothing to ask
+            return self.ctx.errors.confirm(
+                self.confirmation_text(), "&Replace tag", "&Go back", self
+            )
         if self.kind != "void":
             return True
         return self.ctx.errors.confirm(
@@ -85,6 +118,7 @@ class LicenceChangeDialog(RecordDialog):
                 ctx.profile,
                 version=v.version,
                 paid_amount=self.paid.text().strip() or None,
+                payment_method=self.method.currentData(),
                 client_key=self.client_key,
             )
         elif self.kind == "transfer":

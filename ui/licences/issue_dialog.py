@@ -9,14 +9,17 @@ before Issue is pressed. The service checks it all again when saving.
 from __future__ import annotations
 
 from decimal import Decimal
+from functools import partial
 
-from PySide6.QtCore import QTimer
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
     QLabel,
     QLineEdit,
     QPushButton,
+    QSizePolicy,
     QSpinBox,
     QWidget,
 )
@@ -85,9 +88,18 @@ class DogField(QWidget):
 
 
 class IssueLicenceDialog(RecordDialog):
-    """The licence form; closes when the licence is issued (``saved`` carries it)."""
+    """The licence form; closes when the licence is issued (``saved`` carries it).
+
+    A counter form: a scanner types a microchip or tag and ends with Enter, so Enter in
+    a one-line field moves on (in the Dog search box it runs Find) and never issues.
+    Issuing records money and names an owner on a legal record: it asks first, naming
+    the dog, the owner, the tag and what was paid. An owner the form filled in from the
+    dog's record follows the dog when another dog is chosen; one the clerk chose stays,
+    with a note when it is not the dog's recorded owner.
+    """
 
     close_on_save = True
+    enter_moves_on = True
 
     def __init__(
         self,
@@ -102,17 +114,33 @@ class IssueLicenceDialog(RecordDialog):
         title = "Renew a dog licence" if renews else "Issue a dog licence"
         super().__init__(ctx, title, parent)
         self.setObjectName("IssueLicenceDialog")
-        self.resize(720, 640)
+        self.resize(760, 700)
         gate(ctx, self.save_button, Permission.LICENCES)
         self.save_button.setText("&Issue licence")
         self.impoundment_id = impoundment_id
         self.renews = renews
         self.last_preview: Preview | None = None
+        self._previewed: LicenceInput | None = None  # the form the last preview is of
+        self._issue_when_quoted = False
         form = form_layout()
         self.body.addLayout(form)
         self.fields = FormFields(form)
         self.dog = self.fields.add("animal_id", "&Dog:", DogField(ctx))
-        self.owner = self.fields.add("owner_id", "&Owner:", PersonField(ctx, "The dog's owner"))
+        owner = PersonField(ctx, "The dog's owner")
+        # As wide as the form: the licence is issued in this name, which must read whole.
+        owner.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
+        self.owner = self.fields.add("owner_id", "&Owner:", owner)
+        self.owner_note = QLabel()  # the chosen owner is not the dog's recorded owner
+        self.owner_note.setObjectName("FieldWarning")
+        self.owner_note.setWordWrap(True)
+        self.owner_note.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
+        form.addRow("", self.owner_note)
+        form.setRowVisible(self.owner_note, False)
+        self._form = form
+        # The owner the form put in from a dog's record (follows the dog), and the dog's
+        # recorded owner (id, name) once read: None until then.
+        self._owner_filled: int | None = None
+        self._dog_owner: tuple[int | None, str] | None = None
         self.fields.add("birth_date", "", QLabel())  # the rules' refusal of the dog's age
         self.year = QSpinBox()
         self.year.setRange(1990, ctx.today().year + 1)
@@ -161,6 +189,11 @@ class IssueLicenceDialog(RecordDialog):
         self.altered.currentIndexChanged.connect(self._on_form_changed)
         self.dog.choice.currentIndexChanged.connect(self._on_dog_changed)
         self.owner.changed.connect(self._on_form_changed)
+        self.owner.changed.connect(self._show_owner_note)
+        # The payment is not in the quote, but it is in the question Issue asks.
+        for edit in (self.paid, self.receipt):
+            edit.textEdited.connect(self._stop_waiting_to_issue)
+        self.method.currentIndexChanged.connect(self._stop_waiting_to_issue)
         for d in (self.vaccinated, self.expires, self.acquired, self.resident):
             d.date_edit.dateChanged.connect(self._on_form_changed)
             d.unknown.toggled.connect(self._on_form_changed)
@@ -217,17 +250,26 @@ class IssueLicenceDialog(RecordDialog):
 
     def refresh_quote(self) -> None:
         self._timer.stop()
+        inp = self.read_input()
         self.ctx.tasks.run(
             preview,
             self.ctx.db,
-            self.read_input(),
+            inp,
             self.ctx.profile,
             owner=self,
-            on_done=self.show_preview,
+            on_done=partial(self.show_preview, of=inp),
         )
 
-    def show_preview(self, p: Preview) -> None:
-        self.last_preview = p
+    def show_preview(self, p: Preview, of: LicenceInput | None = None) -> None:
+        self.last_preview, self._previewed = p, of
+        self._show_quote(p)
+        if self._issue_when_quoted and of is not None and of == self.read_input():
+            # Issue was pressed before the quote was up to date: ask now, with the total.
+            self._issue_when_quoted = False
+            self.banner.clear_message()
+            self._on_save_button_clicked()
+
+    def _show_quote(self, p: Preview) -> None:
         if p.errors:
             # Only what the clerk has had a chance to fill in: a blank field is not yet wrong.
             blank = {
@@ -256,13 +298,71 @@ class IssueLicenceDialog(RecordDialog):
         p = self.last_preview
         return p.quote.total if p is not None and p.quote is not None else None
 
+    # -- asking before issuing --------------------------------------------
+
+    def confirm_save(self) -> bool:
+        """Ask before issuing, with the quote of the form as it is now: when the quote
+        shown is of an earlier state of the form, it is worked out first and the
+        question comes then. A form the rules refuse is not asked about: the save
+        names the fields and records nothing."""
+        inp = self.read_input()
+        p = self.last_preview
+        if p is None or self._previewed != inp:
+            self._issue_when_quoted = True
+            self.banner.show_note("Working out the total: the licence is asked about next.")
+            self.refresh_quote()
+            return False
+        if p.quote is None:
+            return True
+        return self.ctx.errors.confirm(
+            self.confirmation_text(inp, p), self.save_button.text(), "&Go back", self
+        )
+
+    def confirmation_text(self, inp: LicenceInput, p: Preview) -> str:
+        """The dog, the owner, the licence and the money, as the licence will record them."""
+        q = p.quote
+        assert q is not None
+        dog = f"{p.animal_name or '(no name)'} #{inp.animal_id}"
+        owner = p.owner_name + self._owner_differs_text(inp.owner_id, short=True)
+        late = f", with the late fee of {money(q.late_fee)}" if q.late else ""
+        paid = str(inp.paid_amount or "").strip()
+        amount = money(q.total) if not paid else (paid if paid.startswith("$") else f"${paid}")
+        receipt = inp.receipt_number.strip() or "the licence's own number"
+        return (
+            f"Issue dog licence tag {inp.tag_number.strip().upper()} for {inp.licence_year}?\n\n"
+            f"Dog: {dog}\nOwner (the licence is in this name): {owner}\n"
+            f"Total {money(q.total)}{late}; paid {amount} by "
+            f"{self.method.currentText().lower()}, receipt {receipt}.\n\n"
+            "An issued licence and its payment are a record: only a supervisor voids one."
+        )
+
     # -- slots -------------------------------------------------------------
 
     def _on_form_changed(self, *_args: object) -> None:
+        self._stop_waiting_to_issue()
         self._timer.start()
+
+    def _stop_waiting_to_issue(self, *_args: object) -> None:
+        """A change after Issue was pressed: the question waited for is of another form."""
+        if self._issue_when_quoted:
+            self._issue_when_quoted = False
+            self.banner.clear_message()
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        # Enter in the Dog search box (a scanned chip or tag) runs Find, already started
+        # by the box itself, and stays there: never a move on towards Issue.
+        if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and (
+            self.focusWidget() is self.dog.search
+        ):
+            event.accept()
+            return
+        super().keyPressEvent(event)
 
     def _on_dog_changed(self, *_args: object) -> None:
         animal_id = self.dog.animal_id()
+        self._dog_owner = None  # the new dog's owner is not known until it is read
+        self._stop_waiting_to_issue()
+        self._show_owner_note()
         if animal_id is not None:
             self.ctx.tasks.run(
                 get_animal, self.ctx.db, animal_id, owner=self, on_done=self._on_animal_read
@@ -274,7 +374,30 @@ class IssueLicenceDialog(RecordDialog):
             self.owner.set_person(person.id, person.full_name)
 
     def _on_animal_read(self, animal: AnimalView) -> None:
-        if self.dog.choice.count() == 1 and self.dog.animal_id() == animal.id:
+        if self.dog.animal_id() != animal.id:
+            return  # another dog was chosen while this one was read
+        if self.dog.choice.count() == 1:
             self.dog.choice.setItemText(0, f"{animal.name or '(no name)'} #{animal.id}")
-        if animal.owner_id is not None and self.owner.person_id() in (None, animal.owner_id):
-            self.owner.set_person(animal.owner_id, animal.owner_name)
+        self._dog_owner = (animal.owner_id, animal.owner_name)
+        current = self.owner.person_id()
+        if current is None or current == self._owner_filled:
+            # Empty, or filled in from the previous dog: the owner follows the dog.
+            self._owner_filled = animal.owner_id
+            self.owner.set_person(animal.owner_id, animal.owner_name if animal.owner_id else "")
+        self._show_owner_note()
+
+    def _owner_differs_text(self, owner_id: int | None, *, short: bool = False) -> str:
+        known = self._dog_owner
+        if known is None or known[0] is None or owner_id is None or owner_id == known[0]:
+            return ""
+        if short:
+            return f" (not the dog's recorded owner, {known[1]} (#{known[0]}))"
+        return (
+            f"Not the dog's recorded owner, {known[1]} (#{known[0]}): the licence is issued "
+            "in the name chosen here."
+        )
+
+    def _show_owner_note(self) -> None:
+        text = self._owner_differs_text(self.owner.person_id())
+        self.owner_note.setText(text)
+        self._form.setRowVisible(self.owner_note, bool(text))

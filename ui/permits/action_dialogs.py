@@ -73,6 +73,10 @@ class PermitActionDialog(RecordDialog):
 
 
 class IssueDialog(PermitActionDialog):
+    # A receipt number is scanned at the counter, ending with Enter: it issued the permit
+    # at once, as paid in cash at the fees quoted.
+    enter_moves_on = True
+
     def __init__(self, ctx: AppContext, permit: PermitView, parent: QWidget | None = None) -> None:
         super().__init__(ctx, permit, "Issue the permit", parent)
         self.setObjectName("PermitIssueDialog")
@@ -89,6 +93,25 @@ class IssueDialog(PermitActionDialog):
         if a is not None:
             self.preview.setText(f"For {a.year}; fees {money(a.total)}, paid at the counter.")
         self.save_button.setText("&Issue")
+
+    def confirmation_text(self) -> str:
+        """The question Issue asks: the permit, the day, and the money taken, by name."""
+        a, p = self.permit.pending_application, self.permit
+        paid = self.paid.text().strip()
+        amount = f"${paid}" if paid and not paid.startswith("$") else paid
+        if not amount:
+            amount = money(a.total) if a is not None else "the fees quoted"
+        receipt = self.receipt.text().strip() or "the permit's own number"
+        year = f" for {a.year}" if a is not None else ""
+        return (
+            f"Issue permit #{p.id}{year} to {p.holder}, {p.address}, on "
+            f"{format_day(day_of(self.issued_on))}?\n\nPaid {amount} by "
+            f"{self.method.currentText().lower()}; receipt {receipt}. "
+            "An issued permit's payment cannot be edited."
+        )
+
+    def confirm_save(self) -> bool:
+        return self.final(self.confirmation_text(), "&Issue")
 
     def save(self) -> None:
         self.run(
@@ -270,6 +293,10 @@ class ReviewDialog(PermitActionDialog):
 class NoticeDialog(PermitActionDialog):
     """The decision's notice by certified mail; the appeal's due day is shown as it is set."""
 
+    # The article number is scanned off the certified-mail label, ending with Enter: it
+    # recorded the mailing dated today, once and for all (it starts the appeal's days).
+    enter_moves_on = True
+
     def __init__(self, ctx: AppContext, permit: PermitView, parent: QWidget | None = None) -> None:
         super().__init__(ctx, permit, "Mail the notice", parent)
         self.setObjectName("PermitNoticeDialog")
@@ -291,6 +318,24 @@ class NoticeDialog(PermitActionDialog):
             f"Appeal due by {format_day(d.appeal_by(mailed))}. Why this date? "
             + d.explain_appeal_by(mailed)
         )
+
+    def confirmation_text(self) -> str:
+        """The question Record asks: the day mailed, the article, and the appeal's due day."""
+        mailed = day_of(self.mailed_on)
+        text = (
+            f"Record the notice to {self.permit.holder} as mailed by certified mail on "
+            f"{format_day(mailed)}, article {self.article.text().strip()}?"
+        )
+        r = self.permit.adverse_review
+        if r is not None:
+            d = fancier_renewal(r.counted, r.review_day, self.ctx.profile)
+            text += f"\n\nThe appeal is then due by {format_day(d.appeal_by(mailed))}."
+        return text + " The mailing is recorded once and cannot be edited."
+
+    def confirm_save(self) -> bool:
+        if not self.article.text().strip():
+            return True  # refused beside the field, nothing recorded: nothing to ask
+        return self.final(self.confirmation_text(), "&Record mailing")
 
     def save(self) -> None:
         self.run(mail_notice, day_of(self.mailed_on), self.article.text(), self.ctx.profile)

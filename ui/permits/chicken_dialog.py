@@ -29,6 +29,9 @@ class ChickenPermitDialog(RecordDialog):
     """A new chicken permit's application, or (``permit`` given) its renewal."""
 
     close_on_save = True
+    # Filled in at the counter: Enter in the address (or a count) moves on; a stray Enter
+    # submitted an application for 0 hens, which cannot be withdrawn.
+    enter_moves_on = True
 
     def __init__(
         self, ctx: AppContext, permit: PermitView | None = None, parent: QWidget | None = None
@@ -57,7 +60,9 @@ class ChickenPermitDialog(RecordDialog):
         self.hoa_consent = QCheckBox("The association's written cons&ent is on file")
         self.hoa_consent_on = date_edit(today)
         self.hens = QSpinBox()
-        self.hens.setRange(0, rules.hens_max if rules.hens_max is not None else NO_LIMIT)
+        # Any number the clerk types, also more than the profile allows: capped at the limit,
+        # "12" became 1 and the rules' refusal ("at most 5 hens") could never be recorded.
+        self.hens.setRange(0, NO_LIMIT)
         self.roosters = QSpinBox()
         self.roosters.setRange(0, NO_LIMIT)
         self.setback = QSpinBox()

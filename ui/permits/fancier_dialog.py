@@ -19,6 +19,7 @@ class FancierPermitDialog(RecordDialog):
     """A new animal fancier's permit's application, with its list of animals."""
 
     close_on_save = True
+    enter_moves_on = True  # a stray Enter in the address submitted the application
 
     def __init__(self, ctx: AppContext, parent: QWidget | None = None) -> None:
         super().__init__(ctx, "New animal fancier's permit", parent)

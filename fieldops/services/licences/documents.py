@@ -12,7 +12,7 @@ from fieldops.errors import ValidationError
 from fieldops.files import write_whole_file
 from fieldops.modules import ReportTable
 from fieldops.permissions import Permission, requires
-from fieldops.rules import Profile, local_date
+from fieldops.rules import Profile, format_day, licence_on_sale, local_date
 from fieldops.services.context import Actor, audit, now
 from fieldops.services.licences.renewals import (
     CSV_COLUMNS,
@@ -84,7 +84,26 @@ def export_renewals(
         raise ValidationError({"file": "The file must end in .pdf (letters) or .csv (the list)."})
     if isinstance(year, bool) or not isinstance(year, int) or not 1990 <= year <= 2199:
         raise ValidationError({"year": "Give the licence year, e.g. 2026."})
+    asked_day = day
     day = day or local_date(now(), profile)
+    on_sale = licence_on_sale(year)
+    if day < on_sale:
+        # Nothing to quote yet: the letters' fees and due day would be a guess. The day
+        # given is named when one was given, else the year asked is too far ahead.
+        if asked_day is None:
+            raise ValidationError(
+                {
+                    "year": f"A {year} licence is sold from {format_day(on_sale)}: "
+                    f"no renewal letter or list for {year} can be written today, "
+                    f"{format_day(day)}."
+                }
+            )
+        raise ValidationError(
+            {
+                "day": f"A {year} licence is sold from {format_day(on_sale)}; "
+                f"{format_day(day)} is before that day: give a later day."
+            }
+        )
     rows = (non_compliance if late_only else renewals_due)(db, year, day, profile)
     if suffix == ".pdf":
         content = letters_pdf(rows, year, day, profile, actor.full_name or actor.username)

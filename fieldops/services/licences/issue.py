@@ -312,6 +312,10 @@ def _check(s: Session, inp: LicenceInput, profile: Profile, today: date) -> _Fac
             c, "rabies_vaccinated_on", inp.rabies_vaccinated_on, "The vaccination date", today
         )
         v.not_future(c, "acquired_on", inp.acquired_on, "The day the owner got the dog", today)
+        # A day still to come would make it the obligation day: no late fee, due in 2099.
+        v.not_future(
+            c, "resident_since", inp.resident_since, "The day the owner moved to the city", today
+        )
     if animal is not None and year is not None:
         current = s.scalars(
             select(DogLicence).where(

@@ -22,6 +22,7 @@ from fieldops.permissions import Permission, requires
 from fieldops.rules import (
     Profile,
     chicken_permit_problems,
+    chickens_missing,
     fancier_list_update_due,
     format_day,
     permit_quote,
@@ -106,6 +107,11 @@ def check_chicken(
     hens = _count(c, "hens", inp.hens, "The number of hens", required=True)
     roosters = _count(c, "roosters", inp.roosters, "The number of roosters", required=False)
     setback = _count(c, "setback_feet", inp.setback_feet, "The enclosure's setback", required=True)
+    # An application for no chickens is a slip (Enter pressed in the address), not an
+    # application: recorded, it could not be withdrawn and would block the real one. (A
+    # count already refused above keeps its own message: the first one stays.)
+    if missing := chickens_missing(profile, hens=hens, roosters=roosters):
+        c.add("hens", missing)
     rules = profile.chickens
     if rules.residence_setback_feet is not None:
         _count(
