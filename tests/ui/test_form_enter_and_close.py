@@ -82,3 +82,24 @@ def test_enter_in_an_ordinary_form_still_saves(qtbot, dialog):
     qtbot.waitUntil(lambda: QApplication.focusWidget() is dialog.full_name, timeout=5_000)
     qtbot.keyClick(dialog.full_name, Qt.Key.Key_Return)
     assert calls == [1]
+
+
+def test_enter_on_a_choice_or_a_tick_box_of_a_counter_form_moves_on(qtbot, ctx):
+    from PySide6.QtWidgets import QCheckBox
+
+    dialog = PersonDialog(ctx)
+    dialog.enter_moves_on = True
+    calls: list[int] = []
+    dialog.save = lambda: calls.append(1)
+    box = QCheckBox("A tick box", dialog)
+    dialog.body.addWidget(box)
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    dialog.activateWindow()
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is dialog, timeout=5_000)
+    box.setFocus()
+    qtbot.waitUntil(lambda: QApplication.focusWidget() is box, timeout=5_000)
+    qtbot.keyClick(box, Qt.Key.Key_Return)
+    assert calls == [] and QApplication.focusWidget() is not box
+    dialog.mark_clean()
+    dialog.close()

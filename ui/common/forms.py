@@ -215,8 +215,9 @@ class RecordDialog(QDialog):
     saved = Signal(object)  # the frozen view the service returned
     close_on_save = False
     #: A counter form, where a barcode scanner types into a field and ends with Enter:
-    #: Enter in a one-line field moves on to the next field and never saves. The Save
-    #: button (clicked, or Enter on it), and Ctrl+S, still save.
+    #: Enter in a field (a line, a number or date, a drop-down, a tick box) moves on to the
+    #: next field and never saves. The Save button (clicked, or Enter on it), and Ctrl+S,
+    #: still save.
     enter_moves_on = False
 
     def __init__(self, ctx: AppContext, title: str, parent: QWidget | None = None) -> None:
@@ -332,7 +333,7 @@ class RecordDialog(QDialog):
         if (
             self.enter_moves_on
             and event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter)
-            and isinstance(self.focusWidget(), QLineEdit | QAbstractSpinBox)
+            and _moves_on_from(self.focusWidget())
         ):
             event.accept()
             self.focusNextChild()
@@ -408,6 +409,14 @@ class RecordDialog(QDialog):
         if isinstance(exc, StaleRecordError):
             self.ctx.errors.tell(str(exc), self, "Not saved: the record changed")
         return handled
+
+
+def _moves_on_from(widget: QWidget | None) -> bool:
+    """A field Enter leaves for the next in a counter form: not a push button (Enter on
+    one presses it) and not a multi-line text (Enter there is a new line)."""
+    if isinstance(widget, QLineEdit | QAbstractSpinBox | QComboBox):
+        return True
+    return isinstance(widget, QAbstractButton) and not isinstance(widget, QPushButton)
 
 
 def combo(items: Mapping[Any, str]) -> QComboBox:
