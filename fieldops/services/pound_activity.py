@@ -314,7 +314,7 @@ def activity(
             ),
         ),
         ActivitySection(
-            "Fees collected by kind",
+            "Fees collected at the pound, by kind",
             _figures(PAYMENT_KINDS, paid, Decimal("0.00")),
             chart=True,
         ),

@@ -134,7 +134,7 @@ def test_counts_by_local_day_beside_a_year_earlier(db, march):
     assert held["Median days held"] == (8, 10)  # of 29, 2 and 8 days
     assert held["Shortest stay (days)"] == (2, 10)
     assert held["Longest stay (days)"] == (29, 10)
-    fees = figures(sections, "Fees collected by kind")
+    fees = figures(sections, "Fees collected at the pound, by kind")
     assert fees["Impound fee"] == (Decimal("40.00"), Decimal("40.00"))
     assert fees["Boarding"] == (Decimal("15.00"), Decimal("0.00"))
     assert next(s for s in sections if s.title == "Intakes by species").chart
@@ -148,7 +148,7 @@ def test_an_empty_period_has_zeros_and_no_days_held(db):
 
 def test_through_the_seam_the_pound_gives_its_sections(db, march):
     titles = [s.title for s in modules.activity_sections(db, *MARCH)]
-    assert "Intakes by species" in titles and "Fees collected by kind" in titles
+    assert "Intakes by species" in titles and "Fees collected at the pound, by kind" in titles
 
 
 def test_the_statement_count_does_not_grow_with_the_period(db, march):

@@ -20,6 +20,7 @@ from fieldops.db.models import Animal, DogLicence
 from fieldops.later import LaterMapping, LaterSequence, later_call
 from fieldops.modules import (
     TODAY_EACH_UP_TO,
+    ActivitySection,
     CountedDueItem,
     Demo,
     DueItem,
@@ -269,6 +270,12 @@ def demo(d: Demo) -> str:
     return f"{n} dog licences" if n else ""
 
 
+def _activity(db: Database, start: date, end: date) -> tuple[ActivitySection, ...]:
+    from fieldops.services.licences.activity import activity
+
+    return activity(db, start, end)
+
+
 def _register(request: ReportRequest) -> ReportOutput:
     from fieldops.services.licences.register import build_register
 
@@ -284,6 +291,7 @@ MODULE = Module(
     categories=CATEGORIES,
     demo=demo,
     checks=checks,
+    activity=_activity,
     # The licences' counts of a year and status (migration 0031), kept by triggers as
     # licences are written: migrate-to's target counts them as the licences are copied.
     kept_tables={
