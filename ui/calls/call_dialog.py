@@ -13,6 +13,7 @@ from PySide6.QtWidgets import (
     QGridLayout,
     QHBoxLayout,
     QLabel,
+    QMenu,
     QPushButton,
     QScrollArea,
     QVBoxLayout,
@@ -25,7 +26,7 @@ from fieldops.rules import Profile
 from fieldops.rules import calls as rules
 from fieldops.services.calls.dispatching import link_impoundment
 from fieldops.services.calls.records import get_call, open_recheck
-from fieldops.services.calls.views import CallView, ComplaintView
+from fieldops.services.calls.views import CallView, CitationView, ComplaintView
 from ui import modules as ui_modules
 from ui.calls import action_dialogs as act
 from ui.calls.call_actions import CallActionsPart
@@ -37,13 +38,20 @@ from ui.context import AppContext
 
 
 def _document(
-    kind: str, v: CallView, c: ComplaintView | None, profile: Profile, at: datetime
+    kind: str,
+    v: CallView,
+    c: ComplaintView | None,
+    profile: Profile,
+    at: datetime,
+    citation: CitationView | None = None,
 ) -> bytes:
     """One of the call's documents as a PDF (run off the GUI thread); ``c`` the complaint
-    the notice or the petition is of."""
+    the notice or the petition is of, ``citation`` the citation whose sheet it is (the
+    latest when None)."""
     j, tz = profile.name, profile.timezone
     if kind == "citation":
-        return citation_pdf(v.citations[-1], jurisdiction=j, tz=tz, printed_at=at)
+        sheet = citation or v.citations[-1]
+        return citation_pdf(sheet, jurisdiction=j, tz=tz, printed_at=at)
     if kind == "notice":
         assert c is not None  # the button needs a complaint
         return complaint_notice_pdf(v, c, jurisdiction=j, tz=tz, printed_at=at)
@@ -165,8 +173,12 @@ class CallDialog(docs.DocumentQuestions, QDialog):
         b["clear_caution"].clicked.connect(
             lambda: self._open(act.ClearCautionDialog(ctx, self.view, self))
         )
-        for kind in ("notice", "petition", "citation"):
+        for kind in ("notice", "petition"):
             b[f"{kind}_pdf"].clicked.connect(lambda _=False, k=kind: self.show_document(k))
+        # One sheet a citation: with several (one a day of the violation) the button offers
+        # each, newest first; with one it prints it.
+        self.citation_menu = QMenu(b["citation_pdf"])
+        b["citation_pdf"].clicked.connect(self._on_citation_sheet_clicked)
         self.show_view(view)
 
     def call_id(self) -> int:
@@ -194,6 +206,13 @@ class CallDialog(docs.DocumentQuestions, QDialog):
         self._show_complaints(v)
         b["cite"].setEnabled(v.owner_id is not None)
         b["citation_pdf"].setEnabled(bool(v.citations))
+        self.citation_menu.clear()
+        for t in reversed(v.citations):
+            void = ", void" if t.voided else ""
+            action = self.citation_menu.addAction(
+                f"Citation #{t.id}: {t.person}, {t.section}, {day(t.offence_on)}{void}"
+            )
+            action.triggered.connect(lambda _=False, c=t: self.show_document("citation", c))
         supervisor = permitted(self.ctx.actor.role, Permission.OVERRIDES)
         b["caution"].setVisible(supervisor)
         b["clear_caution"].setVisible(supervisor)
@@ -366,9 +385,16 @@ class CallDialog(docs.DocumentQuestions, QDialog):
         self.buttons["recheck"].setEnabled(True)  # the same key: a retry makes no second call
         return False  # the error router says what went wrong
 
-    def show_document(self, kind: str) -> None:
-        """The chosen complaint's notice or petition (as received, or blank), or the latest
-        citation, to print."""
+    def _on_citation_sheet_clicked(self) -> None:
+        if len(self.view.citations) == 1:
+            self.show_document("citation", self.view.citations[0])
+        else:
+            button = self.buttons["citation_pdf"]
+            self.citation_menu.popup(button.mapToGlobal(button.rect().bottomLeft()))
+
+    def show_document(self, kind: str, citation: CitationView | None = None) -> None:
+        """The chosen complaint's notice or petition (as received, or blank), or a
+        citation's sheet (``citation``; the latest when None), to print."""
         self.ctx.tasks.run(
             _document,
             kind,
@@ -376,6 +402,7 @@ class CallDialog(docs.DocumentQuestions, QDialog):
             self.chosen_complaint(),
             self.ctx.profile,
             self.ctx.now(),
+            citation,
             owner=self,
             on_done=lambda pdf: self.open_in_viewer(
                 str(docs.viewing_copy(pdf, f"call-{self.view.id}-{kind}.pdf", self.ctx.db.folder))
