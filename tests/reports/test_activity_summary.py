@@ -130,7 +130,10 @@ def test_the_summary_prints_the_demo_figures_beside_a_year_earlier(demo_db):
         str(now["kinds"]["adopted"]),
         str(before["kinds"]["adopted"]),
     )
-    assert row(out, "Fees collected at the pound, by kind", "Boarding")[2] == f"{now['fees']['boarding']:.2f}"
+    assert (
+        row(out, "Fees collected at the pound, by kind", "Boarding")[2]
+        == f"{now['fees']['boarding']:.2f}"
+    )
     held = now["held"]
     assert row(out, "Days held", "Longest stay (days)")[2] == str(held[-1])
     assert row(out, "Days held", "Shortest stay (days)")[2] == str(held[0])

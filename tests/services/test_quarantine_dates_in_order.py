@@ -81,3 +81,11 @@ def test_the_certification_is_not_received_before_the_observation_period_ends(
     assert qs.get_quarantine(db, q.id, PROFILE).certificate_received_on is None
     qs.record_certificate_received(db, operator, q.id, q.last_day, PROFILE)
     assert qs.get_quarantine(db, q.id, PROFILE).certificate_received_on == day(2)
+
+
+def test_a_finding_of_death_on_no_day_is_refused_beside_the_day(db, operator, examined):
+    from datetime import UTC, datetime
+
+    bad = datetime(2000, 1, 1, tzinfo=UTC)  # an instant where a day belongs
+    assert refused(lambda: exam(db, operator, examined, bad, "died")) == "examined_on"
+    assert qs.get_quarantine(db, examined, PROFILE).status == "open"

@@ -91,11 +91,12 @@ def record_exam(
             fee = v.money(c, "fee", inp.fee, "The fee")
         else:
             c.add("fee", "Enter the fee in dollars and cents, e.g. 40.00.")
-        if inp.finding == "died":
-            day = inp.examined_on
-            check_not_before_seen_alive(c, "examined_on", day, "A death", s, q, st)
         c.raise_if_any()
         assert inp.examined_on is not None and fee is not None
+        if inp.finding == "died":  # a day the checks above found to be one
+            day = inp.examined_on
+            check_not_before_seen_alive(c, "examined_on", day, "A death", s, q, st)
+            c.raise_if_any()
         if inp.clinic_id is not None:
             licensed_clinic(s, inp.clinic_id, "clinic_id")
         slot = exam_slot(st.plan, inp.examined_on, st.done)
