@@ -9,24 +9,10 @@ import io
 from calls_support import call_input
 from pypdf import PdfReader
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QApplication
 
 from fieldops.services.calls.complaints import log_complaint, record_notification
 from fieldops.services.calls.records import create_call, get_call
 from ui.calls.call_dialog import CallDialog
-
-
-def _shown(qtbot, name: str):
-    found: list = []
-
-    def shown() -> bool:
-        found[:] = [
-            w for w in QApplication.topLevelWidgets() if w.objectName() == name and w.isVisible()
-        ]
-        return bool(found)
-
-    qtbot.waitUntil(shown, timeout=10_000)
-    return found[-1]
 
 
 def _click(qtbot, button) -> None:
@@ -50,7 +36,7 @@ def _two_complaints(ctx, ana):
 
 
 def test_the_earlier_complaint_is_notified_and_each_printed_from_the_choice(
-    qtbot, ctx, host, ana, wait_idle
+    qtbot, ctx, host, ana, wait_idle, wait_dialog
 ):
     c = _two_complaints(ctx, ana)
     nora, ned = c.complaints
@@ -62,7 +48,7 @@ def test_the_earlier_complaint_is_notified_and_each_printed_from_the_choice(
     assert view.chosen_complaint() == nora  # the one still waiting for its notice
     assert view.buttons["notice"].isEnabled() and not view.buttons["petition"].isEnabled()
     _click(qtbot, view.buttons["notice"])
-    notice = _shown(qtbot, "NoticeDialog")
+    notice = wait_dialog("NoticeDialog")
     assert notice.complaint.id == nora.id and "Nora" in notice.fields.input("complaint_id").text()
     _click(qtbot, notice.save_button)
     qtbot.waitUntil(lambda: view.view.complaints[0].notified_at is not None, timeout=10_000)
@@ -72,7 +58,7 @@ def test_the_earlier_complaint_is_notified_and_each_printed_from_the_choice(
     _pick(view, ned.id)
     assert view.buttons["petition"].isEnabled() and not view.buttons["notice"].isEnabled()
     _click(qtbot, view.buttons["petition"])
-    petition = _shown(qtbot, "PetitionDialog")
+    petition = wait_dialog("PetitionDialog")
     assert petition.complaint.id == ned.id
     petition.close()
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 from datetime import date
 
 import pytest
+from counter_keys import scan
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 from sqlalchemy import func, select
@@ -75,14 +76,6 @@ def quoted(qtbot, wait_idle):
         wait_idle()
 
     return wait
-
-
-def scan(qtbot, field, text: str) -> None:
-    """What a scanner does: the digits, then Enter."""
-    field.setFocus()
-    qtbot.waitUntil(lambda: QApplication.focusWidget() is field, timeout=5_000)
-    qtbot.keyClicks(field, text)
-    qtbot.keyClick(field, Qt.Key.Key_Return)
 
 
 def find(qtbot, form, text: str, wait_idle) -> None:

@@ -6,54 +6,26 @@ and lets the rules refuse more than a profile allows, a refusal that can be reco
 from __future__ import annotations
 
 import pytest
+from counter_keys import idle, rows, scan, show_active
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QApplication
-from sqlalchemy import func, select
 
 from fieldops.db.models import Permit, PermitApplication
 from ui.permits.chicken_dialog import ChickenPermitDialog
 from ui.permits.fancier_dialog import FancierPermitDialog
 
 
-def _idle(qtbot, ctx) -> None:
-    qtbot.waitUntil(lambda: ctx.tasks.pending_count() == 0, timeout=10_000)
-
-
-def _count(ctx, model) -> int:
-    with ctx.db.read() as s:
-        return s.scalar(select(func.count()).select_from(model)) or 0
-
-
 @pytest.fixture
 def shown(qtbot):
-    """Show a form as the active window, as the clerk has it."""
-
-    def show(dialog):
-        qtbot.addWidget(dialog)
-        dialog.show()
-        qtbot.waitExposed(dialog)
-        dialog.activateWindow()
-        qtbot.waitUntil(lambda: QApplication.activeWindow() is dialog, timeout=5_000)
-        return dialog
-
-    return show
-
-
-def _scan(qtbot, field, text: str) -> None:
-    """What a scanner does: the digits, then Enter."""
-    field.setFocus()
-    qtbot.waitUntil(lambda: QApplication.focusWidget() is field, timeout=5_000)
-    qtbot.keyClicks(field, text)
-    qtbot.keyClick(field, Qt.Key.Key_Return)
+    return show_active(qtbot)
 
 
 @pytest.mark.parametrize("form", [ChickenPermitDialog, FancierPermitDialog])
 def test_enter_in_the_address_submits_no_application(qtbot, ctx, host, shown, holder, form):
     dialog = shown(form(ctx, parent=host))
     dialog.holder.set_person(holder.id, holder.full_name)
-    _scan(qtbot, dialog.address, "21 Maple Dr")
-    _idle(qtbot, ctx)
-    assert _count(ctx, Permit) == 0 and _count(ctx, PermitApplication) == 0
+    scan(qtbot, dialog.address, "21 Maple Dr")
+    idle(qtbot, ctx)
+    assert rows(ctx, Permit) == 0 and rows(ctx, PermitApplication) == 0
     assert dialog.isVisible() and dialog.address.text() == "21 Maple Dr"
 
 
@@ -66,9 +38,9 @@ def test_an_application_for_no_hens_is_refused_beside_the_field(qtbot, ctx, host
     assert "Still to complete" in dialog.check.text() and "hens" in dialog.check.text()
     assert not dialog.refuse_button.isEnabled()  # a mistake to correct, not a refusal
     qtbot.mouseClick(dialog.save_button, Qt.MouseButton.LeftButton)
-    _idle(qtbot, ctx)
+    idle(qtbot, ctx)
     assert "at least 1" in dialog.form_fields.error_text("hens")
-    assert _count(ctx, Permit) == 0 and dialog.isVisible()
+    assert rows(ctx, Permit) == 0 and dialog.isVisible()
     dialog.hens.setValue(3)
     saved = []
     dialog.saved.connect(saved.append)
@@ -93,9 +65,9 @@ def test_more_hens_than_dodgeville_allows_are_typed_as_typed_and_the_refusal_rec
     assert dialog.hens.value() == 12
     assert "At most 5 hens" in dialog.check.text() and dialog.refuse_button.isEnabled()
     qtbot.mouseClick(dialog.save_button, Qt.MouseButton.LeftButton)
-    _idle(qtbot, ctx)
+    idle(qtbot, ctx)
     assert "At most 5 hens" in dialog.form_fields.error_text("hens")
-    assert _count(ctx, Permit) == 0
+    assert rows(ctx, Permit) == 0
     saved = []
     dialog.saved.connect(saved.append)
     qtbot.mouseClick(dialog.refuse_button, Qt.MouseButton.LeftButton)

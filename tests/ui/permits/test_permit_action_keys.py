@@ -8,9 +8,9 @@ from __future__ import annotations
 from datetime import date
 
 import pytest
+from counter_keys import idle, rows, scan, show_active
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
-from sqlalchemy import func, select
 
 from fieldops.db.models import PermitIssue, PermitNotice
 from fieldops.rules import fancier_renewal, format_day
@@ -29,36 +29,9 @@ from ui.permits.action_dialogs import IssueDialog, NoticeDialog
 ARTICLE = "9407111899223033005289"
 
 
-def _idle(qtbot, ctx) -> None:
-    qtbot.waitUntil(lambda: ctx.tasks.pending_count() == 0, timeout=10_000)
-
-
-def _count(ctx, model) -> int:
-    with ctx.db.read() as s:
-        return s.scalar(select(func.count()).select_from(model)) or 0
-
-
 @pytest.fixture
 def shown(qtbot):
-    """Show a form as the active window, as the clerk has it."""
-
-    def show(dialog):
-        qtbot.addWidget(dialog)
-        dialog.show()
-        qtbot.waitExposed(dialog)
-        dialog.activateWindow()
-        qtbot.waitUntil(lambda: QApplication.activeWindow() is dialog, timeout=5_000)
-        return dialog
-
-    return show
-
-
-def _scan(qtbot, field, text: str) -> None:
-    """What a scanner does: the digits, then Enter."""
-    field.setFocus()
-    qtbot.waitUntil(lambda: QApplication.focusWidget() is field, timeout=5_000)
-    qtbot.keyClicks(field, text)
-    qtbot.keyClick(field, Qt.Key.Key_Return)
+    return show_active(qtbot)
 
 
 @pytest.fixture
@@ -87,9 +60,9 @@ def test_a_scanned_article_number_and_enter_records_no_mailing(
 ):
     notice = shown(NoticeDialog(ctx, not_renewed, host))
     set_date(notice.mailed_on, date(2026, 11, 25))
-    _scan(qtbot, notice.article, ARTICLE)
-    _idle(qtbot, ctx)
-    assert _count(ctx, PermitNotice) == 0 and ctx.errors.questions == []
+    scan(qtbot, notice.article, ARTICLE)
+    idle(qtbot, ctx)
+    assert rows(ctx, PermitNotice) == 0 and ctx.errors.questions == []
     assert notice.isVisible() and notice.article.text() == ARTICLE
     assert QApplication.focusWidget() is not notice.article  # moved on, as Tab would
     saved = []
@@ -101,7 +74,7 @@ def test_a_scanned_article_number_and_enter_records_no_mailing(
     (question,) = ctx.errors.questions  # asked first: the day mailed starts the 30 days
     assert format_day(date(2026, 11, 25)) in question and ARTICLE in question
     assert format_day(appeal_by) in question
-    assert saved[0].appeal_by == appeal_by and _count(ctx, PermitNotice) == 1
+    assert saved[0].appeal_by == appeal_by and rows(ctx, PermitNotice) == 1
 
 
 def test_going_back_from_the_question_records_no_mailing(qtbot, ctx, host, shown, not_renewed):
@@ -109,8 +82,8 @@ def test_going_back_from_the_question_records_no_mailing(qtbot, ctx, host, shown
     qtbot.keyClicks(notice.article, ARTICLE)
     ctx.errors.answer = False  # "Go back"
     qtbot.mouseClick(notice.save_button, Qt.MouseButton.LeftButton)
-    _idle(qtbot, ctx)
-    assert len(ctx.errors.questions) == 1 and _count(ctx, PermitNotice) == 0
+    idle(qtbot, ctx)
+    assert len(ctx.errors.questions) == 1 and rows(ctx, PermitNotice) == 0
     assert notice.isVisible()
 
 
@@ -120,9 +93,9 @@ def test_a_scanned_receipt_and_enter_issues_nothing_and_issuing_asks_the_amount(
     form = ChickenInput(date(2026, 11, 2), 2026, 3, 0, 60)
     v = apply_chicken(ctx.db, ctx.actor, holder.id, holder.address, form, ctx.profile)
     dialog = shown(IssueDialog(ctx, v, host))
-    _scan(qtbot, dialog.receipt, "000123")
-    _idle(qtbot, ctx)
-    assert _count(ctx, PermitIssue) == 0 and ctx.errors.questions == []
+    scan(qtbot, dialog.receipt, "000123")
+    idle(qtbot, ctx)
+    assert rows(ctx, PermitIssue) == 0 and ctx.errors.questions == []
     assert dialog.isVisible() and dialog.receipt.text() == "000123"
     dialog.method.setCurrentIndex(dialog.method.findData("check"))
     saved = []
