@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
+import pytest
 from sqlalchemy import insert
 
 from fieldops.db.models import FieldCall
@@ -60,3 +61,26 @@ def test_a_kept_statement_answers_for_the_moment_each_answer_is_asked_at(db):
     # Each filter's page and count statements were built once, then reused for each moment.
     assert listing._page_statement.cache_info().misses == 2
     assert listing._count_statement.cache_info().misses == 2
+
+
+def test_the_week_of_follow_ups_starts_on_the_citys_today_not_on_utcs(db):
+    """At 8 p.m. in Chicago on 30 November it is already 1 December in UTC: the week of
+    follow-ups runs to 7 December, not to the 8th."""
+    from zoneinfo import ZoneInfo
+
+    evening = datetime(2026, 11, 30, 20, 0, tzinfo=ZoneInfo("America/Chicago"))
+    with db.write() as s:
+        s.execute(
+            insert(FieldCall.__table__),
+            [
+                _call(1, AT - timedelta(days=2), datetime(2026, 12, 7).date()),
+                _call(2, AT - timedelta(days=2), datetime(2026, 12, 8).date()),
+            ],
+        )
+    follow = CallFilter(show="follow_up")
+    assert [r.id for r in calls_page(db, follow, 0, 10, evening).rows] == [1]
+    assert count_calls(db, follow, evening) == 1
+    # The same instant in UTC is a day later; the list refuses a moment with no zone.
+    assert count_calls(db, follow, evening.astimezone(UTC)) == 2
+    with pytest.raises(ValueError):
+        count_calls(db, follow, evening.replace(tzinfo=None))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from datetime import datetime
 from typing import Any
 
 from PySide6.QtCore import QObject, Qt
@@ -35,12 +36,17 @@ class CallTableModel(PagedTableModel):
         self._filter = CallFilter(officer=ctx.actor.username)
 
     def _count_matches(self, text: str) -> int:
-        return count_calls(self._ctx.db, replace(self._filter, text=text), self._ctx.now())
+        return count_calls(self._ctx.db, replace(self._filter, text=text), self._moment())
 
     def _page_of_matches(self, text: str, offset: int, limit: int) -> Page[CallRow]:
         return calls_page(
-            self._ctx.db, replace(self._filter, text=text), offset, limit, self._ctx.now()
+            self._ctx.db, replace(self._filter, text=text), offset, limit, self._moment()
         )
+
+    def _moment(self) -> datetime:
+        """Now in the jurisdiction's zone: the list's week of follow-ups starts on the
+        city's today, not on UTC's."""
+        return self._ctx.local_time(self._ctx.now())
 
     def filter(self) -> CallFilter:
         return replace(self._filter, text=self.search_text())

@@ -75,7 +75,11 @@ _KEPT = 256
 
 
 def _moment(f: CallFilter, at: datetime) -> dict[str, Any]:
-    """The parameters of ``f``'s statements at ``at``."""
+    """The parameters of ``f``'s statements at ``at``: an instant in the jurisdiction's
+    zone, whose date is the city's today (the week's follow-ups are counted from it; in
+    a Central evening the UTC date is already tomorrow)."""
+    if at.tzinfo is None:
+        raise ValueError("the calls list needs an aware moment, in the jurisdiction's zone")
     days = int(f.period) if f.period in PERIODS and f.period else 0
     return {"follow_up_by": at.date() + timedelta(days=7), "since": at - timedelta(days=days)}
 

@@ -4,15 +4,19 @@ petition; a repeat offender's citations climbing the ladder; the address history
 
 from __future__ import annotations
 
+from datetime import UTC, datetime, time, timedelta
+
 import pytest
 from calls_support import call_input, complained_call
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
 from fieldops.rules import penalty_for
+from fieldops.services.calls.listing import CallFilter
 from fieldops.services.calls.records import create_call, get_call
 from ui.calls.call_dialog import CallDialog
 from ui.calls.page import CallsWidget
+from ui.common.table_models import ROW_ROLE
 
 
 def _shown(qtbot, name: str):
@@ -253,3 +257,24 @@ def test_the_officers_day_prints_and_today_opens_a_citations_call(qtbot, ctx, ho
     assert view.call_id() == c.id
     wait_idle()
     view.close()
+
+
+def test_the_lists_week_of_follow_ups_is_counted_from_the_citys_evening_date(qtbot, ctx, ana):
+    """An officer looking at "Awaiting follow-up" on a Chicago evening (already tomorrow in
+    UTC) sees the week from the city's today: a follow-up eight days off is not in it."""
+    from dataclasses import replace as changed
+
+    from calls_support import closed_with_follow_up
+
+    from ui.calls.list_model import CallTableModel
+
+    evening = datetime.combine(ctx.today(), time(21, 30), ctx.timezone)
+    at_evening = changed(ctx, now=lambda: evening.astimezone(UTC))
+    assert evening.astimezone(UTC).date() > ctx.today()  # the case this is about
+    day = ctx.today()
+    week = closed_with_follow_up(ctx.db, ctx.actor, day + timedelta(days=7), owner_id=ana.id)
+    closed_with_follow_up(ctx.db, ctx.actor, day + timedelta(days=8), owner_id=ana.id)
+    model = CallTableModel(at_evening)
+    model.set_filter(CallFilter(show="follow_up"))
+    qtbot.waitUntil(lambda: not model.is_counting() and model.rowCount() == 1, timeout=10_000)
+    assert model.data(model.index(0, 0), ROW_ROLE).id == week.id
