@@ -49,6 +49,7 @@ class Column:
     # to it in the font on screen, so a date and time is never cut to "Wed 30 Sep 2026 1…".
     fits: str = ""
     fit_margin: int = 20  # the cell's margins and air beside ``fits``
+    fits_bold: bool = False  # ``fits`` measured in bold (the column's rows can be bold)
 
 
 #: The widest record number a list shows whole: six digits, a pound's records of decades

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import date
 
 from PySide6.QtCore import QDate, QModelIndex, Qt, QTimer, Signal
-from PySide6.QtGui import QKeyEvent, QResizeEvent
+from PySide6.QtGui import QFont, QFontMetrics, QKeyEvent, QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
@@ -187,9 +187,10 @@ class RecordTableView(QTableView):
         for i, column in enumerate(model.columns()):
             width = column.width
             if column.fits:  # the text, the cell's margins and a little air
-                width = max(
-                    width, self.fontMetrics().horizontalAdvance(column.fits) + column.fit_margin
-                )
+                font = QFont(self.font())
+                font.setBold(column.fits_bold)
+                advance = QFontMetrics(font).horizontalAdvance(column.fits)
+                width = max(width, advance + column.fit_margin)
             if width:
                 header.resizeSection(i, width)
             else:

@@ -27,15 +27,23 @@ def case_columns(ctx: AppContext) -> tuple[Column, ...]:
                 if r.notice_deadline is not None and r.status == "served"
                 else ""
             ),
-            300,
+            0,
+            fits="Wed 30 Sep 2026 12:00 PM CDT",
+            fits_bold=True,  # an overdue row is bold throughout
         ),
-        Column("Time left", lambda r: r.countdown(ctx.now()), 140),
+        Column(
+            "Time left",
+            lambda r: r.countdown(ctx.now()),
+            0,
+            fits="overdue by 99 d 23 h 59 min",  # a notice months overdue reads whole
+            fits_bold=True,
+        ),
         Column(
             "Next step due",
             lambda r: day(r.next_step_due) if r.next_step_due else "",
             130,
             fits="Wed 30 Sep 2026",
-            fit_margin=40,  # whole in bold, as a step past its day shows (list_model.py)
+            fits_bold=True,  # a step past its day is bold (list_model.py)
         ),
         Column("Decided", lambda r: day(ctx.local_time(r.opened_at).date()), 130),
     )

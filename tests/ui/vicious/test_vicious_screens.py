@@ -8,6 +8,7 @@ from datetime import date, timedelta
 
 import pytest
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QFontMetrics
 from support import local
 from vicious_cases import declared, owner_and_dog, with_step
 
@@ -185,6 +186,9 @@ def test_an_overdue_case_stands_out_on_today_and_in_the_list(
     assert listed[0][:2] == (str(case.id), "OVERDUE: notice expired")
     assert listed[0][5] == "overdue by 3 d 23 h 30 min"  # Mon 3:30 PM to Fri 3:00 PM
     assert page.model.index(0, 0).data(Qt.ItemDataRole.FontRole).bold()
+    # The whole countdown shows in its cell, in the bold the overdue row is painted in.
+    bold = page.model.index(0, 5).data(Qt.ItemDataRole.FontRole)
+    assert QFontMetrics(bold).horizontalAdvance(listed[0][5]) + 8 <= page.view.columnWidth(5)
     page.show_status("overdue")
     wait_idle(qtbot, ctx)
     assert page.model.rowCount() == 1
