@@ -10,21 +10,30 @@ and "former owner".
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, tzinfo
-from functools import partial
+from functools import lru_cache, partial
+from typing import Any
 
-from sqlalchemy import BindParameter, Connection, bindparam, case, func, select
-from sqlalchemy.orm import Session
+from sqlalchemy import BindParameter, Connection, Select, bindparam, case, func, select
+from sqlalchemy.orm import Session, aliased
 
 from fieldops.db.engine import Database
-from fieldops.db.models import Disposition, Impoundment, Person
+from fieldops.db.models import Animal, Disposition, Impoundment, Person
 from fieldops.rules import Profile, boarding_days, format_day
 from fieldops.rules.release import RELEASE_KINDS
-from fieldops.services.animals import AnimalRow, animals_page
+from fieldops.services.animals import ANIMAL_ORDER, animal_page_columns, animals_page_select
 from fieldops.services.context import now
 from fieldops.services.impound_views import DISPOSITIONS
-from fieldops.services.listing import Page, Rows, reading
+from fieldops.services.listing import (
+    Page,
+    Rows,
+    active_count,
+    kept_page_ids,
+    nearer_end,
+    reading,
+)
 
 # Endings after which the animal is no longer its owner's: it is dead, or the
 # owner's claim lapsed and it went to a shelter. (A release goes back to an
@@ -166,21 +175,61 @@ def animal_fate(db: Database, animal_id: int) -> AnimalFate | None:
         return animal_fates(s, [animal_id]).get(animal_id)
 
 
-def _list_row(fates: dict[int, AnimalFate], zone: tzinfo, r: AnimalRow) -> AnimalListRow:
-    fate = fates.get(r.id)
+# Each listed animal's latest impoundment (as ``_LATEST``: the latest intake, ties by
+# number), joined to the page's own statement: one statement for the page, where a second
+# sent the page's 200 ids back as 200 bound values and built each fate from its own row.
+_LISTED = aliased(Impoundment, name="latest")
+_LISTED_LATEST = (
+    select(Impoundment.id)
+    .where(Impoundment.animal_id == Animal.id)
+    .order_by(Impoundment.impounded_at.desc(), Impoundment.id.desc())
+    .limit(1)
+    .correlate(Animal)
+    .scalar_subquery()
+)
+_LISTED_TRANSFERRED_TO = (
+    select(Disposition.transfer_to)
+    .where(Disposition.impoundment_id == _LISTED.id)
+    .order_by(Disposition.id.desc())
+    .limit(1)
+    .correlate(_LISTED)
+    .scalar_subquery()
+)
+
+
+def _list_row(zone: tzinfo, r: Sequence[Any]) -> AnimalListRow:
+    animal_id, name, species, breed, colour, chip, licence, owner = r[:8]
+    imp_id, kind, at, transfer_to = r[8:]
+    fate = AnimalFate(imp_id, kind, at, transfer_to or "") if imp_id is not None else None
     released = fate is not None and fate.kind in RELEASE_KINDS
     return AnimalListRow(
-        r.id,
-        r.name,
-        r.species,
-        r.breed,
-        r.colour,
-        r.microchip,
-        r.licence_number,
-        r.owner_name,
+        animal_id,
+        name,
+        species,
+        breed,
+        colour,
+        chip,
+        licence,
+        owner,
         bool(fate and fate.owner_is_former),
         fate.status(zone) if fate is not None and not released else "",
     )
+
+
+def _with_fates(page: Select[*tuple[Any, ...]]) -> Select[*tuple[Any, ...]]:
+    return page.add_columns(
+        _LISTED.id,
+        _LISTED.disposition_kind,
+        _LISTED.disposition_at,
+        case((_LISTED.disposition_kind == "transferred", _LISTED_TRANSFERRED_TO)),
+    ).outerjoin(_LISTED, _LISTED.id == _LISTED_LATEST)
+
+
+@lru_cache(maxsize=4)
+def _kept_list_page(dialect: str, backwards: bool) -> Select[*tuple[Any, ...]]:
+    """The unsearched list's page, built once (its walk's offset and limit parameters)."""
+    ids = kept_page_ids(dialect, Animal, ANIMAL_ORDER, "ix_animal_active_order", backwards)
+    return _with_fates(animal_page_columns(ids))
 
 
 def animal_list_page(
@@ -188,10 +237,17 @@ def animal_list_page(
 ) -> Page[AnimalListRow]:
     """The animals list with each animal's fate: a dead one's owner is its former owner.
     Each row is built when first read (``Rows``)."""
-    page = animals_page(db, text_, offset, limit)
     with reading(db) as conn:
-        fates = animal_fates(conn, [r.id for r in page.rows])
-    return Page(offset=page.offset, rows=Rows(page.rows, partial(_list_row, fates, zone)))
+        if (text_ or "").strip():
+            page = _with_fates(animals_page_select(conn, db, text_, offset, limit))
+            rows = conn.execute(page).all()
+        else:
+            backwards, start, n = nearer_end(
+                offset, limit, lambda: active_count(conn, Animal, None)
+            )
+            kept = _kept_list_page(db.dialect, backwards)
+            rows = conn.execute(kept, {"offset": start, "limit": n}).all()
+    return Page(offset=offset, rows=Rows(rows, partial(_list_row, zone)))
 
 
 def animal_impoundments(

@@ -487,37 +487,51 @@ def _sqlite_page(conn: Connection, db: Database, text_: str, offset: int, limit:
     return _sqlite_matches(text_, tail, limit=limit, offset=offset).columns(id=Integer).subquery()
 
 
+def animals_page_select(
+    conn: Connection, db: Database, text_: str, offset: int, limit: int
+) -> Select[*tuple[Any, ...]]:
+    """One page of the animals found (as ``animals_page``), its columns those of
+    ``AnimalRow`` in order, for a caller to add its own to (the animals list its fates)."""
+    if db.dialect == "sqlite" and (text_ or "").strip():
+        ids = _sqlite_page(conn, db, text_, offset, limit)
+    else:
+        ids = page_ids(
+            db,
+            Animal,
+            ANIMAL_ORDER,
+            "ix_animal_active_order",
+            _matching_ids(db, text_),
+            offset,
+            limit,
+            conn,
+        )
+    return animal_page_columns(ids)
+
+
+def animal_page_columns(ids: Subquery) -> Select[*tuple[Any, ...]]:
+    """The columns of ``AnimalRow`` for the animals whose ids ``ids`` selects, in the
+    list's order."""
+    return (
+        select(
+            Animal.id,
+            Animal.name,
+            Animal.species,
+            Animal.breed,
+            Animal.colour,
+            func.coalesce(Animal.microchip, ""),
+            func.coalesce(Animal.licence_number, ""),
+            func.coalesce(Person.full_name, ""),
+        )
+        .join(ids, ids.c.id == Animal.id)
+        .outerjoin(Person, Person.id == Animal.owner_id)
+        .order_by(*ANIMAL_ORDER)
+    )
+
+
 def animals_page(db: Database, text_: str, offset: int, limit: int) -> Page[AnimalRow]:
     """Animals found by name, breed, colour, markings, microchip, licence or owner's name."""
-    with reading(db) as s:
-        if db.dialect == "sqlite" and (text_ or "").strip():
-            ids = _sqlite_page(s, db, text_, offset, limit)
-        else:
-            ids = page_ids(
-                db,
-                Animal,
-                ANIMAL_ORDER,
-                "ix_animal_active_order",
-                _matching_ids(db, text_),
-                offset,
-                limit,
-                s,
-            )
-        rows = s.execute(
-            select(
-                Animal.id,
-                Animal.name,
-                Animal.species,
-                Animal.breed,
-                Animal.colour,
-                func.coalesce(Animal.microchip, ""),
-                func.coalesce(Animal.licence_number, ""),
-                func.coalesce(Person.full_name, ""),
-            )
-            .join(ids, ids.c.id == Animal.id)
-            .outerjoin(Person, Person.id == Animal.owner_id)
-            .order_by(*ANIMAL_ORDER)
-        ).all()
+    with reading(db) as conn:
+        rows = conn.execute(animals_page_select(conn, db, text_, offset, limit)).all()
         return Page(offset=offset, rows=tuple(AnimalRow(*r) for r in rows))
 
 

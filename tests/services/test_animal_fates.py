@@ -97,11 +97,15 @@ def test_the_animals_list_says_what_became_of_each_in_one_statement(db, animals)
     try:
         with db.read() as s:
             animal_fates(s, list(ids.values()))
+        assert len([s for s in sent if s.lstrip().upper().startswith("SELECT")]) == 1
+        sent.clear()
+        page = animal_list_page(db, "", 0, 50, zone=ZONE)
     finally:
         event.remove(db.engine, "before_cursor_execute", note)
+    # The page and its fates: one statement, not the page then its ids sent back.
     assert len([s for s in sent if s.lstrip().upper().startswith("SELECT")]) == 1
 
-    rows = {r.name: r for r in animal_list_page(db, "", 0, 50, zone=ZONE).rows}
+    rows = {r.name: r for r in page.rows}
     assert rows["home"].status == "" and not rows["home"].owner_is_former
     assert rows["held"].status == f"In the pound (#{imps['held']})"
     assert rows["put_down"].status == "Deceased (euthanized Thu 15 Oct 2026)"
@@ -110,3 +114,19 @@ def test_the_animals_list_says_what_became_of_each_in_one_statement(db, animals)
     assert rows["fixed"].status == "Deceased (died in the pound Tue 13 Oct 2026)"
     assert rows["twice"].status == f"In the pound (#{imps['again']})"
     assert not rows["twice"].owner_is_former
+
+
+def test_the_list_and_the_record_agree_on_each_fate_whichever_way_the_page_is_read(db, animals):
+    """Found by a search, or read from the far end of the list, each animal's status is
+    the one its own fate gives."""
+    ids, _imps = animals
+    with db.read() as s:
+        fates = animal_fates(s, list(ids.values()))
+    want = {name: fates[i].status(ZONE) if i in fates else "" for name, i in ids.items()}
+    for text in ("", "ruiz"):
+        forwards = animal_list_page(db, text, 0, 50, zone=ZONE).rows
+        assert {r.name: r.status for r in forwards} == want, text
+        assert len(forwards) == len(ids)
+        last = len(forwards) - 1
+        backwards = animal_list_page(db, text, last, 1, zone=ZONE).rows
+        assert [r.status for r in backwards] == [want[forwards[last].name]], text

@@ -7,9 +7,13 @@ threshold to 0 makes every page read that way on a handful of rows.
 
 from __future__ import annotations
 
+from zoneinfo import ZoneInfo
+
+from fieldops.services.animal_record import animal_list_page
 from fieldops.services.animals import AnimalInput, animals_page, create_animal
 from fieldops.services.people import PersonInput, create_person, people_page
 
+ZONE = ZoneInfo("America/Chicago")
 NAMES = ("Abe Ames", "Bo Bell", "Cy Cole", "Di Dunn", "Ed Eyre", "Flo Fox", "Gus Gray")
 
 
@@ -25,12 +29,17 @@ def test_people_and_animals_pages_either_way(db, operator, today, monkeypatch):
             (
                 [r.full_name for r in people_page(db, text, offset, 3).rows],
                 [r.name for r in animals_page(db, text, offset, 3).rows],
+                [r.name for r in animal_list_page(db, text, offset, 3, zone=ZONE).rows],
             )
             for offset in (0, 3, 5, 6, 7, 9)
         ]
 
     forward = pages(10**9)
-    assert forward[1] == (["Di Dunn", "Ed Eyre", "Flo Fox"], ["Di", "Ed", "Flo"])
-    assert forward[3] == (["Gus Gray"], ["Gus"]) and forward[4] == ([], [])
+    assert forward[1] == (
+        ["Di Dunn", "Ed Eyre", "Flo Fox"],
+        ["Di", "Ed", "Flo"],
+        ["Di", "Ed", "Flo"],
+    )
+    assert forward[3] == (["Gus Gray"], ["Gus"], ["Gus"]) and forward[4] == ([], [], [])
     assert pages(0) == forward
     assert pages(0, "elm") == pages(10**9, "elm")
