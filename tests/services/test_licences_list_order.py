@@ -277,3 +277,28 @@ def test_a_rows_amount_flag_and_day_read_as_the_licence_holds_them(db):
     assert (by_id[993].total, by_id[993].late) == (Decimal("12.50"), True)
     assert by_id[993].applied_on == date(2026, 2, 3)
     assert str(by_id[993].total) == "12.50"
+
+
+def test_a_kept_page_statement_answers_for_the_year_and_the_late_fee_day_it_is_asked_on(db):
+    """An unsearched view's page statement is built once and kept; the new year, and the
+    late-fee day, still change what it lists (a statement kept from December must not
+    list last year's licences as current in January)."""
+    _city(db)
+    listing._kept_page.cache_clear()
+    for f, today in (
+        (LicenceFilter(show="current"), EARLY),
+        (LicenceFilter(show="current"), date(2027, 1, 20)),
+        (LicenceFilter(show="expired"), EARLY),
+        (LicenceFilter(show="expired"), date(2027, 1, 20)),
+        (LicenceFilter(show="due"), EARLY),
+        (LicenceFilter(show="due"), LATE),
+        (LicenceFilter(show="late"), LATE),
+        (LicenceFilter(show="current"), EARLY),
+    ):
+        got = [r.id for r in licence_page(db, f, today, PROFILE, 0, 200).rows]
+        assert got == _joined_ids(db, f, today), (f, today)
+    assert [
+        r.id for r in licence_page(db, LicenceFilter(), date(2027, 1, 20), PROFILE, 0, 9).rows
+    ] == []
+    # One statement per view, year and side of the late-fee day; the repeat was reused.
+    assert listing._kept_page.cache_info().misses == 7

@@ -9,7 +9,7 @@ microchip, name or breed.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
 from decimal import Decimal
 from functools import lru_cache, partial
@@ -18,6 +18,9 @@ from typing import Any
 from sqlalchemy import (
     Connection,
     Dialect,
+    Integer,
+    Select,
+    bindparam,
     exists,
     false,
     func,
@@ -91,7 +94,16 @@ class LicenceRow:
 
 
 def _where(db: Database, f: LicenceFilter, today: date, profile: Profile) -> list[Any]:
-    year = today.year
+    return _show_where(f, today.year, _renewal_late(f, today, profile)) + _text_where(db, f)
+
+
+def _renewal_late(f: LicenceFilter, today: date, profile: Profile) -> bool:
+    """For the "due" and "late" views: whether this year's renewals are late by ``today``."""
+    return f.show in ("due", "late") and adult_quote(today.year, today, profile, True).late
+
+
+def _show_where(f: LicenceFilter, year: int, past: bool) -> list[Any]:
+    """The view's conditions (``f.show``) in ``year``, renewals late or not (``past``)."""
     out: list[Any] = []
     if f.show == "current":
         out += [DogLicence.status == "current", DogLicence.licence_year == year]
@@ -104,7 +116,6 @@ def _where(db: Database, f: LicenceFilter, today: date, profile: Profile) -> lis
             DogLicence.licence_year < year,
         ]
     elif f.show in ("due", "late"):
-        past = adult_quote(year, today, profile, True).late
         if past != (f.show == "late"):
             return [false()]
         # Last year's licences not renewed this year: the licence's copy of that answer.
@@ -116,6 +127,12 @@ def _where(db: Database, f: LicenceFilter, today: date, profile: Profile) -> lis
             # looked up the dog of each licence (24,000 at 300,000 licences: 50-100 ms).
             DogLicence.animal_id.not_in(select(Animal.id).where(Animal.archived_at.is_not(None))),
         ]
+    return out
+
+
+def _text_where(db: Database, f: LicenceFilter) -> list[Any]:
+    """The search's condition, if any."""
+    out: list[Any] = []
     text = " ".join(v.searchable(f.text).split())
     if text:
         code = text.upper()
@@ -181,9 +198,9 @@ def count_licences(db: Database, f: LicenceFilter, today: date, profile: Profile
         return _count(conn, db, f, today, profile)
 
 
-def _order(db: Database, f: LicenceFilter, backwards: bool = False) -> tuple[Any, Any]:
+def _order(dialect: str, f: LicenceFilter, backwards: bool = False) -> tuple[Any, Any]:
     key: Any = SORTS.get(f.sort, DogLicence.issued_at)
-    if f.show == "expired" and db.dialect == "sqlite":
+    if f.show == "expired" and dialect == "sqlite":
         # The few dogs not renewed, from every earlier year (a range of their index,
         # sorted): SQLite preferred to walk the sort key's index instead, past
         # this year's licences first (340 ms at 300,000 licences, against 20 ms). A unary
@@ -212,7 +229,7 @@ def _walk(
     return (
         _base(f)
         .where(*_where(db, f, today, profile))
-        .order_by(*_order(db, f, backwards))
+        .order_by(*_order(db.dialect, f, backwards))
         .offset(offset)
         .limit(limit)
     )
@@ -307,12 +324,38 @@ def licence_page(
     dogs and owners (the rows put in list order by the page's ids' own order); each row
     is built when first read (``Rows``): a view reads a screenful of a page's 200."""
     with reading(db) as conn:
-        walk = _walk(conn, db, f, today, profile, offset, limit).subquery()
-        rows = conn.execute(
-            _rows_query(DogLicence.id.in_(select(walk.c.id))).order_by(*_list_order(f))
-        ).all()
+        if _text_where(db, f):
+            walk = _walk(conn, db, f, today, profile, offset, limit).subquery()
+            rows = conn.execute(
+                _rows_query(DogLicence.id.in_(select(walk.c.id))).order_by(*_list_order(f))
+            ).all()
+        else:
+            backwards, start, n = nearer_end(
+                offset, limit, lambda: _count(conn, db, f, today, profile)
+            )
+            late = _renewal_late(f, today, profile)
+            kept = _kept_page(db.dialect, replace(f, text=""), today.year, late, backwards)
+            rows = conn.execute(kept, {"offset": start, "limit": n}).all()
         converts = _converters(conn.dialect)
     return Page(offset, Rows(rows, partial(_row, converts)))
+
+
+@lru_cache(maxsize=64)
+def _kept_page(
+    dialect: str, f: LicenceFilter, year: int, late: bool, backwards: bool
+) -> Select[*tuple[Any, ...]]:
+    """An unsearched view's page statement, built once for its year (its walk's offset
+    and limit parameters): building it cost as much as running it (issue 14)."""
+    walk = (
+        _base(f)
+        .where(*_show_where(f, year, late))
+        .order_by(*_order(dialect, f, backwards))
+        .offset(bindparam("offset", type_=Integer))
+        .limit(bindparam("limit", type_=Integer))
+        .subquery()
+    )
+    q: Select[*tuple[Any, ...]] = _rows_query(DogLicence.id.in_(select(walk.c.id)))
+    return q.order_by(*_list_order(f))
 
 
 def _list_order(f: LicenceFilter) -> tuple[Any, Any]:
