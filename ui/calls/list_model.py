@@ -13,7 +13,7 @@ from fieldops.services.calls.listing import CallFilter, calls_page, count_calls
 from fieldops.services.calls.views import CallRow
 from fieldops.services.listing import Page
 from ui.calls.columns import call_columns
-from ui.common.table_models import ROW_ROLE, AnyIndex, PagedTableModel
+from ui.common.table_models import ROW_ROLE, STYLE_ROLES, AnyIndex, PagedTableModel
 from ui.context import AppContext
 
 CAUTION_FG = QColor("#a4161a")
@@ -59,7 +59,7 @@ class CallTableModel(PagedTableModel):
         """The order is the working one (open first, priority, age): headers do not sort."""
 
     def data(self, index: AnyIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if role in (Qt.ItemDataRole.ForegroundRole, Qt.ItemDataRole.FontRole) and index.isValid():
+        if role in STYLE_ROLES and role != Qt.ItemDataRole.BackgroundRole and index.isValid():
             row = super().data(index, ROW_ROLE)
             if row is None or not (row.flagged or (row.priority == 1 and row.status != "closed")):
                 return None

@@ -10,7 +10,7 @@ from PySide6.QtGui import QBrush, QColor, QFont
 
 from fieldops.services.listing import Page
 from fieldops.services.vicious.listing import CaseFilter, CaseRow, cases_page, count_cases
-from ui.common.table_models import ROW_ROLE, AnyIndex, PagedTableModel
+from ui.common.table_models import ROW_ROLE, STYLE_ROLES, AnyIndex, PagedTableModel
 from ui.context import AppContext
 from ui.vicious.columns import SORT_KEYS, STEP_COLUMN, case_columns
 
@@ -68,15 +68,7 @@ class CaseTableModel(PagedTableModel):
             )
 
     def data(self, index: AnyIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if (
-            role
-            in (
-                Qt.ItemDataRole.ForegroundRole,
-                Qt.ItemDataRole.BackgroundRole,
-                Qt.ItemDataRole.FontRole,
-            )
-            and index.isValid()
-        ):
+        if role in STYLE_ROLES and index.isValid():
             row = super().data(index, ROW_ROLE)
             if row is None:
                 return None
