@@ -140,14 +140,22 @@ _LATEST = (
     .group_by(Impoundment.animal_id)
     .correlate(None)
 )
-_TRANSFERRED_TO = (
-    select(Disposition.transfer_to)
-    .where(Disposition.impoundment_id == Impoundment.id)
-    .order_by(Disposition.id.desc())
-    .limit(1)
-    .correlate(Impoundment)
-    .scalar_subquery()
-)
+
+
+def _transferred_to(imp: Any) -> Any:
+    """Where the impoundment ``imp`` (the table or an alias of it) was transferred to:
+    its newest disposition's, as a correction is always the newest."""
+    return (
+        select(Disposition.transfer_to)
+        .where(Disposition.impoundment_id == imp.id)
+        .order_by(Disposition.id.desc())
+        .limit(1)
+        .correlate(imp)
+        .scalar_subquery()
+    )
+
+
+_TRANSFERRED_TO = _transferred_to(Impoundment)
 _FATES = select(
     Impoundment.animal_id,
     Impoundment.id,
@@ -187,14 +195,7 @@ _LISTED_LATEST = (
     .correlate(Animal)
     .scalar_subquery()
 )
-_LISTED_TRANSFERRED_TO = (
-    select(Disposition.transfer_to)
-    .where(Disposition.impoundment_id == _LISTED.id)
-    .order_by(Disposition.id.desc())
-    .limit(1)
-    .correlate(_LISTED)
-    .scalar_subquery()
-)
+_LISTED_TRANSFERRED_TO = _transferred_to(_LISTED)
 
 
 def _list_row(zone: tzinfo, r: Sequence[Any]) -> AnimalListRow:
