@@ -21,6 +21,7 @@ from fieldops.errors import Collector, ValidationError
 from fieldops.permissions import Permission, requires, roles_with
 from fieldops.rules import Profile, impound_hold, is_repeat_impoundment, to_local
 from fieldops.services import validate as v
+from fieldops.services.animal_record import refuse_a_second_intake
 from fieldops.services.animals import (
     AnimalInput,
     add_animal,
@@ -287,6 +288,8 @@ def intake(
         else:
             assert inp.animal_id is not None  # validate_intake: one or the other
             animal = load_animal(s, inp.animal_id)
+            name = animal.name or f"Animal #{animal.id}"
+            refuse_a_second_intake(s, animal.id, name, impounded_at, profile.timezone)
         repeat = _earlier_in_window(s, animal.id, impounded_at, profile)
         imp = Impoundment(
             animal_id=animal.id,

@@ -75,6 +75,18 @@ def impound(db, operator, profile):
 
 
 @pytest.fixture
+def escaped(db, operator, profile):
+    """``escaped(impoundment_id, at)``: the impoundment ended, the animal ran off, so it can
+    be impounded again (an animal in the pound is not logged in a second time)."""
+    from fieldops.services.dispositions import record_escape
+
+    def _escaped(impoundment_id, at):
+        return record_escape(db, operator, impoundment_id, profile, at=at, notes="Dug out")
+
+    return _escaped
+
+
+@pytest.fixture
 def selects(db):
     """The SELECT statements sent to the database while a test runs."""
     with sent_selects(db) as sent:

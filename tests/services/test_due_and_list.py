@@ -71,10 +71,10 @@ def test_list_filters_and_sorts_in_sql(db, operator, rex, impound, profile, toda
     from fieldops.services.animals import AnimalInput, create_animal
 
     cat = create_animal(db, operator, AnimalInput(species="cat", name="Tom"), today=today)
-    a = impound(rex.id, local(2026, 11, 2))
-    b = impound(cat.id, local(2026, 11, 25))
     c = impound(rex.id, local(2026, 10, 1))
     record_escape(db, operator, c.id, profile, at=local(2026, 10, 2), notes="x")
+    a = impound(rex.id, local(2026, 11, 2))
+    b = impound(cat.id, local(2026, 11, 25))
     at = local(2026, 11, 26)
     rows = impounds_page(db, ImpoundFilter(status="all"), 0, 10, at, profile).rows
     assert [r.id for r in rows] == [b.id, a.id, c.id]  # newest first

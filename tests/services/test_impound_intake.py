@@ -40,9 +40,10 @@ def test_owner_surrender_is_adoptable_at_once(db, rex, owner, impound):
 
 
 def test_second_impoundment_within_60_days_doubles_the_owner_fee_and_names_the_first(
-    db, rex, impound, profile
+    db, rex, impound, escaped, profile
 ):
     first = impound(rex.id, local(2026, 9, 10))
+    escaped(first.id, local(2026, 9, 11))
     second = impound(rex.id, local(2026, 11, 8))  # 59 days later
     assert second.repeat_of == first.id and second.repeat_custody_day == date(2026, 9, 10)
     fees = quote(db, second.id, local(2026, 11, 9), True, profile)
@@ -53,8 +54,8 @@ def test_second_impoundment_within_60_days_doubles_the_owner_fee_and_names_the_f
     assert quote(db, second.id, local(2026, 11, 20), False, profile).lines[0].amount == dog.impound
 
 
-def test_sixty_days_apart_is_not_a_repeat(db, rex, impound, profile):
-    impound(rex.id, local(2026, 9, 9))
+def test_sixty_days_apart_is_not_a_repeat(db, rex, impound, escaped, profile):
+    escaped(impound(rex.id, local(2026, 9, 9)).id, local(2026, 9, 10))
     assert repeat_check(db, rex.id, local(2026, 11, 8), profile) is None
     later = impound(rex.id, local(2026, 11, 8))
     assert later.repeat_of is None
@@ -119,13 +120,14 @@ def test_owner_surrender_needs_the_owner(db, rex, operator, profile):
 
 
 def test_fees_use_the_schedule_in_force_on_the_impoundment_day(
-    db, rex, impound, supervisor, profile
+    db, rex, impound, escaped, supervisor, profile
 ):
     from fieldops.services.fee_schedules import FeeScheduleInput, SpeciesFees, enter_fee_schedule
 
     fees = {s: SpeciesFees("50.00", "20.00", "90.00") for s in ("dog", "cat", "other")}
     enter_fee_schedule(db, supervisor, FeeScheduleInput("R-2026-41", date(2026, 11, 5), fees))
     before = impound(rex.id, local(2026, 11, 4))
+    escaped(before.id, local(2026, 11, 5))
     after = impound(rex.id, local(2026, 11, 6))
     q_before = quote(db, before.id, local(2026, 11, 6), True, profile)
     q_after = quote(db, after.id, local(2026, 11, 7), True, profile)
@@ -246,7 +248,9 @@ def test_a_known_chip_described_as_new_points_to_the_registry_animal(db, operato
     assert count_animals(db) == 1 and _count_impoundments(db) == 0
 
 
-def test_altered_condition_and_injuries_are_kept_with_the_intake(db, rex, operator, profile):
+def test_altered_condition_and_injuries_are_kept_with_the_intake(
+    db, rex, operator, profile, escaped
+):
     view = intake(
         db,
         operator,
@@ -267,6 +271,7 @@ def test_altered_condition_and_injuries_are_kept_with_the_intake(db, rex, operat
         "thin, matted",
         "Cut on the left fore paw",
     )
+    escaped(view.id, local(2026, 11, 2, 18))
     new = intake(
         db,
         operator,
@@ -300,7 +305,7 @@ def test_altered_condition_and_injuries_are_kept_with_the_intake(db, rex, operat
 
 
 def test_officer_choices_are_the_staff_and_the_last_officer_this_user_named(
-    db, rex, operator, supervisor, admin, profile
+    db, rex, operator, supervisor, admin, profile, escaped
 ):
     # Issue 12: an administrator manages accounts and goes on no calls, so is no choice.
     from fieldops.services.impounds import officer_choices
@@ -314,7 +319,7 @@ def test_officer_choices_are_the_staff_and_the_last_officer_this_user_named(
     first = officer_choices(db, operator)
     assert first.names == ("Off. Marco Vang", "Sam Supervisor") and first.last == ""
     for officer, who in (("Off. Marco Vang", operator), ("Off. Dana Lee", supervisor)):
-        intake(
+        logged = intake(
             db,
             who,
             IntakeInput(
@@ -326,6 +331,7 @@ def test_officer_choices_are_the_staff_and_the_last_officer_this_user_named(
             ),
             profile,
         )
+        escaped(logged.id, local(2026, 11, 2, 18))
     assert officer_choices(db, operator).last == "Off. Marco Vang"
     assert officer_choices(db, supervisor).last == "Off. Dana Lee"
 

@@ -341,9 +341,17 @@ def test_a_period_keeps_its_time_order_and_disposed_are_counted(
     db, operator, rex, impound, profile
 ):
     days = [local(2026, 11, d, h) for d, h in ((3, 9), (2, 23), (3, 1), (4, 0))]
-    ids = [impound(rex.id, when).id for when in days]
-    for imp_id in ids[:2]:
-        record_escape(db, operator, imp_id, profile, at=local(2026, 11, 5), notes="gate")
+    # Rex twice (the first ran off), and two more dogs: one animal is in the pound once.
+    more = [
+        create_animal(db, operator, AnimalInput(species="dog", name=n), today=date(2026, 11, 1))
+        for n in ("Bo", "Max")
+    ]
+    ids = []
+    for animal, when in zip((rex, rex, *more), days, strict=True):
+        ids.append(impound(animal.id, when).id)
+        if len(ids) == 1:
+            record_escape(db, operator, ids[0], profile, at=local(2026, 11, 3, 10), notes="gate")
+    record_escape(db, operator, ids[1], profile, at=local(2026, 11, 5), notes="gate")
     f = ImpoundFilter(status="all", date_from=date(2026, 11, 1), date_to=date(2026, 11, 30))
     by_time = [i for _, i in sorted(zip(days, ids, strict=True), reverse=True)]
     assert [r.id for r in impounds_page(db, f, 0, 10, AT, profile).rows] == by_time

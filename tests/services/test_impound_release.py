@@ -85,9 +85,9 @@ def test_each_owner_requirement_alone_refuses(db, operator, owner, rex, impound,
 
 
 def test_completed_release_to_owner_with_doubled_fee(
-    db, operator, owner, rex, impound, profile, vaccinate
+    db, operator, owner, rex, impound, escaped, profile, vaccinate
 ):
-    impound(rex.id, local(2026, 9, 20))
+    escaped(impound(rex.id, local(2026, 9, 20)).id, local(2026, 9, 21))
     imp = impound(rex.id, local(2026, 11, 2))
     vaccinate(rex.id)
     at = local(2026, 11, 5, 16)

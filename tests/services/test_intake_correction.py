@@ -121,9 +121,9 @@ def test_a_supervisor_corrects_the_bite_and_the_hold_is_recomputed_and_audited(
 
 
 def test_a_supervisor_moves_the_time_and_the_custody_day_and_repeat_follow(
-    db, rex, impound, supervisor, profile
+    db, rex, impound, escaped, supervisor, profile
 ):
-    impound(rex.id, local(2026, 9, 1, 10))
+    escaped(impound(rex.id, local(2026, 9, 1, 10)).id, local(2026, 9, 2, 10))
     view = impound(rex.id, local(2026, 11, 2, 10))  # 62 days later: not a repeat
     assert view.repeat_of is None
     details = IntakeDetails.of(view)

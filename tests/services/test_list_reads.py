@@ -31,9 +31,12 @@ def _begins(db):
 
 
 def test_a_deep_page_is_one_read_and_the_same_rows_either_way(
-    db, rex, impound, profile, monkeypatch
+    db, rex, impound, escaped, profile, monkeypatch
 ):
-    ids = [impound(rex.id, START + timedelta(hours=i)).id for i in range(7)]
+    ids = []
+    for i in range(7):  # Rex seven times that morning, each time out again within the hour
+        ids.append(impound(rex.id, START + timedelta(hours=i)).id)
+        escaped(ids[-1], START + timedelta(hours=i, minutes=30))
     at = START + timedelta(days=30)
     f = ImpoundFilter(status="all", descending=False)
 

@@ -217,7 +217,7 @@ def pound(db, operator, supervisor, profile):
         db, operator, AnimalInput(species="dog", name="Stray"), today=date(2026, 11, 30)
     )
     for at in (local(2026, 7, 31, 22, 30), local(2026, 11, 1, 0, 30)):  # UTC 1 Aug; 1 Nov
-        intake(
+        stray_in = intake(
             db,
             operator,
             IntakeInput(
@@ -229,6 +229,10 @@ def pound(db, operator, supervisor, profile):
             ),
             profile,
         )
+        if at.month == 7:  # out again that evening, so it can be impounded in November
+            record_escape(
+                db, operator, stray_in.id, profile, at=at + timedelta(minutes=45), notes="Gate"
+            )
     return {"august": august, "autumn": autumn}
 
 

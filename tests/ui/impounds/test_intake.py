@@ -164,6 +164,27 @@ def test_a_repeat_impoundment_is_announced_before_saving(
     assert get_impoundment(sqlite_db, latest, pound.profile).repeat_of == first.id
 
 
+def test_an_animal_in_the_pound_now_is_refused_beside_the_animal_and_the_form_kept(
+    qtbot, dialog, wait_idle, pound, sqlite_db
+):
+    rex = pound.animal("Rex", owner=pound.ana, microchip="985112003456789")
+    first = pound.impound(rex, local(2026, 11, 20, 10, 0))
+    d = dialog
+    fill_impoundment(qtbot, d)
+    qtbot.keyClicks(d.microchip, "985112003456789")
+    d.find_matches_now()
+    wait_idle()
+    d.choose_match(0)
+    wait_idle()
+    for _ in range(2):  # the repeat warning first, then the save itself
+        qtbot.mouseClick(d.save_button, Qt.MouseButton.LeftButton)
+        wait_idle()
+    assert not closed(d)
+    assert f"#{first.id}" in d.fields.error_text("animal")
+    assert d.found_place.text() == "700 block of Elm St"  # what was typed stays
+    assert impoundment_ids_for_animal(sqlite_db, rex.id) == (first.id,)
+
+
 def test_the_photo_is_kept_and_shown_on_the_record(
     qtbot, dialog, wait_idle, wait_dialog, ctx, tmp_path, pound
 ):
