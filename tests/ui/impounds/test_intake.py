@@ -31,6 +31,16 @@ def fill_impoundment(qtbot, d, at=None, officer="Off. Marco Vang") -> None:
     qtbot.keyClicks(d.kennel, "K-4")
 
 
+def impound_by_chip(qtbot, d, wait_idle, chip: str) -> None:
+    """The impoundment filled in, and the registry animal with ``chip`` chosen."""
+    fill_impoundment(qtbot, d)
+    qtbot.keyClicks(d.microchip, chip)
+    d.find_matches_now()
+    wait_idle()
+    d.choose_match(0)
+    wait_idle()
+
+
 def test_errors_show_beside_their_fields_and_nothing_is_saved(qtbot, dialog, wait_idle, sqlite_db):
     d = dialog
     d.species.setCurrentIndex(d.species.findData("other"))
@@ -133,12 +143,7 @@ def test_a_repeat_impoundment_is_announced_before_saving(
         ),
     )
     d = dialog
-    fill_impoundment(qtbot, d)
-    qtbot.keyClicks(d.microchip, "985112003456789")
-    d.find_matches_now()
-    wait_idle()
-    d.choose_match(0)
-    wait_idle()
+    impound_by_chip(qtbot, d, wait_idle, "985112003456789")
     warning = (
         f"Impounded before on Tue 20 Oct 2026 (#{first.id}): the owner's impound fee "
         "will be doubled."
@@ -170,12 +175,7 @@ def test_an_animal_in_the_pound_now_is_refused_beside_the_animal_and_the_form_ke
     rex = pound.animal("Rex", owner=pound.ana, microchip="985112003456789")
     first = pound.impound(rex, local(2026, 11, 20, 10, 0))
     d = dialog
-    fill_impoundment(qtbot, d)
-    qtbot.keyClicks(d.microchip, "985112003456789")
-    d.find_matches_now()
-    wait_idle()
-    d.choose_match(0)
-    wait_idle()
+    impound_by_chip(qtbot, d, wait_idle, "985112003456789")
     for _ in range(2):  # the repeat warning first, then the save itself
         qtbot.mouseClick(d.save_button, Qt.MouseButton.LeftButton)
         wait_idle()
