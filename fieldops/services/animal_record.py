@@ -21,7 +21,6 @@ from sqlalchemy.orm import Session, aliased
 
 from fieldops.db.engine import Database
 from fieldops.db.models import Animal, Disposition, Impoundment, Person
-from fieldops.errors import ValidationError
 from fieldops.rules import Profile, boarding_days, format_day
 from fieldops.rules.release import RELEASE_KINDS
 from fieldops.services.animals import ANIMAL_ORDER, animal_page_columns, animals_page_select
@@ -298,46 +297,3 @@ __all__ = [
     "animal_impoundments",
     "animal_list_page",
 ]
-
-
-def refuse_a_second_intake(
-    s: Session, animal_id: int, name: str, impounded_at: datetime, zone: tzinfo
-) -> None:
-    """An animal in the pound now, or recorded dead before ``impounded_at``, is not logged
-    in again: a second open impoundment would hold it twice and charge it twice, and a
-    dead animal brought in is the wrong animal chosen (or a wrong record, corrected by a
-    supervisor first). Raises a ``ValidationError`` on the form's "animal"."""
-    imp = Impoundment
-    open_now = s.execute(
-        select(imp.id, imp.impounded_at)
-        .where(imp.animal_id == animal_id, imp.disposition_kind.is_(None))
-        .order_by(imp.id)
-        .limit(1)
-    ).first()
-    if open_now is not None:
-        since = format_day(open_now.impounded_at.astimezone(zone).date())
-        raise ValidationError(
-            {
-                "animal": f"{name} is in the pound now (impoundment #{open_now.id}, since "
-                f"{since}). Open that record instead of logging a new intake."
-            }
-        )
-    died = s.execute(
-        select(imp.id, imp.disposition_kind, imp.disposition_at)
-        .where(
-            imp.animal_id == animal_id,
-            imp.disposition_kind.in_(DEAD),
-            imp.disposition_at <= impounded_at,
-        )
-        .limit(1)
-    ).first()
-    if died is not None:
-        how = "euthanized" if died.disposition_kind == "euthanized" else "having died in the pound"
-        day = format_day(died.disposition_at.astimezone(zone).date())
-        raise ValidationError(
-            {
-                "animal": f"{name} is recorded as {how} on {day} (impoundment #{died.id}). "
-                "Choose the animal that was brought in; if that record is wrong, a "
-                "supervisor corrects its disposition first."
-            }
-        )

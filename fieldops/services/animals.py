@@ -282,8 +282,10 @@ def _snap(animal: Animal) -> dict[str, Any]:
     return data
 
 
-def load_animal(s: Session, animal_id: int) -> Animal:
-    animal = s.get(Animal, animal_id)
+def load_animal(s: Session, animal_id: int, *, lock: bool = False) -> Animal:
+    """The animal; ``lock`` holds its row until commit (FOR UPDATE on PostgreSQL; SQLite's
+    IMMEDIATE write transaction already serialises writers)."""
+    animal = s.get(Animal, animal_id, with_for_update=lock)
     if animal is None:
         raise NotFoundError(f"There is no animal #{animal_id}.")
     return animal

@@ -24,6 +24,7 @@ from fieldops.services.context import (
 from fieldops.services.impound_rows import current_disposition, load_impoundment
 from fieldops.services.impound_views import ImpoundView
 from fieldops.services.impounds import build_view
+from fieldops.services.intake_check import check_custody_end
 
 
 @requires(Permission.CORRECTIONS)
@@ -76,6 +77,8 @@ def correct_disposition(
         if at is not None and v.instant(c, "at", at, "The date and time"):
             c.check(at >= imp.impounded_at, "at", "This cannot be before the impoundment.")
             c.check(at <= now() + timedelta(minutes=5), "at", "This cannot be in the future.")
+            if kind in DISPOSITION_CODES:
+                check_custody_end(c, s, imp, kind, at, profile.timezone)
         c.raise_if_any()
         releases = RELEASE_KINDS
         if kind in releases and old.kind != kind:

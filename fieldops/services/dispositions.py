@@ -58,6 +58,7 @@ from fieldops.services.context import (
 from fieldops.services.impound_rows import current_disposition, load_impoundment
 from fieldops.services.impound_views import ImpoundView
 from fieldops.services.impounds import build_view
+from fieldops.services.intake_check import check_custody_end
 from fieldops.services.payments import fee_summary
 from fieldops.services.people import format_address, load_person
 
@@ -264,6 +265,7 @@ def release(
         _ensure_open(s, imp)
         c = Collector()
         at = _when(req.at, imp, c)
+        check_custody_end(c, s, imp, release_kind(req.to_owner), at, profile.timezone)
         c.check(req.recipient_id is not None, "recipient_id", "Choose who takes the animal.")
         v.exists(c, s, Person, req.recipient_id, "recipient_id", "The person taking the animal")
         _check_request_text(c, req)
@@ -413,6 +415,7 @@ def _simple(
         _ensure_open(s, imp)
         c = Collector()
         moment = _when(at, imp, c)
+        check_custody_end(c, s, imp, kind, moment, profile.timezone)
         hold = impound_hold(
             imp.impounded_at, profile, bit_person=imp.bit_person, surrendered=imp.surrendered
         )

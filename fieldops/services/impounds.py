@@ -19,9 +19,8 @@ from fieldops.db.models import (
 )
 from fieldops.errors import Collector, ValidationError
 from fieldops.permissions import Permission, requires, roles_with
-from fieldops.rules import Profile, impound_hold, is_repeat_impoundment, to_local
+from fieldops.rules import Profile, impound_hold, to_local
 from fieldops.services import validate as v
-from fieldops.services.animal_record import refuse_a_second_intake
 from fieldops.services.animals import (
     AnimalInput,
     add_animal,
@@ -49,6 +48,7 @@ from fieldops.services.impound_views import (
     PaymentLineView,
     PaymentView,
 )
+from fieldops.services.intake_check import earlier_in_window, refuse_an_intake
 from fieldops.services.payments import fee_summary
 from fieldops.services.people import format_address
 from fieldops.services.staff import list_staff
@@ -83,15 +83,6 @@ class IntakeInput:
     altered: bool | None = None
     condition: str = ""
     injuries: str = ""
-
-
-@dataclass(frozen=True)
-class RepeatInfo:
-    """An earlier impoundment of the same animal inside the repeat window."""
-
-    impoundment_id: int
-    custody_day: date
-    days_before: int
 
 
 def registered_chip_message(chip: str, animal_id: int, name: str) -> str:
@@ -195,39 +186,6 @@ def _chip_holder(s: Session, chip: str) -> tuple[int, str] | None:
     return (row.id, row.name) if row else None
 
 
-def _earlier_in_window(
-    s: Session,
-    animal_id: int,
-    impounded_at: datetime,
-    profile: Profile,
-    exclude_id: int | None = None,
-) -> RepeatInfo | None:
-    custody = to_local(impounded_at, profile).date()
-    window_start = custody - timedelta(days=profile.repeat_window_days)
-    rows = s.execute(
-        select(Impoundment.id, Impoundment.custody_day)
-        .where(
-            Impoundment.animal_id == animal_id,
-            Impoundment.custody_day >= window_start,
-            Impoundment.custody_day <= custody,
-            Impoundment.id != (exclude_id or -1),
-        )
-        .order_by(Impoundment.custody_day.desc(), Impoundment.id.desc())
-    ).all()
-    for imp_id, day in rows:
-        if is_repeat_impoundment(custody, [day], profile):
-            return RepeatInfo(imp_id, day, (custody - day).days)
-    return None
-
-
-def repeat_check(
-    db: Database, animal_id: int, impounded_at: datetime, profile: Profile
-) -> RepeatInfo | None:
-    """The earlier impoundment that would double the owner's fee, for a warning before saving."""
-    with db.read() as s:
-        return _earlier_in_window(s, animal_id, impounded_at, profile)
-
-
 def _check_ids(s: Session, inp: IntakeInput) -> None:
     """The animal and owner named must be on file, in the unit of work that saves."""
     c = Collector()
@@ -287,10 +245,10 @@ def intake(
             animal = add_animal(s, actor, new, to_local(at, profile).date())
         else:
             assert inp.animal_id is not None  # validate_intake: one or the other
-            animal = load_animal(s, inp.animal_id)
+            animal = load_animal(s, inp.animal_id, lock=True)
             name = animal.name or f"Animal #{animal.id}"
-            refuse_a_second_intake(s, animal.id, name, impounded_at, profile.timezone)
-        repeat = _earlier_in_window(s, animal.id, impounded_at, profile)
+            refuse_an_intake(s, animal.id, name, impounded_at, profile.timezone)
+        repeat = earlier_in_window(s, animal.id, impounded_at, profile)
         imp = Impoundment(
             animal_id=animal.id,
             impounded_at=inp.impounded_at,

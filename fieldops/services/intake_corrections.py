@@ -42,11 +42,12 @@ from fieldops.permissions import Permission, has_permission, requires
 from fieldops.rules import Profile, impound_hold, to_local
 from fieldops.services import validate as v
 from fieldops.services.animals import FIELDS as ANIMAL_FIELDS
-from fieldops.services.animals import AnimalInput, validate_animal
-from fieldops.services.context import Actor, audit, fetch, jsonable, now
+from fieldops.services.animals import AnimalInput, load_animal, validate_animal
+from fieldops.services.context import Actor, audit, jsonable, now
 from fieldops.services.impound_rows import current_disposition, load_impoundment
 from fieldops.services.impound_views import ImpoundView
-from fieldops.services.impounds import _earlier_in_window, build_view
+from fieldops.services.impounds import build_view
+from fieldops.services.intake_check import earlier_in_window, refuse_an_intake
 
 HOLD_FIELDS = ("impounded_at", "bit_person", "reason")  # reason: only to or from a surrender
 ANIMAL_DETAILS = ("name", "breed", "colour", "sex", "markings")
@@ -209,7 +210,7 @@ def _apply_hold(s: Session, imp: Impoundment, new: IntakeDetails, profile: Profi
     )
     imp.custody_day, imp.last_claim_day = hold.custody_day, hold.last_claim_day
     imp.release_to_others_from = hold.release_to_others_from
-    repeat = _earlier_in_window(s, imp.animal_id, new.impounded_at, profile, exclude_id=imp.id)
+    repeat = earlier_in_window(s, imp.animal_id, new.impounded_at, profile, exclude_id=imp.id)
     imp.repeat_of_id = repeat.impoundment_id if repeat else None
 
 
@@ -240,7 +241,7 @@ def correct_intake(
     at = now()
     with db.write() as s:
         imp = load_impoundment(s, impoundment_id, lock=True)
-        animal = fetch(s, Animal, imp.animal_id)
+        animal = load_animal(s, imp.animal_id, lock=True)  # as an intake of it would
         old = _current(imp, animal)
         if _changes(_cleaned(old), _cleaned(original)):
             raise StaleRecordError(
@@ -265,6 +266,17 @@ def correct_intake(
                     "The animal already has a final disposition, which "
                     "relied on this hold: it cannot be changed now.",
                 )
+            )
+        if "impounded_at" in moves:
+            name = animal.name or f"Animal #{animal.id}"
+            refuse_an_intake(
+                s,
+                animal.id,
+                name,
+                new.impounded_at,
+                profile.timezone,
+                field="impounded_at",
+                exclude_id=imp.id,
             )
         before = {f: jsonable(getattr(old, f)) for f in changed}
         after = {f: jsonable(getattr(new, f)) for f in changed}

@@ -42,14 +42,22 @@ def adopter(db, operator):
 
 
 @pytest.fixture
-def rex(db, operator, owner, today):
+def another_rex(db, operator, owner, today):
+    """``another_rex()``: a new unlicensed, unvaccinated dog of the same owner, for a fuzz
+    example of its own (an animal is in the pound once at a time, and not again at a
+    time it was already held)."""
+
+    def _rex():
+        pet = AnimalInput(species="dog", name="Rex", breed="Beagle", owner_id=owner.id)
+        return create_animal(db, operator, pet, today=today)
+
+    return _rex
+
+
+@pytest.fixture
+def rex(another_rex):
     """An unlicensed, unvaccinated dog with a known owner."""
-    return create_animal(
-        db,
-        operator,
-        AnimalInput(species="dog", name="Rex", breed="Beagle", owner_id=owner.id),
-        today=today,
-    )
+    return another_rex()
 
 
 @pytest.fixture

@@ -12,7 +12,8 @@ from fieldops.errors import ValidationError
 from fieldops.services.animals import AnimalInput, count_animals
 from fieldops.services.audit import history
 from fieldops.services.impound_list import ImpoundFilter, count_impounds
-from fieldops.services.impounds import IntakeInput, Photo, get_photo, intake, repeat_check
+from fieldops.services.impounds import IntakeInput, Photo, get_photo, intake
+from fieldops.services.intake_check import intake_check
 from fieldops.services.payments import quote
 
 
@@ -56,7 +57,7 @@ def test_second_impoundment_within_60_days_doubles_the_owner_fee_and_names_the_f
 
 def test_sixty_days_apart_is_not_a_repeat(db, rex, impound, escaped, profile):
     escaped(impound(rex.id, local(2026, 9, 9)).id, local(2026, 9, 10))
-    assert repeat_check(db, rex.id, local(2026, 11, 8), profile) is None
+    assert intake_check(db, rex.id, local(2026, 11, 8), profile).repeat is None
     later = impound(rex.id, local(2026, 11, 8))
     assert later.repeat_of is None
     assert (
@@ -318,12 +319,12 @@ def test_officer_choices_are_the_staff_and_the_last_officer_this_user_named(
     set_staff(db, admin, "gone", "officer", full_name="Off. Gone", active=False)
     first = officer_choices(db, operator)
     assert first.names == ("Off. Marco Vang", "Sam Supervisor") and first.last == ""
-    for officer, who in (("Off. Marco Vang", operator), ("Off. Dana Lee", supervisor)):
+    for day, officer, who in ((2, "Off. Marco Vang", operator), (3, "Off. Dana Lee", supervisor)):
         logged = intake(
             db,
             who,
             IntakeInput(
-                impounded_at=local(2026, 11, 2),
+                impounded_at=local(2026, 11, day),
                 officer=officer,
                 reason="at_large",
                 animal_id=rex.id,
@@ -331,7 +332,7 @@ def test_officer_choices_are_the_staff_and_the_last_officer_this_user_named(
             ),
             profile,
         )
-        escaped(logged.id, local(2026, 11, 2, 18))
+        escaped(logged.id, local(2026, 11, day, 18))
     assert officer_choices(db, operator).last == "Off. Marco Vang"
     assert officer_choices(db, supervisor).last == "Off. Dana Lee"
 

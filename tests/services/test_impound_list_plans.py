@@ -351,7 +351,7 @@ def test_a_period_keeps_its_time_order_and_disposed_are_counted(
         ids.append(impound(animal.id, when).id)
         if len(ids) == 1:
             record_escape(db, operator, ids[0], profile, at=local(2026, 11, 3, 10), notes="gate")
-    record_escape(db, operator, ids[1], profile, at=local(2026, 11, 5), notes="gate")
+    record_escape(db, operator, ids[1], profile, at=local(2026, 11, 3, 8), notes="gate")
     f = ImpoundFilter(status="all", date_from=date(2026, 11, 1), date_to=date(2026, 11, 30))
     by_time = [i for _, i in sorted(zip(days, ids, strict=True), reverse=True)]
     assert [r.id for r in impounds_page(db, f, 0, 10, AT, profile).rows] == by_time

@@ -211,3 +211,51 @@ def test_the_history_reads_a_correction_as_a_sentence_with_old_and_new(
     assert "Elm & 3rd" in line.sentence and "Elm & 4th" in line.sentence
     assert "found_place" not in line.sentence and "{" not in line.sentence
     assert line.reason == "Typed the wrong street"
+
+
+def test_the_time_cannot_move_into_another_impoundment_or_past_a_death(
+    db, rex, impound, escaped, supervisor, profile
+):
+    """An intake corrected in time is checked as a new intake would be: the animal was
+    not in the pound under another record then, and was not already dead."""
+    from fieldops.services.dispositions import destroy
+
+    paper = impound(rex.id, local(2026, 9, 1, 10))  # entered late, still open
+    escaped(paper.id, local(2026, 9, 2, 10))
+    later = impound(rex.id, local(2026, 10, 1, 10))
+    destroy(
+        db,
+        supervisor,
+        later.id,
+        profile,
+        at=local(2026, 10, 20, 15),
+        basis="hold_ended",
+        decided_by="Off. Lee",
+    )
+    # A third record, from before the euthanasia, entered from paper and still open.
+    view = impound(rex.id, local(2026, 9, 10, 10))
+    details = IntakeDetails.of(view)
+    for moved_to, named in ((local(2026, 10, 5, 10), later.id), (local(2026, 10, 25), later.id)):
+        with pytest.raises(ValidationError) as exc:
+            correct_intake(
+                db,
+                supervisor,
+                view.id,
+                details,
+                replace(details, impounded_at=moved_to),
+                "Time misread",
+                profile,
+            )
+        assert set(exc.value.by_field()) == {"impounded_at"}
+        assert f"#{named}" in exc.value.by_field()["impounded_at"]
+    assert get_impoundment(db, view.id, profile).impounded_at == local(2026, 9, 10, 10)
+    after = correct_intake(
+        db,
+        supervisor,
+        view.id,
+        details,
+        replace(details, impounded_at=local(2026, 9, 12, 10)),
+        "Time misread",
+        profile,
+    )
+    assert after.custody_day == date(2026, 9, 12)

@@ -99,12 +99,26 @@ class MarkedFields:
         return unplaced
 
     def clear_errors(self) -> None:
-        for name, label in self._errors.items():
-            label.clear()
-            label.hide()
-            if self._inputs[name].property("invalid"):
-                self._inputs[name].setProperty("invalid", False)
-                _repolish(self._inputs[name])
+        for name in self._errors:
+            self.unmark(name)
+
+    def mark(self, name: str, message: str) -> None:
+        """Mark one field, leaving the others and the focus as they are (a check that
+        answers while the user types elsewhere)."""
+        label = self._errors[name]
+        label.setText(message)
+        label.show()
+        if not self._inputs[name].property("invalid"):
+            self._inputs[name].setProperty("invalid", True)
+            _repolish(self._inputs[name])
+
+    def unmark(self, name: str) -> None:
+        label = self._errors[name]
+        label.clear()
+        label.hide()
+        if self._inputs[name].property("invalid"):
+            self._inputs[name].setProperty("invalid", False)
+            _repolish(self._inputs[name])
 
 
 class FormFields(MarkedFields):

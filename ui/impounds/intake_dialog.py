@@ -38,10 +38,10 @@ from fieldops.services.impound_views import REASONS, ImpoundView
 from fieldops.services.impounds import (
     IntakeInput,
     OfficerChoices,
-    RepeatInfo,
     intake,
     officer_choices,
 )
+from fieldops.services.intake_check import IntakeCheck
 from ui.common.fields import FieldGroups
 from ui.common.forms import FormFields, RecordDialog, combo, form_layout
 from ui.common.inputs import (
@@ -369,6 +369,7 @@ class IntakeDialog(RecordDialog):
         self.new_animal_button.hide()
         self.age.show_new()
         self.repeat_label.show_answer(None, None)
+        self.animal_fields.unmark("animal")
         self.microchip.setFocus()
 
     def _set_registry_animal(self, a: AnimalView) -> None:
@@ -400,20 +401,25 @@ class IntakeDialog(RecordDialog):
             self.owner.set_person(a.owner_id, a.owner_name)
         self.check_repeat()
 
-    # -- the repeat warning ------------------------------------------------
+    # -- the repeat warning, and a refusal shown at choice ----------------
 
     def check_repeat(self) -> None:
-        """Ask whether this animal was impounded inside the repeat window."""
+        """Ask whether this animal may be taken in at this time, and whether it was
+        impounded inside the repeat window."""
         self.repeat_label.check()
 
     def _repeat_key(self) -> tuple[int, datetime] | None:
         return None if self._animal is None else (self._animal.id, self.impounded_at.value())
 
-    def _answer_repeat(self, info: RepeatInfo | None, _key: tuple[int, datetime]) -> None:
+    def _answer_repeat(self, check: IntakeCheck, _key: tuple[int, datetime]) -> None:
+        if check.refusal:  # an animal in the pound now, or dead: said before it is typed up
+            self.animal_fields.mark("animal", check.refusal)
+        else:
+            self.animal_fields.unmark("animal")
         if self._save_after_check:
             self._save_after_check = False
-            if info is None:
-                self.save()
+            if check.repeat is None:
+                self.save()  # a refusal is the save's to give, in its own unit of work
             else:
                 self.banner.show_error(
                     "This is a repeat impoundment (see the warning). "

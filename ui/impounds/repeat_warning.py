@@ -1,5 +1,7 @@
 """The intake's repeat-impoundment warning (58-526(a)): asked off the GUI thread, shown
-before saving, and only for the animal and time the form shows now."""
+before saving, and only for the animal and time the form shows now. The same answer
+says when the chosen animal would be refused (in the pound now, or dead), for the form
+to show beside the animal before anything else is typed."""
 
 from __future__ import annotations
 
@@ -10,7 +12,7 @@ from functools import partial
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QLabel, QWidget
 
-from fieldops.services.impounds import RepeatInfo, repeat_check
+from fieldops.services.intake_check import IntakeCheck, RepeatInfo, intake_check
 from ui.common.text import day
 from ui.context import AppContext
 
@@ -31,14 +33,14 @@ class RepeatWarningLabel(QLabel):
 
     ``current`` gives the (animal, time) the form shows now, or None for a new
     animal; an answer for anything else arrives too late and is dropped.
-    ``answered(info, key)`` runs once the warning shows what the form shows.
+    ``answered(check, key)`` runs once the warning shows what the form shows.
     """
 
     def __init__(
         self,
         ctx: AppContext,
         current: Callable[[], Key | None],
-        answered: Callable[[RepeatInfo | None, Key], None],
+        answered: Callable[[IntakeCheck, Key], None],
         parent: QWidget | None = None,
     ) -> None:
         super().__init__(parent)
@@ -67,7 +69,7 @@ class RepeatWarningLabel(QLabel):
             self.show_answer(None, None)
             return
         self.ctx.tasks.run(
-            repeat_check,
+            intake_check,
             self.ctx.db,
             key[0],
             key[1],
@@ -85,7 +87,7 @@ class RepeatWarningLabel(QLabel):
     def warning(self) -> str:
         return self.text() if self.info is not None else ""
 
-    def _on_checked(self, key: Key, info: RepeatInfo | None) -> None:
+    def _on_checked(self, key: Key, check: IntakeCheck) -> None:
         if key == self._current():  # else the animal or the time changed meanwhile
-            self.show_answer(info, key)
-            self._answered(info, key)
+            self.show_answer(check.repeat, key)
+            self._answered(check, key)

@@ -176,13 +176,18 @@ def test_an_animal_in_the_pound_now_is_refused_beside_the_animal_and_the_form_ke
     first = pound.impound(rex, local(2026, 11, 20, 10, 0))
     d = dialog
     impound_by_chip(qtbot, d, wait_idle, "985112003456789")
-    for _ in range(2):  # the repeat warning first, then the save itself
-        qtbot.mouseClick(d.save_button, Qt.MouseButton.LeftButton)
-        wait_idle()
+    # Said as soon as the animal is chosen, with no fee warning for an intake refused.
+    assert f"#{first.id}" in d.fields.error_text("animal") and d.fields.is_marked("animal")
+    assert d.repeat_text() == "" and not d.repeat_label.isVisible()
+    assert d.focusWidget() is not d.new_animal_button  # the mark moves no cursor
+    qtbot.mouseClick(d.save_button, Qt.MouseButton.LeftButton)
+    wait_idle()
     assert not closed(d)
     assert f"#{first.id}" in d.fields.error_text("animal")
     assert d.found_place.text() == "700 block of Elm St"  # what was typed stays
     assert impoundment_ids_for_animal(sqlite_db, rex.id) == (first.id,)
+    d.describe_new_animal()  # another animal chosen: the mark goes
+    assert d.fields.error_text("animal") == "" and not d.fields.is_marked("animal")
 
 
 def test_the_photo_is_kept_and_shown_on_the_record(
