@@ -5,7 +5,7 @@ City code 58-527; Wis. Stat. 95.21; ATCP 13.03(3); RULES.md section 3.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime, timedelta
 from decimal import Decimal
@@ -62,6 +62,25 @@ class QuarantinePlan:
     why: Mapping[str, str]
     notes: tuple[str, ...] = ()
     broken_home_at: datetime | None = None
+
+
+TOO_LATE = "Ordered too late for an intervening examination"
+SAME_DAY = "The first and last examinations fall on the same day."
+
+
+def _intervening(first: date, last: date, required: int) -> tuple[date, date] | None:
+    """The days strictly between the first and last examinations, when three are required
+    and there is at least one such day (58-527(b))."""
+    lo, hi = first + timedelta(days=1), last - timedelta(days=1)
+    return (lo, hi) if required >= 3 and lo <= hi else None
+
+
+def _intervening_why(window: tuple[date, date]) -> str:
+    return (
+        f"Second examination on any one day from {format_day(window[0])} to "
+        f"{format_day(window[1])}, strictly between the first and last days "
+        "(city code 58-527(b))."
+    )
 
 
 def _delivery(start: datetime, profile: Profile) -> datetime:
@@ -137,23 +156,17 @@ def quarantine_plan(
         why["deliver_by"] = _delivery_why(deliver_by, ordered, "the order", profile)
 
     notes: list[str] = []
-    window: tuple[date, date] | None = None
-    if profile.exams_required >= 3:
-        if first + timedelta(days=1) <= last - timedelta(days=1):
-            window = (first + timedelta(days=1), last - timedelta(days=1))
-            why["intervening_exam_window"] = (
-                f"Second examination on any one day from {format_day(window[0])} to "
-                f"{format_day(window[1])}, strictly between the first and last days "
-                "(city code 58-527(b))."
-            )
-        else:
-            notes.append(
-                "Ordered too late for an intervening examination between the first day "
-                f"({format_day(first)}) and the last day ({format_day(last)}); the veterinarian "
-                "may extend the observation period (city code 58-527(b))."
-            )
+    window = _intervening(first, last, profile.exams_required)
+    if window is not None:
+        why["intervening_exam_window"] = _intervening_why(window)
+    elif profile.exams_required >= 3:
+        notes.append(
+            f"{TOO_LATE} between the first day ({format_day(first)}) and the last day "
+            f"({format_day(last)}); the veterinarian may extend the observation period "
+            "(city code 58-527(b))."
+        )
     if first == last:
-        notes.append("The first and last examinations fall on the same day.")
+        notes.append(SAME_DAY)
 
     why["first_exam_day"] = (
         f"First examination on {format_day(first)}, the first day of isolation, when the "
@@ -330,20 +343,18 @@ def extend_observation(
     if new_last_day <= plan.last_day:
         raise ValueError(f"an extension must end after {format_day(plan.last_day)}")
     why = dict(plan.why)
-    window = plan.intervening_exam_window
+    # A period too short for an intervening examination may have room for one once
+    # extended: the veterinarian's extension is what the rules' note suggested.
+    window = _intervening(plan.first_exam_day, new_last_day, plan.exams_required)
+    notes = tuple(n for n in plan.notes if n != SAME_DAY)
     if window is not None:
-        window = (window[0], new_last_day - timedelta(days=1))
-        why["intervening_exam_window"] = (
-            f"Second examination on any one day from {format_day(window[0])} to "
-            f"{format_day(window[1])}, strictly between the first and last days "
-            "(city code 58-527(b))."
-        )
+        why["intervening_exam_window"] = _intervening_why(window)
+        notes = tuple(n for n in notes if not n.startswith(TOO_LATE))
     why["last_day"] = (
         f"Observation extended to {format_day(new_last_day)} by {veterinarian or 'the veterinarian'}"
         f" (it would have ended on {format_day(plan.last_day)}); the last examination is on that "
         "day (city code 58-527(b): the veterinarian may extend the period)."
     )
-    notes = plan.notes
     if new_last_day > plan.certificate_due:
         notes = (
             *notes,
@@ -404,6 +415,26 @@ def exam_warning(plan: QuarantinePlan, day: date, done: tuple[str, ...]) -> str:
         f"An examination on {format_day(day)} is on none of the required days"
         f"{where} (city code 58-527(b))."
     )
+
+
+def certification_refused(findings: Iterable[tuple[str | None, str]]) -> str:
+    """Why the veterinarian's certification of no signs of rabies cannot end the quarantine,
+    "" when it can (58-527(b); RULES.md section 3). ``findings``: each examination's
+    (required exam it counts as, or None; finding), as corrected. Any examination that
+    found signs of rabies bars it (that is an outcome of its own, reported to the health
+    officer), and so does a last examination that did not find the animal free of them."""
+    seen = list(findings)
+    if any(f == "signs_of_rabies" for _slot, f in seen):
+        return (
+            "An examination found signs of rabies: the animal cannot be certified free of "
+            "them (city code 58-527(b)); the health officer decides what follows."
+        )
+    if any(slot == "last" and f != "no_signs" for slot, f in seen):
+        return (
+            "The last examination did not find the animal free of signs of rabies: it "
+            "cannot be certified."
+        )
+    return ""
 
 
 class _Period(Protocol):

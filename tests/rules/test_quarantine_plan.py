@@ -9,6 +9,7 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from fieldops.rules import plan_after_broken_home, quarantine_plan
+from fieldops.rules.quarantine import certification_refused, extend_observation, required_exams
 
 CHICAGO = ZoneInfo("America/Chicago")
 D = date
@@ -237,3 +238,36 @@ def test_order_and_bite_compare_as_instants_when_clocks_fall_back(profile):
     assert (plan.deliver_by.hour, plan.deliver_by.minute) == (1, 20)  # 01:20 CST Mon
     with pytest.raises(ValueError, match="before"):
         quarantine_plan(ordered, bitten, profile, owner_known=True, rabies_proof=False)
+
+
+def test_an_extension_makes_room_for_the_intervening_exam_an_order_came_too_late_for(profile):
+    """58-527(b): first, last and one examination strictly between. An order the day before
+    the last day leaves no day between; the rules' note says the veterinarian may extend
+    the period, and once extended, the intervening examination is required again."""
+    plan = quarantine_plan(
+        L(2026, 3, 2, 10), L(2026, 3, 11, 9), profile, owner_known=False, rabies_proof=False
+    )
+    assert plan.intervening_exam_window is None
+    assert any("extend" in n for n in plan.notes)
+    longer = extend_observation(plan, D(2026, 3, 16), "Dr. Kim", profile)
+    assert longer.intervening_exam_window == (D(2026, 3, 12), D(2026, 3, 15))
+    assert [slot for slot, _a, _b in required_exams(longer)] == ["first", "intervening", "last"]
+    assert not any("extend" in n for n in longer.notes)
+    # Extended by one day: 12 Mar, the old last day, is now the one day between.
+    one_more = extend_observation(plan, D(2026, 3, 13), "Dr. Kim", profile)
+    assert one_more.intervening_exam_window == (D(2026, 3, 12), D(2026, 3, 12))
+    two = dataclasses.replace(profile, exams_required=2)
+    short = quarantine_plan(
+        L(2026, 3, 2, 10), L(2026, 3, 11, 9), two, owner_known=False, rabies_proof=False
+    )
+    assert extend_observation(short, D(2026, 3, 16), "Dr. Kim", two).intervening_exam_window is None
+
+
+def test_certification_is_refused_after_any_finding_of_signs_of_rabies():
+    fine = [("first", "no_signs"), ("intervening", "no_signs"), ("last", "no_signs")]
+    assert certification_refused(fine) == ""
+    assert certification_refused([*fine, (None, "no_signs")]) == ""
+    signs = [("first", "no_signs"), ("intervening", "signs_of_rabies"), ("last", "no_signs")]
+    assert certification_refused(signs)
+    assert certification_refused([("first", "no_signs"), (None, "signs_of_rabies")])
+    assert certification_refused([("first", "no_signs"), ("last", "died")])

@@ -428,3 +428,19 @@ def test_dates_of_the_plan_are_local_days(db, operator, rex, clinic):
     q = qs.get_quarantine(db, r.quarantine_id, PROFILE)
     assert isinstance(q.last_day, date) and q.day_n == 2 and q.day_label == "day 2 of 10"
     assert local_today() - q.bite.bitten_at.astimezone(PROFILE.timezone).date() == timedelta(days=2)
+
+
+def test_no_certified_release_once_an_examination_found_signs_of_rabies(db, operator, rex, clinic):
+    """58-527(b): released only on the veterinarian's certification of no signs of rabies.
+    An intervening exam that found signs (reported to the health officer) is not undone
+    by a last exam that found none."""
+    qid = qs.report_bite(
+        db, operator, bite_input(days_ago(12), animal_id=rex.id, clinic_id=clinic.id), PROFILE
+    ).quarantine_id
+    for on, finding in ((day(12), "no_signs"), (day(7), "signs_of_rabies"), (day(2), "no_signs")):
+        exam(db, operator, qid, on, finding)
+    qs.record_signs_of_rabies(db, operator, qid, days_ago(7, 12), "Dr. Ellen Park", PROFILE)
+    with pytest.raises(ValidationError) as exc:
+        qs.release_certified(db, operator, qid, days_ago(1), "Dr. Kim", PROFILE)
+    assert fields(exc) == {"exams"}
+    assert qs.get_quarantine(db, qid, PROFILE).status == "open"

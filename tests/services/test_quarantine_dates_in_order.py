@@ -89,3 +89,22 @@ def test_a_finding_of_death_on_no_day_is_refused_beside_the_day(db, operator, ex
     bad = datetime(2000, 1, 1, tzinfo=UTC)  # an instant where a day belongs
     assert refused(lambda: exam(db, operator, examined, bad, "died")) == "examined_on"
     assert qs.get_quarantine(db, examined, PROFILE).status == "open"
+
+
+def test_no_escape_or_death_before_the_delivery_to_the_clinic(db, operator, rex, clinic):
+    qid = qs.report_bite(
+        db, operator, bite_input(days_ago(5), animal_id=rex.id, clinic_id=clinic.id), PROFILE
+    ).quarantine_id
+    qs.record_delivery(db, operator, qid, days_ago(4), PROFILE)
+    for record in (
+        lambda at: qs.record_escape(db, operator, qid, at, PROFILE),
+        lambda at: qs.record_death(db, operator, qid, "died", at, PROFILE),
+    ):
+        with pytest.raises(ValidationError) as exc:
+            record(days_ago(5, 11))
+        assert {e.field for e in exc.value.errors} == {"at"}
+    with pytest.raises(ValidationError) as exc:
+        qs.record_exam(db, operator, qid, qs.ExamInput(day(5), "Dr. Kim", "died", 0), PROFILE)
+    assert {e.field for e in exc.value.errors} == {"examined_on"}
+    qs.record_escape(db, operator, qid, days_ago(3), PROFILE)
+    assert qs.get_quarantine(db, qid, PROFILE).status == "escaped"

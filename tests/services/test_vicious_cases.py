@@ -404,3 +404,42 @@ def test_every_action_the_case_writes_reads_in_words(db, operator, supervisor, p
         assert f"{entity}:{action}" in all_event_kinds() or action in all_event_kinds(), action
     lines = record_history(db, "vicious_case", case.id, profile.timezone)
     assert "Seizure of the animal" in " ".join(x.sentence for x in lines)
+
+
+def test_a_declaration_is_not_withdrawn_before_it_was_made(db, operator, supervisor, profile, dog):
+    case = declared(db, operator, profile, dog.id)  # decided Mon 2 Nov 2026
+    with pytest.raises(ValidationError) as exc:
+        end_declaration(
+            db,
+            supervisor,
+            case.id,
+            EndingInput("withdrawn", date(2026, 11, 1), "Chief Ortiz", "Entered in error"),
+            profile,
+            version=case.version,
+        )
+    assert {e.field for e in exc.value.errors} == {"decided_on"}
+    assert load_case(db, case.id, profile).declared
+    ended = end_declaration(
+        db,
+        supervisor,
+        case.id,
+        EndingInput("withdrawn", date(2026, 11, 2), "Chief Ortiz", "Entered in error"),
+        profile,
+        version=case.version,
+    )
+    assert not ended.declared
+
+
+def test_a_notice_served_again_is_not_dated_before_the_one_it_follows(db, operator, profile, dog):
+    """58-524(c)(2): the hours run from service; an earlier-dated second notice would put
+    the deadline Today and "not complied" use before the one the case shows in force."""
+    case = declared(db, operator, profile, dog.id)
+    first = NoticeInput("in_person", local(2026, 11, 5, 9), "Off. Lee", "12 Elm St")
+    serve_notice(db, operator, case.id, first, profile)
+    again = NoticeInput("in_person", local(2026, 11, 3, 9), "Off. Lee", "12 Elm St", "defect")
+    with pytest.raises(ValidationError) as exc:
+        serve_notice(db, operator, case.id, again, profile)
+    assert {e.field for e in exc.value.errors} == {"served_at"}
+    later = NoticeInput("in_person", local(2026, 11, 6, 9), "Off. Lee", "12 Elm St", "defect")
+    view = serve_notice(db, operator, case.id, later, profile)
+    assert view.notice is not None and view.notice.served_at == local(2026, 11, 6, 9)

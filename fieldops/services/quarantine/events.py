@@ -16,6 +16,7 @@ from fieldops.permissions import Permission, requires
 from fieldops.rules import Profile, format_day, to_local
 from fieldops.rules.quarantine import (
     EXAM_SLOTS,
+    certification_refused,
     extend_observation,
     missing_exams,
     observation_ended,
@@ -255,7 +256,7 @@ def record_death(
         check_when(c, "at", at, "When", q.ordered_at, "the order")
         c.raise_if_any()
         assert at is not None  # _when refused a missing time
-        check_not_before_seen_alive(c, "at", to_local(at, profile).date(), "When", s, q, st)
+        check_not_before_seen_alive(c, "at", to_local(at, profile).date(), "When", s, q, st, at)
         c.raise_if_any()
         e = add_event(s, actor, bite, kind, at, notes=notes, client_key=client_key)
         if kind == "died":
@@ -323,7 +324,7 @@ def record_escape(
         c.raise_if_any()
         assert at is not None  # _when refused a missing time
         day = to_local(at, profile).date()
-        check_not_before_seen_alive(c, "at", day, "When it escaped", s, q, st)
+        check_not_before_seen_alive(c, "at", day, "When it escaped", s, q, st, at)
         c.raise_if_any()
         e = add_event(s, actor, bite, "escaped", at, notes=notes, client_key=client_key)
         audit(s, actor, "quarantine_escaped", "quarantine", q.id, after=event_data(e))
@@ -371,14 +372,11 @@ def release_certified(
                     + ". Record it, or have the veterinarian extend the period."
                 }
             )
-        last = [x for x in exams_of(s, q) if st.exam_slots.get(x.id) == "last"]
-        if last and st.findings.get(last[0].id, last[0].finding) != "no_signs":
-            raise ValidationError(
-                {
-                    "exams": "The last examination did not find the animal "
-                    "free of signs of rabies: it cannot be certified."
-                }
-            )
+        refused = certification_refused(
+            (st.exam_slots.get(x.id), st.findings.get(x.id, x.finding)) for x in exams_of(s, q)
+        )
+        if refused:
+            raise ValidationError({"exams": refused})
         e = add_event(
             s, actor, bite, "released", at, who=veterinarian, notes=notes, client_key=client_key
         )

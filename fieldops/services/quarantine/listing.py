@@ -464,7 +464,12 @@ def week_schedule(
                     else (f"exam, any day to {format_day_short(q.next_exam_by, start)}")
                 )
                 out.append(ScheduleItem(day, "exam", q.id, f"{who}: {slot}"))
-        if q.status == "open" and q.last_day != q.next_exam_by and start <= q.last_day <= end:
+        if (
+            q.status == "open"
+            and q.next_exam_by is not None  # None: every required exam is done
+            and q.last_day != q.next_exam_by
+            and start <= q.last_day <= end
+        ):
             out.append(ScheduleItem(q.last_day, "exam", q.id, f"{who}: {EXAM_SLOTS['last']}"))
         if q.status == "open" and q.deliver_by is not None and q.delivered_at is None:
             by = format_instant(q.deliver_by, profile)

@@ -170,6 +170,16 @@ def log_rows(
             .group_by(QuarantineExam.quarantine_id)
         ).all()
     )
+    # An exam's slot is stored as it counted when entered (exam rows are never changed): an
+    # extension since moves the last exam, so such a case is counted on its plan, as a
+    # corrected one is.
+    extended = set(
+        s.scalars(
+            select(QuarantineEvent.bite_report_id).where(
+                QuarantineEvent.kind == "extended", QuarantineEvent.bite_report_id.in_(in_period)
+            )
+        )
+    )
     referrals = {
         r[0]: (r[1], r[2])
         for r in s.execute(
@@ -235,7 +245,8 @@ def log_rows(
             outcome = ""
         else:
             where = "home" if placement == "home" else f"clinic: {clinic or ''}".rstrip(": ")
-            n = _done(s, qid, cases[bid], profile) if dated(cases.get(bid)) else exams.get(qid, 0)
+            replan = dated(cases.get(bid)) or bid in extended
+            n = _done(s, qid, cases.get(bid, {}), profile) if replan else exams.get(qid, 0)
             done = f"{n} of {profile.exams_required}"
             outcome = STATUS_LABELS.get(status or "", status or "")
         certificate, overdue = _certificate(status, due, received, today)
@@ -269,8 +280,8 @@ def log_rows(
 
 
 def _done(s: Session, quarantine_id: int, fixes: dict[Key, str], profile: Profile) -> int:
-    """How many required exams are done on a plan that a correction moved (the rules' count;
-    the exams' stored slots answered the plan before the correction)."""
+    """How many required exams are done on a plan that a correction or an extension moved
+    (the rules' count; stored slots may answer the plan before it)."""
     q = s.get(Quarantine, quarantine_id)
     assert q is not None
     bite = s.get(BiteReport, q.bite_report_id)

@@ -112,12 +112,19 @@ def state_of(
     delivered: datetime | None = None
     closed: datetime | None = None
     received: date | None = None
-    for e in events:
+    # The plan's changes in the order they were recorded, each checked then against the
+    # plan as it stood: an extension is timed when it is typed, so a broken home found
+    # earlier that day inside the extended period would, replayed by time, fall after
+    # the unextended last day. (The two commute otherwise: one moves the placement, the
+    # other the last day.)
+    for e in sorted(events, key=lambda e: e.id):
         if e.kind == "broken_home":
             plan = plan_after_broken_home(plan, e.at, profile)
-            clinic_id, delivered = e.clinic_id, None
         elif e.kind == "extended" and e.new_last_day is not None:
             plan = extend_observation(plan, e.new_last_day, e.who, profile)
+    for e in events:
+        if e.kind == "broken_home":
+            clinic_id, delivered = e.clinic_id, None
         elif e.kind == "delivered":
             delivered = e.at
         elif e.kind == "certificate_received":

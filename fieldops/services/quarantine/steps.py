@@ -12,7 +12,7 @@ from sqlalchemy.orm import Session
 
 from fieldops.db.models import BiteReport, Quarantine, QuarantineEvent, QuarantineExam
 from fieldops.errors import Collector, ValidationError
-from fieldops.rules import Profile, format_day
+from fieldops.rules import Profile, format_day, format_instant
 from fieldops.services import validate as v
 from fieldops.services.context import (
     Actor,
@@ -80,10 +80,18 @@ def check_when(
 
 
 def check_not_before_seen_alive(
-    c: Collector, field: str, day: date | None, label: str, s: Session, q: Quarantine, st: State
+    c: Collector,
+    field: str,
+    day: date | None,
+    label: str,
+    s: Session,
+    q: Quarantine,
+    st: State,
+    at: datetime | None = None,
 ) -> None:
-    """A death or an escape is not on a day before an examination that found the animal
-    alive: the record would say it was examined after it was gone."""
+    """A death or an escape (on ``day``, at ``at`` when its time is known) is not before an
+    examination that found the animal alive, its delivery to the clinic, or its being found
+    at large: the record would say it was seen after it was gone."""
     alive = [x.examined_on for x in exams_of(s, q) if st.findings.get(x.id, x.finding) != "died"]
     if day is not None and alive and day < max(alive):
         c.add(
@@ -91,6 +99,22 @@ def check_not_before_seen_alive(
             f"{label} cannot be before the examination of {format_day(max(alive))}, "
             "which found the animal alive.",
         )
+        return
+    zone = st.plan.bitten_at.tzinfo
+    for seen, what in (
+        (st.delivered_at, "its delivery to the clinic"),
+        (st.plan.broken_home_at, "when it was found at large or improperly confined"),
+    ):
+        if seen is None or day is None:
+            continue
+        before = at < seen if at is not None else day < seen.astimezone(zone).date()
+        if before:
+            c.add(
+                field,
+                f"{label} cannot be before {what} "
+                f"({format_instant(seen.astimezone(zone), midnight='plain')}).",
+            )
+            return
 
 
 def add_event(

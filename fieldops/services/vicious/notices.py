@@ -5,13 +5,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 
 from fieldops.db.engine import Database
 from fieldops.db.models import ViciousDeclaration, ViciousNotice
 from fieldops.errors import Collector, ValidationError
 from fieldops.permissions import Permission, requires
-from fieldops.rules import Profile, vicious_notice_deadline
+from fieldops.rules import Profile, format_instant, vicious_notice_deadline
 from fieldops.rules import vicious as rules
 from fieldops.services import validate as v
 from fieldops.services.context import Actor, audit, existing_save, jsonable, now, remember_save
@@ -86,6 +86,17 @@ def serve_notice(
         if decided is not None and inp.served_at < decided:
             raise ValidationError(
                 {"served_at": "The notice cannot be served before the declaration was made."}
+            )
+        served = s.scalar(
+            select(func.max(ViciousNotice.served_at)).where(ViciousNotice.case_id == case.id)
+        )
+        if served is not None and inp.served_at < served:
+            raise ValidationError(
+                {
+                    "served_at": "A notice served again cannot be dated before the notice it "
+                    f"follows ({format_instant(served, profile, midnight='plain')}): the "
+                    f"{profile.notice_hours} hours run from the latest service."
+                }
             )
         if case.status == "served" and not (inp.notes or "").strip():
             raise ValidationError(

@@ -11,6 +11,7 @@ from sqlalchemy.orm import Session
 from fieldops.db.engine import Database
 from fieldops.db.models import (
     DECLARED_STATUSES,
+    ViciousDeclaration,
     ViciousEnding,
     ViciousNotice,
     ViciousOutcome,
@@ -312,6 +313,17 @@ def end_declaration(
         if case.status not in DECLARED_STATUSES:
             raise ValidationError(
                 {"case": "Only a declaration in force can be withdrawn or overturned."}
+            )
+        declared = s.scalar(
+            select(ViciousDeclaration.decided_at).where(ViciousDeclaration.case_id == case.id)
+        )
+        assert inp.decided_on is not None  # checked above
+        if declared is not None and inp.decided_on < to_local(declared, profile).date():
+            raise ValidationError(
+                {
+                    "decided_on": "The decision cannot be before the declaration it ends "
+                    f"({format_day(to_local(declared, profile).date())})."
+                }
             )
         s.add(
             ViciousEnding(
