@@ -79,3 +79,33 @@ def test_no_payment_before_the_day_of_the_offence(db, officer, owner, profile):
             update_citation(db, officer, t.id, t.version, court_on=None, paid_on=paid)
         assert set(e.value.by_field()) == {"paid_on"}
     assert update_citation(db, officer, t.id, t.version, court_on=None, paid_on=day).paid_on == day
+
+
+def test_no_correction_of_the_offence_day_past_the_day_it_was_paid(db, officer, owner, profile):
+    day = datetime.now(profile.timezone).date() - timedelta(days=10)
+    (t,) = _cite(db, officer, owner, profile, day)
+    t = update_citation(
+        db, officer, t.id, t.version, court_on=None, paid_on=day + timedelta(days=1)
+    )
+    for moved in (day + timedelta(days=2), day + timedelta(days=7)):  # same forfeiture
+        with pytest.raises(ValidationError) as e:
+            correct_citation(
+                db,
+                officer,
+                t.id,
+                t.version,
+                CitationCorrection(owner.id, "58-531", moved),
+                "Wrong day",
+                profile,
+            )
+        assert set(e.value.by_field()) == {"offence_on"}
+    fixed = correct_citation(
+        db,
+        officer,
+        t.id,
+        t.version,
+        CitationCorrection(owner.id, "58-531", day + timedelta(days=1)),  # the day paid
+        "Wrong day",
+        profile,
+    )
+    assert fixed.offence_on == fixed.paid_on

@@ -245,6 +245,26 @@ def test_a_form_time_in_the_same_minute_is_not_before_the_step_it_follows(db, of
     assert v.complaints[0].notified_how == "phone"
 
 
+def test_a_complaint_logged_before_its_call_came_in_is_refused(db, officer, owner):
+    # A complaint is made on a call (58-534(a)): not before it came in, as a dispatch.
+    c = create_call(db, officer, _call(owner))
+    for before in (timedelta(days=30), timedelta(minutes=1)):
+        with pytest.raises(ValidationError) as e:
+            log_complaint(
+                db,
+                officer,
+                c.id,
+                complainant="Nora",
+                alleged="Barking",
+                logged_at=c.received_at - before,
+            )
+        assert set(e.value.by_field()) == {"logged_at"}
+    assert get_call(db, c.id).complaints == ()
+    minute = c.received_at.replace(second=0, microsecond=0)  # the form's minute
+    v = log_complaint(db, officer, c.id, complainant="Nora", alleged="Barking", logged_at=minute)
+    assert [x.logged_at for x in v.complaints] == [minute]
+
+
 def test_check_reports_a_call_whose_state_its_dispatches_do_not_support(db, officer, owner):
     c = create_call(db, officer, _call(owner))
     dispatch(db, officer, c.id, c.version, officer.username)

@@ -71,8 +71,9 @@ def test_the_calls_figures_count_the_period_and_a_year_earlier(
     # A year earlier: two calls dispatched, one arrived in 10 minutes; one before that period.
     call(year_earlier(ago(15)), "waste", "phone", arrive=10, outcome="no_violation")
     call(year_earlier(ago(3)), "noise", "phone")
-    call(year_earlier(ago(30)), "noise", "phone")
-    # Complaints: one logged and notified now, one logged a year earlier.
+    barking_then = call(year_earlier(ago(30)), "noise", "phone")
+    # Complaints: one logged and notified now, one logged a year earlier (each on a call
+    # received before it).
     v = log_complaint(
         db, officer, barking.id, complainant="Nora", alleged="Barking", logged_at=at(ago(14), 40)
     )
@@ -81,7 +82,7 @@ def test_the_calls_figures_count_the_period_and_a_year_earlier(
     log_complaint(
         db,
         officer,
-        barking.id,
+        barking_then.id,
         complainant="Nora",
         alleged="Barking",
         logged_at=at(year_earlier(ago(10))),

@@ -91,6 +91,29 @@ def test_refusals_name_rabies_birth_date_tag_and_payment(db, operator, owner, re
         assert s.scalar(select(DogLicence.id).where(DogLicence.animal_id == pup.id)) is None
 
 
+def test_an_application_before_the_licence_is_sold_is_refused_naming_the_day_applied(
+    db, operator, owner, rex, profile
+):
+    # A 2026 licence is sold from 1 January 2025 (licence_on_sale): an application of June
+    # 2023 is refused naming applied_on, whether the birth date is unknown (it tripped an
+    # assert) or known (the refusal blamed the birth date).
+    early = {"on": date(2023, 6, 1), "rabies_vaccinated_on": date(2023, 5, 1)}
+    bo = create_animal(
+        db,
+        operator,
+        AnimalInput(species="dog", name="Bo", birth_date=date(2020, 1, 1), owner_id=owner.id),
+        today=JUNE,
+    )
+    for dog in (rex, bo):
+        p = preview(db, lic(dog.id, **early), profile)
+        assert p.quote is None and "applied_on" in p.errors and "birth_date" not in p.errors
+        with pytest.raises(ValidationError) as exc:
+            issue_licence(db, operator, lic(dog.id, **early), profile)
+        assert "applied_on" in errors(exc) and "birth_date" not in errors(exc)
+    with db.read() as s:
+        assert s.scalar(select(text("count(*)")).select_from(DogLicence)) == 0
+
+
 def test_a_dog_with_no_vaccination_and_no_altered_fact_is_refused_naming_both(
     db, operator, rex, profile
 ):
@@ -204,6 +227,22 @@ def test_renew_replace_transfer_and_void(db, operator, supervisor, owner, adopte
     assert "Bea Quinn" in words[1]
     words = [e.sentence for e in record_history(db, "animal", rex.id, profile.timezone)]
     assert any("25-0009" in w for w in words)
+
+
+def test_a_transfer_dated_before_the_licence_was_applied_for_is_refused_on_its_day(
+    db, operator, rex, adopter, profile
+):
+    view = issue_licence(db, operator, lic(rex.id), profile)  # applied for on 15 June 2026
+    for day in (date(2021, 3, 1), JUNE - timedelta(days=1)):
+        with pytest.raises(ValidationError) as exc:
+            transfer_licence(
+                db, operator, view.id, adopter.id, profile, version=view.version, on=day
+            )
+        assert errors(exc) == {"on"}
+    moved = transfer_licence(
+        db, operator, view.id, adopter.id, profile, version=view.version, on=JUNE
+    )
+    assert (moved.owner_id, moved.applied_on) == (adopter.id, JUNE)
 
 
 def _all(db):

@@ -11,12 +11,18 @@ from sqlalchemy import func, select
 
 from fieldops.db.models import Permit
 from fieldops.errors import PermissionDeniedError, StaleRecordError, ValidationError
-from fieldops.rules import permit_quote
+from fieldops.rules import Profile, chicken_renewal, permit_quote
 from fieldops.services.history import record_history
 from fieldops.services.people import PersonInput, create_person
 from fieldops.services.permits.applying import ChickenInput, apply_chicken, renew_chicken
-from fieldops.services.permits.enforcing import revoke_chicken
+from fieldops.services.permits.enforcing import (
+    IncidentInput,
+    record_incident,
+    review_permit,
+    revoke_chicken,
+)
 from fieldops.services.permits.issuing import issue_permit
+from fieldops.services.permits.records import load_permit
 
 APPLIED = date(2026, 3, 2)
 
@@ -260,3 +266,59 @@ def test_under_the_villages_profile_neighbours_complaints_stop_renewal_for_five_
             village,
         )
     assert e.value.field == "holder_id" and str(expected.may_reapply_on.year) in str(e.value)
+
+
+VILLAGE_PLAIN = {"hoa_exists": False, "hoa_consent": False, "hoa_consent_on": None}
+
+
+def _village_permit(db, operator, holder, village):
+    """A village chicken permit for 2026 with three neighbours' complaints within 100 feet,
+    the last a violation found (a citation): ch. 12 (h) bars its renewal."""
+    form = _form(applied_on=date(2026, 1, 5), year=2026, **VILLAGE_PLAIN)
+    v = apply_chicken(db, operator, holder.id, holder.address, form, village)
+    v = issue_permit(db, operator, v.id, date(2026, 1, 6), village)
+    for month, feet, ending in ((2, 40, "none"), (3, 50, "none"), (4, 60, "citation")):
+        number = "V-1" if ending == "citation" else ""
+        v = record_incident(
+            db,
+            operator,
+            v.id,
+            IncidentInput(date(2026, month, 1), "noise", ending, "Crowing", number, feet),
+            village,
+        )
+    return v
+
+
+def test_the_village_ban_binds_the_permittee_at_any_address_not_a_neighbour_at_theirs(
+    db, operator, officer, holder
+):
+    # Ch. 12 (h): "Any permittee whose permit is non-renewed ... may not re-apply for
+    # another permit under this section for a period of 5 years."
+    village = Profile.named("village")
+    v = _village_permit(db, operator, holder, village)
+    v = review_permit(db, officer, v.id, date(2026, 6, 1), village)
+    assert v.status == "not_renewed" and v.review.may_reapply_on is not None
+    form = _form(applied_on=date(2026, 6, 2), year=2026, **VILLAGE_PLAIN)
+    for address in (holder.address, "77 Other Rd"):
+        with pytest.raises(ValidationError) as e:
+            apply_chicken(db, operator, holder.id, address, form, village)
+        assert e.value.field == "holder_id"
+    # The ban names the permittee: another person of the address is not banned by it.
+    spouse = create_person(db, operator, PersonInput(full_name="Ivo Novak", address=holder.address))
+    assert apply_chicken(db, operator, spouse.id, holder.address, form, village).status == "applied"
+
+
+def test_a_village_renewal_is_refused_when_the_rules_complaint_test_bars_it(db, operator, holder):
+    village = Profile.named("village")
+    v = _village_permit(db, operator, holder, village)
+    renewal = _form(applied_on=date(2026, 11, 2), year=2027, **VILLAGE_PLAIN)
+    assert not chicken_renewal(  # as the rules decide it on the day applied
+        date(2026, 11, 2),
+        village,
+        complaints=[(i.occurred_on, i.distance_feet or 0) for i in v.incidents],
+        violations=[i.occurred_on for i in v.incidents if i.counts],
+    ).renew
+    with pytest.raises(ValidationError) as e:
+        renew_chicken(db, operator, v.id, renewal, village, version=v.version)
+    assert e.value.field == "permit"
+    assert load_permit(db, v.id, village).application.year == 2026  # nothing applied for

@@ -4,10 +4,11 @@ stayed while it is open) and its decision."""
 
 from __future__ import annotations
 
-from datetime import date, timedelta
+from datetime import UTC, date, datetime, timedelta
 
 import pytest
 
+from fieldops.db.models import PermitReview
 from fieldops.errors import PermissionDeniedError, ValidationError
 from fieldops.rules import fancier_list_update_due, fancier_renewal, format_day
 from fieldops.services.history import record_history
@@ -129,3 +130,41 @@ def test_renewal_waits_for_a_favourable_review(db, operator, officer, permit, pr
     v = renew_fancier(db, operator, permit.id, date(2026, 11, 20), 2027, profile)
     v = issue_permit(db, operator, v.id, date(2026, 11, 21), profile)
     assert v.renewed and v.year == 2027
+
+
+def test_a_review_dated_before_the_permit_was_issued_is_refused_and_renews_nothing(
+    db, operator, officer, permit, profile
+):
+    # 58-533(a)(2)c: the review counts the incidents in the 12 months up to its day; one
+    # dated before the permit was issued (6 Jan 2026) counts none of them.
+    for day in (date(2026, 2, 1), date(2026, 3, 1), date(2026, 4, 1)):
+        _incident(db, operator, permit.id, day, profile=profile)
+    for day in (date(2023, 6, 1), date(2026, 1, 5)):
+        with pytest.raises(ValidationError) as e:
+            review_permit(db, officer, permit.id, day, profile)
+        assert e.value.field == "review_day"
+    # A renewing review of the year dated before the issue (as one could be recorded before
+    # this was refused) is no review of the year in force: the renewal waits for one.
+    with db.write() as s:
+        s.add(
+            PermitReview(
+                permit_id=permit.id,
+                year=2026,
+                review_day=date(2023, 6, 1),
+                purpose="renewal",
+                renew=True,
+                counted=[],
+                incident_ids=[],
+                recorded_by=officer.username,
+                recorded_at=datetime.now(UTC),
+            )
+        )
+    with pytest.raises(ValidationError) as e:
+        renew_fancier(db, operator, permit.id, date(2026, 11, 20), 2027, profile)
+    assert e.value.field == "review"
+    v = review_permit(db, officer, permit.id, date(2026, 6, 1), profile)
+    assert v.status == "not_renewed" and v.review.counted == (
+        date(2026, 2, 1),
+        date(2026, 3, 1),
+        date(2026, 4, 1),
+    )

@@ -155,6 +155,8 @@ def _validate(
             c.add("offence_on", "A violation cannot be cited for a day still to come.")
         elif row.court_on is not None and row.court_on < inp.offence_on:
             c.add("offence_on", "The day of the offence cannot be after the court date.")
+        elif row.paid_on is not None and row.paid_on < inp.offence_on:
+            c.add("offence_on", "The day of the offence cannot be after the day it was paid.")
     v.optional_len(c, "address", v.clean(inp.address), "The address", 300)
     v.optional_len(c, "description", (inp.description or "").strip(), "The description", 4000)
     return c

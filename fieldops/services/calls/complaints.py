@@ -62,6 +62,11 @@ def log_complaint(
     c.raise_if_any()
     with db.write() as s:
         call = load(s, call_id, lock=True)
+        # A complaint is made on the call: not before it came in (forms give the minute).
+        if logged < call.received_at.replace(second=0, microsecond=0):
+            raise ValidationError(
+                {"logged_at": "A complaint cannot be logged before its call came in."}
+            )
         row = CallComplaint(
             call_id=call.id,
             complainant=v.clean(complainant),

@@ -18,7 +18,7 @@ from fieldops.db.engine import Database
 from fieldops.db.models import PAYMENT_METHOD_CODES, Animal, DogLicence, Person
 from fieldops.errors import Collector, StaleRecordError, UserError, ValidationError
 from fieldops.permissions import Permission, requires
-from fieldops.rules import Profile, local_date
+from fieldops.rules import Profile, format_day, local_date
 from fieldops.services import validate as v
 from fieldops.services.context import (
     Actor,
@@ -192,6 +192,13 @@ def transfer_licence(
         today = local_date(at, profile)
         if v.day(c, "on", on, "The day of the change of owner"):
             v.not_future(c, "on", on, "The day of the change of owner", today)
+            # The licence follows the dog from its application on, never before it.
+            c.check(
+                (on or today) >= old.applied_on,
+                "on",
+                f"The licence was applied for on {format_day(old.applied_on)}: it cannot "
+                "pass to a new owner before that day.",
+            )
         c.raise_if_any()
         assert owner is not None
         new = _follow(

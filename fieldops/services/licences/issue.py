@@ -31,6 +31,7 @@ from fieldops.rules import (
     LicenceQuote,
     Profile,
     format_day,
+    licence_on_sale,
     licence_quote,
     licensable_on,
     local_date,
@@ -233,6 +234,15 @@ def _rabies(
     return None
 
 
+# licence_quote's arguments, as the form's fields
+_QUOTE_FIELDS = {
+    "year": "licence_year",
+    "altered": "altered",
+    "acquired_on": "acquired_on",
+    "resident_since": "resident_since",
+}
+
+
 def _quote(
     inp: LicenceInput,
     animal: Animal,
@@ -242,7 +252,7 @@ def _quote(
     profile: Profile,
     c: Collector,
 ) -> LicenceQuote | None:
-    """The rules' quote, or None after naming the birth date that makes none."""
+    """The rules' quote, or None after naming the field that makes none."""
     if animal.birth_date is not None and animal.birth_date > applied_on:
         c.add("birth_date", "The dog's birth date is after the application day.")
         return None
@@ -256,13 +266,24 @@ def _quote(
             acquired_on=inp.acquired_on,
             resident_since=inp.resident_since,
         )
-    except ValueError:
-        assert animal.birth_date is not None
-        c.add(
-            "birth_date",
-            f"{animal.name or 'The dog'} turns five months old on "
-            f"{format_day(licensable_on(animal.birth_date))}: no licence is needed for {year}.",
-        )
+    except ValueError as e:
+        # The rules name the argument they refuse ("applied_on: ..."): blame that field.
+        name, _, said = str(e).partition(": ")
+        if name == "birth_date" and animal.birth_date is not None:
+            c.add(
+                "birth_date",
+                f"{animal.name or 'The dog'} turns five months old on "
+                f"{format_day(licensable_on(animal.birth_date))}: no licence is needed for "
+                f"{year}.",
+            )
+        elif name == "applied_on":
+            c.add(
+                "applied_on",
+                f"A {year} licence is sold from {format_day(licence_on_sale(year))}: the "
+                "application day is too early for it.",
+            )
+        else:
+            c.add(_QUOTE_FIELDS.get(name, "licence_year"), said or str(e))
         return None
 
 

@@ -7,6 +7,8 @@ each one audited unit of work.
 - ``animal_list``: ``note_animal_change``, ``update_animal_list``
 - ``enforcing``: ``record_incident``, ``review_permit``, ``revoke_chicken``
 - ``appeals``: ``mail_notice``, ``file_appeal``, ``decide_appeal``
+- ``renewal_bars``: what bars a renewal or a new permit (the year, a pending renewal, the
+  profile's chicken renewal test, the ban after a non-renewal), shared by the verbs
 - ``records``: ``load_permit`` (the permit view); ``listing``: the lazy list
 - ``module``: the module on the seam (due items, demo, checks)
 """

@@ -12,11 +12,11 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from fieldops.db.engine import Database
-from fieldops.db.models import Permit, PermitAnimalList, PermitApplication, PermitIssue, Person
+from fieldops.db.models import Permit, PermitAnimalList, PermitApplication, Person
 from fieldops.errors import Collector, ValidationError
 from fieldops.permissions import Permission, requires
 from fieldops.rules import (
@@ -37,6 +37,7 @@ from fieldops.services.permits.records import (
     refuse_unless,
     search_text,
 )
+from fieldops.services.permits.renewal_bars import banned_until, chicken_decision, may_renew
 from fieldops.services.permits.views import AnimalLine, PermitView
 
 MAX_COUNT = 10_000  # more animals, or feet, than any form is typed with: a typing slip
@@ -305,23 +306,6 @@ def _holder(s: Session, holder_id: int | None) -> Person:
     return holder
 
 
-def _banned_until(s: Session, holder: Person, address: str, day: date) -> date | None:
-    """The day a chicken permit not renewed here lets its holder apply again, if later."""
-    from fieldops.db.models import PermitReview
-
-    until = s.scalar(
-        select(func.max(PermitReview.may_reapply_on))
-        .join(Permit, Permit.id == PermitReview.permit_id)
-        .where(
-            Permit.kind == "chicken",
-            Permit.holder_id == holder.id,
-            Permit.address == address,
-            PermitReview.renew.is_(False),
-        )
-    )
-    return until if until is not None and until > day else None
-
-
 def _new_permit(s: Session, kind: str, holder: Person, address: str, year: int) -> Permit:
     open_ = s.scalar(
         select(Permit.id).where(
@@ -376,12 +360,12 @@ def apply_chicken(
         if (done := existing_save(s, client_key, "permit", actor)) is not None:
             return build_view(s, load(s, done), profile)  # a retry: already recorded
         holder = _holder(s, holder_id)
-        banned = _banned_until(s, holder, addr, inp.applied_on)
+        banned = banned_until(s, holder, inp.applied_on)
         if banned is not None:
             raise ValidationError(
                 {
-                    "holder_id": f"A chicken permit here was not renewed: {holder.full_name} may "
-                    f"not apply again at this address until {format_day(banned)} "
+                    "holder_id": f"A chicken permit of {holder.full_name} was not renewed: they "
+                    f"may not apply again, at any address, until {format_day(banned)} "
                     f"({profile.chickens.source})."
                 }
             )
@@ -417,14 +401,22 @@ def renew_chicken(
     refuse: bool = False,
     client_key: str | None = None,
 ) -> PermitView:
-    """The annual renewal's application (no association consent needed again)."""
+    """The annual renewal's application (no association consent needed again), refused
+    when the profile's renewal test (``chicken_renewal``, on the day applied) says the
+    permit is not renewed."""
     problems = _check_chicken_or_raise(inp, profile, False, refuse)
     assert inp.applied_on is not None and inp.year is not None
     with db.write() as s:
         if (done := existing_save(s, client_key, "permit_action", actor)) is not None:
             return build_view(s, load(s, done), profile)
         permit = load(s, permit_id, lock=True, version=version)
-        _may_renew(s, permit, "chicken", inp.year)
+        may_renew(s, permit, "chicken", inp.year)
+        decision, _ids = chicken_decision(s, permit, inp.applied_on, profile)
+        refuse_unless(
+            decision.renew,
+            "permit",
+            f"{decision.why} Record the review of the incidents to put the non-renewal on record.",
+        )
         _application(
             s,
             actor,
@@ -440,30 +432,6 @@ def renew_chicken(
         )
         remember_save(s, client_key, "permit_action", permit.id, actor)
         return build_view(s, permit, profile)
-
-
-def _may_renew(s: Session, permit: Permit, kind: str, year: int) -> None:
-    refuse_unless(permit.kind == kind, "permit", "This is not a permit of that kind.")
-    refuse_unless(
-        permit.status == "issued",
-        "permit",
-        f"Only an issued permit is renewed; this one is {permit.status.replace('_', ' ')}.",
-    )
-    refuse_unless(
-        year > permit.year,
-        "year",
-        f"The permit is already issued for {permit.year}: renew for a later year.",
-    )
-    pending = s.scalar(
-        select(PermitApplication.id)
-        .where(
-            PermitApplication.permit_id == permit.id,
-            PermitApplication.refused.is_(False),
-            PermitApplication.id.not_in(select(PermitIssue.application_id)),
-        )
-        .limit(1)
-    )
-    refuse_unless(pending is None, "permit", "A renewal is already applied for: issue it.")
 
 
 def _animals(c: Collector, animals: tuple[AnimalLine, ...]) -> list[dict[str, object]]:
@@ -563,10 +531,16 @@ def renew_fancier(
         if (done := existing_save(s, client_key, "permit_action", actor)) is not None:
             return build_view(s, load(s, done), profile)
         permit = load(s, permit_id, lock=True, version=version)
-        _may_renew(s, permit, "fancier", year)
+        may_renew(s, permit, "fancier", year)
+        # Only a review of the year in force counts: one dated before its issue is not.
+        since = permit.issued_on or date.min
         review = s.scalar(
             select(PermitReview)
-            .where(PermitReview.permit_id == permit.id, PermitReview.year == permit.year)
+            .where(
+                PermitReview.permit_id == permit.id,
+                PermitReview.year == permit.year,
+                PermitReview.review_day >= since,
+            )
             .order_by(PermitReview.id.desc())
             .limit(1)
         )

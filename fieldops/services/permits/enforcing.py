@@ -18,9 +18,10 @@ from fieldops.db.models import (
     PermitRevocation,
 )
 from fieldops.db.models.permit import INCIDENT_ENDINGS, INCIDENT_KINDS
-from fieldops.errors import Collector
+from fieldops.errors import Collector, ValidationError
 from fieldops.permissions import Permission, requires
-from fieldops.rules import Profile, chicken_renewal, fancier_renewal
+from fieldops.rules import Profile, fancier_renewal, format_day
+from fieldops.rules.permits import COUNTED_INCIDENT_ENDINGS
 from fieldops.services import validate as v
 from fieldops.services.context import Actor, audit, existing_save, jsonable, now, remember_save
 from fieldops.services.permits.records import (
@@ -30,6 +31,7 @@ from fieldops.services.permits.records import (
     local_today,
     refuse_unless,
 )
+from fieldops.services.permits.renewal_bars import chicken_decision, incident_rows
 from fieldops.services.permits.views import PermitView
 
 _TEXT = 4000
@@ -186,36 +188,25 @@ def review_permit(
             "permit",
             f"Only an issued permit is reviewed; this one is {permit.status.replace('_', ' ')}.",
         )
-        rows = s.execute(
-            select(
-                PermitIncident.id,
-                PermitIncident.occurred_on,
-                PermitIncident.ending,
-                PermitIncident.distance_feet,
+        if permit.issued_on is not None and review_day < permit.issued_on:
+            raise ValidationError(
+                {
+                    "review_day": "The review cannot be dated before the permit in force was "
+                    f"issued, on {format_day(permit.issued_on)}."
+                }
             )
-            .where(PermitIncident.permit_id == permit.id)
-            .order_by(PermitIncident.occurred_on, PermitIncident.id)
-        ).all()
-        found = [(i, d) for i, d, ending, _f in rows if ending in ("warning", "citation")]
         reapply: date | None = None
         if permit.kind == "fancier":
+            found = [
+                (i, d) for i, d, e, _f in incident_rows(s, permit) if e in COUNTED_INCIDENT_ENDINGS
+            ]
             decision = fancier_renewal([d for _i, d in found], review_day, profile)
             renew, days = decision.renew, decision.counted
             ids = [i for i, d in found if d in set(days)]
         else:  # a chicken permit: the profile's complaint test (the village's ch. 12 (h))
-            complaints = [(i, d, f) for i, d, _e, f in rows if f is not None]
-            cd = chicken_renewal(
-                review_day,
-                profile,
-                complaints=[(d, f) for _i, d, f in complaints],
-                violations=[d for _i, d in found],
-            )
+            cd, ids = chicken_decision(s, permit, review_day, profile)
             renew, reapply = cd.renew, cd.may_reapply_on
             days = tuple(sorted((*cd.counted_complaints, *cd.counted_violations)))
-            near, inside = set(cd.counted_complaints), set(cd.counted_violations)
-            ids = sorted(
-                {i for i, d, _f in complaints if d in near} | {i for i, d in found if d in inside}
-            )
         r = PermitReview(
             permit_id=permit.id,
             year=permit.year,

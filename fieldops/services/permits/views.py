@@ -6,6 +6,8 @@ from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
 
+from fieldops.rules.permits import COUNTED_INCIDENT_ENDINGS
+
 KIND_LABELS = {"chicken": "Chicken permit", "fancier": "Animal fancier's permit"}
 KIND_SECTIONS = {"chicken": "58-533(b)", "fancier": "58-533(a)"}
 
@@ -117,7 +119,7 @@ class IncidentView:
     @property
     def counts(self) -> bool:
         """Whether the annual review counts it (it ended in a warning or a citation)."""
-        return self.ending in ("warning", "citation")
+        return self.ending in COUNTED_INCIDENT_ENDINGS
 
 
 @dataclass(frozen=True)
