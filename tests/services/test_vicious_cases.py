@@ -6,9 +6,16 @@ from __future__ import annotations
 from datetime import date
 
 import pytest
-from sqlalchemy import select, text
+from sqlalchemy import func, select, text
 from support import local
-from vicious_cases import HOSTILE, declaration, declared, no_exceptions, owner_and_dog
+from vicious_cases import (
+    HOSTILE,
+    declaration,
+    declared,
+    no_exceptions,
+    owner_and_dog,
+    with_step,
+)
 
 from fieldops.db.models import AuditEvent, ViciousCase, ViciousDeclaration
 from fieldops.errors import PermissionDeniedError, StaleRecordError, ValidationError
@@ -443,3 +450,42 @@ def test_a_notice_served_again_is_not_dated_before_the_one_it_follows(db, operat
     later = NoticeInput("in_person", local(2026, 11, 6, 9), "Off. Lee", "12 Elm St", "defect")
     view = serve_notice(db, operator, case.id, later, profile)
     assert view.notice is not None and view.notice.served_at == local(2026, 11, 6, 9)
+
+
+def test_an_animal_standing_declared_is_not_declared_again(db, operator, supervisor, profile, dog):
+    """One declaration in force per animal: a second would serve a second notice and run a
+    second deadline for the same dog. A refusal (an exception applied) does not stand."""
+    case = declared(db, operator, profile, dog.id)
+    with pytest.raises(ValidationError) as exc:
+        declared(db, operator, profile, dog.id)
+    assert {e.field for e in exc.value.errors} == {"animal_id"}
+    with db.read() as s:
+        assert s.scalar(select(func.count()).select_from(ViciousCase)) == 1
+    end_declaration(
+        db,
+        supervisor,
+        case.id,
+        EndingInput("withdrawn", date(2026, 11, 3), "Chief Ortiz", "Entered in error"),
+        profile,
+    )
+    assert declared(db, operator, profile, dog.id).declared
+
+
+def test_no_step_is_taken_on_a_declaration_after_it_was_overturned(
+    db, operator, supervisor, profile, dog
+):
+    view = with_step(db, operator, profile, dog.id, "seizure", date(2026, 11, 6))
+    step = view.steps[0].id
+    end_declaration(
+        db,
+        supervisor,
+        view.id,
+        EndingInput("overturned", date(2026, 11, 9), "Circuit Court", "Appeal granted"),
+        profile,
+    )
+    with pytest.raises(ValidationError) as exc:
+        complete_step(db, operator, step, date(2026, 11, 10), "Seized", profile)
+    assert {e.field for e in exc.value.errors} == {"done_on"}
+    # Taken before the court's decision, entered late: that stands.
+    done = complete_step(db, operator, step, date(2026, 11, 8), "Seized at the park", profile)
+    assert done.steps[0].done_on == date(2026, 11, 8)

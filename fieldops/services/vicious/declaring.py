@@ -6,10 +6,18 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from fieldops.db.engine import Database
-from fieldops.db.models import Animal, Person, ViciousCase, ViciousDeclaration, ViciousIncident
+from fieldops.db.models import (
+    DECLARED_STATUSES,
+    Animal,
+    Person,
+    ViciousCase,
+    ViciousDeclaration,
+    ViciousIncident,
+)
 from fieldops.db.models.vicious import ExceptionFinding
 from fieldops.errors import Collector, ValidationError
 from fieldops.modules import Incident
@@ -199,7 +207,23 @@ def declare(
             c.raise_if_any()
         animal = None
         if inp.animal_id is not None:
-            animal = load_animal(s, inp.animal_id)
+            animal = load_animal(s, inp.animal_id, lock=True)  # one declaration at a time
+            standing = s.execute(
+                select(ViciousCase.id, ViciousCase.status)
+                .where(
+                    ViciousCase.animal_id == animal.id,
+                    ViciousCase.status.in_(DECLARED_STATUSES),
+                )
+                .limit(1)
+            ).first()
+            if standing is not None:
+                raise ValidationError(
+                    {
+                        "animal_id": f"{animal.name or 'This animal'} already stands declared "
+                        f"vicious (case #{standing.id}, {standing.status.replace('_', ' ')}): "
+                        "record what follows on that case."
+                    }
+                )
         owner_id = (
             inp.owner_id
             if inp.owner_id is not None

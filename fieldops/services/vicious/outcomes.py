@@ -246,6 +246,18 @@ def complete_step(
             raise ValidationError({"step": "This step is already recorded as taken."})
         case = load(s, st.case_id, lock=True)
         _not_before_finding(s, case.id, "done_on", done_on, "The day the step was taken", profile)
+        ended = s.execute(
+            select(ViciousEnding.kind, ViciousEnding.decided_on).where(
+                ViciousEnding.case_id == case.id
+            )
+        ).first()
+        if ended is not None and done_on is not None and done_on > ended.decided_on:
+            raise ValidationError(
+                {
+                    "done_on": f"The declaration was {ended.kind} on "
+                    f"{format_day(ended.decided_on)}: no step is taken on it after that day."
+                }
+            )
         s.add(
             ViciousStepDone(
                 step_id=st.id,
