@@ -17,7 +17,13 @@ from sqlalchemy.orm.exc import StaleDataError
 from fieldops.db.engine import Database
 from fieldops.db.models import Animal, Clinic, Person, PersonWord
 from fieldops.db.search import fts5_query, phone_search_text, search_terms
-from fieldops.errors import Collector, NotFoundError, StaleRecordError, UserError
+from fieldops.errors import (
+    Collector,
+    NotFoundError,
+    StaleRecordError,
+    UserError,
+    ValidationError,
+)
 from fieldops.permissions import Permission, requires
 from fieldops.services import validate as v
 from fieldops.services.context import (
@@ -372,7 +378,14 @@ def archive_person(db: Database, actor: Actor, person_id: int, reason: str) -> N
     v.optional_len(c, "reason", v.clean(reason), "The reason", 2000)
     c.raise_if_any()
     with db.write() as s:
-        person = load_person(s, person_id)
+        person = s.get(Person, person_id, with_for_update=True) or load_person(s, person_id)
+        if person.archived_at is not None:  # the first archive's day and reason stay
+            raise ValidationError(
+                {
+                    "reason": f"{person.full_name} is already archived "
+                    f"({person.archive_reason}); that record stays as it was made."
+                }
+            )
         person.archived_at = now()
         person.archive_reason = v.clean(reason)
         audit(s, actor, "archive", "person", person_id, reason=v.clean(reason))

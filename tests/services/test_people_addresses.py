@@ -90,3 +90,17 @@ def test_other_people_are_not_offered(db, operator):
     archive_person(db, operator, ana.id, "moved")
     assert matching_people(db, ANA) == ()
     create_person(db, operator, ANA)  # an archived record does not block a new one
+
+
+def test_a_person_archived_once_keeps_that_archive(db, operator):
+    """Archiving again would overwrite the first archive's day and reason without a word."""
+    ana = create_person(db, operator, ANA)
+    archive_person(db, operator, ana.id, "moved")
+    with db.read() as s:
+        first = s.get(Person, ana.id).archived_at
+    with pytest.raises(ValidationError) as exc:
+        archive_person(db, operator, ana.id, "deceased")
+    assert {e.field for e in exc.value.errors} == {"reason"}
+    with db.read() as s:
+        p = s.get(Person, ana.id)
+        assert (p.archived_at, p.archive_reason) == (first, "moved")
