@@ -94,6 +94,22 @@ def test_a_declaration_with_a_missing_ground_is_refused_beside_the_field_then_ma
     wait_idle(qtbot, ctx)
 
 
+def test_declaring_an_animal_already_declared_is_refused_beside_the_animal(
+    qtbot, ctx, host, rex, profile
+):
+    _owner, dog = rex
+    declared(ctx.db, ctx.actor, profile, dog.id)
+    dialog = DeclarationDialog(ctx, host)
+    dialog.show()
+    fill_declaration(qtbot, dialog, dog)
+    qtbot.mouseClick(dialog.none_apply, Qt.MouseButton.LeftButton)
+    qtbot.mouseClick(dialog.save_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: bool(dialog.fields.error_text("animal_id")), timeout=10_000)
+    assert "#" in dialog.fields.error_text("animal_id")  # names the case in force
+    assert cases_count(ctx) == 1 and dialog.incident_rows[0].place.text() == "Elm & 3rd"
+    dialog.close()
+
+
 @pytest.mark.parametrize(
     ("served", "deadline"),
     [
