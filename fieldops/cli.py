@@ -17,30 +17,17 @@ import json
 import os
 import sys
 from collections.abc import Iterator, Sequence
-from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from fieldops import __version__, cli_backup, cli_licence, cli_migrate, cli_selftest
+from fieldops import cli_dates as dates
 from fieldops import cli_guard as guard
 from fieldops.errors import UserError, ValidationError
 
 if TYPE_CHECKING:
     from fieldops.db.engine import Database
     from fieldops.services.context import Actor
-
-
-FIRST_DAY, LAST_DAY = date(1900, 1, 1), date(2999, 12, 31)  # days a record can be about
-
-
-def _date(text: str) -> date:
-    try:
-        day = date.fromisoformat(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a date (YYYY-MM-DD): {text!r}") from None
-    if not FIRST_DAY <= day <= LAST_DAY:
-        raise argparse.ArgumentTypeError(f"{text} is not a day between {FIRST_DAY} and {LAST_DAY}")
-    return day
 
 
 class _ReportNames:
@@ -97,7 +84,7 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--people", type=int, default=200)
     sub.add_parser("check", help="check the database's integrity; exit 1 when something is wrong")
     due = sub.add_parser("due", help="what is due today (holds ending, overdue items)")
-    due.add_argument("--date", type=_date, default=None, help="the day (default: today)")
+    due.add_argument("--date", type=dates.day, default=None, help="the day (default: today)")
     due.add_argument("--json", action="store_true", help="print JSON instead of text")
     staff = sub.add_parser("staff", help="list staff, or set one's role (administrators)")
     staff.add_argument("username", nargs="?", help="login name to add or change")
@@ -282,10 +269,11 @@ def cmd_report(args: argparse.Namespace) -> int:
     # Everything the user typed is checked before the database is opened or a page drawn.
     kind = reports_run.find_report(args.kind)
     try:
-        args.start, args.end = _report_date("--from", args.start), _report_date("--to", args.end)
+        args.start = dates.option_day("--from", args.start)
+        args.end = dates.option_day("--to", args.end)
     except argparse.ArgumentTypeError as exc:  # the command line itself: one line, status 2
         guard.say(str(exc))
-        return 2
+        return dates.EXIT_USAGE
     if args.end < args.start:
         raise UserError(
             f"--to {args.end} is before --from {args.start}; the period cannot "
@@ -330,14 +318,6 @@ def cmd_report(args: argparse.Namespace) -> int:
     return 0
 
 
-def _report_date(option: str, text: str) -> date:
-    """``text`` as a day (``_date``), its refusal naming ``option``."""
-    try:
-        return _date(text)
-    except argparse.ArgumentTypeError as exc:
-        raise argparse.ArgumentTypeError(f"{option}: {exc}") from None
-
-
 PERIOD_OPTIONS = {"period_start": "--from", "period_end": "--to"}
 
 
@@ -357,7 +337,7 @@ def output_path(text: str, *, database: str | None) -> Path:
         check_file_name(text)
     except ValidationError as exc:
         raise UserError("--out: " + "; ".join(e.message for e in exc.errors)) from None
-    out = Path(text).expanduser()
+    out = guard.path_option("--out", text)
     if out.is_dir():
         raise UserError(
             f"--out {text} is a folder; give the file to write, e.g. {out / 'register.pdf'}"
@@ -427,7 +407,7 @@ def _password(args: argparse.Namespace) -> str | None:
 def cmd_staff(args: argparse.Namespace) -> int:
     from fieldops.permissions import FIRST_ROLE
     from fieldops.services.context import os_username
-    from fieldops.services.signin import create_first_admin, needs_first_admin, set_password
+    from fieldops.services.signin import create_first_admin, needs_first_admin
     from fieldops.services.staff import list_staff, set_staff
 
     if args.username and not args.role:
@@ -456,6 +436,8 @@ def cmd_staff(args: argparse.Namespace) -> int:
             if not args.new and not args.os_user:
                 # (a non-administrator is refused by set_staff, whatever the name)
                 refuse_unknown_login(args.username, {u.username for u in list_staff(db)})
+            # The account and its password in one unit of work: a refused password
+            # leaves no account made or changed.
             set_staff(
                 db,
                 actor,
@@ -464,11 +446,8 @@ def cmd_staff(args: argparse.Namespace) -> int:
                 full_name=args.name,
                 active=not args.inactive,
                 os_user=args.os_user,
+                password=_password(args) if args.password_stdin else None,
             )
-            if args.password_stdin:
-                password = _password(args)
-                if password:
-                    set_password(db, actor, args.username, password)
         staff = list_staff(db)
     finally:
         db.dispose()

@@ -14,9 +14,13 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from fieldops import cli_guard as guard
 from fieldops.errors import UserError
+
+if TYPE_CHECKING:
+    from fieldops.services.context import Actor
 
 
 def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -58,7 +62,7 @@ def cmd_backup(args: argparse.Namespace) -> int:
 
     to = None
     if args.to is not None:
-        to = Path(args.to).expanduser().absolute()
+        to = guard.path_option("--to", args.to).absolute()
         if not to.is_dir():
             raise UserError(f"--to {args.to}: there is no such folder; create it first.")
     path = _database_file(args)
@@ -78,17 +82,17 @@ def cmd_restore(args: argparse.Namespace) -> int:
     from fieldops.restore import check_backup, restore
 
     database = _database_file(args)
-    source = Path(args.file).expanduser().absolute()
+    source = guard.path_option("FILE", args.file).absolute()
     check_backup(source)  # a bad file is refused before anything else is looked at
-    if database.exists():
-        _authorize(args, database)
-    result = restore(database, source)
+    actor = _authorize(args, database) if database.exists() else None
+    result = restore(database, source, by=actor)
     print(result.sentence())
     return 0
 
 
-def _authorize(args: argparse.Namespace, database: Path) -> None:
-    """The login's account must hold Permission.BACKUPS in the database being replaced."""
+def _authorize(args: argparse.Namespace, database: Path) -> Actor | None:
+    """The login's account must hold Permission.BACKUPS in the database being replaced;
+    that account (None: the database could not be read to check it)."""
     from fieldops.db.migrate import NotFieldOpsError, SchemaTooNewError, SchemaTooOldError
     from fieldops.permissions import Permission, authorize
     from fieldops.services.setup import (
@@ -104,13 +108,14 @@ def _authorize(args: argparse.Namespace, database: Path) -> None:
             f"the current database cannot be read to check your account ({exc}); "
             "restoring on the strength of your permission to replace its file."
         )
-        return
+        return None
     try:
         actor = command_line_actor(db)
         with db.read() as s:
             authorize(s, actor, Permission.BACKUPS)
     finally:
         db.dispose()
+    return actor
 
 
 COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {

@@ -17,6 +17,7 @@ the command stops quietly with the status a command killed by SIGPIPE has.
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import sys
 import tempfile
@@ -25,6 +26,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from fieldops import __version__, failures
+from fieldops.errors import UserError
 from fieldops.failures import BUG, EXIT_CODES, USER
 
 EXIT_USER = EXIT_CODES[USER]
@@ -113,6 +115,32 @@ def _write_bug_log(details: str) -> Path | None:
         return Path(name)
     except OSError:
         return None
+
+
+def path_option(option: str, text: str) -> Path:
+    """The path an option (or argument) names, refused in one line naming it, status 1,
+    when no file system could even look it up: a NUL, a folder or file name longer than
+    ``NAME_MAX`` bytes, a path too long as a whole. Otherwise the first look at it
+    (``Path.is_dir``) raises ENAMETOOLONG, which would be said of the database."""
+    from fieldops.files import NAME_MAX
+
+    if "\x00" in text:
+        raise UserError(f"{option}: the path holds a NUL character; type it again.")
+    path = Path(text).expanduser()
+    if any(len(os.fsencode(part)) > NAME_MAX for part in path.parts):
+        raise UserError(
+            f"{option}: a folder or file name in the path is too long (at most {NAME_MAX} "
+            "bytes each); choose a shorter one."
+        )
+    try:
+        os.stat(path)
+    except (FileNotFoundError, NotADirectoryError):
+        pass  # nothing there (yet): the option's own checks say what that means
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            return path  # a loop of links: said as "no such file" by the checks after
+        raise UserError(f"{option} {text}: {exc.strerror or exc}; choose another path.") from None
+    return path
 
 
 def output_failure(out: Path, exc: OSError) -> failures.FailureError:

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable
-from datetime import date
 from pathlib import Path
 
+from fieldops import cli_dates as dates
 from fieldops import cli_guard as guard
 from fieldops.errors import UserError, ValidationError
 
@@ -45,22 +45,13 @@ def _year(text: str) -> int:
     return int(text)
 
 
-def _day(text: str | None) -> date | None:
-    if text is None:
-        return None
-    try:
-        return date.fromisoformat(text)
-    except ValueError:
-        raise UserError(f"--date: not a date (YYYY-MM-DD): {text!r}") from None
-
-
 def _out(text: str, database: str | None) -> Path:
     """Where ``--out`` says to write: a .pdf or .csv file in a folder that exists, never
     the database or a journal beside it."""
     from fieldops.db.engine import resolve_url
     from fieldops.services.setup import sqlite_file
 
-    out = Path(text).expanduser()
+    out = guard.path_option("--out", text)
     if out.suffix.lower() not in (".pdf", ".csv") or out.is_dir():
         raise UserError(f"--out {text}: give a file ending in .pdf (letters) or .csv (list).")
     if not out.absolute().parent.is_dir():
@@ -79,7 +70,12 @@ def cmd_licence(args: argparse.Namespace) -> int:
     from fieldops.services.licences.documents import export_renewals
     from fieldops.services.setup import command_line_actor, open_existing_database
 
-    year, day = _year(args.year), _day(args.date)
+    year = _year(args.year)
+    try:  # read as the other commands read a date: a wrong one is the command line's (2)
+        day = None if args.date is None else dates.option_day("--date", args.date)
+    except argparse.ArgumentTypeError as exc:
+        guard.say(str(exc))
+        return dates.EXIT_USAGE
     out = _out(args.out, args.db)
     db = open_existing_database(args.db)
     try:

@@ -17,13 +17,21 @@ In order, and the current database is untouched until the last step:
    its write lock; then it is refused as "in use", with nothing changed. The window
    closes its own connections first.
 4. Holding that lock, the current database is renamed aside
-   (``<stem>-before-restore-<UTC stamp>Z.db``, 0600, named in the result) and the
-   checked copy renamed into its place; the folder is flushed.
+   (``<stem>-before-restore-<UTC stamp>Z.db``, 0600, named in the result; a name
+   already taken, by a restore in the same second, gets ``-2``, ``-3``...: a kept copy
+   is never overwritten) and the checked copy renamed into its place; the folder is
+   flushed.
+
+Before the swap, the checked copy's own audit trail gets a ``restore`` event (through
+``audit()``, so the chain ``fieldops check`` verifies goes on): who restored, the
+backup's name, path and SHA-256, its schema, and where the replaced database was kept.
+The restored trail so says that every record made after the backup was set aside.
 """
 
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import os
 import sqlite3
 from dataclasses import dataclass
@@ -34,6 +42,7 @@ from fieldops import failures
 from fieldops.backups import open_source, source_problems
 from fieldops.errors import UserError
 from fieldops.files import read_only_uri, sync_folder
+from fieldops.services.context import Actor, audit, os_username
 
 
 class RestoreRefusedError(UserError):
@@ -82,7 +91,13 @@ def check_backup(backup: Path) -> str:
     """The schema revision of a backup that may be restored; refused in words otherwise."""
     from fieldops.db.migrate import _known, head_revision, script_directory
 
-    if not backup.is_file():
+    try:
+        found = backup.is_file()
+    except OSError as exc:  # a name too long, a folder that may not be searched...
+        raise RestoreRefusedError(
+            f"{backup} cannot be looked at ({exc.strerror or exc}); nothing was changed."
+        ) from None
+    if not found:
         raise RestoreRefusedError(f"There is no backup file at {backup}; nothing was changed.")
     try:
         con = sqlite3.connect(read_only_uri(backup), uri=True)
@@ -120,11 +135,18 @@ def check_backup(backup: Path) -> str:
     return revision
 
 
-def restore(database: Path, backup: Path, *, now: datetime | None = None) -> RestoreResult:
-    """Replace ``database`` with ``backup`` as the module's docstring says; the result."""
+def restore(
+    database: Path, backup: Path, *, now: datetime | None = None, by: Actor | None = None
+) -> RestoreResult:
+    """Replace ``database`` with ``backup`` as the module's docstring says; the result.
+
+    ``by``: the staff account restoring, recorded in the restored trail; None when it
+    could not be checked (the computer login alone is recorded then, as it always is).
+    """
     database, backup = database.absolute(), backup.absolute()
-    if database.exists() and backup.exists() and os.path.samefile(database, backup):
-        raise RestoreRefusedError(f"{backup} is the database itself; choose a backup file.")
+    with contextlib.suppress(OSError):  # either missing (or unreadable): not the same file
+        if os.path.samefile(database, backup):
+            raise RestoreRefusedError(f"{backup} is the database itself; choose a backup file.")
     revision = check_backup(backup)
     stamp = (now or datetime.now(UTC)).astimezone(UTC).strftime("%Y%m%dT%H%M%S")
     temp = database.with_name(f".{database.name}.restore-{os.getpid()}.part")
@@ -137,14 +159,95 @@ def restore(database: Path, backup: Path, *, now: datetime | None = None) -> Res
             f"Nothing could be written in {database.parent} ({exc.strerror or exc}); "
             "nothing was changed."
         ) from None
+    aside: Path | None = None
     try:
         _copy(backup, temp)
         now_at = _upgrade_and_verify(temp, backup)
-        aside = _swap(database, temp, stamp)
+        if database.exists():
+            aside = _reserve_aside(database, stamp)
+        _record_restore(temp, backup, revision, aside, by)
+        _swap(database, temp, aside)
     except BaseException:
         _remove_with_journals(temp)
+        if aside is not None:
+            _remove_placeholder(aside)
         raise
     return RestoreResult(database, backup, aside, revision, now_at)
+
+
+def _reserve_aside(database: Path, stamp: str) -> Path:
+    """A name for the replaced database that no file has, taken (O_EXCL) so that no
+    other restore takes it: an empty 0600 placeholder the swap renames the database onto."""
+    base = f"{database.stem}-before-restore-{stamp}Z"
+    for n in range(1, 1000):
+        aside = database.with_name(f"{base}{'' if n == 1 else f'-{n}'}{database.suffix}")
+        try:
+            fd = os.open(aside, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600)
+        except FileExistsError:
+            continue
+        except OSError as exc:
+            raise RestoreRefusedError(
+                f"Nothing could be written in {database.parent} ({exc.strerror or exc}); "
+                "nothing was changed."
+            ) from None
+        os.close(fd)
+        return aside
+    raise RestoreRefusedError(
+        f"{database.parent} already holds 999 databases set aside by restores at {stamp}Z; "
+        "nothing was changed. Move some of them elsewhere and restore again."
+    )
+
+
+def _remove_placeholder(aside: Path) -> None:
+    """The reserved name, while it is still the empty placeholder (never a kept database)."""
+    with contextlib.suppress(OSError):
+        if aside.stat().st_size == 0:
+            aside.unlink()
+
+
+def _shown(path: Path) -> str:
+    """A path as text the audit trail can hold (a name that is not UTF-8 keeps its bytes
+    as replacement characters rather than refusing the restore)."""
+    return os.fsencode(path).decode("utf-8", "replace")
+
+
+def _sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as f:
+        while chunk := f.read(1 << 20):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+def _record_restore(
+    temp: Path, backup: Path, revision: str, aside: Path | None, by: Actor | None
+) -> None:
+    """The restore's event, appended to the checked copy's trail before it goes live."""
+    from fieldops.db.engine import Database
+
+    login = os_username()
+    db = Database(f"sqlite:///{temp}")
+    try:
+        with db.write() as s:
+            audit(
+                s,
+                by or Actor(login, role="", full_name=""),
+                "restore",  # a literal, for the history's scan (services/history.py)
+                "database",
+                0,
+                after={
+                    "backup": _shown(Path(backup.name)),
+                    "backup_path": _shown(backup),
+                    "backup_sha256": _sha256(backup),
+                    "backup_schema": revision,
+                    "kept_aside": None if aside is None else _shown(aside),
+                    "os_user": login,
+                    "account_checked": by is not None,
+                },
+                reason="database restored from a backup",
+            )
+    finally:
+        db.dispose()
 
 
 def _copy(backup: Path, temp: Path) -> None:
@@ -187,12 +290,11 @@ def _upgrade_and_verify(temp: Path, backup: Path) -> str:
     return revision
 
 
-def _swap(database: Path, temp: Path, stamp: str) -> Path | None:
-    if not database.exists():
+def _swap(database: Path, temp: Path, aside: Path | None) -> None:
+    if aside is None:
         os.replace(temp, database)
         sync_folder(database.parent)
-        return None
-    aside = database.with_name(f"{database.stem}-before-restore-{stamp}Z{database.suffix}")
+        return
     con = _exclusive(database)
     try:
         os.replace(database, aside)
@@ -207,7 +309,6 @@ def _swap(database: Path, temp: Path, stamp: str) -> Path | None:
         with contextlib.suppress(sqlite3.Error):
             con.rollback()
         con.close()
-    return aside
 
 
 def _exclusive(database: Path) -> sqlite3.Connection:

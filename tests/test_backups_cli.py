@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import random
 import sqlite3
@@ -85,6 +86,13 @@ def test_backup_then_restore(database):
         "Before the backup",
         "After the backup",
     ]
+    con = sqlite3.connect(database)  # the restored trail says who restored what
+    actor, after = con.execute(
+        "SELECT actor, after FROM audit_event WHERE entity = 'database' AND action = 'restore'"
+    ).fetchone()
+    con.close()
+    assert actor == "boss" and json.loads(after)["kept_aside"] == str(aside)
+    assert json.loads(after)["backup_sha256"] == _digest(backup.path)
     assert run("--db", str(database), "check").stdout.strip() == "ok"
 
 

@@ -195,3 +195,64 @@ def test_an_older_backup_is_restored_and_upgraded(tmp_path):
     assert con.execute("SELECT version_num FROM alembic_version").fetchone() == (head_revision(),)
     con.close()
     assert not list((tmp_path / "live").glob("backups"))  # the backup is the copy: none made
+
+
+def _restore_events(path) -> list[tuple[str, dict]]:
+    import json
+
+    con = sqlite3.connect(path)
+    try:
+        rows = con.execute(
+            "SELECT actor, after FROM audit_event WHERE entity = 'database' "
+            "AND action = 'restore' ORDER BY seq"
+        ).fetchall()
+    finally:
+        con.close()
+    return [(actor, json.loads(after)) for actor, after in rows]
+
+
+def test_two_restores_in_one_second_keep_both_replaced_databases(rotated):
+    path, made = rotated
+    at = datetime(2026, 12, 4, 12, 0, 0, tzinfo=UTC)
+    first = restore(path, made[DAYS[-1][0]], now=at)
+    second = restore(path, made[DAYS[1][0]], now=at)  # the same stamp: another name
+    assert first.kept_aside is not None and second.kept_aside is not None
+    assert first.kept_aside != second.kept_aside and first.kept_aside.exists()
+    assert sorted(path.parent.glob(f"{path.stem}-before-restore-*")) == sorted(
+        [first.kept_aside, second.kept_aside]
+    )
+    assert "After the last backup" in _names(first.kept_aside)  # the original, whole
+    assert _names(second.kept_aside) == [f"Seen {d:%Y-%m-%d}" for d, _ in DAYS]
+    assert stat.S_IMODE(os.stat(second.kept_aside).st_mode) == 0o600
+    # Each restored trail names the copy its own restore set aside.
+    assert _restore_events(path)[-1][1]["kept_aside"] == str(second.kept_aside)
+
+
+def test_a_restore_leaves_an_event_in_the_restored_audit_trail(sqlite_db, admin, tmp_path):
+    from fieldops.backups import write_backup
+    from fieldops.db.models import AuditChainHead
+    from fieldops.services.backups import restore_database
+    from fieldops.services.context import os_username
+    from fieldops.services.setup import sqlite_file
+    from fieldops.services.staff import set_staff
+
+    path = sqlite_file(sqlite_db.url)
+    assert path is not None
+    (tmp_path / "bk").mkdir()
+    backup = write_backup(path, tmp_path / "bk", taken_at=datetime.now(UTC)).path
+    with sqlite_db.read() as s:
+        seq_in_backup = s.get(AuditChainHead, 1).seq
+    set_staff(sqlite_db, admin, "made-after-the-backup", "operator")
+    result = restore_database(sqlite_db, admin, backup)
+    [(actor, after)] = _restore_events(path)
+    assert actor == admin.username
+    assert after["backup"] == backup.name and after["backup_sha256"] == _digest(backup)
+    assert after["kept_aside"] == str(result.kept_aside) and after["os_user"] == os_username()
+    db = Database(f"sqlite:///{path}")
+    try:
+        with db.read() as s:
+            assert s.get(AuditChainHead, 1).seq == seq_in_backup + 1
+        with db.engine.connect() as conn:
+            assert chain_problems(conn) == [] and trigger_problems(conn) == []
+    finally:
+        db.dispose()

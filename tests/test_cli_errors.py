@@ -229,12 +229,17 @@ def test_report_writes_through_the_atomic_writer(demo_db, tmp_path):
 
 
 @pytest.mark.parametrize(
-    ("start", "end"), [("2026-12-01", "2026-11-01"), ("2024-01-01", "2026-01-01")]
+    ("start", "end"),
+    [("2026-12-01", "2026-11-01"), ("2024-01-01", "2026-01-01"), ("2200-01-01", "2200-01-31")],
 )
 def test_a_bad_period_names_the_options_not_the_internal_field(demo_db, tmp_path, start, end):
     out = tmp_path / "r.pdf"
-    line = one_line_error(_report(demo_db, tmp_path, str(out), start, end))
+    result = _report(demo_db, tmp_path, str(out), start, end)
+    line = one_line_error(result)
+    assert result.returncode == 1
     assert "--to" in line and "period_end" not in line and "period_start" not in line
+    if start.startswith("2200"):  # past the service's 2199: both days refused, by option
+        assert "--from" in line and "start:" not in line
     assert not out.exists()
 
 
@@ -281,6 +286,41 @@ def test_staff_accepts_an_account_of_this_computer_without_new(tmp_path):
     result = run("--db", str(db), "staff", me.pw_name, "--role", "officer", tmp=tmp_path)
     assert result.returncode == 0, result.stderr
     assert me.pw_name in _staff_names(db)
+
+
+def test_staff_with_a_refused_password_writes_nothing(tmp_path):
+    db = tmp_path / "s.db"
+    _first_admin(db, tmp_path)
+    before = _staff_rows(db)
+    # A new account, and a change to one that exists.
+    for name, role in (("bob", "operator"), ("ada", "admin")):
+        result = run(
+            "--db", str(db), "staff", name, "--role", role, "--name", "Renamed", "--new",
+            "--password-stdin", "--os-user", "bob-login", tmp=tmp_path, input="short\n",
+        )  # fmt: skip
+        assert result.returncode == 1 and "password" in one_line_error(result)
+        assert _staff_rows(db) == before
+    result = run(
+        "--db", str(db), "staff", "bob", "--role", "operator", "--new", "--password-stdin",
+        tmp=tmp_path, input="a long enough password\n",
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    con = sqlite3.connect(db)
+    row = con.execute(
+        "SELECT password_hash IS NOT NULL, must_change_password FROM staff_user "
+        "WHERE username = 'bob'"
+    ).fetchone()
+    con.close()
+    assert row == (1, 1)
+
+
+def _staff_rows(path: Path) -> list[tuple]:
+    con = sqlite3.connect(path)
+    try:
+        staff = con.execute("SELECT * FROM staff_user ORDER BY id").fetchall()
+        return [*staff, con.execute("SELECT count(*) FROM audit_event").fetchone()]
+    finally:
+        con.close()
 
 
 # -- due ---------------------------------------------------------------------------------
@@ -398,4 +438,26 @@ def test_report_to_a_file_name_too_long_is_the_users_to_change(demo_db, tmp_path
     line = one_line_error(result)
     assert result.returncode == 1 and "--out" in line and "too long" in line
     assert "database" not in line  # not "the database could not be reached"
+    assert tree(tmp_path) == before
+
+
+LONG = "y" * 300  # a folder or file name longer than a file system keeps (ENAMETOOLONG)
+
+
+@pytest.mark.parametrize(
+    ("option", "command"),
+    [
+        ("--out", ["licence", "renewals", "--year", "2027", "-o", f"{{tmp}}/{LONG}.csv"]),
+        ("--out", ["report", "register", *JANUARY, "-o", f"{{tmp}}/{LONG}/r.csv"]),
+        ("--to", ["backup", "--to", f"{{tmp}}/{LONG}"]),
+        ("FILE", ["restore", f"{{tmp}}/{LONG}.db"]),
+    ],
+    ids=["licence-out", "report-out-folder", "backup-to", "restore-file"],
+)
+def test_a_path_option_too_long_is_refused_as_that_option(demo_db, tmp_path, option, command):
+    before = tree(tmp_path)
+    result = run("--db", str(demo_db), *command, tmp=tmp_path)
+    line = one_line_error(result)
+    assert result.returncode == 1 and line.startswith(f"fieldops: {option}")
+    assert "too long" in line and "could not be reached" not in line  # not the database's
     assert tree(tmp_path) == before

@@ -141,7 +141,6 @@ def test_a_year_not_on_sale_on_the_letters_day_is_refused_not_a_bug(
     ("args", "words"),
     [
         (("--year", "2026", "-o", "x.txt"), ".pdf"),
-        (("--year", "2026", "-o", "x.csv", "--date", "1/3/2026"), "--date"),
     ],
 )
 def test_other_refusals_name_their_option(db_path, tmp_path, capsys, args, words):
@@ -151,4 +150,19 @@ def test_other_refusals_name_their_option(db_path, tmp_path, capsys, args, words
     assert main(["--db", db_path, "licence", "renewals", *args]) == EXIT_USER
     err = capsys.readouterr().err
     assert words in err and len(err.strip().splitlines()) == 1
+    assert not list(tmp_path.iterdir())
+
+
+@pytest.mark.parametrize("day", ["1/3/2026", "2026-02-30", "9999-12-31", "1899-12-31"])
+def test_a_letters_day_that_is_not_one_or_out_of_range_is_a_command_line_error(
+    db_path, tmp_path, capsys, day
+):
+    """README, "Exit codes": as for every other date option, status 2."""
+    from fieldops.cli import main
+
+    out = tmp_path / "letters.pdf"
+    args = ["--db", db_path, "licence", "renewals", "--year", "2027", "-o", str(out)]
+    assert main([*args, "--date", day]) == 2
+    err = capsys.readouterr().err
+    assert "--date" in err and len(err.strip().splitlines()) == 1
     assert not list(tmp_path.iterdir())

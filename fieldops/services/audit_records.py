@@ -11,7 +11,8 @@ at all is named (it was written without the services).
 
 What is compared (say so when adding a table):
 
-- staff_user: login name, name, role, active (events ``create``, ``update``).
+- staff_user: login name, name, role, active, computer login (events ``create``,
+  ``update``).
 - person: every field of the person form (``create``, ``update``).
 - animal: every field of the animal form (``create``, ``update``).
 - impoundment: the intake's details (``intake``, ``update``, ``correct_intake``).
@@ -123,7 +124,7 @@ AUDITED: tuple[Audited, ...] = (
         "staff account",
         "staff_user",
         frozenset({"create", "update"}),
-        ("username", "full_name", "role", "active"),
+        ("username", "full_name", "role", "active", "os_user"),
     ),
     Audited("person", "person", "person", frozenset({"create", "update"}), PERSON_COLUMNS),
     Audited("animal", "animal", "animal", frozenset({"create", "update"}), ANIMAL_COLUMNS),

@@ -102,10 +102,11 @@ def restore_database(db: Database, actor: Actor, backup: Path) -> RestoreResult:
     """Replace the database with ``backup``; ``db`` is closed first and must not be used after.
 
     The caller (the window) starts again on the restored database: every page,
-    and the signed-in account, belonged to the one that was replaced.
+    and the signed-in account, belonged to the one that was replaced. The restored
+    trail records ``actor`` as who restored it (fieldops.restore).
     """
     if not isinstance(backup, Path):
         raise ValidationError({"backup": "choose a backup file"})
     path = _database_file(db)
     db.dispose()  # this process's own connections would make the database "in use"
-    return restore(path, backup)
+    return restore(path, backup, by=actor)

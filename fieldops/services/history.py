@@ -459,6 +459,7 @@ EVENT_KINDS: dict[str, EventKind] = {
     "report:produced": EventKind("Report produced", _generic),
     "report:exported": EventKind("Report exported", _generic),
     "database:copied_to_server": EventKind("Database copied to a server", _generic),
+    "database:restore": EventKind("Database restored from a backup", _generic),
 }
 
 

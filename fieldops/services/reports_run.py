@@ -115,7 +115,12 @@ def produce(
     turns True between its steps.
     """
     c = Collector()
-    for field, day, label in (("start", start, "The first day"), ("end", end, "The last day")):
+    # The fields ReportKind's contract names (module_reports), as the Reports page and
+    # the command line's --from/--to know them.
+    for field, day, label in (
+        ("period_start", start, "The first day"),
+        ("period_end", end, "The last day"),
+    ):
         if day is None:  # v.day lets a blank through: a period needs both of its days
             c.add(field, f"{label} of the period is required.")
         else:

@@ -67,6 +67,12 @@ def _hash(password: str) -> str:
     return _hasher.hash(password)
 
 
+def checked_hash(field: str, password: str) -> str:
+    """The hash of a password that passes :func:`check_password` (refused on ``field``)."""
+    check_password(field, password)
+    return _hash(password)
+
+
 def _verify(stored: str | None, password: str) -> bool:
     try:
         return _hasher.verify(stored or _dummy(), password) and stored is not None
@@ -150,7 +156,12 @@ def create_first_admin(
             "staff_user",
             user.id,
             before=before,
-            after={"username": username, "role": FIRST_ROLE, "active": True},
+            after={
+                "username": username,
+                "role": FIRST_ROLE,
+                "active": True,
+                "os_user": user.os_user,
+            },
             reason="first administrator of this database",
         )
         return actor
@@ -271,8 +282,7 @@ def set_password(
     db: Database, actor: Actor, username: str, password: str, *, must_change: bool = True
 ) -> None:
     """An administrator sets an account's password (to be changed at the next sign-in)."""
-    check_password("password", password)
-    hashed = _hash(password)
+    hashed = checked_hash("password", password)
     with db.write() as s:
         user = _user(s, username)
         if user is None:

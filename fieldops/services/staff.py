@@ -14,6 +14,7 @@ from fieldops.errors import Collector, StaleRecordError, UserError
 from fieldops.permissions import FIRST_ROLE, ROLES, Permission, requires, role_label
 from fieldops.services import validate as v
 from fieldops.services.context import Actor, audit
+from fieldops.services.signin import checked_hash
 
 IDLE_LOCK_KEY = "idle_lock_minutes"
 DEFAULT_IDLE_LOCK_MINUTES = 10
@@ -75,13 +76,16 @@ def set_staff(
     active: bool = True,
     os_user: str | None = None,
     expected_version: int | None = None,
+    password: str | None = None,
 ) -> StaffView:
     """Add a staff account or change one's role, name, state or OS login; audited.
 
     ``os_user``: the computer login the account acts as on the command line
     (None leaves it as it is, "" removes the mapping). ``expected_version``: the
     account's version as the screen read it; a changed account is refused with
-    ``StaleRecordError``. Saving what is already there writes nothing."""
+    ``StaleRecordError``. Saving what is already there writes nothing.
+    ``password``: a password to set too (changed at the next sign-in), in the same
+    unit of work: a refused one refuses the whole change, and nothing is written."""
     c = Collector()
     username = v.clean(username)
     col = StaffUser.__table__.c
@@ -97,6 +101,7 @@ def set_staff(
     )
     mapped = v.clean(os_user) or None
     c.raise_if_any()
+    hashed = None if password is None else checked_hash("password", password)
     with db.write() as s:
         user = s.scalars(
             select(StaffUser).where(StaffUser.username == username).with_for_update()
@@ -137,10 +142,14 @@ def set_staff(
             "active": active,
             "os_user": user.os_user,
         }
-        if before is not None and before == {k: after[k] for k in before}:
-            return _view(user)  # nothing changed: no event, no new version
-        action = "update" if before else "create"
-        audit(s, actor, action, "staff_user", user.id, before=before, after=after)
+        if before is None or before != {k: after[k] for k in before}:
+            action = "update" if before else "create"
+            audit(s, actor, action, "staff_user", user.id, before=before, after=after)
+        # (else nothing changed: no event, no new version)
+        if hashed is not None:
+            user.password_hash, user.must_change_password = hashed, True
+            s.flush()
+            audit(s, actor, "password_reset", "staff_user", user.id)
         return _view(user)
 
 

@@ -204,6 +204,16 @@ def test_a_role_given_behind_the_apps_back_is_named(db, workflow):
     assert "staff account" in problems[0] and "role" in problems[0]
 
 
+def test_a_login_remapped_behind_the_apps_back_is_named(db, workflow, admin):
+    # The command line acts as the account a computer login is mapped to.
+    set_staff(db, admin, "opal", "operator", os_user="opal-login")
+    assert integrity_problems(db) == []
+    sql(db, "UPDATE staff_user SET os_user = 'mallory' WHERE username = 'opal'")
+    problems = integrity_problems(db)
+    assert len(problems) == 1
+    assert "staff account" in problems[0] and "os_user" in problems[0]
+
+
 def test_a_changed_payment_amount_is_named(db, workflow):
     with without_triggers(db, "payment_line"):
         sql(db, "UPDATE payment_line SET amount = 100")

@@ -166,3 +166,32 @@ def test_the_calls_figures_count_the_period_and_a_year_earlier(
     )
     assert "Outcomes of the calls received" in text and "Petitions received" in text
     assert "Mean minutes from the call to the first arrival" in text
+
+
+def test_a_voided_citation_is_neither_counted_nor_summed(db, officer, supervisor, owner, profile):
+    """Voided (issued to the wrong resident, say): no offence and nothing owed, as a voided
+    licence is left out of the licence figures."""
+    from fieldops.services.calls.citation_corrections import void_citation
+
+    today = now().astimezone(profile.timezone).date()
+    kept, wrong = (
+        citing.cite(
+            db,
+            officer,
+            citing.CitationInput(owner.id, "58-531", (today - timedelta(days=d),), "Olly Officer"),
+            profile,
+        )[0]
+        for d in (5, 3)
+    )
+    void_citation(db, supervisor, wrong.id, wrong.version, "Issued to the wrong resident")
+    start = today - timedelta(days=20)
+    sections = {
+        s.title: {f.label: f.value for f in s.figures} for s in activity(db, start, today, profile)
+    }
+    cited = sections["Citations (58-534(b))"]
+    assert cited["Citations issued"] == 1
+    assert cited["Forfeitures of the citations issued"] == (kept.forfeiture or Decimal("0.00"))
+    assert cited["Of them warnings (no forfeiture)"] == int(kept.forfeiture is None)
+    out = produce(db, supervisor, "activity-summary", start, today, profile, audited=False).output
+    rows = {(r[0], r[1]): r[2] for r in out.table.rows}
+    assert rows["Citations (58-534(b))", "Citations issued"] == "1"

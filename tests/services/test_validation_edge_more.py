@@ -265,8 +265,19 @@ def test_a_report_period_that_is_not_dates_is_refused(db, supervisor, start):
         lambda: reports_run.produce(
             db, supervisor, "impound-register", start, date(2026, 11, 30), PROFILE
         ),
-        "start",
+        "period_start",  # the field ReportKind's contract and the Reports page name
     )
+
+
+def test_a_report_period_past_2199_is_refused_on_the_period_fields(db, supervisor):
+    from fieldops.errors import ValidationError
+    from fieldops.services import reports_run
+
+    with pytest.raises(ValidationError) as exc:
+        reports_run.produce(
+            db, supervisor, "impound-register", date(2200, 1, 1), date(2200, 1, 31), PROFILE
+        )
+    assert set(exc.value.by_field()) == {"period_start", "period_end"}
 
 
 # ------------------------------------------------------------------ searches

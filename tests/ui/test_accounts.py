@@ -72,6 +72,60 @@ def test_switch_user_signs_in_another_account_without_closing_the_window(
     assert "Sam Supervisor" in window.user_label.text()
 
 
+def test_switch_user_with_a_reset_password_cannot_skip_the_forced_change(
+    qtbot, window, sqlite_db, admin, supervisor
+):
+    """As at start-up, a reset password is changed before the window opens to its user:
+    cancelling the forced change leaves the window locked and signed in as before."""
+    from PySide6.QtCore import QTimer
+
+    set_password(sqlite_db, admin, "sam", "temporary password", must_change=True)
+    session = window.session
+    before = window.ctx.actor.username
+    session.switch_user()
+    seen: list[str] = []
+
+    def cancel_the_change() -> None:
+        for w in QApplication.topLevelWidgets():
+            if w.objectName() == "ChangePasswordDialog" and w.isVisible():
+                seen.append("asked")
+                assert session.locked  # asked before the window is unlocked
+                w.reject()
+                return
+        QTimer.singleShot(50, cancel_the_change)
+
+    QTimer.singleShot(50, cancel_the_change)
+    _unlock(qtbot, session, "temporary password", username="sam")
+    assert seen == ["asked"]
+    assert session.locked and window.ctx.actor.username == before
+    assert session.overlay.password.text() == ""
+
+
+def test_switch_user_with_a_reset_password_unlocks_once_it_is_changed(
+    qtbot, window, sqlite_db, admin, supervisor
+):
+    from PySide6.QtCore import QTimer
+
+    set_password(sqlite_db, admin, "sam", "temporary password", must_change=True)
+    session = window.session
+    session.switch_user()
+
+    def change_it() -> None:
+        for w in QApplication.topLevelWidgets():
+            if w.objectName() == "ChangePasswordDialog" and w.isVisible():
+                assert session.locked
+                w.old.setText("temporary password")
+                w.new.setText("sam's own new password")
+                w.repeat.setText("sam's own new password")
+                w.buttons.accepted.emit()
+                return
+        QTimer.singleShot(50, change_it)
+
+    QTimer.singleShot(50, change_it)
+    _unlock(qtbot, session, "temporary password", username="sam")
+    assert not session.locked and window.ctx.actor.username == "sam"
+
+
 def test_an_operator_sees_no_accounts_and_no_fee_form_and_the_service_refuses_anyway(qtbot, window):
     page = window.show_area("admin")
     assert page.staff is None and page.idle_lock is None

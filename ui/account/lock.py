@@ -14,6 +14,7 @@ from PySide6.QtCore import QEvent, QObject, Qt, QTimer
 from PySide6.QtGui import QAction, QKeyEvent, QKeySequence
 from PySide6.QtWidgets import (
     QApplication,
+    QDialog,
     QFormLayout,
     QFrame,
     QHBoxLayout,
@@ -26,6 +27,7 @@ from PySide6.QtWidgets import (
 )
 
 from fieldops.errors import UserError
+from fieldops.services.context import Actor
 from fieldops.services.signin import sign_in
 from fieldops.services.staff import idle_lock_minutes
 from ui.main_window import MainWindow, signed_in_text
@@ -242,16 +244,25 @@ class SessionController(QObject):
             o.error.setText(str(exc))
             o.error.show()
             return
+        o.password.clear()
+        if signed.must_change_password and not self._forced_change(signed.actor):
+            # As at start-up: no new password, no sign-in; the window stays locked.
+            o.error.setText("The password was reset: choose a new one to unlock.")
+            o.error.show()
+            return
         if signed.actor.username != self.ctx.actor.username:
             for w in self.hidden:  # the previous user's forms are not the next one's
                 w.close()
             self.hidden = []
             self.window.signed_in_as(signed.actor)
         self._unlock()
-        if signed.must_change_password:
-            from ui.account.dialogs import ChangePasswordDialog
 
-            ChangePasswordDialog(self.ctx.db, signed.actor, forced=True, parent=self.window).exec()
+    def _forced_change(self, actor: Actor) -> bool:
+        """A reset password is changed before the window opens to its user."""
+        from ui.account.dialogs import ChangePasswordDialog
+
+        dialog = ChangePasswordDialog(self.ctx.db, actor, forced=True, parent=self.window)
+        return dialog.exec() == QDialog.DialogCode.Accepted
 
     def resize_overlay(self) -> None:
         if self.locked:

@@ -17,7 +17,8 @@ What falls in a period, by its local days (the profile's zone):
 - a petition by the day it was received (refused or accepted; an accepted one is referred
   on receipt, by where it went);
 - a citation by when it was issued (one offence each, 58-534(b)); the forfeitures are
-  those of the citations issued; a payment by the day it was paid.
+  those of the citations issued; a payment by the day it was paid. A voided citation is
+  neither counted nor summed (no offence, nothing owed), as a voided licence is not.
 """
 
 from __future__ import annotations
@@ -240,7 +241,7 @@ def activity(
                 total(paid_in, paid_p, k, cents),
             )
         )
-    ).where(or_(issued_in, paid_in))
+    ).where(or_(issued_in, paid_in), CallCitation.voided_at.is_(None))
     with db.read() as s:
         conn = s.connection()
         calls = conn.execute(calls_q).all()

@@ -198,6 +198,18 @@ def test_a_backwards_period_is_refused_beside_the_date_and_writes_nothing(
     assert page.save_button.isEnabled()
 
 
+def test_a_period_past_the_services_range_is_marked_on_both_dates(
+    qtbot, page, wait_idle, save_to, folder
+):
+    _target, asked = save_to
+    set_date(page.start, date(2200, 1, 1))
+    set_date(page.end, date(2200, 1, 31))
+    qtbot.mouseClick(page.save_button, Qt.MouseButton.LeftButton)
+    wait_idle()
+    assert page.fields.error_text("period_start") and page.fields.error_text("period_end")
+    assert asked == [] and list(folder.iterdir()) == []
+
+
 def test_a_failed_save_says_so_and_leaves_no_file(qtbot, page, wait_idle, monkeypatch, folder):
     out = folder / "no such folder" / "register.pdf"
     monkeypatch.setattr(ReportsWidget, "ask_save_path", lambda self, name, fmt: str(out))
