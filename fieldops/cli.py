@@ -199,6 +199,9 @@ def _open_existing(args: argparse.Namespace) -> Database:
     return open_existing_database(args.db)
 
 
+DEMO_PEOPLE_MAX = 10_000
+
+
 def cmd_demo(args: argparse.Namespace) -> int:
     from fieldops.demo import fill
     from fieldops.services.context import os_username
@@ -207,6 +210,11 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
     if args.people < 0:
         raise UserError(f"--people: {args.people} is fewer than none; give 0 or more.")
+    if args.people > DEMO_PEOPLE_MAX:  # each is saved through the services: hours, not data
+        raise UserError(
+            f"--people: {args.people:,} is more than a demonstration needs; give at most "
+            f"{DEMO_PEOPLE_MAX:,} (make bench builds databases of a city's size)."
+        )
     db = _open(args)
     try:
         login = os_username()

@@ -49,8 +49,13 @@ def _out(text: str, database: str | None) -> Path:
     """Where ``--out`` says to write: a .pdf or .csv file in a folder that exists, never
     the database or a journal beside it."""
     from fieldops.db.engine import resolve_url
+    from fieldops.services.reports_run import check_file_name
     from fieldops.services.setup import sqlite_file
 
+    try:  # a name no file system keeps (control characters...), as report -o refuses it
+        check_file_name(text)
+    except ValidationError as exc:
+        raise UserError("--out: " + "; ".join(e.message for e in exc.errors)) from None
     out = guard.path_option("--out", text)
     if out.suffix.lower() not in (".pdf", ".csv") or out.is_dir():
         raise UserError(f"--out {text}: give a file ending in .pdf (letters) or .csv (list).")

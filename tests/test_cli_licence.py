@@ -141,6 +141,7 @@ def test_a_year_not_on_sale_on_the_letters_day_is_refused_not_a_bug(
     ("args", "words"),
     [
         (("--year", "2026", "-o", "x.txt"), ".pdf"),
+        (("--year", "2026", "-o", "x.\x07bell.pdf"), "--out"),  # as report -o refuses it
     ],
 )
 def test_other_refusals_name_their_option(db_path, tmp_path, capsys, args, words):

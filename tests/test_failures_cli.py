@@ -450,3 +450,12 @@ def test_a_small_demo_is_written_without_a_crash(tmp_path, people):
     assert f"{people} people" in result.stdout
     check = run("--db", str(path), "check", tmp=tmp_path)
     assert check.returncode == 0 and check.stdout.strip() == "ok", check.stdout + check.stderr
+
+
+@pytest.mark.parametrize("people", ["-1", "10001", "99999999999"])
+def test_a_demo_of_no_or_too_many_people_is_refused_before_anything_is_written(tmp_path, people):
+    path = tmp_path / "demo.db"
+    result = run("--db", str(path), "demo", "--seed", "2", "--people", people, tmp=tmp_path)
+    assert result.returncode == 1, result.stderr
+    assert "--people" in result.stderr and "Traceback" not in result.stderr
+    assert not path.exists()  # refused before the database was even opened

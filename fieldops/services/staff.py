@@ -100,6 +100,11 @@ def set_staff(
         f"{role_label(FIRST_ROLE)}.",
     )
     mapped = v.clean(os_user) or None
+    c.check(
+        mapped is None or len((os_user or "").split()) == 1,
+        "os_user",
+        "A computer login has no spaces or tabs in it.",
+    )
     c.raise_if_any()
     hashed = None if password is None else checked_hash("password", password)
     with db.write() as s:

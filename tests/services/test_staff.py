@@ -82,3 +82,14 @@ def test_the_check_is_made_again_inside_the_unit_of_work(db, admin, operator, mo
     with db.read() as s:
         found = s.execute(text("SELECT count(*) FROM person WHERE full_name = 'Late Save'"))
         assert found.scalar_one() == 0
+
+
+@pytest.mark.parametrize("login", ["opal\tlogin", "opal login", " opal  x "])
+def test_a_computer_login_with_spaces_or_tabs_is_refused(db, admin, login):
+    """A login is one word: a tab typed by mistake used to be saved as a space, mapping the
+    account to a login nobody has."""
+    with pytest.raises(ValidationError) as exc:
+        set_staff(db, admin, "opal", "operator", os_user=login)
+    assert exc.value.field == "os_user"
+    assert [u.username for u in list_staff(db)] == ["ada"]
+    assert set_staff(db, admin, "opal", "operator", os_user=" opal-login ").username == "opal"
