@@ -13,6 +13,10 @@ one ``Module`` value naming what it contributes:
   before the animal is released (``ChargeLine`` values: a stable code, words, the
   amount and what has been paid against it). The pound adds them to its fees, its
   payment lines settle them by code, and its release is refused while they are unpaid.
+- ``licence_on_record(session, animal_id, year)``: the dog's licence on record for
+  licence ``year`` (issued and in force, not voided), in words for the release's
+  evidence ("26-0007 (2026)"), or None. The pound's release reads
+  the licence fact here (58-526(b)(1)c, (b)(2)d) without knowing the licences module.
 - ``due_items(db, day, profile)``: what is due on ``day``, as ``DueItem``
   values; ``fieldops due`` and the Today page merge every module's items.
   ``categories`` names the module's category codes (prefixed with the module's
@@ -338,6 +342,8 @@ class Module:
     title: str  # for people: "Pound", "Bite quarantines"
     release_blocks: Callable[[Any, int, ReleaseCase], Sequence[Requirement]] | None = None
     release_charges: Callable[[Any, int, ReleaseCase], Sequence[ChargeLine]] | None = None
+    # (session, animal_id, licence year) -> the licence on record that year, in words, or None.
+    licence_on_record: Callable[[Any, int, int], str | None] | None = None
     due_items: Callable[[Any, date, Profile], Sequence[DueItem]] | None = None
     # What Today shows instead of ``due_items``, when one item a record would be thousands.
     today_items: Callable[[Any, date, Profile], Sequence[DueItem]] | None = None
@@ -463,6 +469,22 @@ def release_charges(session: Any, animal_id: int, release: ReleaseCase) -> list[
         if m.release_charges is not None:
             out.extend(m.release_charges(session, animal_id, release))
     return out
+
+
+def licences_kept() -> bool:
+    """Whether an installed module keeps dog licences (else the registry's field is all)."""
+    return any(m.licence_on_record is not None for m in installed_modules())
+
+
+def licence_on_record(session: Any, animal_id: int, year: int) -> str | None:
+    """The dog's licence on record for licence ``year`` (the first module that keeps
+    licences and has one), in words; None when no installed module has one."""
+    for m in installed_modules():
+        if m.licence_on_record is not None:
+            found = m.licence_on_record(session, animal_id, year)
+            if found is not None:
+                return found
+    return None
 
 
 def report_kinds() -> tuple[ReportKind, ...]:

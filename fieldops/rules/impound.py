@@ -167,6 +167,19 @@ def is_repeat_impoundment(
     return False
 
 
+def surrender_signed_by_owner(signed_by: int | None, owner_of_record: int | None) -> bool:
+    """Whether an owner surrender signed by person ``signed_by`` stands as the owner's written
+    relinquishment (Wis. Stat. 173.13(3)(c); RULES.md section 2), which ends the owner's
+    claim period at once.
+
+    An animal with an owner of record is relinquished only by that owner: anyone else's
+    signature would take the owner's days to claim away. An animal with no owner on
+    record is relinquished by the person who says they own it."""
+    if signed_by is None:
+        return False
+    return owner_of_record is None or signed_by == owner_of_record
+
+
 def may_destroy(hold: ImpoundHold, at: datetime, *, hopeless_or_threat: bool) -> Requirement:
     """Whether the animal may be humanely destroyed at ``at`` (city code 58-526(c); Wis. Stat. 173.23(4)).
 

@@ -23,13 +23,17 @@ if TYPE_CHECKING:  # pragma: no cover
     from fieldops.rules.profile import Profile
 
 __all__ = [
+    "AFTER_HOLD_KINDS",
     "EUTHANASIA_BASES",
     "RELEASE_KINDS",
     "ReleaseFacts",
     "Requirement",
+    "adoption_fee_applies",
     "euthanasia_allowed",
     "euthanasia_needs_finding",
+    "hold_ended_requirement",
     "licence_agreement_accepted",
+    "must_release_to_owner",
     "open_quarantine_block",
     "release_kind",
     "release_requirements",
@@ -43,9 +47,35 @@ __all__ = [
 RELEASE_KINDS: tuple[str, ...] = ("reclaimed", "adopted")
 
 
+# The dispositions that put the animal with someone other than its owner, each allowed only
+# once the owner's claim period has ended (58-526(b)(2)a; Wis. Stat. 173.19). A destruction
+# has its own condition (``euthanasia_allowed``).
+AFTER_HOLD_KINDS: tuple[str, ...] = ("adopted", "transferred")
+
+
 def release_kind(to_owner: bool) -> str:
     """The disposition a release records: "reclaimed" by the owner, else "adopted"."""
     return "reclaimed" if to_owner else "adopted"
+
+
+def must_release_to_owner(to_owner: bool, recipient_is_owner: bool) -> bool:
+    """Whether a release recorded as to someone else must be recorded as to the owner instead.
+
+    58-526(b)(2) is a release to "a person other than its owner": the owner (of record on
+    the impoundment or in the registry) who takes the animal back reclaims it under
+    58-526(b)(1), with the owner's conditions (a licence receipt, not an agreement to
+    license; the repeat impound fee), whatever the operator chose."""
+    return recipient_is_owner and not to_owner
+
+
+def adoption_fee_applies(kind: str | None) -> bool:
+    """Whether an impoundment with disposition ``kind`` (None: still in the pound) is charged
+    a non-owner's fees, adoption fee included (58-526(a), (b)(2)e; RULES.md section 2).
+
+    Only a release to someone other than the owner ("adopted") is: every other record
+    (in custody, reclaimed, transferred, died, escaped, euthanized) owes what the owner
+    owes, the impound fee (multiplied on a repeat) and boarding, never an adoption fee."""
+    return kind == "adopted"
 
 
 def licence_agreement_accepted(to_owner: bool) -> bool:
@@ -187,20 +217,7 @@ def statutory_release_requirements(
             )
         )
     else:
-        hold_missing = f"Release to anyone else from {format_instant(hold.release_to_others_from, profile, midnight='start')}."
-        if hold.hold_days:
-            hold_missing = (
-                f"The owner may claim until {format_day(hold.last_claim_day)}. " + hold_missing
-            )
-        reqs.append(
-            _req(
-                "hold_ended",
-                "The owner's claim period has ended, or the owner surrendered the animal",
-                "58-526(b)(2)a; Wis. Stat. 173.19, 173.13(3)(c)",
-                hold.is_over(at),
-                hold_missing,
-            )
-        )
+        reqs.append(hold_ended_requirement(hold, at, profile))
         reqs.append(
             _req(
                 "name_address",
@@ -243,6 +260,26 @@ def statutory_release_requirements(
             )
         )
     return tuple(reqs)
+
+
+def hold_ended_requirement(hold: ImpoundHold, at: datetime, profile: Profile) -> Requirement:
+    """Whether the animal may go to someone other than its owner at ``at`` (58-526(b)(2)a;
+    Wis. Stat. 173.19, 173.13(3)(c)): the owner's claim period has ended, or the owner
+    surrendered it. The condition of an adoption and of a transfer (``AFTER_HOLD_KINDS``),
+    recorded or corrected."""
+    require_aware(at, "at")
+    hold_missing = f"Release to anyone else from {format_instant(hold.release_to_others_from, profile, midnight='start')}."
+    if hold.hold_days:
+        hold_missing = (
+            f"The owner may claim until {format_day(hold.last_claim_day)}. " + hold_missing
+        )
+    return _req(
+        "hold_ended",
+        "The owner's claim period has ended, or the owner surrendered the animal",
+        "58-526(b)(2)a; Wis. Stat. 173.19, 173.13(3)(c)",
+        hold.is_over(at),
+        hold_missing,
+    )
 
 
 def open_quarantine_block(open_quarantine: bool, evidence: str = "") -> Requirement:

@@ -26,22 +26,19 @@ from fieldops.db.models import (
     Person,
     ReleaseEvidence,
 )
-from fieldops.errors import Collector, PermissionDeniedError, UserError
+from fieldops.errors import Collector, PermissionDeniedError, UserError, ValidationError
 from fieldops.permissions import Permission, has_permission, requires
 from fieldops.rules import (
-    ImpoundHold,
     Profile,
     ReleaseFacts,
     Requirement,
     format_day,
-    impound_hold,
     preserve_until,
     to_local,
 )
 from fieldops.rules.release import (
-    EUTHANASIA_BASES,
-    euthanasia_allowed,
     euthanasia_needs_finding,
+    must_release_to_owner,
     release_kind,
     statutory_release_requirements,
 )
@@ -54,6 +51,13 @@ from fieldops.services.context import (
     jsonable,
     now,
     remember_save,
+)
+from fieldops.services.disposition_checks import (
+    ADOPTION_OWNER_REASON,
+    Destruction,
+    after_hold_block,
+    check_destruction,
+    hold_of,
 )
 from fieldops.services.impound_rows import current_disposition, load_impoundment
 from fieldops.services.impound_views import ImpoundView
@@ -141,10 +145,20 @@ def _facts(
     prepaid = v.clean(req.rabies_prepaid_receipt)
     if prepaid and "rabies" not in evidence:
         evidence["rabies"] = f"Veterinarian's receipt for prepaid vaccination: {prepaid}"
-    licensed = bool(animal.licence_number) and animal.licence_year == day.year
+    # The licence records (the licences module, through the seam), not the registry's one
+    # licence field: a dog renewed early for next year is still licensed for this one.
+    if modules.licences_kept():
+        on_record = modules.licence_on_record(s, animal.id, day.year)
+    else:  # no module keeps licences: the registry's field is the record
+        on_record = (
+            f"{animal.licence_number} ({animal.licence_year})"
+            if animal.licence_number and animal.licence_year == day.year
+            else None
+        )
+    licensed = on_record is not None
     licence_receipt = v.clean(req.licence_receipt)
-    if licensed:
-        evidence["licence"] = f"Licensed: {animal.licence_number} ({animal.licence_year})"
+    if on_record is not None:
+        evidence["licence"] = f"Licensed: {on_record}"
     elif licence_receipt:
         evidence["licence"] = f"Licence receipt: {licence_receipt}"
     elif req.licence_agreement:
@@ -152,9 +166,7 @@ def _facts(
     fees = fee_summary(s, imp, at, req.to_owner, profile)
     fees_paid = fees.paid >= fees.total
     evidence["fees_paid"] = f"Paid ${fees.paid:,.2f} of ${fees.total:,.2f}"
-    hold = impound_hold(
-        imp.impounded_at, profile, bit_person=imp.bit_person, surrendered=imp.surrendered
-    )
+    hold = hold_of(imp, profile)
     if hold.is_over(at):
         evidence["hold_ended"] = (
             "Owner surrendered the animal"
@@ -186,9 +198,7 @@ def _check(
     """The pound's requirements of this release, then every installed module's blocks."""
     animal = fetch(s, Animal, imp.animal_id)
     facts, evidence = _facts(s, imp, animal, req, at, profile)
-    hold = impound_hold(
-        imp.impounded_at, profile, bit_person=imp.bit_person, surrendered=imp.surrendered
-    )
+    hold = hold_of(imp, profile)
     case = modules.ReleaseCase(
         kind=kind or release_kind(req.to_owner),
         to_owner=req.to_owner,
@@ -272,6 +282,15 @@ def release(
         c.raise_if_any()
         assert req.recipient_id is not None  # checked above
         recipient = load_person(s, req.recipient_id)
+        animal = fetch(s, Animal, imp.animal_id)
+        owners = {imp.owner_id, animal.owner_id} - {None}
+        if must_release_to_owner(req.to_owner, recipient.id in owners):
+            raise ValidationError(
+                {
+                    "recipient_id": f"{recipient.full_name} is the animal's owner: record a "
+                    "release to the owner (reclaim), with the owner's evidence and fees."
+                }
+            )
         checked = _check(s, imp, req, at, profile)
         overridden = [x for x in checked if x.override_reason]
         if overridden and not has_permission(s, actor, Permission.OVERRIDES):
@@ -335,7 +354,6 @@ def release(
                 reason=x.override_reason,
             )
         if not req.to_owner:
-            animal = fetch(s, Animal, imp.animal_id)
             before = animal.owner_id
             animal.owner_id = recipient.id
             audit(
@@ -346,7 +364,7 @@ def release(
                 animal.id,
                 before={"owner_id": before},
                 after={"owner_id": recipient.id},
-                reason=f"adopted from impoundment #{imp.id}",
+                reason=ADOPTION_OWNER_REASON.format(imp.id),
             )
         remember_save(s, client_key, "disposition", disp.id, actor)
         return build_view(s, imp, profile, at)
@@ -359,39 +377,6 @@ def _already(s: Session, key: str | None, actor: Actor, profile: Profile) -> Imp
         return None
     disp = fetch(s, Disposition, done)
     return build_view(s, load_impoundment(s, disp.impoundment_id), profile, disp.at)
-
-
-@dataclass(frozen=True)
-class Destruction:
-    """What the operator records for a humane destruction (58-526(c); Wis. Stat. 173.23(4))."""
-
-    basis: str = ""  # a code of fieldops.rules.EUTHANASIA_BASES
-    decided_by: str = ""  # the staff member, veterinarian or officer who decided, with role
-
-
-def _check_destruction(
-    c: Collector, d: Destruction, notes: str, hold: ImpoundHold, moment: datetime, profile: Profile
-) -> None:
-    """Refuse, naming the field, a humane destruction the rules do not allow."""
-    if d.basis not in EUTHANASIA_BASES:
-        c.add("basis", "Choose why the animal is humanely destroyed.")
-    else:
-        allowed = euthanasia_allowed(d.basis, hold, moment, profile)
-        if not allowed.satisfied:
-            c.add("basis", allowed.detail)
-    if not v.clean(d.decided_by):
-        c.add(
-            "decided_by",
-            "Record who decided: the name, and whether a veterinarian, an officer or staff.",
-        )
-    decided_by = Disposition.__table__.c.decided_by
-    v.optional_len(c, "decided_by", v.clean(d.decided_by), "Who decided", decided_by)
-    if euthanasia_needs_finding(d.basis):
-        c.check(
-            bool(v.clean(notes)),
-            "notes",
-            "Record what the veterinarian or officer found (Wis. Stat. 173.23(4)).",
-        )
 
 
 def _simple(
@@ -416,15 +401,13 @@ def _simple(
         c = Collector()
         moment = _when(at, imp, c)
         check_custody_end(c, s, imp, kind, moment, profile.timezone)
-        hold = impound_hold(
-            imp.impounded_at, profile, bit_person=imp.bit_person, surrendered=imp.surrendered
-        )
+        hold = hold_of(imp, profile)
         if kind == "transferred":
             to = Disposition.__table__.c.transfer_to
             v.required(c, "transfer_to", v.clean(transfer_to), "Transferred to", to)
         v.optional_len(c, "notes", (notes or "").strip(), "Notes", 4000)
         if destruction is not None:
-            _check_destruction(c, destruction, notes, hold, moment, profile)
+            check_destruction(c, destruction, notes, hold, moment, profile)
         if required_notes:
             c.check(bool(v.clean(notes)), "notes", required_notes)
         c.raise_if_any()
@@ -432,15 +415,16 @@ def _simple(
             # A transfer needs the hold to have ended, and no module's block on it (each
             # module decides for kind "transferred"; the vicious rule looks at a recipient
             # in the city, and a shelter's is not known).
-            blocks = [
-                r
+            hold_block = after_hold_block(imp, kind, moment, profile)
+            blocks = ([hold_block] if hold_block is not None else []) + [
+                r.requirement
                 for r in _check(
                     s, imp, ReleaseRequest(False, None, moment), moment, profile, kind="transferred"
                 )
-                if (r.module or r.requirement.code == "hold_ended") and not r.requirement.satisfied
+                if r.module and not r.requirement.satisfied
             ]
             if blocks:
-                raise RequirementsNotMet("Transfer", tuple(b.requirement for b in blocks))
+                raise RequirementsNotMet("Transfer", tuple(blocks))
         basis = destruction.basis if destruction is not None else ""
         decided_by = v.clean(destruction.decided_by) if destruction is not None else ""
         disp = Disposition(

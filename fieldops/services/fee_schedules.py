@@ -2,21 +2,24 @@
 
 A supervisor enters a new schedule with its resolution number and effective
 date. A quote uses the schedule in force on the custody day; payments already
-made keep their amounts because they are stored, never recomputed.
+made keep their amounts because they are stored, never recomputed. A schedule
+never takes effect over an impoundment already paid for or disposed of under
+the schedule it replaces (``_repriced``): its record (58-528) would show fees
+nobody assessed at the counter.
 """
 
 from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 from decimal import Decimal
 
-from sqlalchemy import select
+from sqlalchemy import exists, or_, select
 from sqlalchemy.orm import Session
 
 from fieldops.db.engine import Database
-from fieldops.db.models import SPECIES, FeeScheduleEntry
+from fieldops.db.models import SPECIES, Disposition, FeeScheduleEntry, Impoundment, Payment
 from fieldops.errors import Collector
 from fieldops.permissions import Permission, requires
 from fieldops.rules import FeeSchedule, Profile, format_day
@@ -96,6 +99,16 @@ def enter_fee_schedule(
         if clash:
             c.add("effective_on", f"Resolution {clash} already takes effect on that date.")
             c.raise_if_any()
+        if (repriced := _repriced(s, effective_on)) is not None:
+            (imp_id, custody_day), earliest = repriced
+            c.add(
+                "effective_on",
+                f"Impoundment #{imp_id} (custody day {format_day(custody_day)}) already has a "
+                "payment or a disposition under the fees in force then: a schedule from this "
+                "date would change its record. The earliest effective date allowed is "
+                f"{format_day(earliest)}.",
+            )
+            c.raise_if_any()
         at = now()
         for species, schedule in parsed.items():
             entry = FeeScheduleEntry(
@@ -127,6 +140,42 @@ def enter_fee_schedule(
             )
         remember_save(s, client_key, "fee_schedule", entry.id, actor)
         return FeeScheduleView(resolution, effective_on, parsed, actor.username, at)
+
+
+def _settled_between(s: Session, start: date, end: date | None) -> tuple[int, date] | None:
+    """The impoundment with the latest custody day in [start, end) that has a payment or a
+    disposition, as (id, custody day); None if there is none."""
+    imp = Impoundment
+    settled = or_(
+        exists().where(Payment.impoundment_id == imp.id),
+        exists().where(Disposition.impoundment_id == imp.id),
+    )
+    q = select(imp.id, imp.custody_day).where(imp.custody_day >= start, settled)
+    if end is not None:
+        q = q.where(imp.custody_day < end)
+    row = s.execute(q.order_by(imp.custody_day.desc(), imp.id.desc()).limit(1)).first()
+    return None if row is None else (row.id, row.custody_day)
+
+
+def _repriced(s: Session, effective_on: date) -> tuple[tuple[int, date], date] | None:
+    """Whether a schedule from ``effective_on`` would re-price a record already made: an
+    impoundment paid for or disposed of whose custody day falls from that date until the
+    next schedule's (it is priced by the schedule the new one would replace). Returns one
+    such impoundment (id, custody day) and the earliest effective date that re-prices
+    none and clashes with no schedule; None when ``effective_on`` is allowed."""
+    taken = set(s.scalars(select(FeeScheduleEntry.effective_on).distinct()))
+    first: tuple[int, date] | None = None
+    day = effective_on
+    while True:
+        if day in taken and day != effective_on:
+            day += timedelta(days=1)
+            continue
+        end = min((d for d in taken if d > day), default=None)
+        hit = _settled_between(s, day, end)
+        if hit is None:
+            return None if first is None else (first, day)
+        first = first or hit
+        day = hit[1] + timedelta(days=1)
 
 
 def fee_schedules(db: Database) -> tuple[FeeScheduleView, ...]:

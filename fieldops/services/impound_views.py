@@ -211,6 +211,9 @@ class ImpoundView:
     hold_days: int = 0  # the hold's length in days (the rules' ImpoundHold.hold_days)
     no_claim_period: bool = False  # the rules' ImpoundHold.no_claim_period: a surrender
     version: int = 0  # the record's version as read: an edit sends it back (stale check)
+    # What the action that returned this view asks the user to know ("": nothing), as a
+    # correction that could not give the animal back to its owner in the registry.
+    notice: str = ""
 
     @property
     def reason_label(self) -> str:

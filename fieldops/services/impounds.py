@@ -20,6 +20,7 @@ from fieldops.db.models import (
 from fieldops.errors import Collector, ValidationError
 from fieldops.permissions import Permission, requires, roles_with
 from fieldops.rules import Profile, impound_hold, to_local
+from fieldops.rules.impound import surrender_signed_by_owner
 from fieldops.services import validate as v
 from fieldops.services.animals import (
     AnimalInput,
@@ -48,8 +49,12 @@ from fieldops.services.impound_views import (
     PaymentLineView,
     PaymentView,
 )
-from fieldops.services.intake_check import earlier_in_window, refuse_an_intake
-from fieldops.services.payments import fee_summary
+from fieldops.services.intake_check import (
+    check_born,
+    earlier_in_window,
+    refuse_an_intake,
+)
+from fieldops.services.payments import record_fees
 from fieldops.services.people import format_address
 from fieldops.services.staff import list_staff
 
@@ -157,6 +162,9 @@ def validate_intake(
         except ValidationError as exc:  # re-key animal errors under "animal." for the form
             for e in exc.errors:
                 c.add(f"animal.{e.field}", e.message)
+        birth = inp.new_animal.birth_date
+        if when_ok and inp.impounded_at is not None and isinstance(birth, date):
+            check_born(c, birth, inp.impounded_at, profile.timezone)
         if registered is not None:
             c.add(
                 "animal.microchip",
@@ -191,6 +199,24 @@ def _check_ids(s: Session, inp: IntakeInput) -> None:
     c = Collector()
     v.exists(c, s, Animal, inp.animal_id, "animal_id", "The animal")
     v.exists(c, s, Person, inp.owner_id, "owner_id", "The owner")
+    c.raise_if_any()
+
+
+def _check_registry_animal(
+    animal: Animal, inp: IntakeInput, impounded_at: datetime, profile: Profile
+) -> None:
+    """What the registry says of the animal chosen: it was born by then, and a surrender of
+    an animal with an owner of record is signed by that owner (Wis. Stat. 173.13(3)(c))."""
+    c = Collector()
+    check_born(c, animal.birth_date, impounded_at, profile.timezone)
+    if inp.reason == "owner_surrender" and not surrender_signed_by_owner(
+        inp.owner_id, animal.owner_id
+    ):
+        c.add(
+            "owner_id",
+            "The animal's owner of record must sign an owner surrender. Choose that owner, "
+            "or log the intake with another reason.",
+        )
     c.raise_if_any()
 
 
@@ -246,6 +272,7 @@ def intake(
         else:
             assert inp.animal_id is not None  # validate_intake: one or the other
             animal = load_animal(s, inp.animal_id, lock=True)
+            _check_registry_animal(animal, inp, impounded_at, profile)
             name = animal.name or f"Animal #{animal.id}"
             refuse_an_intake(s, animal.id, name, impounded_at, profile.timezone)
         repeat = earlier_in_window(s, animal.id, impounded_at, profile)
@@ -473,8 +500,6 @@ def build_view(s: Session, imp: Impoundment, profile: Profile, at: datetime) -> 
         )
         for p in imp.payments
     )
-    fees_at = current.at if current is not None else max(at, imp.impounded_at)
-    to_owner = current.to_owner if current is not None else True
     has_photo = (
         s.scalar(select(ImpoundPhoto.id).where(ImpoundPhoto.impoundment_id == imp.id).limit(1))
         is not None
@@ -501,7 +526,7 @@ def build_view(s: Session, imp: Impoundment, profile: Profile, at: datetime) -> 
         repeat_custody_day=repeat_day,
         disposition=_disposition_view(s, current) if current else None,
         payments=payments,
-        fees=fee_summary(s, imp, fees_at, to_owner, profile),
+        fees=record_fees(s, imp, current, max(at, imp.impounded_at), profile),
         has_photo=has_photo,
         recorded_by=imp.recorded_by,
         corrections=tuple(

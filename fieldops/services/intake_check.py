@@ -146,6 +146,24 @@ def refuse_an_intake(
         )
 
 
+def check_born(
+    c: Collector,
+    birth_date: date | None,
+    impounded_at: datetime,
+    zone: tzinfo,
+    field: str = "impounded_at",
+) -> None:
+    """Add to ``c`` (on ``field``) that ``impounded_at`` is before the animal's recorded
+    birth date: such a record cannot be true (a mistyped year, or the wrong animal chosen)."""
+    if birth_date is None or impounded_at.astimezone(zone).date() >= birth_date:
+        return
+    c.add(
+        field,
+        f"This is before the animal's recorded birth date, {format_day(birth_date)}. "
+        "Check the date and time of impoundment, or the animal chosen.",
+    )
+
+
 def check_custody_end(
     c: Collector, s: Session, imp: Impoundment, kind: str, at: datetime, zone: tzinfo
 ) -> None:
@@ -193,6 +211,7 @@ def intake_check(
 __all__ = [
     "IntakeCheck",
     "RepeatInfo",
+    "check_born",
     "check_custody_end",
     "earlier_in_window",
     "intake_check",

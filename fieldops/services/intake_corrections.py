@@ -40,6 +40,7 @@ from fieldops.errors import (
 )
 from fieldops.permissions import Permission, has_permission, requires
 from fieldops.rules import Profile, impound_hold, to_local
+from fieldops.rules.impound import surrender_signed_by_owner
 from fieldops.services import validate as v
 from fieldops.services.animals import FIELDS as ANIMAL_FIELDS
 from fieldops.services.animals import AnimalInput, load_animal, validate_animal
@@ -47,7 +48,7 @@ from fieldops.services.context import Actor, audit, jsonable, now
 from fieldops.services.impound_rows import current_disposition, load_impoundment
 from fieldops.services.impound_views import ImpoundView
 from fieldops.services.impounds import build_view
-from fieldops.services.intake_check import earlier_in_window, refuse_an_intake
+from fieldops.services.intake_check import check_born, earlier_in_window, refuse_an_intake
 
 HOLD_FIELDS = ("impounded_at", "bit_person", "reason")  # reason: only to or from a surrender
 ANIMAL_DETAILS = ("name", "breed", "colour", "sex", "markings")
@@ -179,6 +180,15 @@ def _validate(
             "reason",
             "An owner surrender needs the owner on the record who signed the relinquishment.",
         )
+        c.check(
+            imp.reason == "owner_surrender"  # as recorded: checked when it was
+            or imp.owner_id is None
+            or surrender_signed_by_owner(imp.owner_id, animal.owner_id),
+            "reason",
+            "The owner on this record is not the animal's owner of record, who must sign an "
+            "owner surrender.",
+        )
+    check_born(c, animal.birth_date, new.impounded_at, profile.timezone)
     v.optional_len(c, "reason_detail", new.reason_detail, "Reason details", col.reason_detail)
     v.optional_len(c, "condition", new.condition, "Condition", col.condition)
     v.optional_len(c, "injuries", new.injuries, "Injuries", 4000)

@@ -14,6 +14,7 @@ from fieldops.db.models import (
     PAYMENT_KIND_CODES,
     PAYMENT_METHOD_CODES,
     Animal,
+    Disposition,
     Impoundment,
     Payment,
     PaymentLine,
@@ -23,7 +24,7 @@ from fieldops.errors import Collector
 from fieldops.permissions import Permission, requires
 from fieldops.rules import Profile, adoption_fees, format_day, redemption_fees
 from fieldops.rules.fees import FeeQuote
-from fieldops.rules.release import release_kind
+from fieldops.rules.release import adoption_fee_applies, release_kind
 from fieldops.services import validate as v
 from fieldops.services.context import (
     Actor,
@@ -108,6 +109,20 @@ def fee_summary(
         repeat_note=note,
         schedule=schedule,
     )
+
+
+def record_fees(
+    s: Session, imp: Impoundment, disp: Disposition | None, at: datetime, profile: Profile
+) -> FeeSummary:
+    """The fees the impoundment's record shows (58-528): for the disposition in force, as of
+    its time, else (still in custody) the owner's as of ``at``.
+
+    Only an adoption is charged a non-owner's fees (``rules.adoption_fee_applies``): an
+    animal that escaped, died, was destroyed or transferred was adopted by nobody, and
+    its record shows what the owner owes."""
+    if disp is None:
+        return fee_summary(s, imp, at, True, profile)
+    return fee_summary(s, imp, disp.at, not adoption_fee_applies(disp.kind), profile)
 
 
 def _module_charges(
@@ -218,10 +233,7 @@ def record_payment(
     with db.write() as s:
         imp = load_impoundment(s, impoundment_id)
         if existing_save(s, client_key, "payment", actor) is not None:
-            disp = current_disposition(s, imp.id)
-            return fee_summary(
-                s, imp, disp.at if disp else at, disp.to_owner if disp else True, profile
-            )
+            return record_fees(s, imp, current_disposition(s, imp.id), at, profile)
         if inp.paid_at is not None and inp.paid_at < imp.impounded_at:
             c = Collector()
             c.add("paid_at", "A payment cannot be before the impoundment.")
@@ -265,7 +277,4 @@ def record_payment(
         )
         remember_save(s, client_key, "payment", payment.id, actor)
         s.refresh(imp)
-        disp = current_disposition(s, imp.id)
-        return fee_summary(
-            s, imp, disp.at if disp else at, disp.to_owner if disp else True, profile
-        )
+        return record_fees(s, imp, current_disposition(s, imp.id), at, profile)

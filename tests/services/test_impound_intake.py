@@ -152,6 +152,116 @@ def test_fee_schedule_needs_a_supervisor_and_valid_money(db, operator, superviso
     )
 
 
+def test_a_schedule_never_re_prices_a_record_already_paid_or_released(
+    db, operator, supervisor, owner, rex, impound, profile, vaccinate
+):
+    """58-528: the record of a release keeps the fees it was released on. A schedule
+    effective on or before the custody day of an impoundment already paid for or disposed
+    of under the fees it would replace is refused, on its effective date; from the day
+    after, it is taken, and an impoundment nobody has paid for takes the new fees."""
+    from fieldops.services.dispositions import ReleaseRequest, release
+    from fieldops.services.fee_schedules import FeeScheduleInput, SpeciesFees, enter_fee_schedule
+    from fieldops.services.impounds import get_impoundment
+    from fieldops.services.payments import LineInput, PaymentInput, record_payment
+
+    vaccinate(rex.id)
+    imp = impound(rex.id, local(2026, 11, 2))
+    at = local(2026, 11, 4)
+    owed = quote(db, imp.id, at, True, profile)
+    record_payment(
+        db,
+        operator,
+        imp.id,
+        PaymentInput((LineInput("impound", owed.total),), "cash", "R-1"),
+        profile,
+    )
+    req = ReleaseRequest(True, owner.id, at=at, licence_receipt="L-1")
+    done = release(db, operator, imp.id, req, profile)
+    cat = create_animal_for_intake(db, operator)
+    unpaid = impound(cat, local(2026, 11, 5))
+    higher = dict.fromkeys(("dog", "cat", "other"), SpeciesFees("99.00", "20.00", "80.00"))
+    for day in (date(2026, 1, 1), date(2026, 11, 2)):
+        with pytest.raises(ValidationError) as exc:
+            enter_fee_schedule(db, supervisor, FeeScheduleInput("R-99", day, higher))
+        assert set(exc.value.by_field()) == {"effective_on"}
+    after = get_impoundment(db, imp.id, profile).fees
+    assert (after.total, after.balance) == (done.fees.total, Decimal("0.00"))
+    # the day after that custody day: the paid record keeps its fees, the unpaid one is re-priced
+    enter_fee_schedule(db, supervisor, FeeScheduleInput("R-99", date(2026, 11, 3), higher))
+    assert get_impoundment(db, imp.id, profile).fees.total == done.fees.total
+    assert quote(db, unpaid.id, local(2026, 11, 6), True, profile).lines[0].amount == Decimal(
+        "99.00"
+    )
+
+
+def create_animal_for_intake(db, operator) -> int:
+    from fieldops.services.animals import create_animal
+
+    stray = AnimalInput(species="cat", breed="Tabby")
+    return create_animal(db, operator, stray, today=date(2026, 11, 5)).id
+
+
+def test_an_escaped_animals_record_charges_no_adoption_fee(db, operator, rex, impound, profile):
+    """RULES.md section 2 (Fees): the adoption fee is what a person other than the owner
+    pays to adopt. An animal that escaped was adopted by nobody: its record shows what the
+    owner owes (impound fee and boarding), as the owner's fees."""
+    from fieldops.services.dispositions import record_escape
+    from fieldops.services.impounds import get_impoundment
+
+    imp = impound(rex.id, local(2026, 10, 1, 10))
+    record_escape(db, operator, imp.id, profile, at=local(2026, 10, 3, 10), notes="gate")
+    fees = get_impoundment(db, imp.id, profile).fees
+    assert [line.kind for line in fees.lines] == ["impound", "boarding"]
+    assert fees.to_owner
+    dog = profile.fees["dog"]
+    assert fees.total == dog.impound + 2 * dog.boarding_per_day
+
+
+def test_a_surrender_is_signed_by_the_animals_owner_of_record(
+    db, operator, owner, rex, impound, profile
+):
+    """Wis. Stat. 173.13(3)(c): only the *owner's* written relinquishment ends the claim
+    period at once; a stranger cannot surrender a registry animal that has an owner."""
+    from fieldops.services.people import PersonInput, create_person
+
+    stranger = create_person(db, operator, PersonInput(full_name="Zed Stranger", address="9 Pine"))
+    surrender = {"reason": "owner_surrender", "found_place": "Counter"}
+    with pytest.raises(ValidationError) as exc:
+        impound(rex.id, local(2026, 11, 2), owner_id=stranger.id, **surrender)
+    assert set(exc.value.by_field()) == {"owner_id"}
+    view = impound(rex.id, local(2026, 11, 2), owner_id=owner.id, **surrender)
+    assert view.surrendered and view.owner.id == owner.id
+
+
+def test_an_animal_with_no_owner_on_record_is_surrendered_by_who_says_they_own_it(
+    db, operator, impound, profile, today
+):
+    from fieldops.services.animals import create_animal
+    from fieldops.services.people import PersonInput, create_person
+
+    stray = create_animal(db, operator, AnimalInput(species="cat", breed="Tabby"), today=today)
+    finder = create_person(db, operator, PersonInput(full_name="Zed Keeper", address="9 Pine"))
+    view = impound(stray.id, local(2026, 11, 2), reason="owner_surrender", owner_id=finder.id)
+    assert view.surrendered and view.no_claim_period
+
+
+def test_an_animal_is_not_impounded_before_it_was_born(db, operator, owner, impound, today):
+    """An intake dated before the recorded birth date cannot be true (a mistyped year, the
+    wrong animal): refused beside the time, for a registry animal and a new one alike."""
+    from fieldops.services.animals import create_animal
+
+    born = date(2026, 11, 1)
+    pup = AnimalInput(species="dog", name="Pup", breed="Lab", birth_date=born, owner_id=owner.id)
+    registered = create_animal(db, operator, pup, today=today)
+    with pytest.raises(ValidationError) as exc:
+        impound(registered.id, local(2026, 10, 31, 23))
+    assert set(exc.value.by_field()) == {"impounded_at"}
+    with pytest.raises(ValidationError) as exc:
+        impound(None, local(2026, 10, 31, 23), new_animal=pup)
+    assert "impounded_at" in exc.value.by_field()
+    assert impound(registered.id, local(2026, 11, 1, 0, 30)).animal.id == registered.id
+
+
 @pytest.mark.parametrize(
     ("birth", "age"),
     [

@@ -13,13 +13,11 @@ from fieldops.errors import PermissionDeniedError, ValidationError
 from fieldops.rules.release import open_quarantine_block, vicious_block
 from fieldops.services.animals import AnimalInput, create_animal, get_animal
 from fieldops.services.audit import history
-from fieldops.services.disposition_corrections import correct_disposition
 from fieldops.services.dispositions import (
     AlreadyDisposedError,
     ReleaseRequest,
     RequirementsNotMet,
     destroy,
-    record_death,
     record_escape,
     release,
     release_check,
@@ -329,74 +327,6 @@ def test_a_euthanized_biting_animal_is_preserved_seven_days(db, operator, rex, i
     assert view.disposition.preserve_until == date(2026, 10, 27)
 
 
-def test_a_disposition_is_final_and_corrected_only_by_a_supervisor(
-    db, operator, supervisor, rex, impound, profile
-):
-    imp = impound(rex.id, local(2026, 11, 2))
-    record_escape(db, operator, imp.id, profile, at=local(2026, 11, 3), notes="gate left open")
-    with pytest.raises(AlreadyDisposedError):
-        record_death(db, operator, imp.id, profile, at=local(2026, 11, 4), notes="x")
-    with pytest.raises(PermissionDeniedError):
-        correct_disposition(
-            db,
-            operator,
-            imp.id,
-            kind="died",
-            at=local(2026, 11, 3),
-            reason="wrong",
-            profile=profile,
-        )
-    view = correct_disposition(
-        db,
-        supervisor,
-        imp.id,
-        kind="died",
-        at=local(2026, 11, 3, 12),
-        reason="Entered as escape by mistake; found dead in run 4",
-        profile=profile,
-    )
-    assert view.disposition.kind == "died" and view.disposition.corrects_id is not None
-    assert [c.kind for c in view.corrections] == ["escaped"]  # the original is kept
-
-
-def test_a_correction_cannot_record_an_unchecked_release(
-    db, operator, supervisor, owner, rex, impound, profile, vaccinate
-):
-    imp = impound(rex.id, local(2026, 11, 2))
-    record_escape(db, operator, imp.id, profile, at=local(2026, 11, 3), notes="gate")
-    with pytest.raises(ValidationError) as exc:
-        correct_disposition(
-            db,
-            supervisor,
-            imp.id,
-            kind="reclaimed",
-            at=local(2026, 11, 3),
-            reason="owner came",
-            profile=profile,
-        )
-    assert exc.value.field == "kind"
-    # a release corrected to a death keeps neither recipient nor release evidence
-    imp2 = impound(rex.id, local(2026, 11, 10))
-    vaccinate(rex.id)
-    at = local(2026, 11, 11)
-    pay_quote(db, operator, imp2.id, profile, at)
-    release(
-        db, operator, imp2.id, ReleaseRequest(True, owner.id, at=at, licence_receipt="L"), profile
-    )
-    view = correct_disposition(
-        db,
-        supervisor,
-        imp2.id,
-        kind="died",
-        at=local(2026, 11, 11, 9),
-        reason="died before the owner came; release entered in error",
-        profile=profile,
-    )
-    assert view.disposition.kind == "died"
-    assert view.disposition.recipient is None and view.disposition.evidence == ()
-    assert view.corrections[0].kind == "reclaimed"  # kept, superseded
-
-
 def test_transfer_needs_the_hold_over_and_a_destination(db, operator, rex, impound, profile):
     imp = impound(rex.id, local(2026, 11, 2))
     with pytest.raises(RequirementsNotMet):
@@ -503,3 +433,122 @@ def test_two_workstations_cannot_both_dispose_of_one_animal(db, operator, rex, i
     thread.join(timeout=30)
     assert outcome == {"b": "refused"}
     assert get_impoundment(db, imp.id, profile).disposition.notes == "A"
+
+
+def test_the_owner_cannot_take_the_dog_back_as_an_adoption(
+    db, operator, owner, rex, impound, profile, vaccinate
+):
+    """58-526(b)(2) is a release to a person *other than* the owner: the owner (of record on
+    the impoundment, or in the registry) reclaims under (b)(1), with a licence receipt
+    rather than an agreement to license."""
+    vaccinate(rex.id)
+    imp = impound(rex.id, local(2026, 10, 1, 10))
+    at = local(2026, 10, 20, 10)
+    pay_quote(db, operator, imp.id, profile, at, to_owner=False)
+    req = ReleaseRequest(False, owner.id, at=at, licence_agreement=True)
+    with pytest.raises(ValidationError) as exc:
+        release(db, operator, imp.id, req, profile)
+    assert set(exc.value.by_field()) == {"recipient_id"}
+    assert get_impoundment(db, imp.id, profile).in_custody
+
+
+def test_the_registry_owner_is_the_owner_when_the_intake_named_none(
+    db, operator, owner, impound, profile, today
+):
+    """An impoundment's owner comes from the registry; here the intake left it blank and
+    the registry gained the owner later: still the owner, still refused as an adopter."""
+    stray = create_animal(db, operator, AnimalInput(species="cat", breed="Tabby"), today=today)
+    imp = impound(stray.id, local(2026, 10, 1, 10))
+    assert get_impoundment(db, imp.id, profile).owner is None
+    from fieldops.services.animals import update_animal
+
+    update_animal(
+        db,
+        operator,
+        stray.id,
+        AnimalInput(species="cat", breed="Tabby", owner_id=owner.id),
+        expected_version=get_animal(db, stray.id).version,
+        today=today,
+    )
+    at = local(2026, 10, 20, 10)
+    pay_quote(db, operator, imp.id, profile, at, to_owner=False)
+    req = ReleaseRequest(False, owner.id, at=at, rabies_prepaid_receipt="VR-1")
+    with pytest.raises(ValidationError) as exc:
+        release(db, operator, imp.id, req, profile)
+    assert set(exc.value.by_field()) == {"recipient_id"}
+
+
+def test_a_dog_renewed_early_for_next_year_is_still_licensed_this_year_at_release(
+    db, operator, supervisor, owner, rex, impound, profile, vaccinate
+):
+    """RULES.md section 6 (licence year = calendar year): a dog licensed for 2026 is licensed
+    all of 2026, though renewed in December for 2027 (the registry shows only 2027). The
+    release reads the licence records for the release day's year."""
+    from fieldops.services.licences.changes import void_licence
+    from fieldops.services.licences.issue import LicenceInput, issue_licence
+
+    vaccinate(rex.id)
+    rabies = {
+        "altered": True,
+        "rabies_certificate": "RV-77",
+        "rabies_vaccinated_on": date(2026, 1, 10),
+        "rabies_expires_on": date(2027, 1, 10),
+    }
+    first = issue_licence(
+        db,
+        operator,
+        LicenceInput(rex.id, 2026, "26-0007", applied_on=date(2026, 3, 1), **rabies),
+        profile,
+    )
+    issue_licence(
+        db,
+        operator,
+        LicenceInput(
+            rex.id, 2027, "27-0007", applied_on=date(2026, 12, 1), renews_id=first.id, **rabies
+        ),
+        profile,
+    )
+    assert get_animal(db, rex.id).licence_year == 2027
+    imp = impound(rex.id, local(2026, 12, 2))
+    at = local(2026, 12, 3)
+    pay_quote(db, operator, imp.id, profile, at)
+    req = ReleaseRequest(True, owner.id, at=at)
+    assert {
+        r.requirement.code for r in release_check(db, imp.id, req, profile) if not r.met
+    } == set()
+    void_licence(db, supervisor, first.id, "Issued to the wrong dog")
+    unmet = {r.requirement.code for r in release_check(db, imp.id, req, profile) if not r.met}
+    assert unmet == {"licence"}  # a voided licence is no licence
+    view = release(
+        db, operator, imp.id, ReleaseRequest(True, owner.id, at=at, licence_receipt="L-9"), profile
+    )
+    assert view.disposition.kind == "reclaimed"
+
+
+@pytest.mark.parametrize("licences_module", [True, False])
+def test_a_licence_on_the_registry_record_alone_still_counts_at_release(
+    db, operator, owner, impound, profile, vaccinate, install, licences_module
+):
+    """A dog whose licence was typed on its registry record, with no licence issued here
+    (kept from before the licences module, or a town without one), is licensed as before."""
+    if not licences_module:
+        install(modules.Module("licence", "Dog licences"))  # a module keeping none
+    dog = create_animal(
+        db,
+        operator,
+        AnimalInput(
+            species="dog",
+            name="Bo",
+            owner_id=owner.id,
+            licence_number="D-2026-17",
+            licence_year=2026,
+        ),
+        today=date(2026, 11, 30),
+    )
+    vaccinate(dog.id)
+    imp = impound(dog.id, local(2026, 12, 2))
+    at = local(2026, 12, 3)
+    pay_quote(db, operator, imp.id, profile, at)
+    checked = release_check(db, imp.id, ReleaseRequest(True, owner.id, at=at), profile)
+    assert [c.requirement.code for c in checked if not c.met] == []
+    assert "D-2026-17" in {c.requirement.code: c for c in checked}["licence"].evidence

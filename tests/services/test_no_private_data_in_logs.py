@@ -82,7 +82,7 @@ def test_a_full_workflow_at_debug_logs_no_private_data(
         profile,
     )
     at = local(2026, 11, 10, 9)
-    fees = quote(db, imp.id, at, False, profile)
+    fees = quote(db, imp.id, at, True, profile)
     record_payment(
         db,
         operator,
@@ -94,12 +94,12 @@ def test_a_full_workflow_at_debug_logs_no_private_data(
         db,
         operator,
         imp.id,
-        ReleaseRequest(
-            False,
+        ReleaseRequest(  # the owner reclaims (58-526(b)(1)), buying the dog's licence
+            True,
             owner.id,
             at=at,
             rabies_prepaid_receipt="Vet receipt 555",
-            licence_agreement=True,
+            licence_receipt="L-555",
         ),
         profile,
     )

@@ -18,7 +18,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from fieldops.rules.release import RELEASE_KINDS
+from fieldops.rules.release import EUTHANASIA_BASES, RELEASE_KINDS
 from fieldops.services.disposition_corrections import correct_disposition
 from fieldops.services.impound_views import DISPOSITIONS, DispositionView, ImpoundView
 from ui.common.forms import FormFields, RecordDialog, form_layout
@@ -94,6 +94,30 @@ class CorrectionDialog(RecordDialog):
         self.fields.add("at", "&When:", self.at, hint="The city's local time.")
         self.transfer_to = QLineEdit(current.transfer_to)
         self.fields.add("transfer_to", "&Transferred to:", self.transfer_to)
+        # A destruction is corrected on its own basis and who decided, as it is recorded:
+        # filled from the one on record only when that is a destruction too.
+        self.basis = QComboBox()
+        self.basis.addItem("Choose why…", "")
+        for code, label in EUTHANASIA_BASES.items():
+            self.basis.addItem(label, code)
+        self.decided_by = QLineEdit()
+        self.decided_by.setPlaceholderText("e.g. Dr. Ana Kim, veterinarian")
+        if current.kind == "euthanized":
+            self.basis.setCurrentIndex(max(self.basis.findData(current.euthanasia_basis), 0))
+            self.decided_by.setText(current.decided_by)
+        self.fields.add(
+            "basis",
+            "&Basis:",
+            self.basis,
+            hint="Before the hold ends, only a veterinarian's or officer's finding "
+            "allows it (Wis. Stat. 173.23(4)).",
+        )
+        self.fields.add(
+            "decided_by",
+            "Decided b&y:",
+            self.decided_by,
+            hint="Name, and whether a veterinarian, an officer or staff.",
+        )
         self.notes = QPlainTextEdit()
         self.notes.setTabChangesFocus(True)
         self.notes.setMaximumHeight(80)
@@ -125,9 +149,14 @@ class CorrectionDialog(RecordDialog):
     def show_kind(self) -> None:
         """Offer the destination only for a transfer (the service says which kinds it allows)."""
         kind = self.corrected_kind()
-        row = self.transfer_to.parentWidget()  # FormFields.add puts it in its row's box
-        assert row is not None
-        self.form.setRowVisible(row, kind == "transferred")
+        for widget, shown in (
+            (self.transfer_to, kind == "transferred"),
+            (self.basis, kind == "euthanized"),
+            (self.decided_by, kind == "euthanized"),
+        ):
+            row = widget.parentWidget()  # FormFields.add puts it in its row's box
+            assert row is not None
+            self.form.setRowVisible(row, shown)
         self.kind_note.setText(
             "The same disposition: correct its time or notes." if kind == self._current.kind else ""
         )
@@ -146,6 +175,8 @@ class CorrectionDialog(RecordDialog):
             profile=ctx.profile,
             notes=self.notes.toPlainText(),
             transfer_to=self.transfer_to.text() if kind == "transferred" else "",
+            basis=self.basis.currentData() if kind == "euthanized" else "",
+            decided_by=self.decided_by.text() if kind == "euthanized" else "",
             corrects_id=self._current.id,
             client_key=self.client_key,
         )

@@ -102,7 +102,8 @@ class FeesWidget(QWidget):
         self.for_owner.setEnabled(custody)
         self.for_other.setEnabled(custody)
         if not custody:
-            with_owner = v.disposition.to_owner if v.disposition else True
+            # The record's fees: an adoption's, else what the owner owes.
+            with_owner = v.fees.to_owner if v.fees is not None else True
             self.for_owner.setChecked(with_owner)
             self.for_other.setChecked(not with_owner)
         if custody and self.for_other.isChecked():

@@ -229,6 +229,7 @@ class ImpoundmentDialog(QDialog):
         from ui.impounds.correction_dialog import CorrectionDialog
 
         dialog = CorrectionDialog(self.ctx, self._view, self)
+        dialog.saved.connect(self._on_correction_saved)
         dialog.open()
         return dialog
 
@@ -275,6 +276,10 @@ class ImpoundmentDialog(QDialog):
             on_done=self._on_kennel_moved,
             on_error=self._on_kennel_move_failed,
         )
+
+    def _on_correction_saved(self, view: ImpoundView) -> None:
+        if view.notice:  # what the correction could not do itself (the registry owner)
+            self.banner.show_note(view.notice)
 
     def _on_kennel_moved(self, _result: None) -> None:
         self.banner.show_note("Kennel changed.")

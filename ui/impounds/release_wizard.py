@@ -39,7 +39,7 @@ from fieldops.db.engine import Database
 from fieldops.errors import UserError, ValidationError
 from fieldops.permissions import Permission, permitted
 from fieldops.rules import Profile
-from fieldops.rules.release import licence_agreement_accepted
+from fieldops.rules.release import licence_agreement_accepted, must_release_to_owner
 from fieldops.services.dispositions import (
     CheckedRequirement,
     ReleaseRequest,
@@ -113,6 +113,11 @@ class WhoPage(QWizardPage):
         self.recipient = PersonField(ctx, "Choose the person who takes the animal")
         self.at = LocalDateTimeEdit(ctx.timezone)
         self.at.set_value(ctx.now())
+        # Why the person chosen cannot take the animal this way (the owner as an adopter).
+        self.recipient_error = QLabel()
+        self.recipient_error.setObjectName("FieldError")
+        self.recipient_error.setWordWrap(True)
+        self.recipient_error.hide()
         form = QFormLayout()
         for caption, widget, buddy in (
             ("&Person:", self.recipient, self.recipient.choose_button),
@@ -121,6 +126,7 @@ class WhoPage(QWizardPage):
             label = QLabel(caption)
             label.setBuddy(buddy)
             form.addRow(label, widget)
+        form.insertRow(1, "", self.recipient_error)  # under the person
         layout = QVBoxLayout(self)
         layout.addWidget(self.to_owner)
         layout.addWidget(self.to_other)
@@ -138,7 +144,26 @@ class WhoPage(QWizardPage):
     def isComplete(self) -> bool:
         return self.recipient.person_id() is not None
 
+    def show_recipient_error(self, message: str) -> None:
+        """Say beside the person why they cannot take the animal so ("": nothing)."""
+        self.recipient_error.setText(message)
+        self.recipient_error.setVisible(bool(message))
+
+    def validatePage(self) -> bool:
+        """The owner on this record is not taken on as an adopter (the service refuses the
+        registry's owner too, on the same field)."""
+        owner = self.view.owner
+        is_owner = owner is not None and self.recipient.person_id() == owner.id
+        if must_release_to_owner(self.is_to_owner(), is_owner):
+            self.show_recipient_error(
+                "This is the animal's owner: record a release to the owner (reclaim)."
+            )
+            return False
+        self.show_recipient_error("")
+        return True
+
     def _on_to_owner_toggled(self, owner: bool) -> None:
+        self.show_recipient_error("")
         self.choose_kind(owner)
 
     def choose_kind(self, owner: bool) -> None:
@@ -346,6 +371,12 @@ class RequirementsPage(QWizardPage):
             self.banner.show_error(
                 "The release was refused: " + " ".join(e.message for e in exc.errors)
             )
+            if "recipient_id" in exc.by_field():  # said beside the person, on step 1
+                self.who.show_recipient_error(exc.by_field()["recipient_id"])
+                wizard = self.wizard()
+                if wizard is not None:
+                    wizard.back()
+                return True
         else:
             self.banner.show_error(str(exc))
         self.check_now()

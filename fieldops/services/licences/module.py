@@ -2,9 +2,10 @@
 the kept counts, the register.
 
 There is no release block of its own: the pound's release already asks for a licence
-(58-526(b)(1)c) and reads it on the registry animal, which a licence issued here
-keeps (``issue.record_on_animal``), so a licence issued at the pound counter is the
-release's licence evidence.
+(58-526(b)(1)c) and reads it here (``licence_on_record``): the dog's current licence
+for the release day's year, so a licence issued at the pound counter is the release's
+licence evidence, and a dog renewed early for next year is still licensed for this one
+(the registry animal shows only the latest year, ``issue.record_on_animal``).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from functools import lru_cache
 from typing import Any
 
 from sqlalchemy import Connection, Select, false, func, select, text
+from sqlalchemy.orm import Session
 
 from fieldops.db.engine import Database
 from fieldops.db.models import Animal, DogLicence
@@ -282,9 +284,36 @@ def _register(request: ReportRequest) -> ReportOutput:
     return build_register(request)
 
 
+def licence_on_record(s: Session, animal_id: int, year: int) -> str | None:
+    """The dog's licence for licence ``year`` in force: issued, and neither voided nor
+    followed by a replacement or a transfer (that one is the current row), in words;
+    for a dog with no licence issued here, the one on its registry record."""
+    row = s.execute(
+        select(DogLicence.id, DogLicence.tag_number, DogLicence.licence_year)
+        .where(
+            DogLicence.animal_id == animal_id,
+            DogLicence.licence_year == year,
+            DogLicence.status == "current",
+        )
+        .order_by(DogLicence.id.desc())
+        .limit(1)
+    ).first()
+    if row is not None:
+        return f"{row.tag_number} ({row.licence_year})"
+    if s.scalar(select(DogLicence.id).where(DogLicence.animal_id == animal_id).limit(1)):
+        return None  # licences on record, none in force for that year
+    # A dog with no licence issued here: the one typed on its registry record (kept
+    # from before this module, or entered by hand), as the pound read it before.
+    animal = s.get(Animal, animal_id)
+    if animal is None or not animal.licence_number or animal.licence_year != year:
+        return None
+    return f"{animal.licence_number} ({animal.licence_year})"
+
+
 MODULE = Module(
     KEY,
     "Dog licences",
+    licence_on_record=licence_on_record,
     due_items=due_items,
     # Today: the dogs to renew as one count a category (thousands a day in a city).
     today_items=due_summary,

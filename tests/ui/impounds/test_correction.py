@@ -146,6 +146,29 @@ def test_a_correction_cannot_make_an_escape_a_release(
     dialog.done(0)
 
 
+def test_a_correction_to_a_destruction_asks_its_basis_beside_it(
+    qtbot, supervisor_ctx, open_as, escaped, idle, sqlite_db, pound
+):
+    """Inside the hold a destruction needs a finding and who decided, as ``destroy`` does:
+    the correction form asks for them only for a destruction, and refuses beside them."""
+    record = open_as(supervisor_ctx, escaped.id)
+    dialog = record.open_correction()
+    assert not dialog.basis.isVisibleTo(dialog) and not dialog.decided_by.isVisibleTo(dialog)
+    dialog.kind.setCurrentIndex(dialog.kind.findData("euthanized"))
+    assert dialog.basis.isVisibleTo(dialog) and dialog.decided_by.isVisibleTo(dialog)
+    qtbot.keyClicks(dialog.reason, "Put down, not lost")
+    qtbot.mouseClick(dialog.save_button, Qt.MouseButton.LeftButton)
+    idle(supervisor_ctx)
+    assert dialog.fields.is_marked("basis") and dialog.fields.is_marked("decided_by")
+    dialog.basis.setCurrentIndex(dialog.basis.findData("hold_ended"))  # the hold is not over
+    qtbot.keyClicks(dialog.decided_by, "Off. Lee, officer")
+    qtbot.mouseClick(dialog.save_button, Qt.MouseButton.LeftButton)
+    idle(supervisor_ctx)
+    assert dialog.fields.is_marked("basis") and not dialog.fields.is_marked("decided_by")
+    assert get_impoundment(sqlite_db, escaped.id, pound.profile).corrections == ()
+    dialog.done(0)
+
+
 def test_a_release_corrected_to_a_death_no_longer_shows_the_recipient(
     supervisor_ctx, open_as, pound, sqlite_db, supervisor
 ):

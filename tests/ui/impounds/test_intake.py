@@ -214,6 +214,24 @@ def test_the_photo_is_kept_and_shown_on_the_record(
     record.close()
 
 
+def test_a_surrender_of_a_registry_animal_by_a_stranger_is_refused_beside_the_owner(
+    qtbot, dialog, wait_idle, pound
+):
+    d = dialog
+    pound.animal("Patch", owner=pound.ana, breed="Terrier", microchip="985112000000777")
+    impound_by_chip(qtbot, d, wait_idle, "985112000000777")
+    d.reason.setCurrentIndex(d.reason.findData("owner_surrender"))
+    d.owner.set_person(pound.bo.id, pound.bo.full_name)  # not the owner of record
+    qtbot.mouseClick(d.save_button, Qt.MouseButton.LeftButton)
+    wait_idle()
+    assert not closed(d)
+    assert d.fields.is_marked("owner_id") and d.fields.error_text("owner_id")
+    d.owner.set_person(pound.ana.id, pound.ana.full_name)
+    qtbot.mouseClick(d.save_button, Qt.MouseButton.LeftButton)
+    wait_idle()
+    assert closed(d)
+
+
 def test_an_owner_surrender_needs_the_owner(qtbot, dialog, wait_idle, pound):
     d = dialog
     qtbot.keyClicks(d.name, "Patch")

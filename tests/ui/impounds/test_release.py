@@ -320,3 +320,26 @@ def test_an_adoption_shows_every_requirement_at_the_default_size(qtbot, open_rec
     assert page.checklist.height() <= scroll.viewport().height()
     wizard.reject()
     record.close()
+
+
+def test_the_owner_chosen_as_an_adopter_is_refused_beside_the_person(
+    qtbot, open_record, pound, wait_idle
+):
+    """58-526(b)(2) is a release to someone other than the owner: the owner on record,
+    chosen as the adopter, is told beside the person to record a reclaim instead."""
+    p = pound
+    tom = p.animal("Tom", species="cat", owner=p.bo)
+    stray = p.impound(tom, local(2026, 11, 12, 9, 30))
+    record = open_record(stray.id)
+    wizard = record.open_release()
+    wizard.who.to_other.setChecked(True)
+    wizard.who.recipient.set_person(p.bo.id, p.bo.full_name)
+    wizard.next()
+    assert wizard.currentPage() is wizard.who  # not on to the requirements
+    assert wizard.who.recipient_error.isVisibleTo(wizard)
+    wizard.who.recipient.set_person(p.ana.id, p.ana.full_name)
+    wizard.next()
+    assert wizard.currentPage() is wizard.requirements
+    assert not wizard.who.recipient_error.isVisibleTo(wizard.who)
+    wizard.reject()
+    record.close()
