@@ -15,7 +15,7 @@ import uuid
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QKeyEvent, QKeySequence, QShowEvent
 from PySide6.QtWidgets import (
     QAbstractButton,
@@ -48,6 +48,32 @@ W = TypeVar("W", bound=QWidget)
 def _repolish(widget: QWidget) -> None:
     widget.style().unpolish(widget)
     widget.style().polish(widget)
+
+
+def fit_window_height(widget: QWidget) -> None:
+    """Grow ``widget``'s window to the height its layout needs at its width, once the
+    layout has taken in what was just shown: a wrapped error under a field needs more
+    lines than the window was sized for, and Qt does not grow a window for a label's
+    height-for-width (the last line was cut off). Never past the screen; a window
+    taller than needed keeps its height."""
+    win = widget.window()
+
+    def fit() -> None:
+        layout = win.layout()
+        if layout is None or not win.isVisible():
+            return
+        need = (
+            layout.totalHeightForWidth(win.width())
+            if layout.hasHeightForWidth()
+            else layout.totalSizeHint().height()
+        )
+        screen = win.screen()
+        if screen is not None:
+            need = min(need, screen.availableGeometry().height())
+        if need > win.height():
+            win.resize(win.width(), need)
+
+    QTimer.singleShot(0, win, fit)
 
 
 class MarkedFields:
@@ -96,6 +122,7 @@ class MarkedFields:
         marked = [n for n in self._order if self.is_marked(n)]
         if marked:
             self._inputs[marked[0]].setFocus(Qt.FocusReason.OtherFocusReason)
+            fit_window_height(self._inputs[marked[0]])
         return unplaced
 
     def clear_errors(self) -> None:
@@ -111,6 +138,7 @@ class MarkedFields:
         if not self._inputs[name].property("invalid"):
             self._inputs[name].setProperty("invalid", True)
             _repolish(self._inputs[name])
+        fit_window_height(label)
 
     def unmark(self, name: str) -> None:
         label = self._errors[name]
