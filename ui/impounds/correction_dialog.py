@@ -18,7 +18,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from fieldops.rules.release import EUTHANASIA_BASES, RELEASE_KINDS
+from fieldops.rules.release import RELEASE_KINDS
 from fieldops.services.disposition_corrections import correct_disposition
 from fieldops.services.impound_views import DISPOSITIONS, DispositionView, ImpoundView
 from ui.common.forms import FormFields, RecordDialog, form_layout
@@ -26,6 +26,7 @@ from ui.common.inputs import LocalDateTimeEdit
 from ui.common.style import POUND_STYLE
 from ui.common.text import when
 from ui.context import AppContext
+from ui.impounds.destruction_fields import add_destruction_fields
 
 
 def recorded_text(ctx: AppContext, d: DispositionView) -> str:
@@ -96,28 +97,12 @@ class CorrectionDialog(RecordDialog):
         self.fields.add("transfer_to", "&Transferred to:", self.transfer_to)
         # A destruction is corrected on its own basis and who decided, as it is recorded:
         # filled from the one on record only when that is a destruction too.
-        self.basis = QComboBox()
-        self.basis.addItem("Choose why…", "")
-        for code, label in EUTHANASIA_BASES.items():
-            self.basis.addItem(label, code)
-        self.decided_by = QLineEdit()
-        self.decided_by.setPlaceholderText("e.g. Dr. Ana Kim, veterinarian")
+        self.basis, self.decided_by = add_destruction_fields(
+            self.fields, decided_caption="Decided b&y:"
+        )
         if current.kind == "euthanized":
             self.basis.setCurrentIndex(max(self.basis.findData(current.euthanasia_basis), 0))
             self.decided_by.setText(current.decided_by)
-        self.fields.add(
-            "basis",
-            "&Basis:",
-            self.basis,
-            hint="Before the hold ends, only a veterinarian's or officer's finding "
-            "allows it (Wis. Stat. 173.23(4)).",
-        )
-        self.fields.add(
-            "decided_by",
-            "Decided b&y:",
-            self.decided_by,
-            hint="Name, and whether a veterinarian, an officer or staff.",
-        )
         self.notes = QPlainTextEdit()
         self.notes.setTabChangesFocus(True)
         self.notes.setMaximumHeight(80)

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QComboBox, QLabel, QLineEdit, QPlainTextEdit, QWidget
 
-from fieldops.rules.release import EUTHANASIA_BASES
 from fieldops.services.dispositions import (
     RequirementsNotMet,
     destroy,
@@ -26,6 +25,7 @@ from ui.common.inputs import LocalDateTimeEdit
 from ui.common.style import POUND_STYLE
 from ui.common.text import when
 from ui.context import AppContext
+from ui.impounds.destruction_fields import add_destruction_fields
 
 TITLES = {
     "transferred": "Transfer to a shelter or rescue",
@@ -74,28 +74,11 @@ class DispositionDialog(RecordDialog):
         self.at = self.fields.add("at", "&When:", LocalDateTimeEdit(ctx.timezone))
         self.at.set_value(ctx.now())
         self.transfer_to = QLineEdit()
-        self.basis = QComboBox()
-        self.basis.addItem("Choose why…", "")
-        for code, label in EUTHANASIA_BASES.items():
-            self.basis.addItem(label, code)
-        self.decided_by = QLineEdit()
-        self.decided_by.setPlaceholderText("e.g. Dr. Ana Kim, veterinarian")
         if kind == "transferred":
             self.fields.add("transfer_to", "&Transferred to:", self.transfer_to)
+        self.basis, self.decided_by = QComboBox(), QLineEdit()  # read for a destruction only
         if kind == "euthanized":
-            self.fields.add(
-                "basis",
-                "&Basis:",
-                self.basis,
-                hint="Before the hold ends, only a veterinarian's or officer's finding "
-                "allows it (Wis. Stat. 173.23(4)).",
-            )
-            self.fields.add(
-                "decided_by",
-                "&Decided by:",
-                self.decided_by,
-                hint="Name, and whether a veterinarian, an officer or staff.",
-            )
+            self.basis, self.decided_by = add_destruction_fields(self.fields)
         self.notes = QPlainTextEdit()
         self.notes.setTabChangesFocus(True)
         self.notes.setMaximumHeight(90)
