@@ -25,8 +25,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from fieldops.rules.profile import Profile
 
 PERMIT_KINDS = ("chicken", "fancier")
-#: How an incident must end to count at the annual review: a warning or a citation
-#: (58-533(a)(2)c; the village's violations found, ch. 12 (h)).
+#: The endings an incident counts with at the annual review (58-533(a)(2)c; ch. 12 (h)).
 COUNTED_INCIDENT_ENDINGS = ("warning", "citation")
 TIME_SOURCE = "Wis. Stat. 990.001(4)"
 _ZERO = Decimal("0.00")
